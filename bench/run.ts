@@ -1,0 +1,122 @@
+// npm run bench: orch's API throughput and latency next to raw baselines measured in the
+// same run on the same machine (a bare HTTP/2 TLS server answering the same payloads, and the
+// same server doing bare durable SQLite inserts). Prints figures and ratios.
+
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { runLoad, type LoadResult, type TlsClient } from './support/load.ts';
+import { node24, repoRoot, rssKiB, startChild } from './support/processes.ts';
+
+const quick = process.argv.includes('--quick');
+const scale = quick ? 0.2 : 1;
+const concurrency = 32;
+
+function row(name: string, r: LoadResult): string {
+  return `${name.padEnd(34)} ${r.perSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50ms.toFixed(2).padStart(7)} ms  p99 ${r.p99ms.toFixed(2).padStart(7)} ms${r.errors ? `  errors ${r.errors}` : ''}`;
+}
+
+function ratio(name: string, ours: number, raw: number, target?: number): string {
+  const pct = (ours / raw) * 100;
+  const verdict = target === undefined ? '' : pct >= target ? `  (target ≥ ${target}%: met)` : `  (target ≥ ${target}%: NOT met)`;
+  return `${name.padEnd(34)} ${pct.toFixed(1).padStart(7)} % of raw${verdict}`;
+}
+
+async function tlsFrom(kubeconfig: string): Promise<TlsClient> {
+  const kc = parse(await readFile(kubeconfig, 'utf8'));
+  const b = (s: string) => Buffer.from(s, 'base64');
+  return { ca: b(kc.clusters[0].cluster['certificate-authority-data']), cert: b(kc.users[0].user['client-certificate-data']), key: b(kc.users[0].user['client-key-data']) };
+}
+
+async function waitReady(url: string, tls: TlsClient): Promise<void> {
+  for (;;) {
+    try {
+      const r = await runLoad(url, tls, { total: 1, concurrency: 1, request: () => ({ method: 'GET', path: '/readyz' }), expect: 200 });
+      if (r.errors === 0) return;
+    } catch { /* not up yet */ }
+    await new Promise(r => setTimeout(r, 5));
+  }
+}
+
+const configMap = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { key: 'value', other: 'x'.repeat(200) } });
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'orch-bench-'));
+  const lines: string[] = [];
+  const say = (s: string) => { lines.push(s); console.log(s); };
+  try {
+    // start to ready, against a bare Node start as the floor
+    const t0 = performance.now();
+    const bare = await startChild(node24, ['-e', 'console.log("listening on x"); setTimeout(()=>{}, 1e6)']);
+    const bareMs = performance.now() - t0;
+    await bare.stop();
+    const t1 = performance.now();
+    const orch = await startChild(join(repoRoot, 'bin/orch'), ['server', '--data-dir', join(dir, 'orch'), '--port', '0']);
+    const tls = await tlsFrom(join(dir, 'orch', 'admin.kubeconfig'));
+    await waitReady(orch.url, tls);
+    const readyMs = performance.now() - t1;
+    // a second start on the existing data dir (certificates already made)
+    await orch.stop();
+    const t2 = performance.now();
+    const server = await startChild(join(repoRoot, 'bin/orch'), ['server', '--data-dir', join(dir, 'orch'), '--port', '0']);
+    await waitReady(server.url, tls);
+    const restartMs = performance.now() - t2;
+    say(`start to ready (first start)        ${readyMs.toFixed(0)} ms   (bare node start ${bareMs.toFixed(0)} ms; target < 1000 ms: ${readyMs < 1000 ? 'met' : 'NOT met'})`);
+    say(`start to ready (existing data dir)  ${restartMs.toFixed(0)} ms`);
+
+    const payload = join(dir, 'payload.json');
+    const created = { ...JSON.parse(configMap('x')), metadata: { name: 'x', namespace: 'default', uid: '00000000-0000-0000-0000-000000000000', resourceVersion: '12345', creationTimestamp: '2026-01-01T00:00:00Z', labels: { app: 'bench' } } };
+    await writeFile(payload, JSON.stringify(created));
+    const raw = await startChild(node24, [join(repoRoot, 'bench/support/raw-server.ts'), join(dir, 'orch', 'pki'), 'plain', payload]);
+    const rawDb = await startChild(node24, [join(repoRoot, 'bench/support/raw-server.ts'), join(dir, 'orch', 'pki'), 'sqlite', payload, join(dir, 'raw.db')]);
+
+    const nCreate = Math.round(5000 * scale);
+    const cm = '/api/v1/namespaces/default/configmaps';
+    const rawPost = await runLoad(raw.url, tls, { total: nCreate, concurrency, request: i => ({ method: 'POST', path: cm, body: configMap(`r${i}`) }), expect: 201 });
+    const rawInsert = await runLoad(rawDb.url, tls, { total: nCreate, concurrency, request: i => ({ method: 'POST', path: cm, body: configMap(`r${i}`) }), expect: 201 });
+    const create = await runLoad(server.url, tls, { total: nCreate, concurrency, request: i => ({ method: 'POST', path: cm, body: configMap(`c${i}`) }), expect: 201 });
+    say('');
+    say(row('raw POST (HTTP/2 TLS, no storage)', rawPost));
+    say(row('raw POST + durable SQLite insert', rawInsert));
+    say(row('orch create configmap', create));
+    say(ratio('create vs raw POST', create.perSecond, rawPost.perSecond, 50));
+    say(ratio('create vs raw POST + SQLite insert', create.perSecond, rawInsert.perSecond));
+
+    const nGet = Math.round(20000 * scale);
+    const rawGet = await runLoad(raw.url, tls, { total: nGet, concurrency, request: () => ({ method: 'GET', path: `${cm}/c1` }), expect: 200 });
+    const get = await runLoad(server.url, tls, { total: nGet, concurrency, request: i => ({ method: 'GET', path: `${cm}/c${i % nCreate}` }), expect: 200 });
+    say('');
+    say(row('raw GET', rawGet));
+    say(row('orch get configmap', get));
+    say(ratio('get vs raw GET', get.perSecond, rawGet.perSecond, 70));
+    await raw.stop();
+    await rawDb.stop();
+
+    // lists of 1k and 10k objects, each in its own namespace
+    say('');
+    for (const size of [1000, 10000].map(n => Math.round(n * scale))) {
+      const ns = `list-${size}`;
+      await runLoad(server.url, tls, { total: 1, concurrency: 1, request: () => ({ method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ metadata: { name: ns } }) }) });
+      await runLoad(server.url, tls, { total: size, concurrency, request: i => ({ method: 'POST', path: `/api/v1/namespaces/${ns}/configmaps`, body: configMap(`l${i}`) }), expect: 201 });
+      const listPayload = join(dir, `list-${size}.json`);
+      const items = Array.from({ length: size }, (_, i) => ({ ...created, metadata: { ...created.metadata, name: `l${i}`, namespace: ns } }));
+      await writeFile(listPayload, JSON.stringify({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '1' }, items }));
+      const rawList = await startChild(node24, [join(repoRoot, 'bench/support/raw-server.ts'), join(dir, 'orch', 'pki'), 'plain', listPayload]);
+      const reps = size >= 10000 ? 10 : 40;
+      const rl = await runLoad(rawList.url, tls, { total: reps, concurrency: 1, request: () => ({ method: 'GET', path: `/x` }), expect: 200 });
+      const ol = await runLoad(server.url, tls, { total: reps, concurrency: 1, request: () => ({ method: 'GET', path: `/api/v1/namespaces/${ns}/configmaps` }), expect: 200 });
+      await rawList.stop();
+      say(row(`raw GET of a ${size}-item list`, rl));
+      say(row(`orch list ${size} configmaps`, ol));
+      say(ratio(`list ${size} vs raw`, ol.perSecond, rl.perSecond));
+    }
+    say('');
+    say(`orch server RSS after the run: ${(rssKiB(server.child.pid!) / 1024).toFixed(0)} MiB`);
+    await server.stop();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,57 @@
+// A small HTTP/2 load generator: N concurrent streams over one TLS session, fixed request count.
+
+import http2 from 'node:http2';
+
+export interface TlsClient { ca: Buffer; cert?: Buffer; key?: Buffer }
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  perSecond: number;
+  p50ms: number;
+  p99ms: number;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export async function runLoad(url: string, tls: TlsClient, opts: {
+  total: number;
+  concurrency: number;
+  request: (i: number) => { method: string; path: string; body?: string };
+  expect?: number;
+}): Promise<LoadResult> {
+  const session = http2.connect(url, { ca: tls.ca, cert: tls.cert, key: tls.key });
+  await new Promise<void>((res, rej) => { session.once('connect', () => res()); session.once('error', rej); });
+  const latencies: number[] = [];
+  let next = 0, errors = 0;
+  const one = (i: number) => new Promise<void>(resolve => {
+    const r = opts.request(i);
+    const t0 = performance.now();
+    const headers: http2.OutgoingHttpHeaders = { ':method': r.method, ':path': r.path };
+    if (r.body !== undefined) headers['content-type'] = 'application/json';
+    const stream = session.request(headers);
+    let status = 0;
+    stream.on('response', h => { status = Number(h[':status']); });
+    stream.on('data', () => {});
+    stream.on('end', () => {
+      latencies.push(performance.now() - t0);
+      if (opts.expect !== undefined && status !== opts.expect) errors++;
+      resolve();
+    });
+    stream.on('error', () => { errors++; resolve(); });
+    if (r.body !== undefined) stream.end(r.body); else stream.end();
+  });
+  const started = performance.now();
+  const workers = Array.from({ length: opts.concurrency }, async () => {
+    while (next < opts.total) await one(next++);
+  });
+  await Promise.all(workers);
+  const seconds = (performance.now() - started) / 1000;
+  session.close();
+  latencies.sort((a, b) => a - b);
+  return { requests: opts.total, errors, seconds, perSecond: opts.total / seconds, p50ms: percentile(latencies, 50), p99ms: percentile(latencies, 99) };
+}

@@ -1,0 +1,73 @@
+// Label key and value rules, worded as Kubernetes 1.36 words them for selectors (these come from
+// the newer "content" validators, which count lengths in bytes, unlike object-name rules).
+
+const keyNameFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const keyNameRe = new RegExp(`^${keyNameFmt}$`);
+const keyNameMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const valueFmt = `(${keyNameFmt})?`;
+const valueRe = new RegExp(`^${valueFmt}$`);
+const valueMsg = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const subdomainFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
+const subdomainRe = new RegExp(`^${subdomainFmt}$`);
+const subdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+
+export const labelKeyNameMaxBytes = 63;
+export const labelValueMaxBytes = 63;
+export const labelPrefixMaxBytes = 253;
+
+const utf8 = new TextEncoder();
+
+/** whether the UTF-8 form of s is longer than limit bytes (encodes only when it cannot tell otherwise) */
+function overBytes(s: string, limit: number): boolean {
+  if (s.length > limit) return true;
+  if (s.length * 3 <= limit) return false;
+  return utf8.encode(s).length > limit;
+}
+
+function maxLen(n: number): string {
+  return `must be no more than ${n} bytes`;
+}
+
+/** "<msg> (e.g. 'a',  or 'b', regex used for validation is '<re>')" — the doubled space is Kubernetes' */
+function regexError(msg: string, re: string, ...examples: string[]): string {
+  if (examples.length === 0) return `${msg} (regex used for validation is '${re}')`;
+  let s = `${msg} (e.g. `;
+  examples.forEach((e, i) => { s += `${i > 0 ? ' or ' : ''}'${e}', `; });
+  return `${s}regex used for validation is '${re}')`;
+}
+
+function subdomainErrors(v: string): string[] {
+  const errs: string[] = [];
+  if (overBytes(v, labelPrefixMaxBytes)) errs.push(maxLen(labelPrefixMaxBytes));
+  if (!subdomainRe.test(v)) errs.push(regexError(subdomainMsg, subdomainFmt, 'example.com'));
+  return errs;
+}
+
+/** problems with a label key ("prefix/name" or "name"); empty when valid */
+export function labelKeyErrors(key: string): string[] {
+  const parts = key.split('/');
+  const errs: string[] = [];
+  let name: string;
+  if (parts.length === 1) {
+    name = parts[0]!;
+  } else if (parts.length === 2) {
+    const prefix = parts[0]!;
+    name = parts[1]!;
+    if (prefix.length === 0) errs.push('prefix part must be non-empty');
+    else errs.push(...subdomainErrors(prefix).map(m => `prefix part ${m}`));
+  } else {
+    return [`a valid label key ${regexError(keyNameMsg, keyNameFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+  }
+  if (name.length === 0) errs.push('name part must be non-empty');
+  else if (overBytes(name, labelKeyNameMaxBytes)) errs.push(`name part ${maxLen(labelKeyNameMaxBytes)}`);
+  if (!keyNameRe.test(name)) errs.push(`name part ${regexError(keyNameMsg, keyNameFmt, 'MyName', 'my.name', '123-abc')}`);
+  return errs;
+}
+
+/** problems with a label value; empty when valid (the empty string is a valid value) */
+export function labelValueErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (overBytes(value, labelValueMaxBytes)) errs.push(maxLen(labelValueMaxBytes));
+  if (!valueRe.test(value)) errs.push(regexError(valueMsg, valueFmt, 'MyValue', 'my_value', '12345'));
+  return errs;
+}

@@ -1,0 +1,37 @@
+// What a fresh cluster has before anyone writes: the system namespaces and the `kubernetes`
+// service in `default`. Runs at every start and creates only what is missing.
+
+import { StatusError } from '../api/status.ts';
+import type { Catalog } from '../schema/types.ts';
+import type { GenericStore } from '../registry/store.ts';
+
+export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+async function ensure(fn: () => Promise<unknown>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
+  }
+}
+
+export async function ensureSystemNamespaces(store: GenericStore, catalog: Catalog): Promise<void> {
+  const ns = catalog.lookup('', 'v1', 'namespaces')!;
+  for (const name of systemNamespaces) {
+    await ensure(() => store.get(ns, undefined, name).catch(err => {
+      if (err instanceof StatusError && err.code === 404) return store.create(ns, undefined, { metadata: { name } });
+      throw err;
+    }));
+  }
+}
+
+export async function ensureKubernetesService(store: GenericStore, catalog: Catalog, port: number): Promise<void> {
+  const svc = catalog.lookup('', 'v1', 'services')!;
+  await ensure(() => store.get(svc, 'default', 'kubernetes').catch(err => {
+    if (!(err instanceof StatusError && err.code === 404)) throw err;
+    return store.create(svc, 'default', {
+      metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
+      spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }] },
+    });
+  }));
+}

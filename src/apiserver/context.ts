@@ -1,0 +1,43 @@
+// One request as the handlers see it.
+
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Logger } from '../api/log.ts';
+import type { ResourceInfo } from '../schema/types.ts';
+import type { RequestInfo } from './request-info.ts';
+
+export interface User {
+  name: string;
+  groups: string[];
+}
+
+/** the minimal response surface shared by HTTP/1.1 and HTTP/2 compatibility responses */
+export interface ResponseLike {
+  statusCode: number;
+  setHeader(name: string, value: string | number | string[]): unknown;
+  getHeader(name: string): unknown;
+  write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void): boolean;
+  end(chunk?: string | Uint8Array): unknown;
+  headersSent: boolean;
+  writableEnded: boolean;
+  flushHeaders?(): void;
+  on(event: string, fn: (...args: unknown[]) => void): unknown;
+  once(event: string, fn: (...args: unknown[]) => void): unknown;
+}
+
+export interface RequestContext {
+  method: string;
+  url: URL;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body(): Promise<Buffer>;
+  res: ResponseLike;
+  info: RequestInfo;
+  /** the served resource the path names (resource requests only) */
+  resource?: ResourceInfo;
+  user?: User;
+  log: Logger;
+  /** fires when the client goes away */
+  signal: AbortSignal;
+  /** warnings for the Warning response header */
+  warnings: string[];
+}

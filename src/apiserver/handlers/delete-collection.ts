@@ -1,0 +1,25 @@
+import { StatusError } from '../../api/status.ts';
+import type { KubeObject } from '../../api/object.ts';
+import type { RequestContext } from '../context.ts';
+import type { HandlerDeps } from './deps.ts';
+import { sendObject } from '../respond.ts';
+import { deleteOptions } from './delete.ts';
+import { selection } from './selection.ts';
+
+export async function handleDeleteCollection(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
+  const info = ctx.resource!;
+  const opts = await deleteOptions(ctx);
+  const sel = selection(ctx, info);
+  const list = await deps.store.list(info, ctx.info.namespace, { filter: sel.filter, name: sel.name });
+  const deleted: KubeObject[] = [];
+  for (const item of list.items) {
+    try {
+      const { object } = await deps.store.delete(info, item.metadata.namespace, item.metadata.name!, opts);
+      deleted.push(object);
+    } catch (err) {
+      if (err instanceof StatusError && err.code === 404) continue; // gone meanwhile
+      throw err;
+    }
+  }
+  sendObject(ctx, 200, { ...list, items: deleted });
+}

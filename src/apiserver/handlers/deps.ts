@@ -1,0 +1,12 @@
+// What the resource handlers are given: the generic store and the catalog.
+
+import type { Catalog } from '../../schema/types.ts';
+import type { GenericStore } from '../../registry/store.ts';
+
+export interface HandlerDeps {
+  store: GenericStore;
+  catalog: Catalog;
+  now(): Date;
+  /** server-chosen watch timeout when the client names none (seconds) */
+  watchTimeoutSeconds(): number;
+}

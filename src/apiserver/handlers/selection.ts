@@ -1,0 +1,28 @@
+// labelSelector and fieldSelector query parameters as one object filter.
+
+import type { KubeObject } from '../../api/object.ts';
+import { matchesLabels, parseLabelSelector } from '../../api/selectors/label.ts';
+import { exactName, parseFieldSelector } from '../../api/selectors/field.ts';
+import { fieldFilter, validateFieldSelector } from '../../schema/field-selectors.ts';
+import type { ResourceInfo } from '../../schema/types.ts';
+import type { RequestContext } from '../context.ts';
+
+export interface Selection {
+  filter?: (obj: KubeObject) => boolean;
+  /** a metadata.name=x field selector narrows the read to one key */
+  name?: string;
+}
+
+export function selection(ctx: RequestContext, info: ResourceInfo): Selection {
+  const ls = ctx.query.get('labelSelector') ?? '';
+  const fs = ctx.query.get('fieldSelector') ?? '';
+  const labels = ls ? parseLabelSelector(ls) : undefined;
+  const fields = fs ? validateFieldSelector(info.group, info.resource, parseFieldSelector(fs), info.version) : undefined;
+  const byLabels = labels && !labels.empty ? labels : undefined;
+  const byFields = fields && !fields.empty ? fieldFilter(info.group, info.resource, fields) : undefined;
+  if (!byLabels && !byFields) return {};
+  return {
+    name: fields ? exactName(fields) : undefined,
+    filter: obj => (!byLabels || matchesLabels(byLabels, obj.metadata.labels)) && (!byFields || byFields(obj)),
+  };
+}

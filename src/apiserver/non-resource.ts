@@ -1,0 +1,56 @@
+// Paths that are not resources: version, health, discovery and OpenAPI documents.
+
+import { resourceNotFound } from '../api/status.ts';
+import type { Catalog } from '../schema/types.ts';
+import type { RequestContext } from './context.ts';
+import type { Health } from './health.ts';
+import { aggregated, aggregatedContentType, coreVersions, group, groupList, resourceList, wantsAggregated } from './discovery.ts';
+import { openapiHandler } from './openapi.ts';
+import { sendJson, sendRaw } from './respond.ts';
+import { versionInfo } from './version.ts';
+
+export interface NonResourceDeps {
+  catalog: Catalog;
+  health: Health;
+  /** host:port clients reach this server at, for /api's serverAddressByClientCIDRs */
+  serverAddress(): string;
+}
+
+const openapiByCatalog = new WeakMap<Catalog, ReturnType<typeof openapiHandler>>();
+
+export async function serveNonResource(ctx: RequestContext, deps: NonResourceDeps): Promise<void> {
+  const path = ctx.url.pathname.replace(/\/+$/, '') || '/';
+  const health = await deps.health.handle(path, ctx.query);
+  if (health) return sendRaw(ctx, health.status, health.headers, health.body);
+  if (path === '/version') return sendJson(ctx, 200, versionInfo());
+  if (path.startsWith('/openapi/')) {
+    let h = openapiByCatalog.get(deps.catalog);
+    if (!h) openapiByCatalog.set(deps.catalog, h = openapiHandler(deps.catalog));
+    const out = h(path, ctx.query, ctx.headers);
+    if (out) return sendRaw(ctx, out.status, out.headers, out.body);
+    throw resourceNotFound();
+  }
+  const accept = String(ctx.headers.accept ?? '');
+  if (path === '/api' || path === '/apis') {
+    const agg = wantsAggregated(accept);
+    if (agg) {
+      const body = aggregated(deps.catalog, path === '/api' ? 'legacy' : 'apis', agg);
+      return sendJson(ctx, 200, body, aggregatedContentType(agg));
+    }
+    return sendJson(ctx, 200, path === '/api' ? coreVersions(deps.serverAddress()) : groupList(deps.catalog));
+  }
+  const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'api' && parts.length === 2) {
+    const list = resourceList(deps.catalog, '', parts[1]!);
+    if (list) return sendJson(ctx, 200, list);
+  }
+  if (parts[0] === 'apis' && parts.length === 2) {
+    const g = group(deps.catalog, parts[1]!);
+    if (g) return sendJson(ctx, 200, g);
+  }
+  if (parts[0] === 'apis' && parts.length === 3) {
+    const list = resourceList(deps.catalog, parts[1]!, parts[2]!);
+    if (list) return sendJson(ctx, 200, list);
+  }
+  throw resourceNotFound();
+}

@@ -1,0 +1,131 @@
+// Swagger 2.0 path items for served resources, built from the catalog rather than stored:
+// the operations of every resource follow one pattern, so only the resource table is kept.
+// Shapes (operation ids, actions, parameters, media types) follow what kube-apiserver publishes;
+// kubectl reads the PATCH operations' x-kubernetes-group-version-kind and fieldValidation
+// parameter to learn that the server validates fields itself.
+
+import type { ResourceInfo } from '../schema/types.ts';
+import { generatedResources, type GeneratedSubresource } from '../schema/generated/resources.ts';
+
+type Json = Record<string, unknown>;
+
+const subresourceIndex = new Map<string, GeneratedSubresource>();
+const listDefinitions = new Map<string, string>();
+for (const r of generatedResources) {
+  if (r.listDefinition) listDefinitions.set(`${r.group}/${r.version}/${r.resource}`, r.listDefinition);
+  for (const s of r.subresources) subresourceIndex.set(`${r.group}/${r.version}/${r.resource}/${s.name}`, s);
+}
+
+const meta = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+const objectMedia = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/cbor'];
+const listMedia = [...objectMedia, 'application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch', 'application/cbor-seq'];
+const patchMedia = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml', 'application/apply-patch+cbor'];
+
+const q = (name: string, type: string): Json => ({ in: 'query', name, type, uniqueItems: true });
+const pathParam = (name: string): Json => ({ in: 'path', name, required: true, type: 'string', uniqueItems: true });
+const ref = (def: string): Json => ({ $ref: `#/definitions/${def}` });
+const body = (def: string, required = true): Json => (required ? { in: 'body', name: 'body', required: true, schema: ref(def) } : { in: 'body', name: 'body', schema: ref(def) });
+
+const listParams = [q('allowWatchBookmarks', 'boolean'), q('continue', 'string'), q('fieldSelector', 'string'), q('labelSelector', 'string'), q('limit', 'integer'), q('resourceVersion', 'string'), q('resourceVersionMatch', 'string'), q('sendInitialEvents', 'boolean'), q('shardSelector', 'string'), q('timeoutSeconds', 'integer'), q('watch', 'boolean')];
+const writeParams = [q('dryRun', 'string'), q('fieldManager', 'string'), q('fieldValidation', 'string')];
+const deleteParams = [q('dryRun', 'string'), q('gracePeriodSeconds', 'integer'), q('ignoreStoreReadErrorWithClusterBreakingPotential', 'boolean'), q('orphanDependents', 'boolean'), q('propagationPolicy', 'string')];
+const logParams = [q('container', 'string'), q('follow', 'boolean'), q('insecureSkipTLSVerifyBackend', 'boolean'), q('limitBytes', 'integer'), q('previous', 'boolean'), q('sinceSeconds', 'integer'), q('stream', 'string'), q('tailLines', 'integer'), q('timestamps', 'boolean')];
+
+function capitalize(s: string): string {
+  return s ? s[0]!.toUpperCase() + s.slice(1) : s;
+}
+
+/** 'rbac.authorization.k8s.io' → 'RbacAuthorization', '' → 'Core' (the prefix of operation ids) */
+export function groupIdentifier(group: string): string {
+  if (!group) return 'Core';
+  return group.replace(/\.k8s\.io$/, '').split(/[.-]/).map(capitalize).join('');
+}
+
+export function apiPrefix(group: string, version: string): string {
+  return group ? `/apis/${group}/${version}` : `/api/${version}`;
+}
+
+interface OpContext { r: ResourceInfo; gvk: Json; tag: string; idBase: string; ns: string }
+
+function op(ctx: OpContext, action: string, id: string, fields: Json, gvk: Json = ctx.gvk): Json {
+  if (fields.parameters === undefined) delete fields.parameters;
+  return {
+    consumes: ['*/*'],
+    produces: objectMedia,
+    schemes: ['https'],
+    tags: [ctx.tag],
+    operationId: id,
+    ...fields,
+    'x-kubernetes-action': action,
+    'x-kubernetes-group-version-kind': gvk,
+  };
+}
+
+function responses(def: Json, codes: string[]): Json {
+  const out: Json = {};
+  for (const c of codes) out[c] = { schema: def };
+  out['401'] = {};
+  return out;
+}
+
+/** the path items of one served resource (its collection, item and subresource paths) */
+export function resourcePaths(r: ResourceInfo): Record<string, Json> {
+  const prefix = apiPrefix(r.group, r.version);
+  const ns = r.namespaced ? 'Namespaced' : '';
+  const idBase = `${groupIdentifier(r.group)}${capitalize(r.version)}`;
+  const gid = groupIdentifier(r.group);
+  const ctx: OpContext = { r, gvk: { group: r.group, kind: r.kind, version: r.version }, tag: `${gid[0]!.toLowerCase()}${gid.slice(1)}_${r.version}`, idBase, ns };
+  const kindDef = ref(r.definition);
+  const listDef = ref(listDefinitions.get(`${r.group}/${r.version}/${r.resource}`) ?? `${r.definition}List`);
+  const status = ref(`${meta}.Status`);
+  const scoped = r.namespaced ? `${prefix}/namespaces/{namespace}/${r.resource}` : `${prefix}/${r.resource}`;
+  const common = r.namespaced ? [{ ...pathParam('namespace') }, q('pretty', 'string')] : [q('pretty', 'string')];
+  const itemCommon = [pathParam('name'), ...common];
+  const paths: Record<string, Json> = {};
+  const has = (v: string) => r.verbs.includes(v);
+  const K = r.kind;
+
+  const collection: Json = {};
+  if (has('list')) collection.get = op(ctx, 'list', `list${idBase}${ns}${K}`, { parameters: listParams, produces: listMedia, responses: responses(listDef, ['200']) });
+  if (has('create')) collection.post = op(ctx, 'post', `create${idBase}${ns}${K}`, { parameters: [body(r.definition), ...writeParams], responses: responses(kindDef, ['200', '201', '202']) });
+  if (has('deletecollection')) collection.delete = op(ctx, 'deletecollection', `delete${idBase}Collection${ns}${K}`, { parameters: [body(`${meta}.DeleteOptions`, false), ...deleteParams, ...listParams.filter(p => p.name !== 'watch' && p.name !== 'allowWatchBookmarks')], responses: responses(status, ['200']) });
+  if (Object.keys(collection).length) paths[scoped] = { ...collection, parameters: common };
+
+  if (r.namespaced && has('list')) {
+    paths[`${prefix}/${r.resource}`] = {
+      get: op(ctx, 'list', `list${idBase}${K}ForAllNamespaces`, { parameters: listParams, produces: listMedia, responses: responses(listDef, ['200']) }),
+      parameters: [q('pretty', 'string')],
+    };
+  }
+
+  const item: Json = {};
+  if (has('get')) item.get = op(ctx, 'get', `read${idBase}${ns}${K}`, { responses: responses(kindDef, ['200']) });
+  if (has('update')) item.put = op(ctx, 'put', `replace${idBase}${ns}${K}`, { parameters: [body(r.definition), ...writeParams], responses: responses(kindDef, ['200', '201']) });
+  if (has('patch')) item.patch = op(ctx, 'patch', `patch${idBase}${ns}${K}`, { consumes: patchMedia, parameters: [body(`${meta}.Patch`), ...writeParams, q('force', 'boolean')], responses: responses(kindDef, ['200', '201']) });
+  if (has('delete')) item.delete = op(ctx, 'delete', `delete${idBase}${ns}${K}`, { parameters: [body(`${meta}.DeleteOptions`, false), ...deleteParams], responses: responses(status, ['200', '202']) });
+  if (Object.keys(item).length) paths[`${scoped}/{name}`] = { ...item, parameters: itemCommon };
+
+  for (const s of r.subresources) {
+    const gen = subresourceIndex.get(`${r.group}/${r.version}/${r.resource}/${s.name}`);
+    const gvk = { group: s.group, kind: s.kind, version: s.version };
+    const idSub = `${ns}${K}${capitalize(s.name)}`;
+    const path = `${scoped}/{name}/${s.name}`;
+    const pi: Json = {};
+    if (gen?.connect) {
+      const methods: Array<[string, string]> = [['get', 'get'], ['post', 'create'], ['put', 'update'], ['patch', 'patch'], ['delete', 'delete']];
+      for (const [method, verb] of methods) {
+        if (!s.verbs.includes(verb)) continue;
+        pi[method] = op(ctx, 'connect', `connect${idBase}${capitalize(method)}${idSub}`, { consumes: ['*/*'], produces: ['*/*'], responses: responses({ type: 'string' }, ['200']) }, gvk);
+      }
+    } else {
+      const def = gen?.definition ? ref(gen.definition) : { type: 'string' };
+      const produces = gen?.definition ? objectMedia : ['text/plain', 'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+      if (s.verbs.includes('get')) pi.get = op(ctx, 'get', `read${idBase}${idSub}`, { produces, parameters: s.name === 'log' ? logParams : undefined, responses: responses(def, ['200']) }, gvk);
+      if (s.verbs.includes('update')) pi.put = op(ctx, 'put', `replace${idBase}${idSub}`, { parameters: [{ in: 'body', name: 'body', required: true, schema: def }, ...writeParams], responses: responses(def, ['200', '201']) }, gvk);
+      if (s.verbs.includes('patch')) pi.patch = op(ctx, 'patch', `patch${idBase}${idSub}`, { consumes: patchMedia, parameters: [body(`${meta}.Patch`), ...writeParams, q('force', 'boolean')], responses: responses(def, ['200', '201']) }, gvk);
+      if (s.verbs.includes('create')) pi.post = op(ctx, 'post', `create${idBase}${idSub}`, { parameters: [{ in: 'body', name: 'body', required: true, schema: def }, ...writeParams], responses: responses(def, ['200', '201', '202']) }, gvk);
+    }
+    if (Object.keys(pi).length) paths[path] = { ...pi, parameters: itemCommon };
+  }
+  return paths;
+}

@@ -1,0 +1,157 @@
+// Writing responses: negotiate the representation (JSON/YAML, Table, metadata-only), encode,
+// compress large bodies, and frame watch streams. Errors go out as Status objects.
+
+import { gzipSync } from 'node:zlib';
+import { badRequest, type StatusError } from '../api/status.ts';
+import { isObject, type KubeList, type KubeObject } from '../api/object.ts';
+import type { RequestContext } from './context.ts';
+import { negotiateResponse, responseContentType, type Negotiated } from '../codec/negotiate.ts';
+import { encodeBody } from '../codec/encode.ts';
+import { decodeBody } from '../codec/decode.ts';
+import { parseContentType } from '../codec/media-type.ts';
+import { toPartialObjectMetadata, toPartialObjectMetadataList } from '../codec/partial-metadata.ts';
+import { toTable } from '../codec/table.ts';
+import { printerFor } from '../schema/printers/index.ts';
+
+// responses at least this large are gzipped for clients that accept it
+const compressThreshold = 128 * 1024;
+
+function isList(obj: unknown): obj is KubeList {
+  return isObject(obj) && Array.isArray(obj.items) && typeof obj.kind === 'string' && obj.kind.endsWith('List');
+}
+
+function pretty(ctx: RequestContext): boolean {
+  const p = ctx.query.get('pretty');
+  return p === '' || p === 'true' || p === '1';
+}
+
+function commonHeaders(ctx: RequestContext): void {
+  if (!ctx.res.getHeader('Cache-Control')) ctx.res.setHeader('Cache-Control', 'no-cache, private');
+  if (ctx.warnings.length) ctx.res.setHeader('Warning', ctx.warnings.map(w => `299 - ${JSON.stringify(w)}`));
+}
+
+function write(ctx: RequestContext, code: number, contentType: string, body: string | Buffer): void {
+  if (ctx.res.headersSent) { ctx.res.end(); return; }
+  let data = typeof body === 'string' ? Buffer.from(body) : body;
+  ctx.res.statusCode = code;
+  commonHeaders(ctx);
+  ctx.res.setHeader('Content-Type', contentType);
+  const acceptsGzip = /\bgzip\b/.test(String(ctx.headers['accept-encoding'] ?? ''));
+  if (acceptsGzip && data.length >= compressThreshold && ctx.method === 'GET') {
+    data = gzipSync(data, { level: 1 });
+    ctx.res.setHeader('Content-Encoding', 'gzip');
+  }
+  ctx.res.setHeader('Content-Length', data.length);
+  ctx.res.end(ctx.method === 'HEAD' ? undefined : data);
+}
+
+/** the object (or list, or Status) in the representation the client asked for */
+export function sendObject(ctx: RequestContext, code: number, obj: KubeObject | KubeList): void {
+  const target = isList(obj) ? 'list' : 'object';
+  const isStatus = (obj as { kind?: string }).kind === 'Status';
+  const n = negotiateResponse(ctx.headers.accept, target, { tableSupported: !isStatus && !!ctx.resource && !ctx.info.subresource });
+  write(ctx, code, responseContentType(n), encodeBody(present(ctx, n, obj), n.mediaType, { pretty: pretty(ctx) }));
+}
+
+function present(ctx: RequestContext, n: Negotiated, obj: KubeObject | KubeList): unknown {
+  if (!n.view || (obj as { kind?: string }).kind === 'Status') return obj;
+  const apiVersion = `${n.view.group}/${n.view.version}`;
+  if (n.view.as === 'PartialObjectMetadata') return toPartialObjectMetadata(obj as KubeObject, apiVersion);
+  if (n.view.as === 'PartialObjectMetadataList') return toPartialObjectMetadataList(obj as KubeList, apiVersion);
+  const info = ctx.resource!;
+  const items = isList(obj) ? obj.items : [obj as KubeObject];
+  return toTable(printerFor(info.group, info.resource), items, {
+    now: new Date(),
+    includeObject: (ctx.query.get('includeObject') ?? 'Metadata') as 'None' | 'Metadata' | 'Object',
+    listMeta: isList(obj) ? obj.metadata : undefined,
+    group: n.view.group,
+    version: n.view.version,
+  });
+}
+
+export function sendError(ctx: RequestContext, err: StatusError): void {
+  if (ctx.res.headersSent) { if (!ctx.res.writableEnded) ctx.res.end(); return; }
+  for (const [k, v] of Object.entries(err.headers ?? {})) ctx.res.setHeader(k, v);
+  let n: Negotiated | undefined;
+  try { n = negotiateResponse(ctx.headers.accept, 'object', { tableSupported: false }); } catch { n = undefined; }
+  const mediaType = n?.mediaType === 'application/yaml' ? 'application/yaml' : 'application/json';
+  write(ctx, err.code, mediaType, encodeBody(err.status, mediaType, { pretty: false }));
+}
+
+export function sendJson(ctx: RequestContext, code: number, body: unknown, contentType = 'application/json'): void {
+  write(ctx, code, contentType, JSON.stringify(body, null, pretty(ctx) ? 2 : undefined));
+}
+
+export function sendText(ctx: RequestContext, code: number, body: string): void {
+  write(ctx, code, 'text/plain; charset=utf-8', body);
+}
+
+export function sendRaw(ctx: RequestContext, code: number, headers: Record<string, string>, body: string | Buffer): void {
+  if (ctx.res.headersSent) return;
+  ctx.res.statusCode = code;
+  for (const [k, v] of Object.entries(headers)) ctx.res.setHeader(k, v);
+  write(ctx, code, headers['Content-Type'] ?? headers['content-type'] ?? 'application/json', body);
+}
+
+/** the request body as an object, decoded per its Content-Type */
+export async function readObject(ctx: RequestContext): Promise<KubeObject> {
+  const raw = await ctx.body();
+  const kind = parseContentType(String(ctx.headers['content-type'] ?? 'application/json'));
+  if (kind !== 'json' && kind !== 'yaml') throw badRequest(`the body of the request must be JSON or YAML`);
+  const { object } = decodeBody(raw, kind);
+  if (!isObject(object)) throw badRequest('the body of the request must be an object');
+  return object as KubeObject;
+}
+
+/** an optional body (DELETE): undefined when empty */
+export async function decodeOptionalBody(ctx: RequestContext): Promise<unknown> {
+  const raw = await ctx.body();
+  if (raw.length === 0) return undefined;
+  const ct = String(ctx.headers['content-type'] ?? 'application/json');
+  const kind = parseContentType(ct);
+  return decodeBody(raw, kind === 'yaml' ? 'yaml' : 'json').object;
+}
+
+export interface WatchStream {
+  send(type: string, object: unknown): void;
+  /** send the response headers now (clients wait for them before reading events) */
+  start(): void;
+  /** true once the response headers went out */
+  readonly started: boolean;
+  close(): void;
+}
+
+/** a chunked stream of watch events, one JSON document per line */
+export function openWatchStream(ctx: RequestContext): WatchStream {
+  const n = negotiateResponse(ctx.headers.accept, 'watch', { tableSupported: !!ctx.resource });
+  let started = false;
+  let first = true;
+  const start = () => {
+    if (started) return;
+    started = true;
+    ctx.res.statusCode = 200;
+    commonHeaders(ctx);
+    ctx.res.setHeader('Content-Type', n.mediaType === 'application/yaml' ? 'application/json' : responseContentType(n));
+    ctx.res.setHeader('Transfer-Encoding', 'chunked');
+    ctx.res.flushHeaders?.();
+  };
+  return {
+    send(type, object) {
+      start();
+      let obj = object;
+      if (n.view && type !== 'ERROR' && type !== 'BOOKMARK') {
+        obj = present(ctx, n, object as KubeObject);
+        // column definitions travel with the first event only, as Kubernetes sends them
+        if (!first && isObject(obj) && obj.kind === 'Table') obj = { ...obj, columnDefinitions: [] };
+      }
+      first = false;
+      ctx.res.write(JSON.stringify({ type, object: obj }) + '\n');
+    },
+    start,
+    get started() { return started; },
+    close() {
+      start();
+      if (!ctx.res.writableEnded) ctx.res.end();
+    },
+  };
+}

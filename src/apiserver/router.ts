@@ -1,0 +1,57 @@
+// Resource requests: find the served resource, check the verb is allowed on it, run the handler.
+
+import { methodNotAllowed, notFound, resourceNotFound } from '../api/status.ts';
+import type { RequestContext } from './context.ts';
+import type { HandlerDeps } from './handlers/deps.ts';
+import { handleGet } from './handlers/get.ts';
+import { handleList } from './handlers/list.ts';
+import { handleWatch } from './handlers/watch.ts';
+import { handleCreate } from './handlers/create.ts';
+import { handleUpdate } from './handlers/update.ts';
+import { handlePatch } from './handlers/patch.ts';
+import { handleDelete } from './handlers/delete.ts';
+import { handleDeleteCollection } from './handlers/delete-collection.ts';
+
+type Handler = (ctx: RequestContext, deps: HandlerDeps) => Promise<void>;
+
+const handlers: Record<string, Handler> = {
+  get: handleGet,
+  list: handleList,
+  watch: handleWatch,
+  create: handleCreate,
+  update: handleUpdate,
+  patch: handlePatch,
+  delete: handleDelete,
+  deletecollection: handleDeleteCollection,
+};
+
+// subresources this server implements, with the verbs each answers
+const servedSubresources: Record<string, string[]> = {
+  status: ['get', 'update', 'patch'],
+  scale: ['get', 'update', 'patch'],
+  finalize: ['update'],
+};
+
+export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
+  const ri = ctx.info;
+  const info = deps.catalog.lookup(ri.group, ri.version, ri.resource);
+  if (!info) throw resourceNotFound();
+  ctx.resource = info;
+  if (ri.namespace !== undefined && !info.namespaced) throw resourceNotFound();
+  if (ri.subresource) {
+    const sub = info.subresources.find(s => s.name === ri.subresource);
+    if (!sub) throw resourceNotFound();
+    const verb = ri.verb === 'watch' ? 'get' : ri.verb;
+    if (!sub.verbs.includes(verb) || !(servedSubresources[sub.name] ?? []).includes(verb)) throw methodNotAllowed();
+  } else {
+    const verb = ri.verb === 'watch' && ri.name !== undefined ? 'watch' : ri.verb;
+    if (!info.verbs.includes(verb)) throw methodNotAllowed();
+  }
+  // a namespaced collection read across all namespaces has no namespace; a write needs one
+  if (info.namespaced && ri.namespace === undefined && !['list', 'watch', 'deletecollection'].includes(ri.verb)) {
+    throw notFound({ group: '', resource: 'namespaces' }, '');
+  }
+  const handler = handlers[ri.verb];
+  if (!handler) throw methodNotAllowed();
+  await handler(ctx, deps);
+}

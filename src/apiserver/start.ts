@@ -1,0 +1,104 @@
+// The server factory: opens storage, makes or reads the TLS material, builds the catalog and
+// the generic store, seeds the system objects and starts listening. cli/ calls this; tests too.
+
+import { mkdir } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from '../api/log.ts';
+import { StatusError } from '../api/status.ts';
+import { createCatalog } from '../schema/catalog.ts';
+import { openStorage } from '../storage/backends.ts';
+import { startCompactor } from '../storage/compactor.ts';
+import { GenericStore } from '../registry/store.ts';
+import { strategyFor } from '../registry/strategies.ts';
+import { ensurePki } from './pki.ts';
+import { writeKubeconfig } from './kubeconfig.ts';
+import { createHealth } from './health.ts';
+import { createApiServer } from './server.ts';
+import { ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
+
+export interface ServerConfig {
+  dataDir: string;
+  port: number;
+  bindAddress: string;
+  runtimeConfig?: string;
+  storageBackend?: string;
+  livezGracePeriodMs?: number;
+  shutdownDelayMs?: number;
+  /** history kept for watches and past-revision reads */
+  compactionRetentionMs?: number;
+  log: Logger;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  kubeconfigPath: string;
+  /** readyz fails first, then (after the shutdown delay) in-flight requests finish and it stops */
+  shutdown(): Promise<void>;
+}
+
+export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
+  const started = Date.now();
+  const log = cfg.log;
+  await mkdir(cfg.dataDir, { recursive: true });
+  const health = createHealth({ now: () => Date.now(), livezGracePeriodMs: cfg.livezGracePeriodMs ?? 0 });
+  const catalog = createCatalog({ runtimeConfig: cfg.runtimeConfig });
+  const storage = await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, log });
+  health.addCheck(['healthz', 'livez', 'readyz'], { name: 'etcd', check: async () => { if (!(await storage.healthy())) throw new Error('storage is not reachable'); } });
+
+  const nsInfo = catalog.lookup('', 'v1', 'namespaces')!;
+  const store: GenericStore = new GenericStore({
+    storage,
+    strategyFor,
+    async namespaceState(name) {
+      try {
+        const ns = await store.get(nsInfo, undefined, name);
+        return ns.metadata.deletionTimestamp ? 'terminating' : 'active';
+      } catch (err) {
+        if (err instanceof StatusError && err.code === 404) return 'absent';
+        throw err;
+      }
+    },
+    async listOther(group, resource) {
+      const info = catalog.resources(group, group ? catalog.groups().find(g => g.name === group)?.preferredVersion ?? 'v1' : 'v1').find(r => r.resource === resource);
+      return info ? (await store.list(info, undefined)).items : [];
+    },
+  });
+
+  const pkiDone = health.addPostStartHook('generate-certificates');
+  const pki = await ensurePki(cfg.dataDir, { hosts: [hostname()], ips: cfg.bindAddress === '0.0.0.0' || cfg.bindAddress === '::' ? [] : [cfg.bindAddress], log });
+  pkiDone();
+
+  const server = createApiServer({ catalog, store, health, log, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert } });
+  const { port } = await server.listen(cfg.port, cfg.bindAddress);
+  const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
+  const url = `https://${host}:${port}`;
+  const kubeconfigPath = join(cfg.dataDir, 'admin.kubeconfig');
+  await writeKubeconfig(kubeconfigPath, { server: url, caCertPem: pki.caCert, clientCertPem: pki.adminCert, clientKeyPem: pki.adminKey });
+
+  const nsDone = health.addPostStartHook('start-system-namespaces-controller');
+  const bootDone = health.addPostStartHook('bootstrap-controller');
+  await ensureSystemNamespaces(store, catalog);
+  nsDone();
+  await ensureKubernetesService(store, catalog, port);
+  bootDone();
+  const compactor = startCompactor(storage, { intervalMs: 60_000, retentionMs: cfg.compactionRetentionMs ?? 5 * 60_000, log });
+  log.info('server ready', { url, ms: Date.now() - started });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url, port, kubeconfigPath,
+    shutdown() {
+      stopping ??= (async () => {
+        health.beginShutdown();
+        const delay = cfg.shutdownDelayMs ?? 0;
+        if (delay > 0) await new Promise(r => setTimeout(r, delay));
+        await server.close(60_000);
+        compactor.stop();
+        await storage.close();
+      })();
+      return stopping;
+    },
+  };
+}

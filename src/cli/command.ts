@@ -1,0 +1,47 @@
+// A tiny subcommand framework over node:util parseArgs: every command documents its flags
+// and answers --help.
+
+import { parseArgs } from 'node:util';
+
+export interface Flag {
+  type: 'string' | 'boolean';
+  default?: string | boolean;
+  description: string;
+  short?: string;
+}
+
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  flags: Record<string, Flag>;
+  run(values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<number | void>;
+}
+
+export function helpText(cmd: Command): string {
+  const lines = [`${cmd.summary}`, '', `Usage:\n  ${cmd.usage}`, '', 'Flags:'];
+  const all: Record<string, Flag> = { ...cmd.flags, help: { type: 'boolean', description: 'show this help', short: 'h' } };
+  for (const [name, f] of Object.entries(all)) {
+    const left = `${f.short ? `-${f.short}, ` : '    '}--${name}${f.type === 'string' ? ' string' : ''}`;
+    const def = f.default !== undefined && f.default !== '' && f.default !== false ? ` (default ${JSON.stringify(f.default)})` : '';
+    lines.push(`  ${left.padEnd(34)} ${f.description}${def}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export async function runCommand(cmd: Command, args: string[]): Promise<number> {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; default?: string | boolean }> = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, f] of Object.entries(cmd.flags)) options[name] = { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.default !== undefined ? { default: f.default } : {}) };
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    process.stderr.write(`Error: ${(err as Error).message}\n\n${helpText(cmd)}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    process.stdout.write(helpText(cmd));
+    return 0;
+  }
+  return (await cmd.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals)) ?? 0;
+}

@@ -1,0 +1,41 @@
+// The `orch` command: subcommand dispatch only.
+
+import { helpText, runCommand, type Command } from './command.ts';
+import { serverCommand } from './server-command.ts';
+import { versionInfo } from '../apiserver/version.ts';
+
+const versionCommand: Command = {
+  name: 'version',
+  summary: 'Print the orch version and the Kubernetes version it serves.',
+  usage: 'orch version',
+  flags: {},
+  async run() {
+    process.stdout.write(`orch ${versionInfo().gitVersion} (node ${process.versions.node})\n`);
+  },
+};
+
+const commands: Command[] = [serverCommand, versionCommand];
+
+function usage(): string {
+  const lines = ['orch: a small Kubernetes-compatible control plane.', '', 'Usage:\n  orch <command> [flags]', '', 'Commands:'];
+  for (const c of commands) lines.push(`  ${c.name.padEnd(12)} ${c.summary}`);
+  lines.push('', 'Run "orch <command> --help" for a command\'s flags.');
+  return lines.join('\n') + '\n';
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    const target = name === 'help' ? commands.find(c => c.name === rest[0]) : undefined;
+    process.stdout.write(target ? helpText(target) : usage());
+    return 0;
+  }
+  const cmd = commands.find(c => c.name === name);
+  if (!cmd) {
+    process.stderr.write(`Error: unknown command "${name}"\n\n${usage()}`);
+    return 2;
+  }
+  return runCommand(cmd, rest);
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,62 @@
+// `orch server`: the API server on the embedded store.
+
+import { resolve } from 'node:path';
+import { createLogger, levelFromVerbosity } from '../api/log.ts';
+import { startServer } from '../apiserver/start.ts';
+import type { Command } from './command.ts';
+import { parseDuration } from './duration.ts';
+
+export const serverCommand: Command = {
+  name: 'server',
+  summary: 'Run the orch API server (Kubernetes-compatible) on the embedded SQLite store.',
+  usage: 'orch server [--data-dir DIR] [--port N] [flags]',
+  flags: {
+    'data-dir': { type: 'string', default: '.orch', description: 'directory for the database, certificates and admin.kubeconfig' },
+    port: { type: 'string', default: '6443', description: 'HTTPS port; 0 picks a free port (printed at start)' },
+    'bind-address': { type: 'string', default: '127.0.0.1', description: 'address to listen on' },
+    'storage-backend': { type: 'string', default: 'sqlite', description: 'storage backend' },
+    'runtime-config': { type: 'string', default: '', description: 'enable or disable API group versions, e.g. api/beta=true,coordination.k8s.io/v1beta1=false' },
+    'livez-grace-period': { type: 'string', default: '0s', description: 'time after start during which livez ignores unfinished start-up hooks' },
+    'shutdown-delay-duration': { type: 'string', default: '0s', description: 'on SIGTERM, keep serving (readyz failing) this long before stopping' },
+    v: { type: 'string', default: '0', description: 'log verbosity: 0 warnings and errors, 1 info, 4 debug' },
+  },
+  async run(values) {
+    const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      process.stderr.write(`Error: invalid --port ${JSON.stringify(values.port)}\n`);
+      return 2;
+    }
+    let livez: number, shutdownDelay: number;
+    try {
+      livez = parseDuration(String(values['livez-grace-period']));
+      shutdownDelay = parseDuration(String(values['shutdown-delay-duration']));
+    } catch (err) {
+      process.stderr.write(`Error: ${(err as Error).message}\n`);
+      return 2;
+    }
+    const dataDir = resolve(String(values['data-dir']));
+    let server;
+    try {
+      server = await startServer({
+        dataDir, port, bindAddress: String(values['bind-address']),
+        runtimeConfig: String(values['runtime-config'] ?? '') || undefined,
+        storageBackend: String(values['storage-backend']),
+        livezGracePeriodMs: livez, shutdownDelayMs: shutdownDelay, log,
+      });
+    } catch (err) {
+      process.stderr.write(`Error: ${(err as Error).message}\n`);
+      return 1;
+    }
+    process.stdout.write(`orch server listening on ${server.url}\nkubeconfig: ${server.kubeconfigPath}\n`);
+    await new Promise<void>(done => {
+      const stop = (sig: string) => {
+        log.info('shutting down', { signal: sig });
+        void server.shutdown().then(done);
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+    });
+    return 0;
+  },
+};

@@ -1,0 +1,21 @@
+// How objects are kept in storage: JSON without resourceVersion (the storage revision is the
+// resourceVersion, so it is filled in on the way out and never stored twice).
+
+import type { KubeObject } from '../api/object.ts';
+import type { KeyValue } from '../storage/interface.ts';
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+export function encodeForStorage(obj: KubeObject): Uint8Array {
+  const { resourceVersion: _rv, ...meta } = obj.metadata;
+  return enc.encode(JSON.stringify({ ...obj, metadata: meta }));
+}
+
+/** the stored object as the client sees it through apiVersion */
+export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'>, apiVersion: string, rv: number = kv.modRevision): KubeObject {
+  const obj = JSON.parse(dec.decode(kv.value)) as KubeObject;
+  obj.apiVersion = apiVersion;
+  obj.metadata.resourceVersion = String(rv);
+  return obj;
+}

@@ -1,0 +1,138 @@
+// Reading many objects: paged lists at one consistent revision, and watches that turn the
+// storage event stream into Kubernetes watch events.
+
+import { expired, StatusError } from '../api/status.ts';
+import { apiVersionOf, type KubeList, type KubeObject } from '../api/object.ts';
+import { prefixEnd, StorageError, type Storage, type Watcher } from '../storage/interface.ts';
+import type { ResourceInfo } from '../schema/types.ts';
+import { decodeFromStorage } from './codec.ts';
+import { collectionPrefix } from './keys.ts';
+import { decodeContinue, encodeContinue } from './continue-token.ts';
+
+export interface ListOptions {
+  limit?: number;
+  continueToken?: string;
+  /** read at exactly this revision (0: newest) */
+  revision?: number;
+  /** selector match; when set, remainingItemCount is not reported */
+  filter?: (obj: KubeObject) => boolean;
+  /** narrow the read to one object (a metadata.name field selector) */
+  name?: string;
+}
+
+const pageReadSize = 500;
+
+export async function listObjects(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: ListOptions = {}): Promise<KubeList> {
+  const apiVersion = apiVersionOf(info.group, info.version);
+  const prefix = collectionPrefix(info, namespace);
+  let start = prefix;
+  let revision = opts.revision ?? 0;
+  if (opts.continueToken) {
+    const point = decodeContinue(opts.continueToken);
+    start = point.start;
+    revision = point.revision;
+  }
+  const end = prefixEnd(prefix);
+  const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+  const items: KubeObject[] = [];
+  let served = 0;
+  let nextStart: string | undefined;
+  let remaining: number | undefined;
+  try {
+    for (;;) {
+      const want = limit ? (opts.filter ? Math.max(limit - items.length, pageReadSize) : limit - items.length) : 0;
+      const res = await storage.range(start, end, { revision, limit: want || undefined });
+      served = res.revision;
+      revision = res.revision;
+      let lastKey: string | undefined;
+      for (const kv of res.kvs) {
+        lastKey = kv.key;
+        const obj = decodeFromStorage(kv, apiVersion);
+        if (opts.name !== undefined && obj.metadata.name !== opts.name) continue;
+        if (opts.filter && !opts.filter(obj)) continue;
+        items.push(obj);
+        if (limit && items.length === limit) break;
+      }
+      if (limit && items.length === limit && lastKey !== undefined) {
+        const after = lastKey + '\x00';
+        const more = lastKey !== res.kvs[res.kvs.length - 1]?.key || res.more;
+        if (more) {
+          nextStart = after;
+          if (!opts.filter && opts.name === undefined) {
+            const rest = await storage.range(after, end, { revision, limit: 1 });
+            remaining = rest.count;
+          }
+        }
+        break;
+      }
+      if (!res.more || lastKey === undefined) break;
+      start = lastKey + '\x00';
+    }
+  } catch (err) {
+    if (err instanceof StorageError && err.code === 'compacted') {
+      throw opts.continueToken
+        ? expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.')
+        : expired(`too old resource version: ${revision} (${err.revision ?? 0})`);
+    }
+    throw err;
+  }
+  const metadata: KubeList['metadata'] = { resourceVersion: String(served) };
+  if (nextStart !== undefined) {
+    metadata.continue = encodeContinue({ revision: served, start: nextStart });
+    if (remaining !== undefined) metadata.remainingItemCount = remaining;
+  }
+  return { apiVersion, kind: info.listKind, metadata, items };
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchSink {
+  event(type: WatchEventType, object: KubeObject | Record<string, unknown>): void;
+  /** the watch cannot go on (history compacted, backend gone) */
+  end(err?: StatusError): void;
+}
+
+export interface WatchOptions {
+  /** events after this revision; undefined: send the current state as ADDED first */
+  afterRevision?: number;
+  filter?: (obj: KubeObject) => boolean;
+  name?: string;
+}
+
+export async function watchObjects(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, sink: WatchSink): Promise<Watcher> {
+  const apiVersion = apiVersionOf(info.group, info.version);
+  const prefix = collectionPrefix(info, namespace);
+  const matches = (o: KubeObject) => (opts.name === undefined || o.metadata.name === opts.name) && (!opts.filter || opts.filter(o));
+  let after = opts.afterRevision;
+  if (after === undefined) {
+    const list = await listObjects(storage, info, namespace, { filter: opts.filter, name: opts.name });
+    for (const item of list.items) sink.event('ADDED', item);
+    after = Number(list.metadata.resourceVersion);
+  }
+  return storage.watch(prefix, {
+    afterRevision: after,
+    onEvents(events) {
+      for (const ev of events) {
+        if (ev.type === 'delete') {
+          if (!ev.prevKv) continue;
+          const obj = decodeFromStorage(ev.prevKv, apiVersion, ev.kv.modRevision);
+          if (matches(obj)) sink.event('DELETED', obj);
+          continue;
+        }
+        const obj = decodeFromStorage(ev.kv, apiVersion);
+        const now = matches(obj);
+        const before = ev.prevKv ? matches(decodeFromStorage(ev.prevKv, apiVersion)) : false;
+        if (now && !before) sink.event('ADDED', obj);
+        else if (now) sink.event('MODIFIED', obj);
+        else if (before) sink.event('DELETED', obj);
+      }
+    },
+    onError(err) {
+      if (err instanceof StorageError && err.code === 'compacted') {
+        sink.end(expired(`too old resource version: ${after} (${err.revision ?? 0})`));
+      } else {
+        sink.end(new StatusError(500, 'InternalError', `Internal error occurred: ${err.message}`));
+      }
+    },
+  });
+}

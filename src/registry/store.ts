@@ -1,0 +1,386 @@
+// The generic store: one pipeline for every resource. It fills server-owned metadata,
+// asks the resource's strategy for defaults and validation, and turns storage outcomes
+// into Kubernetes Status errors. Handlers talk to this, never to storage directly.
+
+import { randomUUID } from 'node:crypto';
+import { alreadyExists, badRequest, conflict, invalid, notFound, StatusError, type FieldError } from '../api/status.ts';
+import { generateName, validateName } from '../api/names.ts';
+import { apiVersionOf, deepClone, jsonEqual, timestamp, type KubeObject } from '../api/object.ts';
+import { StorageError, type Storage } from '../storage/interface.ts';
+import type { ResourceInfo } from '../schema/types.ts';
+import type { Strategy, StrategyContext } from './strategy.ts';
+import { decodeFromStorage, encodeForStorage } from './codec.ts';
+import { objectKey } from './keys.ts';
+import { listObjects, watchObjects, type ListOptions, type WatchOptions, type WatchSink } from './list-watch.ts';
+import type { KubeList } from '../api/object.ts';
+import type { Watcher } from '../storage/interface.ts';
+
+export interface Clock { now(): Date }
+
+export interface StoreDeps {
+  storage: Storage;
+  strategyFor(info: ResourceInfo): Strategy;
+  clock?: Clock;
+  random?: () => number;
+  uid?: () => string;
+  /** answers whether a namespace exists and is not terminating (namespaced creates need it) */
+  namespaceState?(name: string): Promise<'active' | 'terminating' | 'absent'>;
+  listOther?: (group: string, resource: string) => Promise<KubeObject[]>;
+}
+
+export interface WriteOptions { dryRun?: boolean; subresource?: string }
+
+export interface DeleteOptions {
+  dryRun?: boolean;
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  propagationPolicy?: string;
+}
+
+export interface DeleteResult {
+  object: KubeObject;
+  /** removed from storage now (false: graceful deletion or finalizers pending) */
+  deleted: boolean;
+}
+
+const generateNameAttempts = 8;
+
+export class GenericStore {
+  private deps: StoreDeps;
+  private clock: Clock;
+  private random: () => number;
+  private uid: () => string;
+
+  constructor(deps: StoreDeps) {
+    this.deps = deps;
+    this.clock = deps.clock ?? { now: () => new Date() };
+    this.random = deps.random ?? Math.random;
+    this.uid = deps.uid ?? randomUUID;
+  }
+
+  get storage(): Storage { return this.deps.storage; }
+
+  strategy(info: ResourceInfo): Strategy { return this.deps.strategyFor(info); }
+
+  private ctx(info: ResourceInfo, subresource?: string): StrategyContext {
+    return { info, now: this.clock.now(), random: this.random, listOther: this.deps.listOther, subresource };
+  }
+
+  async get(info: ResourceInfo, namespace: string | undefined, name: string, revision?: number): Promise<KubeObject> {
+    const { kv } = await this.deps.storage.get(objectKey(info, namespace, name), revision ? { revision } : undefined);
+    if (!kv) throw notFound(info, name);
+    return decodeFromStorage(kv, apiVersionOf(info.group, info.version));
+  }
+
+  list(info: ResourceInfo, namespace: string | undefined, opts: ListOptions = {}): Promise<KubeList> {
+    return listObjects(this.deps.storage, info, namespace, opts);
+  }
+
+  watch(info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, sink: WatchSink): Promise<Watcher> {
+    return watchObjects(this.deps.storage, info, namespace, opts, sink);
+  }
+
+  async create(info: ResourceInfo, namespace: string | undefined, body: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
+    const strategy = this.strategy(info);
+    const obj = deepClone(body);
+    obj.metadata ??= {};
+    const meta = obj.metadata;
+    if (info.namespaced) {
+      await this.requireNamespace(info, namespace!, meta.name ?? meta.generateName ?? '');
+      meta.namespace = namespace;
+    } else {
+      delete meta.namespace;
+    }
+    const ctx = this.ctx(info);
+    const now = timestamp(ctx.now);
+    meta.uid = this.uid();
+    meta.creationTimestamp = now;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.resourceVersion;
+    if (strategy.tracksGeneration) meta.generation = 1; else delete meta.generation;
+    obj.apiVersion = apiVersionOf(info.group, info.version);
+    obj.kind = info.kind;
+    if (this.hasStatus(info)) delete obj.status;
+    await strategy.prepareForCreate(obj, ctx);
+
+    const named = !!meta.name;
+    if (!named && !meta.generateName) {
+      throw invalid(info.kind, info.group, '', [{ type: 'FieldValueRequired', field: 'metadata.name', detail: 'name or generateName is required' }]);
+    }
+    for (let attempt = 0; ; attempt++) {
+      if (!named) meta.name = generateName(meta.generateName!, this.random);
+      this.validate(info, obj, strategy.validateCreate(obj, ctx));
+      if (opts.dryRun) {
+        const { kv } = await this.deps.storage.get(objectKey(info, namespace, meta.name!));
+        if (kv) throw alreadyExists(info, meta.name!);
+        return obj;
+      }
+      try {
+        const kv = await this.deps.storage.create(objectKey(info, namespace, meta.name!), encodeForStorage(obj));
+        meta.resourceVersion = String(kv.modRevision);
+        return obj;
+      } catch (err) {
+        if (err instanceof StorageError && err.code === 'key-exists') {
+          if (!named && attempt < generateNameAttempts) continue;
+          throw alreadyExists(info, meta.name!);
+        }
+        throw err;
+      }
+    }
+  }
+
+  /** PUT: replace the object (or a subresource of it); creates when the strategy allows */
+  async update(info: ResourceInfo, namespace: string | undefined, name: string, body: KubeObject, opts: WriteOptions = {}): Promise<{ object: KubeObject; created: boolean }> {
+    if (!body.metadata?.name) body.metadata = { ...(body.metadata ?? {}), name };
+    if (body.metadata.name !== name) {
+      throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    const key = objectKey(info, namespace, name);
+    const { kv } = await this.deps.storage.get(key);
+    if (!kv) {
+      if (opts.subresource || !this.strategy(info).allowCreateOnUpdate) throw notFound(info, name);
+      if (body.metadata.resourceVersion) throw notFound(info, name);
+      return { object: await this.create(info, namespace, body, opts), created: true };
+    }
+    const wanted = body.metadata.resourceVersion;
+    if (wanted && wanted !== String(kv.modRevision)) throw conflict(info, name);
+    const current = decodeFromStorage(kv, apiVersionOf(info.group, info.version));
+    return { object: await this.writeUpdate(info, namespace, current, body, kv.modRevision, opts), created: false };
+  }
+
+  /**
+   * Read-modify-write with retries on conflict: `change` gets the current object and returns
+   * the desired one (patches, scale). A resourceVersion the change puts in metadata is a precondition.
+   */
+  async modify(info: ResourceInfo, namespace: string | undefined, name: string, change: (current: KubeObject) => KubeObject | Promise<KubeObject>, opts: WriteOptions = {}): Promise<KubeObject> {
+    const key = objectKey(info, namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      const { kv } = await this.deps.storage.get(key);
+      if (!kv) throw notFound(info, name);
+      const current = decodeFromStorage(kv, apiVersionOf(info.group, info.version));
+      const desired = await change(deepClone(current));
+      const rv = desired.metadata?.resourceVersion;
+      if (rv && rv !== String(kv.modRevision)) throw conflict(info, name);
+      if (desired.metadata?.name && desired.metadata.name !== name) {
+        throw badRequest(`the name of the object (${desired.metadata.name}) does not match the name on the URL (${name})`);
+      }
+      try {
+        return await this.writeUpdate(info, namespace, current, desired, kv.modRevision, opts);
+      } catch (err) {
+        if (err instanceof StatusError && err.reason === 'Conflict' && !rv && attempt < 5) continue;
+        throw err;
+      }
+    }
+  }
+
+  private async writeUpdate(info: ResourceInfo, namespace: string | undefined, current: KubeObject, body: KubeObject, revision: number, opts: WriteOptions): Promise<KubeObject> {
+    const strategy = this.strategy(info);
+    const ctx = this.ctx(info, opts.subresource);
+    let obj = deepClone(body);
+    obj.metadata ??= {};
+    if (opts.subresource === 'status') {
+      // a status write changes status only; everything else stays as stored
+      obj = { ...deepClone(current), status: obj.status };
+    } else if (opts.subresource === 'finalize') {
+      const finalizers = (obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
+      obj = { ...deepClone(current), spec: { ...(current.spec as object), finalizers } };
+    } else if (this.hasStatus(info)) {
+      if (current.status === undefined) delete obj.status; else obj.status = deepClone(current.status);
+    }
+    const meta = obj.metadata;
+    const old = current.metadata;
+    if (info.namespaced) {
+      if (meta.namespace && meta.namespace !== namespace) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      meta.namespace = namespace;
+    }
+    meta.name = old.name;
+    meta.uid = old.uid;
+    meta.creationTimestamp = old.creationTimestamp;
+    if (old.deletionTimestamp) meta.deletionTimestamp = old.deletionTimestamp; else delete meta.deletionTimestamp;
+    if (old.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds; else delete meta.deletionGracePeriodSeconds;
+    if (old.generation !== undefined) meta.generation = old.generation; else delete meta.generation;
+    if (old.deletionTimestamp && addsFinalizer(old.finalizers, meta.finalizers)) {
+      throw invalid(info.kind, info.group, old.name!, [{ type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: 'no new finalizers can be added if the object is being deleted' }]);
+    }
+    obj.apiVersion = apiVersionOf(info.group, info.version);
+    obj.kind = info.kind;
+    strategy.prepareForUpdate(obj, current, ctx);
+    if (strategy.tracksGeneration && specChanged(obj, current)) meta.generation = (old.generation ?? 0) + 1;
+    this.validate(info, obj, strategy.validateUpdate(obj, current, ctx));
+
+    meta.resourceVersion = current.metadata.resourceVersion;
+    if (jsonEqual(obj, current)) return current; // nothing changed: no write, no event
+    if (opts.dryRun) return obj;
+    // the last finalizer removed from an object being deleted: it goes now
+    if (meta.deletionTimestamp && strategy.finalizersOf(obj).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0) {
+      const out = await this.removeNow(info, namespace, old.name!, revision);
+      return out.object;
+    }
+    const kv = await this.cas(info, namespace, old.name!, obj, revision);
+    meta.resourceVersion = String(kv.modRevision);
+    return obj;
+  }
+
+  async delete(info: ResourceInfo, namespace: string | undefined, name: string, opts: DeleteOptions = {}): Promise<DeleteResult> {
+    const strategy = this.strategy(info);
+    const key = objectKey(info, namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      const { kv } = await this.deps.storage.get(key);
+      if (!kv) throw notFound(info, name);
+      const current = decodeFromStorage(kv, apiVersionOf(info.group, info.version));
+      const pre = opts.preconditions;
+      if (pre?.uid && pre.uid !== current.metadata.uid) {
+        throw conflict(info, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid}`);
+      }
+      if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
+        throw conflict(info, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`);
+      }
+      const decision = strategy.deleteDecision(current, opts.gracePeriodSeconds);
+      const finalizers = strategy.finalizersOf(current);
+      const graceful = decision.gracePeriodSeconds > 0;
+      if (!graceful && finalizers.length === 0) {
+        if (opts.dryRun) return { object: current, deleted: true };
+        try {
+          return await this.removeNow(info, namespace, name, kv.modRevision);
+        } catch (err) {
+          if (err instanceof StatusError && err.reason === 'Conflict' && attempt < 5) continue;
+          throw err;
+        }
+      }
+      // graceful deletion or finalizers pending: mark the object and leave it for its owners
+      const obj = deepClone(current);
+      const meta = obj.metadata;
+      const now = this.clock.now();
+      if (!meta.deletionTimestamp) {
+        meta.deletionTimestamp = timestamp(new Date(now.getTime() + decision.gracePeriodSeconds * 1000));
+        meta.deletionGracePeriodSeconds = decision.gracePeriodSeconds;
+        strategy.markDeleting(obj);
+      } else if (graceful && (meta.deletionGracePeriodSeconds ?? 0) > decision.gracePeriodSeconds) {
+        // a shorter grace period may replace a longer one
+        meta.deletionTimestamp = timestamp(new Date(now.getTime() + decision.gracePeriodSeconds * 1000));
+        meta.deletionGracePeriodSeconds = decision.gracePeriodSeconds;
+      } else {
+        return { object: current, deleted: false };
+      }
+      if (opts.dryRun) return { object: obj, deleted: false };
+      try {
+        const written = await this.cas(info, namespace, name, obj, kv.modRevision);
+        meta.resourceVersion = String(written.modRevision);
+        return { object: obj, deleted: false };
+      } catch (err) {
+        if (err instanceof StatusError && err.reason === 'Conflict' && attempt < 5) continue;
+        throw err;
+      }
+    }
+  }
+
+  private async removeNow(info: ResourceInfo, namespace: string | undefined, name: string, revision: number): Promise<DeleteResult> {
+    try {
+      const { prevKv, revision: rev } = await this.deps.storage.delete(objectKey(info, namespace, name), revision);
+      return { object: decodeFromStorage(prevKv, apiVersionOf(info.group, info.version), rev), deleted: true };
+    } catch (err) {
+      throw this.storageToStatus(err, info, name);
+    }
+  }
+
+  private async cas(info: ResourceInfo, namespace: string | undefined, name: string, obj: KubeObject, revision: number) {
+    try {
+      return await this.deps.storage.update(objectKey(info, namespace, name), encodeForStorage(obj), revision);
+    } catch (err) {
+      throw this.storageToStatus(err, info, name);
+    }
+  }
+
+  private storageToStatus(err: unknown, info: ResourceInfo, name: string): unknown {
+    if (err instanceof StorageError) {
+      if (err.code === 'conflict') return conflict(info, name);
+      if (err.code === 'not-found') return notFound(info, name);
+      if (err.code === 'key-exists') return alreadyExists(info, name);
+    }
+    return err;
+  }
+
+  hasStatus(info: ResourceInfo): boolean {
+    return info.subresources.some(s => s.name === 'status');
+  }
+
+  private async requireNamespace(info: ResourceInfo, namespace: string, name: string): Promise<void> {
+    if (!this.deps.namespaceState) return;
+    const state = await this.deps.namespaceState(namespace);
+    if (state === 'absent') throw notFound({ group: '', resource: 'namespaces' }, namespace);
+    if (state === 'terminating') {
+      throw new StatusError(403, 'Forbidden', `${info.group ? info.resource + '.' + info.group : info.resource} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+        { name, group: info.group || undefined, kind: info.resource, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] });
+    }
+  }
+
+  private validate(info: ResourceInfo, obj: KubeObject, strategyErrors: FieldError[]): void {
+    const errors: FieldError[] = [];
+    const name = obj.metadata.name ?? '';
+    for (const detail of validateName(this.strategy(info).nameRule, name)) {
+      errors.push({ type: 'FieldValueInvalid', field: 'metadata.name', value: name, detail });
+    }
+    errors.push(...validateMetadata(obj), ...strategyErrors);
+    if (errors.length) throw invalid(info.kind, info.group, name, errors);
+  }
+}
+
+function addsFinalizer(before: string[] | undefined, after: string[] | undefined): boolean {
+  const had = new Set(before ?? []);
+  return (after ?? []).some(f => !had.has(f));
+}
+
+/** everything but metadata and status counts as spec for generation tracking */
+function specChanged(obj: KubeObject, old: KubeObject): boolean {
+  const strip = (o: KubeObject) => { const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o; return rest; };
+  return !jsonEqual(strip(obj), strip(old));
+}
+
+const qualifiedNameRe = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const labelValueRe = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+function qualifiedNameErrors(key: string): string[] {
+  const parts = key.split('/');
+  let name = key;
+  const errs: string[] = [];
+  if (parts.length === 2) {
+    const [prefix, n] = parts as [string, string];
+    name = n;
+    if (!prefix) errs.push('prefix part must be non-empty');
+    else if (prefix.length > 253 || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(prefix)) {
+      errs.push(`prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`);
+    }
+  } else if (parts.length > 2) {
+    return [`a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+  }
+  if (!name) errs.push('name part must be non-empty');
+  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
+  else if (!qualifiedNameRe.test(name)) {
+    errs.push(`name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`);
+  }
+  return errs;
+}
+
+/** label and annotation keys and values, as every object's metadata is checked */
+export function validateMetadata(obj: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const labels = obj.metadata.labels ?? {};
+  for (const [k, v] of Object.entries(labels)) {
+    for (const d of qualifiedNameErrors(k)) errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value: k, detail: d });
+    if (typeof v !== 'string') continue;
+    if (v.length > 63) errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value: v, detail: 'must be no more than 63 characters' });
+    else if (!labelValueRe.test(v)) {
+      errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value: v, detail: `a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')` });
+    }
+  }
+  let total = 0;
+  for (const [k, v] of Object.entries(obj.metadata.annotations ?? {})) {
+    for (const d of qualifiedNameErrors(k.toLowerCase())) errors.push({ type: 'FieldValueInvalid', field: 'metadata.annotations', value: k, detail: d });
+    total += k.length + (typeof v === 'string' ? v.length : 0);
+  }
+  if (total > 256 * 1024) errors.push({ type: 'FieldValueTooLong', field: 'metadata.annotations', detail: 'may not be more than 262144 bytes' });
+  return errors;
+}

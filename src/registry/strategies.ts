@@ -1,0 +1,37 @@
+// Which strategy each resource uses. Resources not named here use the default strategy.
+
+import type { ResourceInfo } from '../schema/types.ts';
+import { defaultStrategy, strategyWith, type Strategy } from './strategy.ts';
+import { namespaceStrategy } from './core/namespaces.ts';
+import { podStrategy } from './core/pods.ts';
+import { serviceStrategy } from './core/services.ts';
+import { workloadStrategy } from './apps/workloads.ts';
+
+const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
+const rbacNames = strategyWith({ allowCreateOnUpdate: true, nameRule: 'path-segment' });
+
+const table: Record<string, Strategy> = {
+  'namespaces': namespaceStrategy,
+  'pods': podStrategy,
+  'services': serviceStrategy,
+  'endpoints': createOnUpdate,
+  'events': createOnUpdate,
+  'events.events.k8s.io': createOnUpdate,
+  'leases.coordination.k8s.io': createOnUpdate,
+  'limitranges': createOnUpdate,
+  'roles.rbac.authorization.k8s.io': rbacNames,
+  'rolebindings.rbac.authorization.k8s.io': rbacNames,
+  'clusterroles.rbac.authorization.k8s.io': rbacNames,
+  'clusterrolebindings.rbac.authorization.k8s.io': rbacNames,
+  'deployments.apps': workloadStrategy('deployments'),
+  'replicasets.apps': workloadStrategy('replicasets'),
+  'statefulsets.apps': workloadStrategy('statefulsets'),
+  'daemonsets.apps': workloadStrategy('daemonsets'),
+  'replicationcontrollers': workloadStrategy('replicationcontrollers'),
+  'jobs.batch': workloadStrategy('jobs'),
+  'cronjobs.batch': workloadStrategy('cronjobs'),
+};
+
+export function strategyFor(info: Pick<ResourceInfo, 'group' | 'resource'>): Strategy {
+  return table[info.group ? `${info.resource}.${info.group}` : info.resource] ?? defaultStrategy;
+}

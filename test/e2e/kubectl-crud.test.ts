@@ -1,0 +1,197 @@
+// Real kubectl (newest and oldest available) against a real `orch server` process.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { kubectl, kubectls, type Run } from './support/kubectl.ts';
+import { startOrch, type OrchProcess } from './support/orch-process.ts';
+
+const manifest = (ns: string) => `
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: ${ns}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  namespace: ${ns}
+data:
+  mode: fast
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: creds
+  namespace: ${ns}
+type: Opaque
+stringData:
+  password: hunter2
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  namespace: ${ns}
+spec:
+  selector: { app: web }
+  ports: [{ port: 80, targetPort: 8080 }]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: ${ns}
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec:
+      containers: [{ name: web, image: busybox:1.36 }]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: solo
+  namespace: ${ns}
+spec:
+  containers: [{ name: main, image: busybox:1.36 }]
+---
+apiVersion: coordination.k8s.io/v1
+kind: Lease
+metadata:
+  name: lock
+  namespace: ${ns}
+spec:
+  holderIdentity: me
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: robot
+  namespace: ${ns}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: reader
+  namespace: ${ns}
+rules:
+- apiGroups: [""]
+  resources: [pods]
+  verbs: [get, list]
+`;
+
+function ok(r: Run): string {
+  assert.equal(r.code, 0, `kubectl failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+function headerOf(out: string): string[] {
+  return out.split('\n')[0]!.trim().split(/\s{2,}/);
+}
+
+const versions = kubectls();
+if (versions.length === 0) console.log('# skipping kubectl end-to-end tests: no kubectl binary found');
+
+for (const { label, path: bin } of versions) {
+  describe(`kubectl ${label}`, () => {
+    let orch: OrchProcess;
+    const ns = `e2e-${label.replace('.', '-')}`;
+    const k = (args: string[], input?: string) => kubectl(bin, orch.kubeconfig, args, input);
+    before(async () => { orch = await startOrch(); });
+    after(async () => { await orch.stop(); await orch.cleanup(); });
+
+    test('create -f a multi-document manifest', async () => {
+      const out = ok(await k(['create', '-f', '-'], manifest(ns)));
+      for (const line of [`namespace/${ns} created`, 'configmap/settings created', 'secret/creds created', 'service/web created',
+        'deployment.apps/web created', 'pod/solo created', 'lease.coordination.k8s.io/lock created', 'serviceaccount/robot created',
+        'role.rbac.authorization.k8s.io/reader created']) {
+        assert.ok(out.includes(line), `missing "${line}" in:\n${out}`);
+      }
+    });
+
+    test('get prints the columns a v1.36 cluster prints', async () => {
+      const pods = ok(await k(['get', 'pods', '-n', ns]));
+      assert.deepEqual(headerOf(pods), ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
+      assert.match(pods, /solo\s+0\/1\s+Pending\s+0\s+\d+s/);
+      const wide = ok(await k(['get', 'pods', '-n', ns, '-o', 'wide']));
+      assert.deepEqual(headerOf(wide), ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES']);
+      assert.deepEqual(headerOf(ok(await k(['get', 'deployments', '-n', ns]))), ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']);
+      const svc = ok(await k(['get', 'svc', '-n', ns]));
+      assert.deepEqual(headerOf(svc), ['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE']);
+      assert.match(svc, /web\s+ClusterIP\s+10\.\d+\.\d+\.\d+\s+<none>\s+80\/TCP/);
+      const nss = ok(await k(['get', 'ns']));
+      assert.deepEqual(headerOf(nss), ['NAME', 'STATUS', 'AGE']);
+      for (const n of ['default', 'kube-system', 'kube-public', 'kube-node-lease', ns]) assert.match(nss, new RegExp(`^${n}\\s+Active`, 'm'));
+      assert.deepEqual(headerOf(ok(await k(['get', 'cm', '-n', ns]))), ['NAME', 'DATA', 'AGE']);
+      assert.deepEqual(headerOf(ok(await k(['get', 'secrets', '-n', ns]))), ['NAME', 'TYPE', 'DATA', 'AGE']);
+      assert.deepEqual(headerOf(ok(await k(['get', 'leases', '-n', ns]))), ['NAME', 'HOLDER', 'AGE']);
+      assert.deepEqual(headerOf(ok(await k(['get', 'roles', '-n', ns]))), ['NAME', 'CREATED AT']);
+    });
+
+    test('get -o yaml shows server-filled fields', async () => {
+      const y = ok(await k(['get', 'deployment', 'web', '-n', ns, '-o', 'yaml']));
+      for (const s of ['apiVersion: apps/v1', 'kind: Deployment', 'generation: 1', 'resourceVersion:', 'uid:', 'creationTimestamp:', 'revisionHistoryLimit: 10', 'type: RollingUpdate']) {
+        assert.ok(y.includes(s), `missing ${s}`);
+      }
+    });
+
+    test('replace, and a stale resourceVersion gives Conflict', async () => {
+      const cm = JSON.parse(ok(await k(['get', 'cm', 'settings', '-n', ns, '-o', 'json'])));
+      cm.data.mode = 'slow';
+      assert.match(ok(await k(['replace', '-f', '-'], JSON.stringify(cm))), /configmap\/settings replaced/);
+      assert.equal(ok(await k(['get', 'cm', 'settings', '-n', ns, '-o', 'jsonpath={.data.mode}'])), 'slow');
+      cm.data.mode = 'stale';
+      const r = await k(['replace', '-f', '-'], JSON.stringify(cm));
+      assert.notEqual(r.code, 0);
+      assert.match(r.stderr, /Error from server \(Conflict\): error when replacing "STDIN": Operation cannot be fulfilled on configmaps "settings": the object has been modified; please apply your changes to the latest version and try again/);
+    });
+
+    test('scale deployment through the scale subresource', async () => {
+      assert.match(ok(await k(['scale', 'deployment', 'web', '-n', ns, '--replicas=3'])), /deployment.apps\/web scaled/);
+      assert.equal(ok(await k(['get', 'deployment', 'web', '-n', ns, '-o', 'jsonpath={.spec.replicas}'])), '3');
+    });
+
+    test('NotFound and AlreadyExists read as on a real cluster', async () => {
+      const nf = await k(['get', 'configmap', 'nope', '-n', ns]);
+      assert.notEqual(nf.code, 0);
+      assert.match(nf.stderr, /Error from server \(NotFound\): configmaps "nope" not found/);
+      const ae = await k(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: ns } }));
+      assert.match(ae.stderr, /Error from server \(AlreadyExists\): error when creating "STDIN": configmaps "settings" already exists/);
+      assert.match((await k(['get', 'pods', '-n', ns, 'x'])).stderr, /Error from server \(NotFound\): pods "x" not found/);
+      // kubectl looks the namespace up itself after a NotFound, as against a real cluster
+      assert.match((await k(['get', 'pods', '-n', 'missing-ns', 'x'])).stderr, /Error from server \(NotFound\): namespaces "missing-ns" not found/);
+    });
+
+    test('delete', async () => {
+      assert.match(ok(await k(['delete', 'configmap', 'settings', '-n', ns])), /configmap "settings" deleted/);
+      assert.match(ok(await k(['delete', 'pod', 'solo', '-n', ns])), /pod "solo" deleted/);
+      assert.match((await k(['get', 'pod', 'solo', '-n', ns])).stderr, /NotFound/);
+    });
+
+    test('api-resources lists built-in types with short names and scope', async () => {
+      const out = ok(await k(['api-resources']));
+      assert.match(out, /^pods\s+po\s+v1\s+true\s+Pod$/m);
+      assert.match(out, /^namespaces\s+ns\s+v1\s+false\s+Namespace$/m);
+      assert.match(out, /^deployments\s+deploy\s+apps\/v1\s+true\s+Deployment$/m);
+      assert.match(out, /^services\s+svc\s+v1\s+true\s+Service$/m);
+      assert.match(out, /^leases\s+coordination.k8s.io\/v1\s+true\s+Lease$/m);
+      assert.match(out, /^nodes\s+no\s+v1\s+false\s+Node$/m);
+    });
+
+    test('explain reads the published OpenAPI', async () => {
+      const out = ok(await k(['explain', 'pods.spec.containers']));
+      assert.match(out, /KIND:\s+Pod/);
+      assert.match(out, /image\s/);
+    });
+
+    test('readyz verbose through the API', async () => {
+      const out = ok(await k(['get', '--raw', '/readyz?verbose']));
+      assert.match(out, /\[\+\]ping ok/);
+      assert.match(out, /\[\+\]etcd ok/);
+      assert.match(out, /readyz check passed/);
+    });
+  });
+}

@@ -1,0 +1,44 @@
+// Raw HTTPS requests with the admin client certificate from a kubeconfig, for checking exact
+// status codes, headers and bodies.
+
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import { parse } from 'yaml';
+
+export interface RawResponse { status: number; headers: Record<string, string | string[] | undefined>; body: string; json(): any }
+
+export interface RawClient {
+  request(method: string, path: string, opts?: { body?: string | Buffer; headers?: Record<string, string>; anonymous?: boolean }): Promise<RawResponse>;
+}
+
+export function rawClient(kubeconfigPath: string): RawClient {
+  const kc = parse(readFileSync(kubeconfigPath, 'utf8'));
+  const cluster = kc.clusters[0].cluster;
+  const user = kc.users[0].user;
+  const b64 = (s: string) => Buffer.from(s, 'base64');
+  const base = new URL(cluster.server);
+  const ca = b64(cluster['certificate-authority-data']);
+  const cert = b64(user['client-certificate-data']);
+  const key = b64(user['client-key-data']);
+  return {
+    request(method, path, opts = {}) {
+      return new Promise((resolve, reject) => {
+        const req = https.request({
+          host: base.hostname, port: base.port, method, path, ca,
+          ...(opts.anonymous ? {} : { cert, key }),
+          headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+        }, res => {
+          const chunks: Buffer[] = [];
+          res.on('data', c => chunks.push(c));
+          res.on('end', () => {
+            const body = Buffer.concat(chunks).toString('utf8');
+            resolve({ status: res.statusCode!, headers: res.headers, body, json: () => JSON.parse(body) });
+          });
+        });
+        req.on('error', reject);
+        if (opts.body !== undefined) req.write(opts.body);
+        req.end();
+      });
+    },
+  };
+}
