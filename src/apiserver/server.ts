@@ -104,7 +104,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
         return;
       }
       const socket = (req.socket ?? req.stream?.session?.socket) as TLSSocket | undefined;
-      ctx.user = socket ? authenticateClientCert(socket) : undefined;
+      ctx.user = socket ? authenticateClientCert(socket, req.stream?.session ?? socket) : undefined;
       if (!ctx.user) throw unauthorized();
       if (info.isResourceRequest) await routeResource(ctx, deps);
       else await serveNonResource(ctx, nonResource);

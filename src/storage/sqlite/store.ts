@@ -64,10 +64,14 @@ class SqliteStorage implements Storage {
       compactDeleted: p(`DELETE FROM kv WHERE id < ?1 AND deleted = 1`),
     };
     this.compacted = Number((this.s.getMeta!.get('compacted') as { v: number } | undefined)?.v ?? 0);
+    this.rev = Number((this.s.rev!.get() as { r: number }).r);
   }
 
+  /** the newest revision; this process is the only writer, so it is kept in memory */
+  private rev = 0;
+
   private revision(): number {
-    return Number((this.s.rev!.get() as { r: number }).r);
+    return this.rev;
   }
 
   private checkRevision(rev: number | undefined): number {
@@ -146,6 +150,7 @@ class SqliteStorage implements Storage {
         }
       }
       this.db.exec('COMMIT');
+      this.rev = Number((this.s.rev!.get() as { r: number }).r);
     } catch (err) {
       try { this.db.exec('ROLLBACK'); } catch { /* not in a transaction */ }
       for (const p of batch) p.reject(new StorageError('unavailable', `storage write failed: ${(err as Error).message}`));
