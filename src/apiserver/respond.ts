@@ -132,7 +132,6 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
     ctx.res.statusCode = 200;
     commonHeaders(ctx);
     ctx.res.setHeader('Content-Type', n.mediaType === 'application/yaml' ? 'application/json' : responseContentType(n));
-    ctx.res.setHeader('Transfer-Encoding', 'chunked');
     ctx.res.flushHeaders?.();
   };
   return {

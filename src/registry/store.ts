@@ -238,6 +238,7 @@ export class GenericStore {
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw conflict(info, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`);
       }
+      strategy.checkDelete(current);
       const decision = strategy.deleteDecision(current, opts.gracePeriodSeconds);
       const finalizers = strategy.finalizersOf(current);
       const graceful = decision.gracePeriodSeconds > 0;

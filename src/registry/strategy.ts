@@ -39,6 +39,8 @@ export interface Strategy {
   finalizersOf(obj: KubeObject): string[];
   /** changes made when the object is first marked for deletion (mutates obj) */
   markDeleting(obj: KubeObject): void;
+  /** refuses deletes that may never happen (system namespaces); throws a StatusError */
+  checkDelete(obj: KubeObject): void;
   /** how a delete proceeds for this object */
   deleteDecision(obj: KubeObject, requestedGrace: number | undefined): DeleteDecision;
 }
@@ -55,6 +57,7 @@ export const defaultStrategy: Strategy = {
   deleteDecision() { return { gracePeriodSeconds: 0 }; },
   finalizersOf(obj) { return obj.metadata.finalizers ?? []; },
   markDeleting() {},
+  checkDelete() {},
 };
 
 export function strategyWith(overrides: Partial<Strategy>): Strategy {

@@ -2,6 +2,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { kubectl, kubectls, type Run } from './support/kubectl.ts';
 import { startOrch, type OrchProcess } from './support/orch-process.ts';
 
@@ -163,6 +164,29 @@ for (const { label, path: bin } of versions) {
       assert.match((await k(['get', 'pods', '-n', ns, 'x'])).stderr, /Error from server \(NotFound\): pods "x" not found/);
       // kubectl looks the namespace up itself after a NotFound, as against a real cluster
       assert.match((await k(['get', 'pods', '-n', 'missing-ns', 'x'])).stderr, /Error from server \(NotFound\): namespaces "missing-ns" not found/);
+    });
+
+    test('get -w streams changes', async () => {
+      const child = spawn(bin, ['--kubeconfig', orch.kubeconfig, 'get', 'cm', '-n', ns, '-w', '--output-watch-events'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', d => { out += d; });
+      try {
+        await new Promise(r => setTimeout(r, 700));
+        ok(await k(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched', namespace: ns } })));
+        ok(await k(['patch', 'cm', 'watched', '-n', ns, '--type=merge', '-p', '{"data":{"a":"b"}}']));
+        ok(await k(['delete', 'cm', 'watched', '-n', ns]));
+        for (let i = 0; i < 100 && !/DELETED\s+watched/.test(out); i++) await new Promise(r => setTimeout(r, 50));
+        assert.match(out, /ADDED\s+watched\s+0/);
+        assert.match(out, /MODIFIED\s+watched\s+1/);
+        assert.match(out, /DELETED\s+watched\s+1/);
+      } finally {
+        child.kill();
+      }
+    });
+
+    test('system namespaces cannot be deleted', async () => {
+      const r = await k(['delete', 'namespace', 'kube-system', '--wait=false']);
+      assert.match(r.stderr, /Error from server \(Forbidden\): namespaces "kube-system" is forbidden: this namespace may not be deleted/);
     });
 
     test('delete', async () => {

@@ -2,6 +2,10 @@
 // controller has emptied them and removed the `kubernetes` finalizer through /finalize.
 
 import { strategyWith } from '../strategy.ts';
+import { forbidden } from '../../api/status.ts';
+
+// namespaces the cluster itself relies on
+const undeletable = new Set(['default', 'kube-system', 'kube-public']);
 import type { KubeObject } from '../../api/object.ts';
 
 interface NamespaceSpec { finalizers?: string[] }
@@ -33,6 +37,9 @@ export const namespaceStrategy = strategyWith({
   },
   finalizersOf(obj) {
     return [...(obj.metadata.finalizers ?? []), ...((obj.spec as NamespaceSpec | undefined)?.finalizers ?? [])];
+  },
+  checkDelete(obj) {
+    if (undeletable.has(obj.metadata.name ?? '')) throw forbidden({ group: '', resource: 'namespaces' }, obj.metadata.name!, 'this namespace may not be deleted');
   },
   markDeleting(obj) {
     obj.status = { ...(obj.status as object), phase: 'Terminating' };

@@ -45,7 +45,14 @@ export class WatchHub {
       w.scheduled = false;
       const batch = w.queue;
       w.queue = [];
-      if (!w.cancelled && batch.length) w.opts.onEvents(batch);
+      if (w.cancelled || batch.length === 0) return;
+      try {
+        w.opts.onEvents(batch);
+      } catch (err) {
+        // a failing watcher ends alone; the writer and the other watchers go on
+        this.remove(w);
+        w.opts.onError(err instanceof Error ? err : new Error(String(err)));
+      }
     });
   }
 }
