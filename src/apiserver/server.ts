@@ -28,6 +28,7 @@ export interface ApiServerOptions {
   now?: () => Date;
   /** bounds of the server-chosen watch timeout, in seconds */
   minWatchTimeoutSeconds?: number;
+  bookmarkIntervalMs?: number;
 }
 
 export interface ApiServer {
@@ -47,6 +48,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     catalog: opts.catalog,
     now,
     watchTimeoutSeconds: () => minWatch + Math.floor(Math.random() * minWatch),
+    bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
   };
   const sessions = new Set<http2.ServerHttp2Session>();
   const sockets = new Set<import('node:net').Socket>();

@@ -25,8 +25,9 @@ export interface ServerConfig {
   storageBackend?: string;
   livezGracePeriodMs?: number;
   shutdownDelayMs?: number;
-  /** history kept for watches and past-revision reads */
-  compactionRetentionMs?: number;
+  /** history kept for watches and past-revision reads; compaction runs this often (0: never) */
+  compactionIntervalMs?: number;
+  bookmarkIntervalMs?: number;
   log: Logger;
 }
 
@@ -70,7 +71,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const pki = await ensurePki(cfg.dataDir, { hosts: [hostname()], ips: cfg.bindAddress === '0.0.0.0' || cfg.bindAddress === '::' ? [] : [cfg.bindAddress], log });
   pkiDone();
 
-  const server = createApiServer({ catalog, store, health, log, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert } });
+  const server = createApiServer({ catalog, store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;
@@ -83,7 +84,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   nsDone();
   await ensureKubernetesService(store, catalog, port);
   bootDone();
-  const compactor = startCompactor(storage, { intervalMs: 60_000, retentionMs: cfg.compactionRetentionMs ?? 5 * 60_000, log });
+  const compactionMs = cfg.compactionIntervalMs ?? 5 * 60_000;
+  const compactor = compactionMs > 0 ? startCompactor(storage, { intervalMs: compactionMs, retentionMs: compactionMs, log }) : undefined;
   log.info('server ready', { url, ms: Date.now() - started });
 
   let stopping: Promise<void> | undefined;
@@ -95,7 +97,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
         const delay = cfg.shutdownDelayMs ?? 0;
         if (delay > 0) await new Promise(r => setTimeout(r, delay));
         await server.close(60_000);
-        compactor.stop();
+        compactor?.stop();
         await storage.close();
       })();
       return stopping;

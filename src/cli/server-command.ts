@@ -18,6 +18,8 @@ export const serverCommand: Command = {
     'runtime-config': { type: 'string', default: '', description: 'enable or disable API group versions, e.g. api/beta=true,coordination.k8s.io/v1beta1=false' },
     'livez-grace-period': { type: 'string', default: '0s', description: 'time after start during which livez ignores unfinished start-up hooks' },
     'shutdown-delay-duration': { type: 'string', default: '0s', description: 'on SIGTERM, keep serving (readyz failing) this long before stopping' },
+    'etcd-compaction-interval': { type: 'string', default: '5m', description: 'history kept for watches and reads at past versions; compaction runs this often (0 disables it)' },
+    'watch-bookmark-interval': { type: 'string', default: '1m', description: 'how often watches that allow bookmarks get one' },
     v: { type: 'string', default: '0', description: 'log verbosity: 0 warnings and errors, 1 info, 4 debug' },
   },
   async run(values) {
@@ -27,10 +29,12 @@ export const serverCommand: Command = {
       process.stderr.write(`Error: invalid --port ${JSON.stringify(values.port)}\n`);
       return 2;
     }
-    let livez: number, shutdownDelay: number;
+    let livez: number, shutdownDelay: number, compaction: number, bookmarks: number;
     try {
       livez = parseDuration(String(values['livez-grace-period']));
       shutdownDelay = parseDuration(String(values['shutdown-delay-duration']));
+      compaction = parseDuration(String(values['etcd-compaction-interval']));
+      bookmarks = parseDuration(String(values['watch-bookmark-interval']));
     } catch (err) {
       process.stderr.write(`Error: ${(err as Error).message}\n`);
       return 2;
@@ -42,7 +46,7 @@ export const serverCommand: Command = {
         dataDir, port, bindAddress: String(values['bind-address']),
         runtimeConfig: String(values['runtime-config'] ?? '') || undefined,
         storageBackend: String(values['storage-backend']),
-        livezGracePeriodMs: livez, shutdownDelayMs: shutdownDelay, log,
+        livezGracePeriodMs: livez, shutdownDelayMs: shutdownDelay, compactionIntervalMs: compaction, bookmarkIntervalMs: bookmarks, log,
       });
     } catch (err) {
       process.stderr.write(`Error: ${(err as Error).message}\n`);

@@ -90,6 +90,8 @@ export interface WatchSink {
   event(type: WatchEventType, object: KubeObject | Record<string, unknown>): void;
   /** the watch cannot go on (history compacted, backend gone) */
   end(err?: StatusError): void;
+  /** the initial state (when asked for) has been sent, as of this revision */
+  synced?(revision: number): void;
 }
 
 export interface WatchOptions {
@@ -108,6 +110,7 @@ export async function watchObjects(storage: Storage, info: ResourceInfo, namespa
     const list = await listObjects(storage, info, namespace, { filter: opts.filter, name: opts.name });
     for (const item of list.items) sink.event('ADDED', item);
     after = Number(list.metadata.resourceVersion);
+    sink.synced?.(after);
   }
   return storage.watch(prefix, {
     afterRevision: after,

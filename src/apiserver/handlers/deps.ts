@@ -9,4 +9,6 @@ export interface HandlerDeps {
   now(): Date;
   /** server-chosen watch timeout when the client names none (seconds) */
   watchTimeoutSeconds(): number;
+  /** how often a watch that asked for bookmarks gets one */
+  bookmarkIntervalMs: number;
 }

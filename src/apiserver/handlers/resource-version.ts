@@ -1,42 +1,106 @@
-// resourceVersion / resourceVersionMatch on reads. This issue serves every read from storage;
-// "Any" and "Not older than" are satisfied by the newest data, "Exact" reads at that revision.
+// resourceVersion and resourceVersionMatch on get, list and watch, cell by cell as the
+// spec's tables (000 §4.7) give them. Every read is served from storage: "Most Recent" and
+// "Any" read the newest data, "Not older than" waits until storage has reached the version,
+// "Exact" reads at that revision (410 when compacted).
 
-import { badRequest, StatusError } from '../../api/status.ts';
+import { badRequest, invalid, timeout, StatusError, type FieldError } from '../../api/status.ts';
+import type { Storage } from '../../storage/interface.ts';
 import type { RequestContext } from '../context.ts';
 
+/** how long a read waits for a resourceVersion the server has not reached yet */
+export const futureRevisionWaitMs = 3000;
+
+export interface ReadPlan {
+  /** read at exactly this revision (undefined: newest) */
+  exact?: number;
+  /** the newest data must be at least this recent */
+  notOlderThan?: number;
+}
+
+export interface WatchPlan {
+  /** send the current state as ADDED events first, then the events after it */
+  initialState: boolean;
+  /** mark the end of the initial state with a bookmark (sendInitialEvents=true) */
+  initialEventsEnd: boolean;
+  /** without initial state: events after this revision (undefined: after the newest) */
+  after?: number;
+  /** the initial state must be at least this recent */
+  notOlderThan?: number;
+}
+
 function parseRevision(v: string): number {
-  if (!/^\d+$/.test(v)) throw badRequest(`Invalid value: ${JSON.stringify(v)}: invalid resource version`);
+  if (!/^\d+$/.test(v)) throw new StatusError(400, 'BadRequest', `invalid resource version: ${JSON.stringify(v)}`);
   return Number(v);
 }
 
-/** the revision to read at for get/list, or undefined for the newest */
-export function readRevision(ctx: RequestContext, verb: 'get' | 'list'): number | undefined {
-  const rv = ctx.query.get('resourceVersion');
-  const match = ctx.query.get('resourceVersionMatch');
-  if (match && match !== 'Exact' && match !== 'NotOlderThan') {
-    throw new StatusError(400, 'BadRequest', `resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`);
-  }
-  if (verb === 'get') {
-    if (rv === null || rv === '' || rv === '0') return undefined;
-    parseRevision(rv);
-    return undefined;
-  }
-  if (match && (rv === null || rv === '')) {
-    throw new StatusError(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided`);
-  }
-  if (match === 'Exact' && rv === '0') {
-    throw new StatusError(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"`);
-  }
-  if (rv === null || rv === '' || rv === '0') return undefined;
-  const n = parseRevision(rv);
-  const limited = !!ctx.query.get('limit') && ctx.query.get('limit') !== '0';
-  if (match === 'Exact' || (!match && limited)) return n;
-  return undefined;
+function listOptionsInvalid(errors: FieldError[]): StatusError {
+  return invalid('ListOptions', 'meta.k8s.io', '', errors);
 }
 
-/** the revision a watch starts after, or undefined to send the current state first */
-export function watchStart(ctx: RequestContext): number | undefined {
+function forbidden(field: string, detail: string): FieldError {
+  return { type: 'FieldValueForbidden', field, detail };
+}
+
+function matchParam(ctx: RequestContext): 'Exact' | 'NotOlderThan' | undefined {
+  const m = ctx.query.get('resourceVersionMatch');
+  if (m === null || m === '') return undefined;
+  if (m !== 'Exact' && m !== 'NotOlderThan') {
+    throw listOptionsInvalid([{ type: 'FieldValueNotSupported', field: 'resourceVersionMatch', value: m, detail: 'supported values: "Exact", "NotOlderThan", ""' }]);
+  }
+  return m;
+}
+
+export function getPlan(ctx: RequestContext): ReadPlan {
   const rv = ctx.query.get('resourceVersion');
-  if (rv === null || rv === '' || rv === '0') return undefined;
-  return parseRevision(rv);
+  if (rv === null || rv === '' || rv === '0') return {};
+  return { notOlderThan: parseRevision(rv) };
+}
+
+export function listPlan(ctx: RequestContext): ReadPlan {
+  const rv = ctx.query.get('resourceVersion') ?? '';
+  const match = matchParam(ctx);
+  const limited = Number(ctx.query.get('limit') ?? 0) > 0;
+  const cont = ctx.query.get('continue') ?? '';
+  if (match && rv === '') throw listOptionsInvalid([forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided')]);
+  if (cont) {
+    if (match) throw listOptionsInvalid([forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided')]);
+    if (rv !== '' && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+    return {};
+  }
+  if (match === 'Exact' && rv === '0') throw listOptionsInvalid([forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"')]);
+  if (rv === '' || rv === '0') return {};
+  const n = parseRevision(rv);
+  if (match === 'Exact' || (!match && limited)) return { exact: n };
+  return { notOlderThan: n };
+}
+
+export function watchPlan(ctx: RequestContext): WatchPlan {
+  const rv = ctx.query.get('resourceVersion') ?? '';
+  const match = matchParam(ctx);
+  const sie = ctx.query.get('sendInitialEvents');
+  if (sie !== null && sie !== 'true' && sie !== 'false') throw badRequest(`sendInitialEvents: invalid boolean value ${JSON.stringify(sie)}`);
+  if (sie !== null) {
+    if (match !== 'NotOlderThan') throw listOptionsInvalid([forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan")]);
+    const n = rv === '' || rv === '0' ? undefined : parseRevision(rv);
+    if (sie === 'true') return { initialState: true, initialEventsEnd: true, notOlderThan: n };
+    return { initialState: false, initialEventsEnd: false, after: n };
+  }
+  if (match) throw listOptionsInvalid([forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided')]);
+  if (rv === '' || rv === '0') return { initialState: true, initialEventsEnd: false };
+  return { initialState: false, initialEventsEnd: false, after: parseRevision(rv) };
+}
+
+/** wait (briefly) until storage has reached `rv`; 504 with Retry-After when it does not */
+export async function awaitRevision(storage: Storage, rv: number, waitMs = futureRevisionWaitMs): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const current = await storage.currentRevision();
+    if (current >= rv) return;
+    if (Date.now() >= deadline) {
+      const err = timeout(`Too large resource version: ${rv}, current: ${current}`, 1);
+      err.status.details = { causes: [{ reason: 'ResourceVersionTooLarge', message: `Too large resource version` }], retryAfterSeconds: 1 };
+      throw err;
+    }
+    await new Promise(r => setTimeout(r, 25));
+  }
 }

@@ -1,29 +1,40 @@
 import { toStatusError } from '../../api/status.ts';
+import { apiVersionOf } from '../../api/object.ts';
 import type { Watcher } from '../../storage/interface.ts';
 import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
 import { openWatchStream } from '../respond.ts';
-import { watchStart } from './resource-version.ts';
-import { intParam } from './options.ts';
+import { awaitRevision, watchPlan } from './resource-version.ts';
+import { boolParam, intParam } from './options.ts';
 import { selection } from './selection.ts';
 
 export async function handleWatch(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
   const sel = selection(ctx, info);
   const name = ctx.info.name ?? sel.name;
-  const afterRevision = watchStart(ctx);
+  const plan = watchPlan(ctx);
+  const bookmarks = boolParam(ctx, 'allowWatchBookmarks');
   const timeout = intParam(ctx, 'timeoutSeconds') ?? deps.watchTimeoutSeconds();
+  const storage = deps.store.storage;
+  if (plan.notOlderThan !== undefined) await awaitRevision(storage, plan.notOlderThan);
+  const after = plan.initialState ? undefined : plan.after ?? await storage.currentRevision();
   const stream = openWatchStream(ctx);
+  // a bookmark carries only the kind and the resourceVersion everything before it was sent at
+  const bookmark = (rv: number, annotations?: Record<string, string>) => stream.send('BOOKMARK', {
+    kind: info.kind, apiVersion: apiVersionOf(info.group, info.version),
+    metadata: { resourceVersion: String(rv), creationTimestamp: null, ...(annotations ? { annotations } : {}) },
+  });
   let ended!: () => void;
   const over = new Promise<void>(r => { ended = r; });
   let watcher: Watcher;
   try {
-    watcher = await deps.store.watch(info, ctx.info.namespace, { afterRevision, filter: sel.filter, name }, {
+    watcher = await deps.store.watch(info, ctx.info.namespace, { afterRevision: after, filter: sel.filter, name }, {
       event: (type, object) => stream.send(type, object),
       end: err => {
         if (err) stream.send('ERROR', err.status);
         ended();
       },
+      synced: rv => { if (plan.initialEventsEnd && bookmarks) bookmark(rv, { 'k8s.io/initial-events-end': 'true' }); },
     });
   } catch (err) {
     if (!stream.started) throw err;
@@ -33,11 +44,13 @@ export async function handleWatch(ctx: RequestContext, deps: HandlerDeps): Promi
   }
   stream.start();
   const timer = setTimeout(ended, timeout * 1000);
+  const ticker = bookmarks ? setInterval(() => { void storage.currentRevision().then(rv => bookmark(rv)); }, deps.bookmarkIntervalMs) : undefined;
   const onAbort = () => ended();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   if (ctx.signal.aborted) ended();
   await over;
   clearTimeout(timer);
+  if (ticker) clearInterval(ticker);
   ctx.signal.removeEventListener('abort', onAbort);
   watcher.cancel();
   stream.close();

@@ -23,7 +23,8 @@ export class WatchHub {
   publish(events: WatchEvent[]): void {
     if (events.length === 0) return;
     for (const w of this.watchers) {
-      const mine = events.filter(ev => ev.kv.key.startsWith(w.prefix));
+      // a watch that starts after a revision not yet written skips events up to it
+      const mine = events.filter(ev => ev.kv.key.startsWith(w.prefix) && ev.kv.modRevision > w.opts.afterRevision);
       if (mine.length) this.enqueue(w, mine);
     }
   }

@@ -7,7 +7,16 @@ import { parse } from 'yaml';
 
 export interface RawResponse { status: number; headers: Record<string, string | string[] | undefined>; body: string; json(): any }
 
+export interface WatchReader {
+  events: Array<{ type: string; object: any }>;
+  status(): number;
+  /** resolves when at least n events arrived (rejects after ms) */
+  waitFor(n: number, ms?: number): Promise<void>;
+  close(): void;
+}
+
 export interface RawClient {
+  watch(path: string): Promise<WatchReader>;
   request(method: string, path: string, opts?: { body?: string | Buffer; headers?: Record<string, string>; anonymous?: boolean }): Promise<RawResponse>;
 }
 
@@ -21,6 +30,39 @@ export function rawClient(kubeconfigPath: string): RawClient {
   const cert = b64(user['client-certificate-data']);
   const key = b64(user['client-key-data']);
   return {
+    watch(path) {
+      return new Promise((resolve, reject) => {
+        const events: WatchReader['events'] = [];
+        let buf = '';
+        const req = https.request({ host: base.hostname, port: base.port, method: 'GET', path, ca, cert, key }, res => {
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => {
+            buf += d;
+            let i;
+            while ((i = buf.indexOf('\n')) >= 0) {
+              const line = buf.slice(0, i);
+              buf = buf.slice(i + 1);
+              if (line.trim()) events.push(JSON.parse(line));
+            }
+          });
+          res.on('error', () => {});
+          resolve({
+            events,
+            status: () => res.statusCode!,
+            async waitFor(n, ms = 5000) {
+              const end = Date.now() + ms;
+              while (events.length < n) {
+                if (Date.now() > end) throw new Error(`only ${events.length} of ${n} watch events: ${JSON.stringify(events)}`);
+                await new Promise(r => setTimeout(r, 10));
+              }
+            },
+            close() { req.destroy(); },
+          });
+        });
+        req.on('error', err => { if (!(err as NodeJS.ErrnoException).message.includes('socket hang up')) reject(err); });
+        req.end();
+      });
+    },
     request(method, path, opts = {}) {
       return new Promise((resolve, reject) => {
         const req = https.request({
