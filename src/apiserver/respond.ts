@@ -112,8 +112,16 @@ export async function decodeOptionalBody(ctx: RequestContext): Promise<unknown> 
   return decodeBody(raw, kind === 'yaml' ? 'yaml' : 'json').object;
 }
 
+// A watcher whose unsent backlog stays above the soft limit for the grace period, or ever
+// passes the hard limit, is cut off (its client watches again) so that it cannot hold memory
+// without bound; a burst a healthy client drains is not cut. Writers never wait for watchers.
+export const watchBacklogSoftBytes = 16 * 1024 * 1024;
+export const watchBacklogHardBytes = 256 * 1024 * 1024;
+export const watchBacklogGraceMs = 5000;
+
 export interface WatchStream {
-  send(type: string, object: unknown): void;
+  /** false when the client has fallen too far behind and the stream was ended */
+  send(type: string, object: unknown): boolean;
   /** send the response headers now (clients wait for them before reading events) */
   start(): void;
   /** true once the response headers went out */
@@ -126,6 +134,7 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
   const n = negotiateResponse(ctx.headers.accept, 'watch', { tableSupported: !!ctx.resource });
   let started = false;
   let first = true;
+  let behindSince = 0;
   const start = () => {
     if (started) return;
     started = true;
@@ -144,7 +153,19 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
         if (!first && isObject(obj) && obj.kind === 'Table') obj = { ...obj, columnDefinitions: [] };
       }
       first = false;
+      if (ctx.res.writableEnded) return false;
       ctx.res.write(JSON.stringify({ type, object: obj }) + '\n');
+      const res = ctx.res as unknown as { writableLength?: number; stream?: { writableLength?: number; close(): void }; socket?: { destroy(): void } };
+      const backlog = res.stream?.writableLength ?? res.writableLength ?? 0;
+      if (backlog <= watchBacklogSoftBytes) behindSince = 0;
+      else if (behindSince === 0) behindSince = Date.now();
+      if (backlog > watchBacklogHardBytes || (behindSince && Date.now() - behindSince > watchBacklogGraceMs)) {
+        ctx.log.warn('closing a watch that does not keep up', { path: ctx.url.pathname, backlogBytes: backlog });
+        // reset rather than end: what is still buffered for it is dropped and its memory freed
+        if (res.stream) res.stream.close(); else res.socket?.destroy();
+        return false;
+      }
+      return true;
     },
     start,
     get started() { return started; },

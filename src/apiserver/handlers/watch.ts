@@ -29,7 +29,7 @@ export async function handleWatch(ctx: RequestContext, deps: HandlerDeps): Promi
   let watcher: Watcher;
   try {
     watcher = await deps.store.watch(info, ctx.info.namespace, { afterRevision: after, filter: sel.filter, name }, {
-      event: (type, object) => stream.send(type, object),
+      event: (type, object) => { if (!stream.send(type, object)) ended(); },
       end: err => {
         if (err) stream.send('ERROR', err.status);
         ended();
