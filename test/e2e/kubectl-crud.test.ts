@@ -184,6 +184,30 @@ for (const { label, path: bin } of versions) {
       }
     });
 
+    test('get --chunk-size pages through the list', async () => {
+      for (const n of ['page-a', 'page-b', 'page-c']) ok(await k(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: n, namespace: ns } })));
+      const r = await k(['get', 'secrets', '-n', ns, '--chunk-size=2', '-v=6']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /limit=2/);
+      assert.match(r.stderr, /continue=/, 'a second page was asked for');
+      for (const n of ['creds', 'page-a', 'page-b', 'page-c']) assert.match(r.stdout, new RegExp(`^${n}\\s`, 'm'));
+    });
+
+    test('get --watch-only shows only changes', async () => {
+      const child = spawn(bin, ['--kubeconfig', orch.kubeconfig, 'get', 'leases', '-n', ns, '--watch-only'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', d => { out += d; });
+      try {
+        await new Promise(r => setTimeout(r, 700));
+        ok(await k(['create', '-f', '-'], JSON.stringify({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'fresh', namespace: ns }, spec: { holderIdentity: 'x' } })));
+        for (let i = 0; i < 100 && !/fresh/.test(out); i++) await new Promise(r => setTimeout(r, 50));
+        assert.match(out, /fresh\s+x/);
+        assert.doesNotMatch(out, /lock/, 'existing objects are not listed');
+      } finally {
+        child.kill();
+      }
+    });
+
     test('system namespaces cannot be deleted', async () => {
       const r = await k(['delete', 'namespace', 'kube-system', '--wait=false']);
       assert.match(r.stderr, /Error from server \(Forbidden\): namespaces "kube-system" is forbidden: this namespace may not be deleted/);
