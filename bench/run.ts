@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { runLoad, type LoadResult, type TlsClient } from './support/load.ts';
 import { node24, repoRoot, rssKiB, startChild } from './support/processes.ts';
+import { runFanout, type FanoutResult } from './support/fanout.ts';
 
 const quick = process.argv.includes('--quick');
 const scale = quick ? 0.2 : 1;
@@ -111,6 +112,19 @@ async function main(): Promise<void> {
       say(row(`orch list ${size} configmaps`, ol));
       say(ratio(`list ${size} vs raw`, ol.perSecond, rl.perSecond));
     }
+    // watch fan-out: 1,000 watchers, 100 writes/s
+    say('');
+    const fanWatchers = Math.round(1000 * scale), fanSeconds = quick ? 3 : 10;
+    const rawFan = await startChild(node24, [join(repoRoot, 'bench/support/raw-server.ts'), join(dir, 'orch', 'pki'), 'fanout', payload]);
+    const rf = await runFanout(rawFan.url, tls, { watchers: fanWatchers, perSecond: 100, seconds: fanSeconds, watchPath: '/w?watch=1', postPath: '/p' });
+    await rawFan.stop();
+    await runLoad(server.url, tls, { total: 1, concurrency: 1, request: () => ({ method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ metadata: { name: 'fanout' } }) }) });
+    const of = await runFanout(server.url, tls, { watchers: fanWatchers, perSecond: 100, seconds: fanSeconds, watchPath: '/api/v1/namespaces/fanout/configmaps?watch=1&resourceVersion=0', postPath: '/api/v1/namespaces/fanout/configmaps' });
+    const fan = (name: string, r: FanoutResult) => `${name.padEnd(34)} p50 ${r.p50ms.toFixed(1).padStart(7)} ms  p99 ${r.p99ms.toFixed(1).padStart(7)} ms  max ${r.maxms.toFixed(0)} ms  (${r.deliveries}/${r.expected} delivered)`;
+    say(fan(`raw fan-out, ${fanWatchers} streams x 100/s`, rf));
+    say(fan(`orch watch, ${fanWatchers} watchers x 100/s`, of));
+    say(`watch delivery p99 target < 100 ms: ${of.p99ms < 100 && of.deliveries === of.expected ? 'met' : 'NOT met'}`);
+
     say('');
     say(`orch server RSS after the run: ${(rssKiB(server.child.pid!) / 1024).toFixed(0)} MiB`);
     await server.stop();

@@ -1,0 +1,53 @@
+// Watch fan-out: W watchers on a few HTTP/2 connections, a writer at a fixed rate; each event
+// carries its send time, so every delivery has a latency.
+
+import http2 from 'node:http2';
+import { percentile, type TlsClient } from './load.ts';
+
+export interface FanoutResult { deliveries: number; expected: number; p50ms: number; p99ms: number; maxms: number }
+
+export async function runFanout(url: string, tls: TlsClient, opts: { watchers: number; perSecond: number; seconds: number; watchPath: string; postPath: string; connections?: number }): Promise<FanoutResult> {
+  const sessions = Array.from({ length: opts.connections ?? 8 }, () => http2.connect(url, { ca: tls.ca, cert: tls.cert, key: tls.key }));
+  const latencies: number[] = [];
+  const streams: http2.ClientHttp2Stream[] = [];
+  let ready = 0;
+  for (let i = 0; i < opts.watchers; i++) {
+    const s = sessions[i % sessions.length]!.request({ ':path': opts.watchPath });
+    let buf = '';
+    s.setEncoding('utf8');
+    s.on('response', () => { ready++; });
+    s.on('data', (d: string) => {
+      buf += d;
+      let k;
+      while ((k = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, k);
+        buf = buf.slice(k + 1);
+        const t = Number(/"sent":"(\d+(?:\.\d+)?)"/.exec(line)?.[1]);
+        if (t) latencies.push(performance.timeOrigin + performance.now() - t);
+      }
+    });
+    s.on('error', () => {});
+    streams.push(s);
+  }
+  while (ready < opts.watchers) await new Promise(r => setTimeout(r, 20));
+  const writer = sessions[0]!;
+  const total = opts.perSecond * opts.seconds;
+  const started = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / opts.perSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise(r => setTimeout(r, wait));
+    const body = JSON.stringify({ metadata: { name: `f${i}` }, data: { sent: String(performance.timeOrigin + performance.now()) } });
+    const req = writer.request({ ':method': 'POST', ':path': opts.postPath, 'content-type': 'application/json' });
+    req.on('data', () => {});
+    req.on('error', () => {});
+    req.end(body);
+  }
+  const expected = total * opts.watchers;
+  const deadline = performance.now() + 15_000;
+  while (latencies.length < expected && performance.now() < deadline) await new Promise(r => setTimeout(r, 50));
+  for (const s of streams) s.close();
+  for (const s of sessions) s.close();
+  latencies.sort((a, b) => a - b);
+  return { deliveries: latencies.length, expected, p50ms: percentile(latencies, 50), p99ms: percentile(latencies, 99), maxms: latencies.at(-1) ?? 0 };
+}
