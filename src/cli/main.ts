@@ -2,6 +2,7 @@
 
 import { helpText, runCommand, type Command } from './command.ts';
 import { serverCommand } from './server-command.ts';
+import { controllerManagerCommand } from './controller-manager-command.ts';
 import { versionInfo } from '../apiserver/version.ts';
 
 const versionCommand: Command = {
@@ -14,7 +15,7 @@ const versionCommand: Command = {
   },
 };
 
-const commands: Command[] = [serverCommand, versionCommand];
+const commands: Command[] = [serverCommand, controllerManagerCommand, versionCommand];
 
 function usage(): string {
   const lines = ['orch: a small Kubernetes-compatible control plane.', '', 'Usage:\n  orch <command> [flags]', '', 'Commands:'];

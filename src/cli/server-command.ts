@@ -5,6 +5,9 @@ import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { startServer } from '../apiserver/start.ts';
 import type { Command } from './command.ts';
 import { parseDuration } from './duration.ts';
+import { controllerNames, selectControllers, startControllers } from '../controllers/manager.ts';
+import { loadKubeconfig } from '../client/kubeconfig.ts';
+import { createClient } from '../client/rest.ts';
 
 export const serverCommand: Command = {
   name: 'server',
@@ -20,6 +23,7 @@ export const serverCommand: Command = {
     'shutdown-delay-duration': { type: 'string', default: '0s', description: 'on SIGTERM, keep serving (readyz failing) this long before stopping' },
     'etcd-compaction-interval': { type: 'string', default: '5m', description: 'history kept for watches and reads at past versions; compaction runs this often (0 disables it)' },
     'watch-bookmark-interval': { type: 'string', default: '1m', description: 'how often watches that allow bookmarks get one' },
+    controllers: { type: 'string', default: '*', description: `control loops to run in the server: "*" (all), "name", "-name" (comma-separated; known: ${controllerNames().join(', ')})` },
     v: { type: 'string', default: '0', description: 'log verbosity: 0 warnings and errors, 1 info, 4 debug' },
   },
   async run(values) {
@@ -39,6 +43,13 @@ export const serverCommand: Command = {
       process.stderr.write(`Error: ${(err as Error).message}\n`);
       return 2;
     }
+    let enabled: string[];
+    try {
+      enabled = selectControllers(String(values.controllers).split(',').filter(Boolean));
+    } catch (err) {
+      process.stderr.write(`Error: ${(err as Error).message}\n`);
+      return 2;
+    }
     const dataDir = resolve(String(values['data-dir']));
     let server;
     try {
@@ -52,10 +63,15 @@ export const serverCommand: Command = {
       process.stderr.write(`Error: ${(err as Error).message}\n`);
       return 1;
     }
+    // the controllers are clients of the API like any other, here with the admin credentials
+    const client = createClient(await loadKubeconfig(server.kubeconfigPath));
+    const running = startControllers(client, enabled, log);
     process.stdout.write(`orch server listening on ${server.url}\nkubeconfig: ${server.kubeconfigPath}\n`);
     await new Promise<void>(done => {
       const stop = (sig: string) => {
         log.info('shutting down', { signal: sig });
+        running.stop();
+        client.close();
         void server.shutdown().then(done);
       };
       process.once('SIGTERM', () => stop('SIGTERM'));

@@ -235,6 +235,17 @@ for (const { label, path: bin } of versions) {
       assert.match(out, /image\s/);
     });
 
+    test('deleting a namespace removes everything in it, then the namespace', async () => {
+      const r = await k(['delete', 'namespace', ns, '--timeout=30s']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`namespace "${ns}" deleted`));
+      assert.match((await k(['get', 'namespace', ns])).stderr, /NotFound/);
+      for (const kind of ['deployments', 'services', 'secrets', 'leases', 'roles']) {
+        assert.match(ok(await k(['get', kind, '-A'])), /^$|NAMESPACE/, kind);
+        assert.doesNotMatch(ok(await k(['get', kind, '-A'])), new RegExp(ns), kind);
+      }
+    });
+
     test('readyz verbose through the API', async () => {
       const out = ok(await k(['get', '--raw', '/readyz?verbose']));
       assert.match(out, /\[\+\]ping ok/);
