@@ -35,11 +35,13 @@ export function parseAccept(header: string | undefined): MediaRange[] {
   return out.sort((a, b) => b.q - a.q || a.order - b.order).map(({ order: _o, ...r }) => r);
 }
 
-export type BodyKind = 'json' | 'yaml' | 'json-patch' | 'merge-patch' | 'strategic-merge-patch' | 'apply-yaml';
+export type BodyKind = 'json' | 'yaml' | 'protobuf' | 'json-patch' | 'merge-patch' | 'strategic-merge-patch' | 'apply-yaml';
 
 const bodyKinds: Record<string, BodyKind> = {
   'application/json': 'json',
   'application/yaml': 'yaml',
+  'application/vnd.kubernetes.protobuf': 'protobuf',
+  'application/vnd.orch.protobuf': 'protobuf',
   'application/json-patch+json': 'json-patch',
   'application/merge-patch+json': 'merge-patch',
   'application/strategic-merge-patch+json': 'strategic-merge-patch',
