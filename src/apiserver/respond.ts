@@ -141,6 +141,17 @@ export interface WatchStream {
   close(): void;
 }
 
+// the same event goes to many watchers as the same object: serialize it once
+const lines = new WeakMap<object, Map<string, string>>();
+
+function eventLine(type: string, obj: object): string {
+  let byType = lines.get(obj);
+  if (!byType) lines.set(obj, byType = new Map());
+  let line = byType.get(type);
+  if (line === undefined) byType.set(type, line = JSON.stringify({ type, object: obj }) + '\n');
+  return line;
+}
+
 /** a chunked stream of watch events, one JSON document per line */
 export function openWatchStream(ctx: RequestContext): WatchStream {
   const n = negotiateResponse(ctx.headers.accept, 'watch', { tableSupported: !!ctx.resource });
@@ -166,7 +177,7 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
       }
       first = false;
       if (ctx.res.writableEnded) return false;
-      ctx.res.write(JSON.stringify({ type, object: obj }) + '\n');
+      ctx.res.write(obj === object ? eventLine(type, obj as object) : JSON.stringify({ type, object: obj }) + '\n');
       const res = ctx.res as unknown as { writableLength?: number; stream?: { writableLength?: number; close(): void }; socket?: { destroy(): void } };
       const backlog = res.stream?.writableLength ?? res.writableLength ?? 0;
       if (backlog <= watchBacklogSoftBytes) behindSince = 0;

@@ -19,3 +19,16 @@ export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'>, a
   obj.metadata.resourceVersion = String(rv);
   return obj;
 }
+
+// A committed event reaches every watcher as the same KeyValue instance: decode it once per
+// served version and share the (read-only) result, instead of once per watcher.
+const shared = new WeakMap<KeyValue, Map<string, KubeObject>>();
+
+export function decodeShared(kv: KeyValue, apiVersion: string, rv: number = kv.modRevision): KubeObject {
+  let byVersion = shared.get(kv);
+  if (!byVersion) shared.set(kv, byVersion = new Map());
+  const key = rv === kv.modRevision ? apiVersion : `${apiVersion}@${rv}`;
+  let obj = byVersion.get(key);
+  if (!obj) byVersion.set(key, obj = decodeFromStorage(kv, apiVersion, rv));
+  return obj;
+}

@@ -5,7 +5,7 @@ import { expired, StatusError } from '../api/status.ts';
 import { apiVersionOf, type KubeList, type KubeObject } from '../api/object.ts';
 import { prefixEnd, StorageError, type Storage, type Watcher } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
-import { decodeFromStorage } from './codec.ts';
+import { decodeFromStorage, decodeShared } from './codec.ts';
 import { collectionPrefix } from './keys.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 
@@ -118,13 +118,13 @@ export async function watchObjects(storage: Storage, info: ResourceInfo, namespa
       for (const ev of events) {
         if (ev.type === 'delete') {
           if (!ev.prevKv) continue;
-          const obj = decodeFromStorage(ev.prevKv, apiVersion, ev.kv.modRevision);
+          const obj = decodeShared(ev.prevKv, apiVersion, ev.kv.modRevision);
           if (matches(obj)) sink.event('DELETED', obj);
           continue;
         }
-        const obj = decodeFromStorage(ev.kv, apiVersion);
+        const obj = decodeShared(ev.kv, apiVersion);
         const now = matches(obj);
-        const before = ev.prevKv ? matches(decodeFromStorage(ev.prevKv, apiVersion)) : false;
+        const before = ev.prevKv ? (opts.filter || opts.name !== undefined ? matches(decodeShared(ev.prevKv, apiVersion)) : true) : false;
         if (now && !before) sink.event('ADDED', obj);
         else if (now) sink.event('MODIFIED', obj);
         else if (before) sink.event('DELETED', obj);
