@@ -46,6 +46,21 @@ function write(ctx: RequestContext, code: number, contentType: string, body: str
   ctx.res.end(ctx.method === 'HEAD' ? undefined : data);
 }
 
+/** the client takes plain compact JSON: the handlers may then send stored JSON as it is */
+export function plainJsonRequested(ctx: RequestContext, target: 'object' | 'list'): boolean {
+  if (pretty(ctx)) return false;
+  try {
+    const n = negotiateResponse(ctx.headers.accept, target, { tableSupported: true });
+    return n.mediaType === 'application/json' && !n.view;
+  } catch {
+    return false;
+  }
+}
+
+export function sendJsonText(ctx: RequestContext, code: number, text: string): void {
+  write(ctx, code, 'application/json', text);
+}
+
 /** the object (or list, or Status) in the representation the client asked for */
 export function sendObject(ctx: RequestContext, code: number, obj: KubeObject | KubeList): void {
   const target = isList(obj) ? 'list' : 'object';

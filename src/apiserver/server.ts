@@ -38,6 +38,21 @@ export interface ApiServer {
   inFlight(): number;
 }
 
+/** an AbortController made only when someone listens: most requests never need one */
+class LazyAbort {
+  private controller?: AbortController;
+  private aborted = false;
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    if (this.aborted) this.controller.abort();
+    return this.controller.signal;
+  }
+  abort(): void {
+    this.aborted = true;
+    this.controller?.abort();
+  }
+}
+
 const anonymousPaths = /^\/(healthz|livez|readyz)(\/|$)|^\/version\/?$/;
 
 export function createApiServer(opts: ApiServerOptions): ApiServer {
@@ -52,7 +67,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   };
   const sessions = new Set<http2.ServerHttp2Session>();
   const sockets = new Set<import('node:net').Socket>();
-  const watches = new Set<AbortController>(); // long-running requests, ended first on shutdown
+  const watches = new Set<LazyAbort>(); // long-running requests, ended first on shutdown
   let active = 0;
   let address = '';
   const nonResource = { catalog: opts.catalog, health: opts.health, serverAddress: () => address };
@@ -71,7 +86,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
 
   server.on('request', (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
     active++;
-    const abort = new AbortController();
+    const abort = new LazyAbort();
     let open = true;
     res.once('close', () => {
       if (!open) return;
@@ -85,7 +100,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     });
   });
 
-  async function handle(req: http2.Http2ServerRequest, res: ResponseLike, abort: AbortController): Promise<void> {
+  async function handle(req: http2.Http2ServerRequest, res: ResponseLike, abort: LazyAbort): Promise<void> {
     const url = new URL(req.url, 'https://localhost');
     const query = url.searchParams;
     const method = req.method;
@@ -95,7 +110,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     const ctx: RequestContext = {
       method, url, query, headers: req.headers, res, info, log,
       body: () => (bodyPromise ??= readBody(req as unknown as Readable)),
-      signal: abort.signal,
+      get signal() { return abort.signal; },
       warnings: [],
     };
     const started = performance.now();

@@ -7,9 +7,24 @@ import type { KeyValue } from '../storage/interface.ts';
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
+// Stored JSON always starts `{"apiVersion":…,"kind":…,"metadata":{`, so a plain JSON read can
+// splice the served apiVersion and the resourceVersion into the bytes instead of parsing them.
 export function encodeForStorage(obj: KubeObject): Uint8Array {
   const { resourceVersion: _rv, ...meta } = obj.metadata;
-  return enc.encode(JSON.stringify({ ...obj, metadata: meta }));
+  const { apiVersion, kind, metadata: _m, ...rest } = obj;
+  return enc.encode(JSON.stringify({ apiVersion, kind, metadata: meta, ...rest }));
+}
+
+const storedHead = /^\{"apiVersion":"[^"\\]*","kind":"[^"\\]*","metadata":\{/;
+
+/** the stored object as JSON text for a client of apiVersion, without a parse and re-encode */
+export function jsonFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'>, apiVersion: string, kind: string, rv: number = kv.modRevision): string {
+  const text = dec.decode(kv.value);
+  const head = storedHead.exec(text);
+  if (!head) return JSON.stringify(decodeFromStorage(kv, apiVersion, rv));
+  const rest = text.slice(head[0].length);
+  const sep = rest.startsWith('}') ? '' : ',';
+  return `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(kind)},"metadata":{"resourceVersion":"${rv}"${sep}${rest}`;
 }
 
 /** the stored object as the client sees it through apiVersion */

@@ -5,7 +5,7 @@ import { expired, StatusError } from '../api/status.ts';
 import { apiVersionOf, type KubeList, type KubeObject } from '../api/object.ts';
 import { prefixEnd, StorageError, type Storage, type Watcher } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
-import { decodeFromStorage, decodeShared } from './codec.ts';
+import { decodeFromStorage, decodeShared, jsonFromStorage } from './codec.ts';
 import { collectionPrefix } from './keys.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 
@@ -20,9 +20,27 @@ export interface ListOptions {
   name?: string;
 }
 
+/** a list whose items are already JSON text (see listJson) */
+export interface JsonList { list: KubeList; itemsJson: string[] }
+
 const pageReadSize = 500;
 
 export async function listObjects(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: ListOptions = {}): Promise<KubeList> {
+  return (await readList(storage, info, namespace, opts, false)).list;
+}
+
+/**
+ * The list as JSON text, items spliced from storage without a parse and re-encode: the fast
+ * path for unfiltered JSON lists.
+ */
+export async function listJson(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: Omit<ListOptions, 'filter' | 'name'> = {}): Promise<string> {
+  const { list, itemsJson } = await readList(storage, info, namespace, opts, true);
+  const { items: _items, ...head } = list;
+  const prefix = JSON.stringify(head);
+  return `${prefix.slice(0, -1)},"items":[${itemsJson.join(',')}]}`;
+}
+
+async function readList(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: ListOptions, asJson: boolean): Promise<JsonList> {
   const apiVersion = apiVersionOf(info.group, info.version);
   const prefix = collectionPrefix(info, namespace);
   let start = prefix;
@@ -35,25 +53,32 @@ export async function listObjects(storage: Storage, info: ResourceInfo, namespac
   const end = prefixEnd(prefix);
   const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
   const items: KubeObject[] = [];
+  const itemsJson: string[] = [];
+  let count = 0;
   let served = 0;
   let nextStart: string | undefined;
   let remaining: number | undefined;
   try {
     for (;;) {
-      const want = limit ? (opts.filter ? Math.max(limit - items.length, pageReadSize) : limit - items.length) : 0;
+      const want = limit ? (opts.filter ? Math.max(limit - count, pageReadSize) : limit - count) : 0;
       const res = await storage.range(start, end, { revision, limit: want || undefined });
       served = res.revision;
       revision = res.revision;
       let lastKey: string | undefined;
       for (const kv of res.kvs) {
         lastKey = kv.key;
-        const obj = decodeFromStorage(kv, apiVersion);
-        if (opts.name !== undefined && obj.metadata.name !== opts.name) continue;
-        if (opts.filter && !opts.filter(obj)) continue;
-        items.push(obj);
-        if (limit && items.length === limit) break;
+        if (asJson) {
+          itemsJson.push(jsonFromStorage(kv, apiVersion, info.kind));
+        } else {
+          const obj = decodeFromStorage(kv, apiVersion);
+          if (opts.name !== undefined && obj.metadata.name !== opts.name) continue;
+          if (opts.filter && !opts.filter(obj)) continue;
+          items.push(obj);
+        }
+        count++;
+        if (limit && count === limit) break;
       }
-      if (limit && items.length === limit && lastKey !== undefined) {
+      if (limit && count === limit && lastKey !== undefined) {
         const after = lastKey + '\x00';
         const more = lastKey !== res.kvs[res.kvs.length - 1]?.key || res.more;
         if (more) {
@@ -81,7 +106,7 @@ export async function listObjects(storage: Storage, info: ResourceInfo, namespac
     metadata.continue = encodeContinue({ revision: served, start: nextStart });
     if (remaining !== undefined) metadata.remainingItemCount = remaining;
   }
-  return { apiVersion, kind: info.listKind, metadata, items };
+  return { list: { apiVersion, kind: info.listKind, metadata, items }, itemsJson };
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

@@ -9,9 +9,9 @@ import { apiVersionOf, deepClone, jsonEqual, timestamp, type KubeObject } from '
 import { StorageError, type Storage } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { Strategy, StrategyContext } from './strategy.ts';
-import { decodeFromStorage, encodeForStorage } from './codec.ts';
+import { decodeFromStorage, encodeForStorage, jsonFromStorage } from './codec.ts';
 import { objectKey } from './keys.ts';
-import { listObjects, watchObjects, type ListOptions, type WatchOptions, type WatchSink } from './list-watch.ts';
+import { listJson, listObjects, watchObjects, type ListOptions, type WatchOptions, type WatchSink } from './list-watch.ts';
 import type { KubeList } from '../api/object.ts';
 import type { Watcher } from '../storage/interface.ts';
 
@@ -74,6 +74,18 @@ export class GenericStore {
 
   list(info: ResourceInfo, namespace: string | undefined, opts: ListOptions = {}): Promise<KubeList> {
     return listObjects(this.deps.storage, info, namespace, opts);
+  }
+
+  /** an unfiltered list as JSON text, without decoding the items */
+  listJson(info: ResourceInfo, namespace: string | undefined, opts: Omit<ListOptions, 'filter' | 'name'> = {}): Promise<string> {
+    return listJson(this.deps.storage, info, namespace, opts);
+  }
+
+  /** one object as JSON text, without decoding it */
+  async getJson(info: ResourceInfo, namespace: string | undefined, name: string): Promise<string> {
+    const { kv } = await this.deps.storage.get(objectKey(info, namespace, name));
+    if (!kv) throw notFound(info, name);
+    return jsonFromStorage(kv, apiVersionOf(info.group, info.version), info.kind);
   }
 
   watch(info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, sink: WatchSink): Promise<Watcher> {

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
-import { sendObject } from '../respond.ts';
+import { plainJsonRequested, sendJsonText, sendObject } from '../respond.ts';
 import { awaitRevision, listPlan } from './resource-version.ts';
 import { intParam } from './options.ts';
 import { selection } from './selection.ts';
@@ -12,12 +12,10 @@ export async function handleList(ctx: RequestContext, deps: HandlerDeps): Promis
   const plan = listPlan(ctx);
   const wanted = plan.exact ?? plan.notOlderThan;
   if (wanted !== undefined) await awaitRevision(deps.store.storage, wanted);
-  const list = await deps.store.list(info, ctx.info.namespace, {
-    limit,
-    continueToken: ctx.query.get('continue') || undefined,
-    revision: plan.exact,
-    filter: sel.filter,
-    name: sel.name,
-  });
+  const opts = { limit, continueToken: ctx.query.get('continue') || undefined, revision: plan.exact };
+  if (!sel.filter && plainJsonRequested(ctx, 'list')) {
+    return sendJsonText(ctx, 200, await deps.store.listJson(info, ctx.info.namespace, opts));
+  }
+  const list = await deps.store.list(info, ctx.info.namespace, { ...opts, filter: sel.filter, name: sel.name });
   sendObject(ctx, 200, list);
 }
