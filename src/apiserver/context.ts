@@ -14,6 +14,7 @@ export interface User {
 export interface ResponseLike {
   statusCode: number;
   setHeader(name: string, value: string | number | string[]): unknown;
+  writeHead(code: number, headers: Record<string, string | number | string[]>): unknown;
   getHeader(name: string): unknown;
   write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void): boolean;
   end(chunk?: string | Uint8Array): unknown;

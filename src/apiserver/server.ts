@@ -53,6 +53,8 @@ class LazyAbort {
   }
 }
 
+const base = new URL('https://localhost');
+
 const anonymousPaths = /^\/(healthz|livez|readyz)(\/|$)|^\/version\/?$/;
 
 export function createApiServer(opts: ApiServerOptions): ApiServer {
@@ -101,7 +103,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   });
 
   async function handle(req: http2.Http2ServerRequest, res: ResponseLike, abort: LazyAbort): Promise<void> {
-    const url = new URL(req.url, 'https://localhost');
+    const url = new URL(req.url, base);
     const query = url.searchParams;
     const method = req.method;
     const info = parseRequestInfo(method, url.pathname, query);
