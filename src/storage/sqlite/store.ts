@@ -31,6 +31,8 @@ class SqliteStorage implements Storage {
   private db: DatabaseSync;
   private hub = new WatchHub();
   private queue: Pending[] = [];
+  /** rows written by the transaction in progress; they reach `recent` only after COMMIT */
+  private pendingRows = new Map<string, Row | null>();
   private flushScheduled = false;
   private closed = false;
   private now: () => number;
@@ -90,9 +92,31 @@ class SqliteStorage implements Storage {
     return Number((this.s.revBefore!.get(ms) as { r: number }).r);
   }
 
+  /** newest rows of recently used keys; this process is the only writer, so it stays exact */
+  private recent = new Map<string, Row | null>();
+  private static recentMax = 20_000;
+
+  private live(key: string): Row | undefined {
+    const hit = this.recent.get(key);
+    if (hit !== undefined) {
+      this.recent.delete(key);
+      this.recent.set(key, hit);
+      return hit ?? undefined;
+    }
+    const row = this.s.getLive!.get(key) as Row | undefined;
+    this.remember(key, row ?? null);
+    return row;
+  }
+
+  private remember(key: string, row: Row | null): void {
+    this.recent.delete(key);
+    this.recent.set(key, row);
+    if (this.recent.size > SqliteStorage.recentMax) this.recent.delete(this.recent.keys().next().value!);
+  }
+
   async get(key: string, opts?: { revision?: number }): Promise<{ kv?: KeyValue; revision: number }> {
     const revision = this.checkRevision(opts?.revision);
-    const row = (opts?.revision ? this.s.getAt!.get(key, revision) : this.s.getLive!.get(key)) as Row | undefined;
+    const row = opts?.revision ? this.s.getAt!.get(key, revision) as Row | undefined : this.live(key);
     return { kv: row && !row.deleted ? toKv(row) : undefined, revision: opts?.revision ? revision : this.revision() };
   }
 
@@ -151,7 +175,10 @@ class SqliteStorage implements Storage {
       }
       this.db.exec('COMMIT');
       this.rev = Number((this.s.rev!.get() as { r: number }).r);
+      for (const [k, row] of this.pendingRows) this.remember(k, row);
+      this.pendingRows.clear();
     } catch (err) {
+      this.pendingRows.clear();
       try { this.db.exec('ROLLBACK'); } catch { /* not in a transaction */ }
       for (const p of batch) p.reject(new StorageError('unavailable', `storage write failed: ${(err as Error).message}`));
       return;
@@ -161,12 +188,13 @@ class SqliteStorage implements Storage {
   }
 
   private apply(op: Op, at: number, events: WatchEvent[]): unknown {
-    const cur = this.s.getLive!.get(op.key) as Row | undefined;
+    const cur = this.pendingRows.has(op.key) ? this.pendingRows.get(op.key) ?? undefined : this.live(op.key);
     if (op.kind === 'create') {
       if (cur) throw new StorageError('key-exists', `key exists: ${op.key}`, { current: toKv(cur) });
       const id = Number(this.s.insert!.run(op.key, 0, 0, 0, op.value, at).lastInsertRowid);
       this.s.setCreateRev!.run(id);
       this.s.setLive!.run(op.key, id);
+      this.pendingRows.set(op.key, { id, name: op.key, deleted: 0, create_revision: id, prev_revision: 0, value: op.value, written_at: at });
       const kv: KeyValue = { key: op.key, value: op.value, createRevision: id, modRevision: id };
       events.push({ type: 'put', kv });
       return kv;
@@ -177,12 +205,14 @@ class SqliteStorage implements Storage {
     if (op.kind === 'update') {
       const id = Number(this.s.insert!.run(op.key, 0, cur.create_revision, cur.id, op.value, at).lastInsertRowid);
       this.s.setLive!.run(op.key, id);
+      this.pendingRows.set(op.key, { id, name: op.key, deleted: 0, create_revision: cur.create_revision, prev_revision: cur.id, value: op.value, written_at: at });
       const kv: KeyValue = { key: op.key, value: op.value, createRevision: cur.create_revision, modRevision: id };
       events.push({ type: 'put', kv, prevKv });
       return kv;
     }
     const id = Number(this.s.insert!.run(op.key, 1, cur.create_revision, cur.id, cur.value, at).lastInsertRowid);
     this.s.delLive!.run(op.key);
+    this.pendingRows.set(op.key, null);
     events.push({ type: 'delete', kv: { key: op.key, value: empty, createRevision: cur.create_revision, modRevision: id }, prevKv });
     return { prevKv, revision: id };
   }
