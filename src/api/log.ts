@@ -10,6 +10,8 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
   debug(msg: string, fields?: Record<string, unknown>): void;
   with(fields: Record<string, unknown>): Logger;
+  /** whether a level is logged, to skip building fields on hot paths */
+  enabled(level: LogLevel): boolean;
 }
 
 export function levelFromVerbosity(v: number): LogLevel {
@@ -27,6 +29,7 @@ export function createLogger(level: LogLevel = 'warn', out: (line: string) => vo
     info: (m, f) => emit('info', m, f),
     debug: (m, f) => emit('debug', m, f),
     with: f => createLogger(level, out, { ...base, ...f }),
+    enabled: lvl => rank[lvl] <= rank[level],
   };
 }
 

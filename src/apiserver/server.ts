@@ -132,7 +132,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       if (status.code >= 500) log.warn('request error', { method, path: url.pathname, err: err instanceof Error ? err.stack : String(err) });
       sendError(ctx, status);
     } finally {
-      log.debug('request', { method, path: url.pathname, verb: info.verb, code: res.statusCode, ms: Math.round(performance.now() - started) });
+      if (log.enabled('debug')) log.debug('request', { method, path: url.pathname, verb: info.verb, code: res.statusCode, ms: Math.round(performance.now() - started) });
     }
   }
 

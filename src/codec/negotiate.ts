@@ -23,8 +23,22 @@ function mediaTypeOf(r: MediaRange, watch: boolean): ResponseMediaType | undefin
   return undefined;
 }
 
+// clients send the same few Accept headers again and again
+const parsed = new Map<string, MediaRange[]>();
+
+function acceptRanges(accept: string | undefined): MediaRange[] {
+  const key = accept ?? '';
+  let r = parsed.get(key);
+  if (!r) {
+    r = parseAccept(accept);
+    if (parsed.size > 256) parsed.clear();
+    parsed.set(key, r);
+  }
+  return r;
+}
+
 export function negotiateResponse(accept: string | undefined, target: 'object' | 'list' | 'watch', opts: { tableSupported: boolean }): Negotiated {
-  for (const r of parseAccept(accept)) {
+  for (const r of acceptRanges(accept)) {
     const mediaType = mediaTypeOf(r, target === 'watch');
     if (!mediaType) continue;
     const as = r.params.as;
