@@ -44,8 +44,16 @@ function write(ctx: RequestContext, code: number, contentType: string, body: str
     headers['content-encoding'] = 'gzip';
   }
   headers['content-length'] = data.length;
+  const payload = ctx.method === 'HEAD' ? undefined : data;
+  // HTTP/2: answer on the stream itself, past the HTTP/1-shaped compatibility layer
+  const stream = (ctx.res as unknown as { stream?: { respond(h: Record<string, unknown>): void; end(b?: Buffer): void; headersSent: boolean } }).stream;
+  if (stream && !stream.headersSent && !ctx.res.getHeader('Retry-After') && !ctx.res.getHeader('ETag') && !ctx.res.getHeader('Cache-Control')) {
+    stream.respond({ ':status': code, ...headers });
+    stream.end(payload);
+    return;
+  }
   ctx.res.writeHead(code, headers);
-  ctx.res.end(ctx.method === 'HEAD' ? undefined : data);
+  ctx.res.end(payload);
 }
 
 /** the client takes plain compact JSON: the handlers may then send stored JSON as it is */

@@ -65,8 +65,9 @@ export function rawClient(kubeconfigPath: string): RawClient {
     },
     request(method, path, opts = {}) {
       return new Promise((resolve, reject) => {
+        // a fresh connection per request: no race with the server closing an idle keep-alive one
         const req = https.request({
-          host: base.hostname, port: base.port, method, path, ca,
+          host: base.hostname, port: base.port, method, path, ca, agent: false,
           ...(opts.anonymous ? {} : { cert, key }),
           headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
         }, res => {
