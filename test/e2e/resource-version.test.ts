@@ -112,10 +112,12 @@ describe('watch', () => {
 
   test('a version: exactly the events after it, in order', async () => {
     const w = await c.watch(`${cms}?watch=1&resourceVersion=${rvA}`);
-    await w.waitFor(2);
+    const later = names(await c.request('GET', cms)).length - 1; // every object but a
+    await w.waitFor(later);
     assert.deepEqual(w.events.slice(0, 2).map(e => [e.type, e.object.metadata.name]), [['ADDED', 'b'], ['ADDED', 'c']]);
+    assert.ok(w.events.every(e => e.object.metadata.name !== 'a'), 'nothing at or before the version');
     await c.request('DELETE', `${cms}/b`);
-    await w.waitFor(w.events.length + 1);
+    await w.waitFor(later + 1);
     const last = w.events.at(-1)!;
     assert.deepEqual([last.type, last.object.metadata.name], ['DELETED', 'b']);
     w.close();

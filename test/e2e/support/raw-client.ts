@@ -64,10 +64,18 @@ export function rawClient(kubeconfigPath: string): RawClient {
       });
     },
     request(method, path, opts = {}) {
+      // a reused keep-alive connection the server has just closed: try once more, as clients do
+      return once(method, path, opts).catch(err => {
+        if ((err as NodeJS.ErrnoException).code === 'ECONNRESET') return once(method, path, opts);
+        throw err;
+      });
+    },
+  };
+
+  function once(method: string, path: string, opts: Parameters<RawClient['request']>[2] = {}): Promise<RawResponse> {
       return new Promise((resolve, reject) => {
-        // a fresh connection per request: no race with the server closing an idle keep-alive one
         const req = https.request({
-          host: base.hostname, port: base.port, method, path, ca, agent: false,
+          host: base.hostname, port: base.port, method, path, ca,
           ...(opts.anonymous ? {} : { cert, key }),
           headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
         }, res => {
@@ -82,6 +90,5 @@ export function rawClient(kubeconfigPath: string): RawClient {
         if (opts.body !== undefined) req.write(opts.body);
         req.end();
       });
-    },
-  };
+  }
 }
