@@ -3,6 +3,7 @@
 
 import http2 from 'node:http2';
 import { percentile, type TlsClient } from './load.ts';
+import { lineSplitter } from '../../src/client/json-lines.ts';
 
 export interface FanoutResult { deliveries: number; expected: number; p50ms: number; p99ms: number; maxms: number }
 
@@ -13,19 +14,12 @@ export async function runFanout(url: string, tls: TlsClient, opts: { watchers: n
   let ready = 0;
   for (let i = 0; i < opts.watchers; i++) {
     const s = sessions[i % sessions.length]!.request({ ':path': opts.watchPath });
-    let buf = '';
     s.setEncoding('utf8');
     s.on('response', () => { ready++; });
-    s.on('data', (d: string) => {
-      buf += d;
-      let k;
-      while ((k = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, k);
-        buf = buf.slice(k + 1);
-        const t = Number(/"sent":"(\d+(?:\.\d+)?)"/.exec(line)?.[1]);
-        if (t) latencies.push(performance.timeOrigin + performance.now() - t);
-      }
-    });
+    s.on('data', lineSplitter(line => {
+      const t = Number(/"sent":"(\d+(?:\.\d+)?)"/.exec(line)?.[1]);
+      if (t) latencies.push(performance.timeOrigin + performance.now() - t);
+    }));
     s.on('error', () => {});
     streams.push(s);
   }

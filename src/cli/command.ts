@@ -18,6 +18,18 @@ export interface Command {
   run(values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<number | void>;
 }
 
+/** a bad flag value: printed as `Error: …` with exit code 2 */
+export class UsageError extends Error {}
+
+/** evaluates a flag's value, turning any failure into a UsageError */
+export function flag<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
 export function helpText(cmd: Command): string {
   const lines = [`${cmd.summary}`, '', `Usage:\n  ${cmd.usage}`, '', 'Flags:'];
   const all: Record<string, Flag> = { ...cmd.flags, help: { type: 'boolean', description: 'show this help', short: 'h' } };
@@ -43,5 +55,11 @@ export async function runCommand(cmd: Command, args: string[]): Promise<number> 
     process.stdout.write(helpText(cmd));
     return 0;
   }
-  return (await cmd.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals)) ?? 0;
+  try {
+    return (await cmd.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals)) ?? 0;
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`Error: ${err.message}\n`);
+    return 2;
+  }
 }

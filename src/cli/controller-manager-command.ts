@@ -4,7 +4,7 @@ import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
 import { createClient } from '../client/rest.ts';
 import { controllerNames, selectControllers, startControllers } from '../controllers/manager.ts';
-import type { Command } from './command.ts';
+import { flag, type Command } from './command.ts';
 
 export const controllerManagerCommand: Command = {
   name: 'controller-manager',
@@ -21,13 +21,7 @@ export const controllerManagerCommand: Command = {
       return 2;
     }
     const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
-    let enabled: string[];
-    try {
-      enabled = selectControllers(String(values.controllers).split(',').filter(Boolean));
-    } catch (err) {
-      process.stderr.write(`Error: ${(err as Error).message}\n`);
-      return 2;
-    }
+    const enabled = flag(() => selectControllers(String(values.controllers).split(',').filter(Boolean)));
     const client = createClient(await loadKubeconfig(String(values.kubeconfig)));
     const running = startControllers(client, enabled, log);
     process.stdout.write(`orch controller-manager running: ${enabled.join(', ')}\n`);

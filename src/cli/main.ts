@@ -19,7 +19,7 @@ const commands: Command[] = [serverCommand, controllerManagerCommand, versionCom
 
 function usage(): string {
   const lines = ['orch: a small Kubernetes-compatible control plane.', '', 'Usage:\n  orch <command> [flags]', '', 'Commands:'];
-  for (const c of commands) lines.push(`  ${c.name.padEnd(12)} ${c.summary}`);
+  for (const c of commands) lines.push(`  ${c.name.padEnd(20)} ${c.summary}`);
   lines.push('', 'Run "orch <command> --help" for a command\'s flags.');
   return lines.join('\n') + '\n';
 }

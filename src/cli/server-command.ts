@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { startServer } from '../apiserver/start.ts';
-import type { Command } from './command.ts';
+import { flag, type Command } from './command.ts';
 import { parseDuration } from './duration.ts';
 import { controllerNames, selectControllers, startControllers } from '../controllers/manager.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
@@ -33,23 +33,11 @@ export const serverCommand: Command = {
       process.stderr.write(`Error: invalid --port ${JSON.stringify(values.port)}\n`);
       return 2;
     }
-    let livez: number, shutdownDelay: number, compaction: number, bookmarks: number;
-    try {
-      livez = parseDuration(String(values['livez-grace-period']));
-      shutdownDelay = parseDuration(String(values['shutdown-delay-duration']));
-      compaction = parseDuration(String(values['etcd-compaction-interval']));
-      bookmarks = parseDuration(String(values['watch-bookmark-interval']));
-    } catch (err) {
-      process.stderr.write(`Error: ${(err as Error).message}\n`);
-      return 2;
-    }
-    let enabled: string[];
-    try {
-      enabled = selectControllers(String(values.controllers).split(',').filter(Boolean));
-    } catch (err) {
-      process.stderr.write(`Error: ${(err as Error).message}\n`);
-      return 2;
-    }
+    const livez = flag(() => parseDuration(String(values['livez-grace-period'])));
+    const shutdownDelay = flag(() => parseDuration(String(values['shutdown-delay-duration'])));
+    const compaction = flag(() => parseDuration(String(values['etcd-compaction-interval'])));
+    const bookmarks = flag(() => parseDuration(String(values['watch-bookmark-interval'])));
+    const enabled = flag(() => selectControllers(String(values.controllers).split(',').filter(Boolean)));
     const dataDir = resolve(String(values['data-dir']));
     let server;
     try {

@@ -5,6 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Status } from '../api/status.ts';
 import type { ClientConfig } from './kubeconfig.ts';
+import { lineSplitter } from './json-lines.ts';
 
 export class ApiError extends Error {
   status: Status;
@@ -68,17 +69,8 @@ export function createClient(cfg: ClientConfig): Client {
           });
           return;
         }
-        let buf = '';
         res.setEncoding('utf8');
-        res.on('data', (d: string) => {
-          buf += d;
-          let i;
-          while ((i = buf.indexOf('\n')) >= 0) {
-            const line = buf.slice(0, i);
-            buf = buf.slice(i + 1);
-            if (line.trim()) onEvent(JSON.parse(line));
-          }
-        });
+        res.on('data', lineSplitter(line => onEvent(JSON.parse(line))));
         res.on('end', () => finish());
         res.on('error', err => finish(err));
       });

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import { parse } from 'yaml';
+import { lineSplitter } from '../../../src/client/json-lines.ts';
 
 export interface RawResponse { status: number; headers: Record<string, string | string[] | undefined>; body: string; json(): any }
 
@@ -33,18 +34,9 @@ export function rawClient(kubeconfigPath: string): RawClient {
     watch(path) {
       return new Promise((resolve, reject) => {
         const events: WatchReader['events'] = [];
-        let buf = '';
         const req = https.request({ host: base.hostname, port: base.port, method: 'GET', path, ca, cert, key }, res => {
           res.setEncoding('utf8');
-          res.on('data', (d: string) => {
-            buf += d;
-            let i;
-            while ((i = buf.indexOf('\n')) >= 0) {
-              const line = buf.slice(0, i);
-              buf = buf.slice(i + 1);
-              if (line.trim()) events.push(JSON.parse(line));
-            }
-          });
+          res.on('data', lineSplitter(line => events.push(JSON.parse(line))));
           res.on('error', () => {});
           resolve({
             events,
