@@ -69,7 +69,8 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   };
   const sessions = new Set<http2.ServerHttp2Session>();
   const sockets = new Set<import('node:net').Socket>();
-  const watches = new Set<LazyAbort>(); // long-running requests, ended first on shutdown
+  const watches = new Set<LazyAbort>();
+  const inFlightRequests = new Set<LazyAbort>(); // long-running requests, ended first on shutdown
   let active = 0;
   let address = '';
   const nonResource = { catalog: opts.catalog, health: opts.health, serverAddress: () => address };
@@ -89,14 +90,18 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   server.on('request', (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
     active++;
     const abort = new LazyAbort();
+    inFlightRequests.add(abort);
     let open = true;
-    res.once('close', () => {
+    const done = () => {
       if (!open) return;
       open = false;
       active--;
+      inFlightRequests.delete(abort);
       watches.delete(abort);
       abort.abort();
-    });
+    };
+    res.once('finish', done);
+    res.once('close', done);
     void handle(req, res as unknown as ResponseLike, abort).catch(err => {
       opts.log.error('request failed', { err: String(err) });
     });
@@ -151,9 +156,12 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     async close(graceMs = 0) {
       server.close();
       for (const w of watches) w.abort();
-      const deadline = Date.now() + graceMs;
-      while (active > 0 && Date.now() < deadline) await new Promise(r => setTimeout(r, 20));
+      // GOAWAY: clients open no new streams; each session closes once its streams are done
       for (const s of sessions) s.close();
+      const deadline = Date.now() + graceMs;
+      // wait for the ordinary requests in flight; watches were ended above
+      const ordinaryInFlight = () => [...inFlightRequests].some(r => !watches.has(r));
+      while (ordinaryInFlight() && Date.now() < deadline) await new Promise(r => setTimeout(r, 20));
       for (const s of sockets) s.destroy();
     },
     inFlight: () => active,
