@@ -9,6 +9,7 @@ import { StatusError } from '../api/status.ts';
 import { createCatalog } from '../schema/catalog.ts';
 import { openStorage } from '../storage/backends.ts';
 import { startCompactor } from '../storage/compactor.ts';
+import { createCacher } from '../storage/cacher/cacher.ts';
 import { GenericStore } from '../registry/store.ts';
 import { strategyFor } from '../registry/strategies.ts';
 import { ensurePki } from './pki.ts';
@@ -45,7 +46,9 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   await mkdir(cfg.dataDir, { recursive: true });
   const health = createHealth({ now: () => Date.now(), livezGracePeriodMs: cfg.livezGracePeriodMs ?? 0 });
   const catalog = createCatalog({ runtimeConfig: cfg.runtimeConfig });
-  const storage = await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, log });
+  // every read and watch goes through the watch cache; writes pass through to the backend
+  const backend = await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, log });
+  const storage = createCacher(backend, { log });
   health.addCheck(['healthz', 'livez', 'readyz'], { name: 'etcd', check: async () => { if (!(await storage.healthy())) throw new Error('storage is not reachable'); } });
 
   const nsInfo = catalog.lookup('', 'v1', 'namespaces')!;
@@ -85,7 +88,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   await ensureKubernetesService(store, catalog, port);
   bootDone();
   const compactionMs = cfg.compactionIntervalMs ?? 5 * 60_000;
-  const compactor = compactionMs > 0 ? startCompactor(storage, { intervalMs: compactionMs, retentionMs: compactionMs, log }) : undefined;
+  const compactor = compactionMs > 0 ? startCompactor(storage, { intervalMs: compactionMs, retentionMs: compactionMs, log, revisionBefore: (backend as { revisionBefore?: (ms: number) => number }).revisionBefore?.bind(backend) }) : undefined;
   log.info('server ready', { url, ms: Date.now() - started });
 
   let stopping: Promise<void> | undefined;

@@ -8,6 +8,8 @@ export interface CompactorOptions {
   intervalMs: number;
   retentionMs: number;
   log?: Logger;
+  /** the newest revision written before a wall-clock time, when the backend can tell */
+  revisionBefore?: (ms: number) => number;
 }
 
 /** a backend that can tell which revision was newest at a point in wall-clock time */
@@ -19,8 +21,9 @@ export function startCompactor(storage: TimedStorage, opts: CompactorOptions): {
   const runOnce = async (): Promise<number> => {
     const now = Date.now();
     let target: number;
-    if (storage.revisionBefore) {
-      target = storage.revisionBefore(now - opts.retentionMs);
+    const before = opts.revisionBefore ?? storage.revisionBefore?.bind(storage);
+    if (before) {
+      target = before(now - opts.retentionMs);
     } else {
       seen.push({ at: now, revision: await storage.currentRevision() });
       while (seen.length > 1 && seen[1]!.at <= now - opts.retentionMs) seen.shift();

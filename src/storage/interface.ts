@@ -38,14 +38,28 @@ export interface WatchEvent {
 
 export interface Watcher {
   cancel(): void;
+  /**
+   * Optional: ask for a progress notification (onProgress) as soon as every change up to the
+   * store's current revision has been delivered; backends without it simply omit the member.
+   */
+  requestProgress?(): void;
 }
 
 export interface WatchOptions {
   /** deliver events with revision > afterRevision (history first, then live) */
   afterRevision: number;
+  /**
+   * If this returns a promise, implementations that queue per watcher (the watch cache) treat
+   * it as backpressure: the next batch waits for it, and a watcher that falls too far behind ends.
+   */
   onEvents(events: WatchEvent[]): void;
   /** the watch ended: compacted history (StorageError code 'compacted') or the backend closed */
   onError(err: Error): void;
+  /**
+   * Optional: every change up to `revision` has been delivered (the source of watch bookmarks).
+   * Called when the store moved on without events for this watcher, or after requestProgress().
+   */
+  onProgress?(revision: number): void;
 }
 
 export type StorageErrorCode = 'key-exists' | 'not-found' | 'conflict' | 'compacted' | 'future-revision' | 'unavailable';

@@ -1,0 +1,134 @@
+// Delivery of cached events to watchers. The cache only appends to per-watcher queues while it
+// applies an event; a single dispatch pass on the next turn of the event loop hands the queues
+// out. A watcher that throws, or whose returned promise keeps its queue from draining until the
+// queue passes its bound, ends alone: writers and the other watchers never wait for it.
+
+import { StorageError, type WatchEvent, type WatchOptions } from '../interface.ts';
+
+/** a progress marker rides in the queue so it can never overtake the events before it */
+type Item = WatchEvent | { progress: number; forced: boolean };
+
+export class CacheWatcher {
+  readonly prefix: string;
+  readonly opts: WatchOptions;
+  /** the newest revision enqueued for this watcher (events or progress) */
+  lastRevision: number;
+  queue: Item[] = [];
+  queuedEvents = 0;
+  /** a promise returned by onEvents has not settled yet */
+  busy = false;
+  closed = false;
+  /** set by the owner: forget this watcher once it ends */
+  onClose: () => void = () => {};
+
+  constructor(prefix: string, opts: WatchOptions) {
+    this.prefix = prefix;
+    this.opts = opts;
+    this.lastRevision = opts.afterRevision;
+  }
+
+  /** whether a (live) event is for this watcher */
+  wants(key: string, revision: number): boolean {
+    return revision > this.opts.afterRevision && key.startsWith(this.prefix);
+  }
+}
+
+export class FanOut {
+  private dirty = new Set<CacheWatcher>();
+  private scheduled = false;
+  private maxQueue: number;
+  /** watchers ended for being too slow, since the start */
+  slowTerminations = 0;
+
+  constructor(maxQueue: number) {
+    this.maxQueue = maxQueue;
+  }
+
+  /** queues events; `replay` (a new watcher's history) may exceed the bound once, as one batch */
+  events(w: CacheWatcher, events: readonly WatchEvent[], replay = false): void {
+    if (w.closed || events.length === 0) return;
+    for (const ev of events) w.queue.push(ev);
+    w.queuedEvents += events.length;
+    w.lastRevision = Math.max(w.lastRevision, events[events.length - 1]!.kv.modRevision);
+    if (!replay && w.queuedEvents > this.maxQueue) {
+      this.slowTerminations++;
+      this.end(w, new StorageError('unavailable', 'watcher too slow'));
+      return;
+    }
+    this.markDirty(w);
+  }
+
+  /** tell the watcher every change up to `revision` has been sent; `forced` sends it even if nothing moved */
+  progress(w: CacheWatcher, revision: number, forced: boolean): void {
+    if (w.closed || !w.opts.onProgress) return;
+    if (!forced && revision <= w.lastRevision) return;
+    w.lastRevision = Math.max(w.lastRevision, revision);
+    w.queue.push({ progress: revision, forced });
+    this.markDirty(w);
+  }
+
+  /** ends a watch with an error, delivered after the current turn so the caller is never re-entered */
+  end(w: CacheWatcher, err: Error): void {
+    if (w.closed) return;
+    this.close(w);
+    setImmediate(() => w.opts.onError(err));
+  }
+
+  /** ends a watch without telling it (it was cancelled) */
+  close(w: CacheWatcher): void {
+    if (w.closed) return;
+    w.closed = true;
+    w.queue = [];
+    w.queuedEvents = 0;
+    this.dirty.delete(w);
+    w.onClose();
+  }
+
+  private markDirty(w: CacheWatcher): void {
+    if (w.busy) return;
+    this.dirty.add(w);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.dispatch());
+  }
+
+  private dispatch(): void {
+    this.scheduled = false;
+    const batch = this.dirty;
+    this.dirty = new Set();
+    for (const w of batch) this.drain(w);
+  }
+
+  private drain(w: CacheWatcher): void {
+    while (!w.closed && !w.busy && w.queue.length > 0) {
+      const head = w.queue[0]!;
+      if ('progress' in head) {
+        w.queue.shift();
+        this.call(w, () => w.opts.onProgress?.(head.progress));
+        continue;
+      }
+      let n = 0;
+      while (n < w.queue.length && !('progress' in w.queue[n]!)) n++;
+      const events = w.queue.splice(0, n) as WatchEvent[];
+      w.queuedEvents -= events.length;
+      this.call(w, () => w.opts.onEvents(events));
+    }
+  }
+
+  private call(w: CacheWatcher, fn: () => unknown): void {
+    let out: unknown;
+    try {
+      out = fn();
+    } catch (err) {
+      this.end(w, err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    if (out && typeof (out as Promise<void>).then === 'function') {
+      w.busy = true;
+      (out as Promise<void>).then(
+        () => { w.busy = false; if (!w.closed && w.queue.length) this.markDirty(w); },
+        err => { w.busy = false; this.end(w, err instanceof Error ? err : new Error(String(err))); },
+      );
+    }
+  }
+}
