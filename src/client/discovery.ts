@@ -1,18 +1,40 @@
-// Which namespaced resources the server serves (preferred version of each group), from the
-// same discovery documents kubectl reads.
+// Which namespaced resources the server serves (the preferred version of each group), read from
+// the same discovery documents kubectl reads: GET /api/v1, /apis and /apis/<group>/<version>.
 
 import type { Client } from './rest.ts';
 
 export interface DiscoveredResource { group: string; version: string; resource: string; verbs: string[] }
 
-export async function discoverNamespacedResources(client: Client): Promise<DiscoveredResource[]> {
-  const lists: Array<{ group: string; version: string }> = [{ group: '', version: 'v1' }];
-  const groups = await client.request('GET', '/apis');
-  for (const g of groups.groups ?? []) lists.push({ group: g.name, version: g.preferredVersion.version });
+interface APIResource { name: string; namespaced?: boolean; verbs?: string[] }
+interface APIGroup { name: string; preferredVersion?: { version: string }; versions?: Array<{ version: string }> }
+
+export interface DiscoveryOptions {
+  /** a group version whose resource list could not be read; without it, the failure is thrown */
+  onError?(groupVersion: string, err: unknown): void;
+}
+
+export async function discoverNamespacedResources(client: Client, opts: DiscoveryOptions = {}): Promise<DiscoveredResource[]> {
+  const gvs: Array<{ group: string; version: string }> = [{ group: '', version: 'v1' }];
+  const groups = await client.get<{ groups?: APIGroup[] }>('/apis');
+  for (const g of groups.groups ?? []) {
+    const version = g.preferredVersion?.version ?? g.versions?.[0]?.version;
+    if (version) gvs.push({ group: g.name, version });
+  }
+  // the group documents are independent: read them together
+  const lists = await Promise.all(gvs.map(async gv => {
+    const path = gv.group ? `/apis/${gv.group}/${gv.version}` : '/api/v1';
+    try {
+      return { gv, resources: (await client.get<{ resources?: APIResource[] }>(path)).resources ?? [] };
+    } catch (err) {
+      if (!opts.onError) throw err;
+      opts.onError(gv.group ? `${gv.group}/${gv.version}` : gv.version, err);
+      return { gv, resources: [] };
+    }
+  }));
   const out: DiscoveredResource[] = [];
-  for (const gv of lists) {
-    const rl = await client.request('GET', gv.group ? `/apis/${gv.group}/${gv.version}` : '/api/v1');
-    for (const r of rl.resources ?? []) {
+  for (const { gv, resources } of lists) {
+    for (const r of resources) {
+      // "pods/status" and the like are subresources, not collections of their own
       if (!r.namespaced || r.name.includes('/')) continue;
       out.push({ ...gv, resource: r.name, verbs: r.verbs ?? [] });
     }

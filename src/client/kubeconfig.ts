@@ -1,6 +1,9 @@
-// Reading a kubeconfig: the current context's server and credentials.
+// Reading a kubeconfig: the current context's server and credentials. Inline *-data fields win
+// over their file-path variants; relative paths are read relative to the kubeconfig's folder, as
+// kubectl reads them.
 
 import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join } from 'node:path';
 import { parse } from 'yaml';
 
 export interface ClientConfig {
@@ -9,24 +12,63 @@ export interface ClientConfig {
   cert?: Buffer;
   key?: Buffer;
   token?: string;
+  /** check the server certificate against this name instead of the URL's host */
+  tlsServerName?: string;
+  insecureSkipTLSVerify?: boolean;
 }
 
-interface Named<T> { name: string; [k: string]: T | string }
+type Fields = Record<string, unknown>;
+interface Named { name?: string; [k: string]: unknown }
 
-export async function loadKubeconfig(path: string): Promise<ClientConfig> {
-  const kc = parse(await readFile(path, 'utf8'));
-  const ctxName = kc['current-context'];
-  const ctx = (kc.contexts as Array<Named<{ cluster: string; user: string }>>).find(c => c.name === ctxName)?.context as { cluster: string; user: string } | undefined;
-  if (!ctx) throw new Error(`kubeconfig ${path}: current context ${JSON.stringify(ctxName)} not found`);
-  const cluster = (kc.clusters as Array<Named<Record<string, string>>>).find(c => c.name === ctx.cluster)?.cluster as Record<string, string> | undefined;
-  const user = ((kc.users ?? []) as Array<Named<Record<string, string>>>).find(u => u.name === ctx.user)?.user as Record<string, string> | undefined;
-  if (!cluster?.server) throw new Error(`kubeconfig ${path}: cluster ${JSON.stringify(ctx.cluster)} has no server`);
-  const data = async (inline?: string, file?: string) => (inline ? Buffer.from(inline, 'base64') : file ? readFile(file) : undefined);
-  return {
-    server: cluster.server,
-    ca: await data(cluster['certificate-authority-data'], cluster['certificate-authority']),
-    cert: await data(user?.['client-certificate-data'], user?.['client-certificate']),
-    key: await data(user?.['client-key-data'], user?.['client-key']),
-    token: user?.token,
+function entry(list: unknown, name: string, field: string): Fields | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const found = (list as Named[]).find(e => e?.name === name);
+  return found?.[field] as Fields | undefined;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** the client configuration of the kubeconfig file's current context (or of `context` if given) */
+export async function loadKubeconfig(path: string, context?: string): Promise<ClientConfig> {
+  return parseKubeconfig(await readFile(path, 'utf8'), { baseDir: dirname(path), context, source: path });
+}
+
+export async function parseKubeconfig(text: string, opts: { baseDir?: string; context?: string; source?: string } = {}): Promise<ClientConfig> {
+  const where = `kubeconfig ${opts.source ?? ''}`.trim();
+  const kc = (parse(text) ?? {}) as Fields;
+  const ctxName = opts.context ?? str(kc['current-context']);
+  if (!ctxName) throw new Error(`${where}: no current context`);
+  const ctx = entry(kc.contexts, ctxName, 'context');
+  if (!ctx) throw new Error(`${where}: context ${JSON.stringify(ctxName)} not found`);
+  const clusterName = String(ctx.cluster ?? '');
+  const cluster = entry(kc.clusters, clusterName, 'cluster');
+  if (!cluster) throw new Error(`${where}: cluster ${JSON.stringify(clusterName)} not found`);
+  const server = str(cluster.server);
+  if (!server) throw new Error(`${where}: cluster ${JSON.stringify(clusterName)} has no server`);
+  const user = (ctx.user !== undefined ? entry(kc.users, String(ctx.user), 'user') : undefined) ?? {};
+
+  const file = (p: string) => readFile(opts.baseDir && !isAbsolute(p) ? join(opts.baseDir, p) : p);
+  const data = async (inline: unknown, path: unknown): Promise<Buffer | undefined> => {
+    const s = str(inline);
+    if (s) return Buffer.from(s, 'base64');
+    const p = str(path);
+    return p ? file(p) : undefined;
   };
+  const tokenFile = str(user.tokenFile);
+  const token = str(user.token) ?? (tokenFile ? (await file(tokenFile)).toString('utf8').trim() : undefined);
+
+  const cfg: ClientConfig = { server };
+  const ca = await data(cluster['certificate-authority-data'], cluster['certificate-authority']);
+  const cert = await data(user['client-certificate-data'], user['client-certificate']);
+  const key = await data(user['client-key-data'], user['client-key']);
+  if (ca) cfg.ca = ca;
+  if (cert) cfg.cert = cert;
+  if (key) cfg.key = key;
+  if (token) cfg.token = token;
+  const serverName = str(cluster['tls-server-name']);
+  if (serverName) cfg.tlsServerName = serverName;
+  if (cluster['insecure-skip-tls-verify'] === true) cfg.insecureSkipTLSVerify = true;
+  return cfg;
 }

@@ -1,93 +1,94 @@
-// A small REST client for the Kubernetes API: JSON requests over HTTPS with keep-alive, and
-// watches read as a stream of JSON lines. Errors carry the server's Status.
+// A small REST client for the Kubernetes API: JSON bodies over HTTPS (or HTTP) with keep-alive,
+// watches as streams of JSON lines, and failures as ApiError carrying the server's Status.
 
-import http from 'node:http';
-import https from 'node:https';
-import type { Status } from '../api/status.ts';
+import { ApiError, apiErrorFromResponse } from './api-error.ts';
 import type { ClientConfig } from './kubeconfig.ts';
-import { lineSplitter } from './json-lines.ts';
+import { resourcePath, withQuery, type Query } from './paths.ts';
+import { createTransport } from './transport.ts';
+import { openWatch, type WatchEvent, type WatchHandle } from './watch.ts';
 
-export class ApiError extends Error {
-  status: Status;
-  constructor(status: Status) {
-    super(status.message ?? `HTTP ${status.code}`);
-    this.name = 'ApiError';
-    this.status = status;
-  }
-  get code(): number { return this.status.code; }
+export { ApiError, resourcePath, withQuery };
+export type { Query, WatchEvent, WatchHandle };
+
+export interface RequestOptions {
+  query?: Query;
+  /** content type of the body; a string body is sent as is, anything else as JSON */
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** overrides the client's request timeout (0: none) */
+  timeoutMs?: number;
 }
 
-export interface WatchEvent { type: string; object: any }
+/** DeleteOptions fields sent as the body of a delete */
+export interface DeleteOptions {
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: string[];
+}
 
 export interface Client {
-  request<T = any>(method: string, path: string, body?: unknown, contentType?: string): Promise<T>;
-  /** streams events until stop() or the server ends it (onEnd gets the reason) */
-  watch(path: string, onEvent: (e: WatchEvent) => void, onEnd: (err?: Error) => void): { stop(): void };
+  request<T = any>(method: string, path: string, body?: unknown, opts?: RequestOptions): Promise<T>;
+  get<T = any>(path: string, query?: Query): Promise<T>;
+  list<T = any>(path: string, query?: Query): Promise<T>;
+  create<T = any>(path: string, body: unknown, query?: Query): Promise<T>;
+  update<T = any>(path: string, body: unknown, query?: Query): Promise<T>;
+  /** contentType: application/merge-patch+json (default), application/json-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml */
+  patch<T = any>(path: string, body: unknown, contentType?: string, query?: Query): Promise<T>;
+  delete<T = any>(path: string, options?: DeleteOptions, query?: Query): Promise<T>;
+  deleteCollection<T = any>(path: string, query?: Query, options?: DeleteOptions): Promise<T>;
+  /** see openWatch: onError(undefined) means the server ended the watch cleanly */
+  watch(path: string, query: Query | undefined, onEvent: (e: WatchEvent) => void, onError: (err?: Error) => void): WatchHandle;
+  /** ends open watches and closes idle connections */
   close(): void;
 }
 
-export function createClient(cfg: ClientConfig): Client {
-  const base = new URL(cfg.server);
-  const secure = base.protocol === 'https:';
-  const agent = secure
-    ? new https.Agent({ keepAlive: true, ca: cfg.ca, cert: cfg.cert, key: cfg.key, maxSockets: 16 })
-    : new http.Agent({ keepAlive: true, maxSockets: 16 });
-  const headers = (extra: Record<string, string> = {}) => ({ accept: 'application/json', ...(cfg.token ? { authorization: `Bearer ${cfg.token}` } : {}), ...extra });
-  const open = (method: string, path: string, h: Record<string, string>, cb: (res: http.IncomingMessage) => void) =>
-    (secure ? https : http).request({ host: base.hostname, port: base.port, method, path, agent, headers: h }, cb);
-
-  return {
-    request(method, path, body, contentType = 'application/json') {
-      return new Promise((resolve, reject) => {
-        const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-        const req = open(method, path, headers(payload ? { 'content-type': contentType } : {}), res => {
-          const chunks: Buffer[] = [];
-          res.on('data', c => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed: any;
-            try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
-            if (res.statusCode! >= 200 && res.statusCode! < 300) return resolve(parsed);
-            const status: Status = parsed?.kind === 'Status' ? parsed : { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: res.statusCode!, message: text.slice(0, 200) };
-            reject(new ApiError(status));
-          });
-          res.on('error', reject);
-        });
-        req.on('error', reject);
-        req.end(payload);
-      });
-    },
-    watch(path, onEvent, onEnd) {
-      let done = false;
-      const finish = (err?: Error) => { if (!done) { done = true; onEnd(err); } };
-      const req = open('GET', path, headers(), res => {
-        if (res.statusCode !== 200) {
-          const chunks: Buffer[] = [];
-          res.on('data', c => chunks.push(c));
-          res.on('end', () => {
-            try { finish(new ApiError(JSON.parse(Buffer.concat(chunks).toString('utf8')))); } catch { finish(new Error(`watch failed: HTTP ${res.statusCode}`)); }
-          });
-          return;
-        }
-        res.setEncoding('utf8');
-        res.on('data', lineSplitter(line => onEvent(JSON.parse(line))));
-        res.on('end', () => finish());
-        res.on('error', err => finish(err));
-      });
-      req.on('error', err => finish(err));
-      req.end();
-      return { stop() { done = true; req.destroy(); } };
-    },
-    close() { agent.destroy(); },
-  };
+export interface ClientOptions {
+  /** for requests other than watches; default 60s */
+  requestTimeoutMs?: number;
+  maxSockets?: number;
+  userAgent?: string;
 }
 
-/** the API path of a collection or object */
-export function resourcePath(r: { group: string; version: string; resource: string; namespace?: string; name?: string; subresource?: string }): string {
-  let p = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
-  if (r.namespace) p += `/namespaces/${encodeURIComponent(r.namespace)}`;
-  p += `/${r.resource}`;
-  if (r.name) p += `/${encodeURIComponent(r.name)}`;
-  if (r.subresource) p += `/${r.subresource}`;
-  return p;
+export function createClient(cfg: ClientConfig, opts: ClientOptions = {}): Client {
+  const transport = createTransport(cfg, { maxSockets: opts.maxSockets });
+  const timeout = opts.requestTimeoutMs ?? 60_000;
+  const userAgent = opts.userAgent ?? 'orch-client';
+  const watches = new Set<WatchHandle>();
+
+  async function request<T>(method: string, path: string, body?: unknown, ro: RequestOptions = {}): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent, ...ro.headers };
+    let payload: Buffer | undefined;
+    if (body !== undefined) {
+      payload = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+      headers['content-type'] = ro.contentType ?? 'application/json';
+    }
+    const res = await transport.send(method, withQuery(path, ro.query), headers, payload, ro.timeoutMs ?? timeout);
+    if (res.statusCode < 200 || res.statusCode >= 300) throw apiErrorFromResponse(res.statusCode, res.body);
+    if (!res.body) return undefined as T;
+    try { return JSON.parse(res.body) as T; } catch { return res.body as T; }
+  }
+
+  const deleteBody = (o?: DeleteOptions) => (o ? { kind: 'DeleteOptions', apiVersion: 'v1', ...o } : undefined);
+
+  return {
+    request,
+    get: (path, query) => request('GET', path, undefined, { query }),
+    list: (path, query) => request('GET', path, undefined, { query }),
+    create: (path, body, query) => request('POST', path, body, { query }),
+    update: (path, body, query) => request('PUT', path, body, { query }),
+    patch: (path, body, contentType = 'application/merge-patch+json', query) => request('PATCH', path, body, { query, contentType }),
+    delete: (path, options, query) => request('DELETE', path, deleteBody(options), { query }),
+    deleteCollection: (path, query, options) => request('DELETE', path, deleteBody(options), { query }),
+    watch(path, query, onEvent, onError) {
+      const h = openWatch(transport, withQuery(path, { ...query, watch: 'true' }), onEvent, err => { watches.delete(handle); onError(err); });
+      const handle: WatchHandle = { stop() { watches.delete(handle); h.stop(); } };
+      watches.add(handle);
+      return handle;
+    },
+    close() {
+      for (const w of [...watches]) w.stop();
+      transport.close();
+    },
+  };
 }

@@ -1,10 +1,38 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { controllerNames, selectControllers } from '../../../src/controllers/manager.ts';
+import { silentLogger } from '../../../src/api/log.ts';
+import { createClient } from '../../../src/client/rest.ts';
+import { controllerNames, selectControllers, startControllers } from '../../../src/controllers/manager.ts';
+import { until } from '../client/fake-api-server.ts';
+import { startFakeCluster } from './fake-cluster.ts';
 
 test('--controllers selects as kube-controller-manager does', () => {
+  assert.ok(controllerNames().includes('namespace'));
   assert.deepEqual(selectControllers(['*']), controllerNames());
   assert.deepEqual(selectControllers(['*', '-namespace']), []);
+  // the first mention of a name wins, wherever `*` is
+  assert.deepEqual(selectControllers(['-namespace', '*']), []);
+  assert.deepEqual(selectControllers(['namespace', '-namespace']), ['namespace']);
   assert.deepEqual(selectControllers(['namespace']), ['namespace']);
+  assert.deepEqual(selectControllers([]), []);
   assert.throws(() => selectControllers(['nope']), /unknown controller "nope"/);
+  assert.throws(() => selectControllers(['*', '-nope']), /unknown controller "nope"/);
+});
+
+test('startControllers runs the selected controllers against the API and stops them', async t => {
+  const cluster = await startFakeCluster();
+  t.after(() => cluster.close());
+  const client = createClient({ server: cluster.server.url });
+  t.after(() => client.close());
+
+  const none = startControllers({ client, enabled: ['*', '-namespace'], log: silentLogger });
+  await new Promise(r => setTimeout(r, 50));
+  assert.equal(cluster.server.calls.length, 0);
+  none.stop();
+
+  const running = startControllers({ client, enabled: ['*'], log: silentLogger });
+  await until(() => cluster.server.calls.some(c => c.path === '/api/v1/namespaces' && c.query.get('watch')), 3000, 'namespace watch');
+  running.stop();
+  // the positional form the CLI used first still works
+  startControllers(client, [], silentLogger).stop();
 });
