@@ -1,26 +1,27 @@
-// Request bodies to objects. Malformed input is a 400 with the decoder's complaint, worded the
-// way Kubernetes' decoders word it.
+// Request bodies to values, by the body kind the Content-Type named. Malformed input is a 400
+// worded as Kubernetes words it; repeated fields come back as paths for field validation.
 
-import { parseAllDocuments } from 'yaml';
-import { badRequest } from '../api/status.ts';
+import { decodeJson } from './json.ts';
+import { decodeYaml } from './yaml.ts';
 
-export interface Decoded { object: unknown }
+export interface Decoded {
+  object: unknown;
+  /** field paths given more than once (`metadata.name`); the last value given wins */
+  duplicates: string[];
+}
 
-export function decodeBody(raw: Uint8Array, kind: 'json' | 'yaml'): Decoded {
-  const text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
-  if (kind === 'json') {
-    try {
-      return { object: JSON.parse(text) };
-    } catch (err) {
-      throw badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
-    }
-  }
-  const docs = parseAllDocuments(text, { uniqueKeys: false });
-  if (!Array.isArray(docs)) return { object: null };
-  const real = docs.filter(d => d.contents !== null || d.errors.length > 0);
-  if (real.length > 1) throw badRequest('error converting YAML to JSON: the body holds more than one YAML document');
-  const doc = real[0];
-  if (!doc) throw badRequest("couldn't get version/kind; json parse error: unexpected end of JSON input");
-  if (doc.errors.length) throw badRequest(`error converting YAML to JSON: yaml: ${doc.errors[0]!.message}`);
-  return { object: doc.toJS({ maxAliasCount: 100 }) };
+export interface DecodeOptions {
+  /** a body that is not a JSON object is a 400 (default true; JSON patches are arrays) */
+  requireObject?: boolean;
+  /** look for repeated fields in JSON bodies (default true; YAML always reports them) */
+  duplicates?: boolean;
+}
+
+export function bodyText(raw: Uint8Array): string {
+  return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+}
+
+export function decodeBody(raw: Uint8Array | string, kind: 'json' | 'yaml', opts: DecodeOptions = {}): Decoded {
+  const text = typeof raw === 'string' ? raw : bodyText(raw);
+  return kind === 'json' ? decodeJson(text, opts) : decodeYaml(text, opts);
 }

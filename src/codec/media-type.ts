@@ -1,59 +1,108 @@
 // Media types as HTTP carries them: Accept lists with parameters and q-values, and the
-// request body types the API server takes.
+// Content-Type of request bodies, mapped to the body kinds the API server reads.
 
 import { unsupportedMediaType } from '../api/status.ts';
 
-export interface MediaRange {
+export interface MediaType {
   type: string; // 'application', '*'
   subtype: string; // 'json', 'yaml', '*'
+  /** parameter names in lower case; values as sent, without surrounding quotes */
   params: Record<string, string>;
+}
+
+export interface MediaRange extends MediaType {
   q: number;
 }
 
+const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** `type/subtype; k=v; ...`, or undefined when the type itself is malformed */
+export function parseMediaType(text: string): MediaType | undefined {
+  const [mt, ...ps] = text.split(';');
+  const slash = mt!.indexOf('/');
+  if (slash < 0) return undefined;
+  const type = mt!.slice(0, slash).trim().toLowerCase();
+  const subtype = mt!.slice(slash + 1).trim().toLowerCase();
+  if (!token.test(type) || !token.test(subtype)) return undefined;
+  const params: Record<string, string> = {};
+  for (const p of ps) {
+    const eq = p.indexOf('=');
+    if (eq < 0) continue;
+    const k = p.slice(0, eq).trim().toLowerCase();
+    let v = p.slice(eq + 1).trim();
+    if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) v = v.slice(1, -1);
+    if (k) params[k] = v;
+  }
+  return { type, subtype, params };
+}
+
+function specificity(r: MediaRange): number {
+  return (r.type === '*' ? 0 : 2) + (r.subtype === '*' ? 0 : 1);
+}
+
+/**
+ * The ranges of an Accept header, most preferred first: by q-value, then the more specific
+ * range, then the order given. Ranges with q=0 (refused) and malformed ones are dropped; no
+ * header at all accepts anything.
+ */
 export function parseAccept(header: string | undefined): MediaRange[] {
   if (!header || !header.trim()) return [{ type: '*', subtype: '*', params: {}, q: 1 }];
   const out: Array<MediaRange & { order: number }> = [];
   header.split(',').forEach((part, order) => {
-    const [mt, ...ps] = part.split(';').map(s => s.trim());
-    if (!mt) return;
-    const [type, subtype] = mt.toLowerCase().split('/');
-    if (!type || !subtype) return;
-    const params: Record<string, string> = {};
+    const m = parseMediaType(part);
+    if (!m) return;
     let q = 1;
-    for (const p of ps) {
-      const eq = p.indexOf('=');
-      if (eq < 0) continue;
-      const k = p.slice(0, eq).trim().toLowerCase();
-      const v = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
-      if (k === 'q') q = Number(v);
-      else params[k] = v;
+    if ('q' in m.params) {
+      q = Number(m.params.q);
+      delete m.params.q;
+      if (!Number.isFinite(q)) q = 0;
     }
     if (!(q > 0)) return;
-    out.push({ type, subtype, params, q, order });
+    out.push({ ...m, q: Math.min(q, 1), order });
   });
-  // stable: by q descending, then as listed
-  return out.sort((a, b) => b.q - a.q || a.order - b.order).map(({ order: _o, ...r }) => r);
+  out.sort((a, b) => b.q - a.q || specificity(b) - specificity(a) || a.order - b.order);
+  return out.map(({ order: _o, ...r }) => r);
 }
 
 export type BodyKind = 'json' | 'yaml' | 'protobuf' | 'json-patch' | 'merge-patch' | 'strategic-merge-patch' | 'apply-yaml';
 
-const bodyKinds: Record<string, BodyKind> = {
-  'application/json': 'json',
-  'application/yaml': 'yaml',
-  'application/vnd.kubernetes.protobuf': 'protobuf',
-  'application/vnd.orch.protobuf': 'protobuf',
-  'application/json-patch+json': 'json-patch',
-  'application/merge-patch+json': 'merge-patch',
-  'application/strategic-merge-patch+json': 'strategic-merge-patch',
-  'application/apply-patch+yaml': 'apply-yaml',
+/** the media type of each body kind (the first spelling is the one error messages list) */
+export const bodyKindMediaTypes: Record<BodyKind, string[]> = {
+  json: ['application/json'],
+  yaml: ['application/yaml'],
+  protobuf: ['application/vnd.kubernetes.protobuf', 'application/vnd.orch.protobuf'],
+  'json-patch': ['application/json-patch+json'],
+  'merge-patch': ['application/merge-patch+json'],
+  'strategic-merge-patch': ['application/strategic-merge-patch+json'],
+  'apply-yaml': ['application/apply-patch+yaml'],
 };
 
-export const acceptedBodyTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+const kindOfMediaType = new Map<string, BodyKind>(
+  Object.entries(bodyKindMediaTypes).flatMap(([kind, types]) => types.map(t => [t, kind as BodyKind] as const)),
+);
 
-/** the kind of a request body from its Content-Type; 415 for anything else */
-export function parseContentType(header: string | undefined): BodyKind {
-  const mt = (header ?? 'application/json').split(';')[0]!.trim().toLowerCase() || 'application/json';
-  const kind = bodyKinds[mt];
-  if (!kind) throw unsupportedMediaType(acceptedBodyTypes);
+/** bodies of create and update (and of delete options) */
+export const objectBodyKinds: readonly BodyKind[] = ['json', 'yaml', 'protobuf'];
+/** bodies of patch, in the order Kubernetes lists them */
+export const patchBodyKinds: readonly BodyKind[] = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply-yaml'];
+
+/** what a 415 for an object body lists, as Kubernetes lists it */
+export const acceptedBodyTypes = objectBodyKinds.map(k => bodyKindMediaTypes[k][0]!);
+
+/**
+ * The kind of a request body from its Content-Type (none means JSON). Anything not among
+ * `allowed` (default: every kind) is a 415 listing the allowed media types. CBOR bodies are not
+ * read yet and are refused like any other unknown type.
+ */
+export function parseContentType(header: string | undefined, allowed?: readonly BodyKind[]): BodyKind {
+  const refuse = () => unsupportedMediaType(allowed ? allowed.map(k => bodyKindMediaTypes[k][0]!) : acceptedBodyTypes);
+  const text = header?.trim();
+  if (!text) {
+    if (allowed && !allowed.includes('json')) throw refuse();
+    return 'json';
+  }
+  const m = parseMediaType(text);
+  const kind = m && kindOfMediaType.get(`${m.type}/${m.subtype}`);
+  if (!kind || (allowed && !allowed.includes(kind))) throw refuse();
   return kind;
 }

@@ -1,26 +1,87 @@
 // Which representation a response takes: JSON or YAML, and optionally a Table or metadata-only
-// view (`as=Table;g=meta.k8s.io;v=v1`; the spec's `g=meta.orch.io` spelling is answered in kind).
-// Protobuf and CBOR are not served yet, so clients that offer JSON too get JSON.
+// view (`as=Table;g=meta.k8s.io;v=v1`; the spec's `g=meta.orch.io` is answered in kind).
+// Candidates are tried in Accept order; one whose parameters cannot be honoured is skipped,
+// and when none is left the answer is 406. Protobuf and CBOR are not served yet, so a client
+// that offers JSON as well gets JSON.
 
 import { notAcceptable } from '../api/status.ts';
 import { parseAccept, type MediaRange } from './media-type.ts';
 
 export type ResponseMediaType = 'application/json' | 'application/yaml';
 export type ViewKind = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
+export type ViewGroup = 'meta.k8s.io' | 'meta.orch.io';
+export type ViewVersion = 'v1' | 'v1beta1';
+
+export interface View {
+  as: ViewKind;
+  group: ViewGroup;
+  version: ViewVersion;
+}
 
 export interface Negotiated {
   mediaType: ResponseMediaType;
-  view?: { as: ViewKind; group: 'meta.k8s.io' | 'meta.orch.io'; version: 'v1' | 'v1beta1' };
+  view?: View;
+  /** the client asked for indented output in the media type (`pretty=1`) */
+  pretty?: boolean;
 }
 
-export const servedMediaTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+export interface NegotiateOptions {
+  /** the endpoint can render Tables (resources yes; Status, subresources without printers no) */
+  tableSupported: boolean;
+  /** the endpoint can answer metadata-only views (default true) */
+  metadataSupported?: boolean;
+}
 
-function mediaTypeOf(r: MediaRange, watch: boolean): ResponseMediaType | undefined {
-  if (r.type === '*' && r.subtype === '*') return 'application/json';
+export type Target = 'object' | 'list' | 'watch';
+
+/** what a 406 lists, as Kubernetes lists it */
+export const servedMediaTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+export const servedStreamMediaTypes = ['application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch'];
+
+const viewGroups: readonly string[] = ['meta.k8s.io', 'meta.orch.io'];
+const viewVersions: readonly string[] = ['v1', 'v1beta1'];
+
+/** the served media type a range selects, if any (JSON is preferred for wildcards) */
+function servedType(r: MediaRange, target: Target): ResponseMediaType | undefined {
+  if (r.type === '*') return r.subtype === '*' ? 'application/json' : undefined;
   if (r.type !== 'application') return undefined;
   if (r.subtype === '*' || r.subtype === 'json') return 'application/json';
-  if (r.subtype === 'yaml' && !watch) return 'application/yaml';
+  // YAML has no streaming form, so a watch cannot be answered in it
+  if (r.subtype === 'yaml' && target !== 'watch') return 'application/yaml';
   return undefined;
+}
+
+function viewFor(params: Record<string, string>, target: Target, opts: NegotiateOptions): View | undefined | false {
+  const { as, g, v } = params;
+  if (as === undefined && g === undefined && v === undefined) return undefined;
+  if (!g || !viewGroups.includes(g) || !v || !viewVersions.includes(v)) return false;
+  const view = { group: g as ViewGroup, version: v as ViewVersion };
+  switch (as) {
+    case 'Table':
+      return opts.tableSupported ? { as, ...view } : false;
+    case 'PartialObjectMetadata':
+      return opts.metadataSupported !== false && target !== 'list' ? { as, ...view } : false;
+    case 'PartialObjectMetadataList':
+      return opts.metadataSupported !== false && target === 'list' ? { as, ...view } : false;
+    default:
+      return false;
+  }
+}
+
+/** one candidate, or undefined when its parameters rule it out */
+function candidate(r: MediaRange, target: Target, opts: NegotiateOptions): Negotiated | undefined {
+  const mediaType = servedType(r, target);
+  if (!mediaType) return undefined;
+  const { stream, sv, pretty } = r.params;
+  if (stream && (stream !== 'watch' || mediaType !== 'application/json')) return undefined;
+  // a server-version override is something no endpoint here allows
+  if (sv) return undefined;
+  const view = viewFor(r.params, target, opts);
+  if (view === false) return undefined;
+  const out: Negotiated = { mediaType };
+  if (view) out.view = view;
+  if (pretty === '1') out.pretty = true;
+  return out;
 }
 
 // clients send the same few Accept headers again and again
@@ -37,28 +98,36 @@ function acceptRanges(accept: string | undefined): MediaRange[] {
   return r;
 }
 
-export function negotiateResponse(accept: string | undefined, target: 'object' | 'list' | 'watch', opts: { tableSupported: boolean }): Negotiated {
+/** the representation to answer in, or a 406 StatusError listing what is served */
+export function negotiateResponse(accept: string | undefined, target: Target, opts: NegotiateOptions): Negotiated {
   for (const r of acceptRanges(accept)) {
-    const mediaType = mediaTypeOf(r, target === 'watch');
-    if (!mediaType) continue;
-    const as = r.params.as;
-    if (as === undefined) {
-      // a view's parameters without `as` are meaningless; take the plain type
-      return { mediaType };
-    }
-    const group = r.params.g, version = r.params.v;
-    if ((group !== 'meta.k8s.io' && group !== 'meta.orch.io') || (version !== 'v1' && version !== 'v1beta1')) continue;
-    if (as === 'Table') {
-      if (!opts.tableSupported) continue;
-      return { mediaType, view: { as, group, version } };
-    }
-    if (as === 'PartialObjectMetadata' && target !== 'list') return { mediaType, view: { as, group, version } };
-    if (as === 'PartialObjectMetadataList' && target === 'list') return { mediaType, view: { as, group, version } };
+    const n = candidate(r, target, opts);
+    if (n) return n;
   }
-  throw notAcceptable(servedMediaTypes);
+  throw notAcceptable(target === 'watch' ? servedStreamMediaTypes : servedMediaTypes);
 }
 
+/** the Content-Type header of a negotiated response */
 export function responseContentType(n: Negotiated): string {
   if (!n.view) return n.mediaType;
-  return `${n.mediaType};as=${n.view.as};g=${n.view.group};v=${n.view.version}`;
+  return `${n.mediaType};as=${n.view.as};v=${n.view.version};g=${n.view.group}`;
+}
+
+/** the apiVersion a view's objects carry: `meta.k8s.io/v1` */
+export function viewApiVersion(view: View): string {
+  return `${view.group}/${view.version}`;
+}
+
+const goTrue = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
+const goBool = new Set([...goTrue, '0', 'f', 'F', 'false', 'FALSE', 'False']);
+
+/**
+ * Whether to indent the response, beside the media type's own `pretty=1`: a `pretty` query
+ * value read as Go reads booleans, or else a client that is a person's tool (curl, wget, a
+ * browser).
+ */
+export function wantsPretty(prettyQuery: string | null | undefined, userAgent: string | undefined): boolean {
+  if (prettyQuery) return goBool.has(prettyQuery) ? goTrue.has(prettyQuery) : false;
+  const ua = userAgent ?? '';
+  return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0');
 }

@@ -1,115 +1,155 @@
-// Core resources other than pods.
+// Printers for core (group "") resources other than pods and volumes.
 
+import type { KubeObject } from '../../api/object.ts';
 import type { Printer } from './types.ts';
-import { col, nameColumn } from './types.ts';
-import { age, mapSelector, objAge, orNone, spec, status } from './format.ts';
+import { ageColumn, col, nameColumn, wideColumn } from './types.ts';
+import { age, formatLabels, list, nameOf, objAge, spec, status, timeOf, withMore, type Obj } from './format.ts';
 
-type Obj = Record<string, any>;
+/** load balancer ingress points: IPs, else host names, sorted and without repeats */
+export function loadBalancerAddresses(lb: Obj | undefined): string[] {
+  const set = new Set<string>();
+  for (const i of list(lb?.ingress)) { const a = i.ip || i.hostname; if (a) set.add(a); }
+  return [...set].sort();
+}
+
+function serviceExternalIP(s: Obj, st: Obj): string {
+  const external = (s.externalIPs ?? []) as string[];
+  switch (s.type) {
+    case 'ClusterIP':
+    case 'NodePort':
+      return external.length ? external.join(',') : '<none>';
+    case 'LoadBalancer': {
+      const all = [...loadBalancerAddresses(st.loadBalancer), ...external];
+      return all.length ? all.join(',') : '<pending>';
+    }
+    case 'ExternalName':
+      return s.externalName ?? '';
+    default:
+      return '<unknown>';
+  }
+}
 
 export const servicePrinter: Printer = {
-  columns: [nameColumn(), col('Type'), col('Cluster-IP'), col('External-IP'), col('Port(s)'), col('Age'), col('Selector', 'string', 1)],
+  columns: [nameColumn(), col('Type'), col('Cluster-IP'), col('External-IP'), col('Port(s)'), ageColumn(), wideColumn('Selector')],
   cells(svc, now) {
     const s = spec(svc);
-    const type = s.type ?? 'ClusterIP';
-    let external = '<none>';
-    if (type === 'ExternalName') external = s.externalName ?? '<none>';
-    else {
-      const ips = [...((status(svc).loadBalancer?.ingress ?? []) as Obj[]).map(i => i.ip ?? i.hostname), ...((s.externalIPs ?? []) as string[])];
-      if (ips.length) external = ips.join(',');
-      else if (type === 'LoadBalancer') external = '<pending>';
-    }
-    const ports = ((s.ports ?? []) as Obj[]).map(p => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(',') || '<none>';
-    return [svc.metadata.name, type, orNone(s.clusterIP), external, ports, objAge(svc, now), mapSelector(s.selector)];
+    const ports = list(s.ports).map(p => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? ''}` : `${p.port}/${p.protocol ?? ''}`)).join(',');
+    const clusterIP = (s.clusterIPs as string[] | undefined)?.[0] ?? s.clusterIP;
+    return [nameOf(svc), s.type ?? '', clusterIP || '<none>', serviceExternalIP(s, status(svc)), ports || '<none>', objAge(svc, now), formatLabels(s.selector)];
   },
 };
 
+function nodeRoles(node: KubeObject): string {
+  const roles = new Set<string>();
+  for (const [k, v] of Object.entries(node.metadata?.labels ?? {})) {
+    if (k.startsWith('node-role.kubernetes.io/')) { const r = k.slice('node-role.kubernetes.io/'.length); if (r) roles.add(r); } else if (k === 'kubernetes.io/role' && v) roles.add(v);
+  }
+  return roles.size ? [...roles].sort().join(',') : '<none>';
+}
+
 export const nodePrinter: Printer = {
-  columns: [nameColumn(), col('Status'), col('Roles'), col('Age'), col('Version'), col('Internal-IP', 'string', 1), col('External-IP', 'string', 1), col('OS-Image', 'string', 1), col('Kernel-Version', 'string', 1), col('Container-Runtime', 'string', 1)],
+  columns: [
+    nameColumn(), col('Status'), col('Roles'), ageColumn(), col('Version'),
+    wideColumn('Internal-IP'), wideColumn('External-IP'), wideColumn('OS-Image'), wideColumn('Kernel-Version'), wideColumn('Container-Runtime'),
+  ],
   cells(node, now) {
     const st = status(node);
-    const ready = ((st.conditions ?? []) as Obj[]).find(c => c.type === 'Ready');
-    const states = [ready?.status === 'True' ? 'Ready' : ready?.status === 'False' ? 'NotReady' : 'Unknown'];
+    const ready = list(st.conditions).findLast(c => c.type === 'Ready');
+    const states = [ready ? (ready.status === 'True' ? 'Ready' : 'NotReady') : 'Unknown'];
     if (spec(node).unschedulable) states.push('SchedulingDisabled');
-    const roles = Object.keys(node.metadata.labels ?? {}).filter(k => k.startsWith('node-role.kubernetes.io/')).map(k => k.slice('node-role.kubernetes.io/'.length)).filter(Boolean);
-    const addr = (t: string) => ((st.addresses ?? []) as Obj[]).find(a => a.type === t)?.address;
-    const info = st.nodeInfo ?? {};
-    return [node.metadata.name, states.join(','), roles.length ? roles.sort().join(',') : '<none>', objAge(node, now), info.kubeletVersion ?? '', orNone(addr('InternalIP')), orNone(addr('ExternalIP')), info.osImage ?? '<unknown>', info.kernelVersion ?? '<unknown>', info.containerRuntimeVersion ?? '<unknown>'];
+    const addr = (t: string) => list(st.addresses).find(a => a.type === t)?.address ?? '<none>';
+    const info: Obj = st.nodeInfo ?? {};
+    return [
+      nameOf(node), states.join(','), nodeRoles(node), objAge(node, now), info.kubeletVersion ?? '',
+      addr('InternalIP'), addr('ExternalIP'), info.osImage || '<unknown>', info.kernelVersion || '<unknown>', info.containerRuntimeVersion || '<unknown>',
+    ];
   },
 };
 
 export const namespacePrinter: Printer = {
-  columns: [nameColumn(), col('Status'), col('Age')],
-  cells: (ns, now) => [ns.metadata.name, status(ns).phase ?? '', objAge(ns, now)],
+  columns: [nameColumn(), col('Status'), ageColumn()],
+  cells: (ns, now) => [nameOf(ns), status(ns).phase ?? '', objAge(ns, now)],
 };
 
+const count = (v: unknown) => Object.keys((v ?? {}) as object).length;
+
 export const configMapPrinter: Printer = {
-  columns: [nameColumn(), col('Data', 'integer'), col('Age')],
-  cells: (cm, now) => [cm.metadata.name, Object.keys((cm.data ?? {}) as object).length + Object.keys((cm.binaryData ?? {}) as object).length, objAge(cm, now)],
+  columns: [nameColumn(), col('Data'), ageColumn()],
+  cells: (cm, now) => [nameOf(cm), count(cm.data) + count(cm.binaryData), objAge(cm, now)],
 };
 
 export const secretPrinter: Printer = {
-  columns: [nameColumn(), col('Type'), col('Data', 'integer'), col('Age')],
-  cells: (s, now) => [s.metadata.name, s.type ?? 'Opaque', Object.keys((s.data ?? {}) as object).length, objAge(s, now)],
+  columns: [nameColumn(), col('Type'), col('Data'), ageColumn()],
+  cells: (s, now) => [nameOf(s), (s.type as string | undefined) ?? '', count(s.data), objAge(s, now)],
 };
 
 export const serviceAccountPrinter: Printer = {
-  columns: [nameColumn(), col('Secrets', 'integer'), col('Age')],
-  cells: (sa, now) => [sa.metadata.name, ((sa.secrets ?? []) as unknown[]).length, objAge(sa, now)],
+  columns: [nameColumn(), col('Secrets'), ageColumn()],
+  cells: (sa, now) => [nameOf(sa), list(sa.secrets).length, objAge(sa, now)],
 };
 
 export const endpointsPrinter: Printer = {
-  columns: [nameColumn(), col('Endpoints'), col('Age')],
+  columns: [nameColumn(), col('Endpoints'), ageColumn()],
   cells(ep, now) {
-    const list: string[] = [];
-    for (const sub of (ep.subsets ?? []) as Obj[]) {
-      for (const a of (sub.addresses ?? []) as Obj[]) for (const p of ((sub.ports ?? [{}]) as Obj[])) list.push(p.port ? `${a.ip}:${p.port}` : a.ip);
+    const subsets = list(ep.subsets);
+    if (!subsets.length) return [nameOf(ep), '<none>', objAge(ep, now)];
+    const shown: string[] = [];
+    let total = 0;
+    for (const ss of subsets) {
+      const addrs = list(ss.addresses);
+      const ports = list(ss.ports);
+      if (!ports.length) { total += addrs.length; for (const a of addrs) shown.push(a.ip); continue; }
+      for (const p of ports) {
+        total += addrs.length;
+        for (const a of addrs) shown.push(String(a.ip).includes(':') ? `[${a.ip}]:${p.port}` : `${a.ip}:${p.port}`);
+      }
     }
-    const shown = list.length > 3 ? `${list.slice(0, 3).join(',')} + ${list.length - 3} more...` : list.join(',');
-    return [ep.metadata.name, shown || '<none>', objAge(ep, now)];
+    return [nameOf(ep), withMore(shown, total, 3), objAge(ep, now)];
   },
 };
 
 export const eventPrinter: Printer = {
-  columns: [col('Last Seen'), col('Type'), col('Reason'), col('Object'), col('Subobject', 'string', 1), col('Source', 'string', 1), col('Message'), col('First Seen', 'string', 1), col('Count', 'integer', 1), col('Name', 'string', 1)],
+  columns: [
+    col('Last Seen'), col('Type'), col('Reason'), col('Object'), wideColumn('Subobject'), wideColumn('Source'),
+    col('Message'), wideColumn('First Seen'), wideColumn('Count'), col('Name', 'string', 1, 'name'),
+  ],
   cells(ev, now) {
-    const e = ev as Obj;
-    const io = e.involvedObject ?? {};
-    const last = e.series?.lastObservedTime ?? e.lastTimestamp ?? e.eventTime ?? ev.metadata.creationTimestamp;
-    const src = e.source?.component ? `${e.source.component}${e.source.host ? `, ${e.source.host}` : ''}` : (e.reportingComponent ?? '');
-    return [age(last, now), e.type ?? '', e.reason ?? '', `${String(io.kind ?? '').toLowerCase()}/${io.name ?? ''}`, io.fieldPath ?? '', src, e.message ?? '', age(e.firstTimestamp ?? e.eventTime, now), e.count ?? 1, ev.metadata.name];
+    // events.k8s.io spells the same facts differently
+    const raw = ev as Obj;
+    const e: Obj = {
+      ...raw,
+      involvedObject: raw.involvedObject ?? raw.regarding,
+      message: raw.message ?? raw.note,
+      firstTimestamp: raw.firstTimestamp ?? raw.deprecatedFirstTimestamp,
+      lastTimestamp: raw.lastTimestamp ?? raw.deprecatedLastTimestamp,
+      count: raw.count ?? raw.deprecatedCount,
+      source: raw.source ?? raw.deprecatedSource,
+    };
+    const io: Obj = e.involvedObject ?? {};
+    const first = timeOf(e.firstTimestamp) !== undefined ? age(e.firstTimestamp, now) : age(e.eventTime, now);
+    let last = timeOf(e.lastTimestamp) !== undefined ? age(e.lastTimestamp, now) : first;
+    let n: number = e.count || 1;
+    if (e.series) { last = age(e.series.lastObservedTime, now); n = e.series.count ?? 0; }
+    const kind = String(io.kind ?? '').toLowerCase();
+    const target = io.name ? `${kind}/${io.name}` : kind;
+    const component = e.source?.component || e.reportingController || '';
+    const instance = e.source?.host || e.reportingInstance || '';
+    const source = instance ? `${component}, ${instance}` : component;
+    return [last, e.type ?? '', e.reason ?? '', target, io.fieldPath ?? '', source, String(e.message ?? '').trim(), first, n, nameOf(ev)];
   },
 };
-
-export const pvPrinter: Printer = {
-  columns: [nameColumn(), col('Capacity'), col('Access Modes'), col('Reclaim Policy'), col('Status'), col('Claim'), col('StorageClass'), col('VolumeAttributesClass'), col('Reason'), col('Age'), col('VolumeMode', 'string', 1)],
-  cells(pv, now) {
-    const s = spec(pv), st = status(pv);
-    const claim = s.claimRef ? `${s.claimRef.namespace}/${s.claimRef.name}` : '';
-    return [pv.metadata.name, s.capacity?.storage ?? '', accessModes(s.accessModes), s.persistentVolumeReclaimPolicy ?? '', st.phase ?? '', claim, s.storageClassName ?? '', orNone(s.volumeAttributesClassName), st.reason ?? '', objAge(pv, now), s.volumeMode ?? 'Filesystem'];
-  },
-};
-
-export const pvcPrinter: Printer = {
-  columns: [nameColumn(), col('Status'), col('Volume'), col('Capacity'), col('Access Modes'), col('StorageClass'), col('VolumeAttributesClass'), col('Age'), col('VolumeMode', 'string', 1)],
-  cells(pvc, now) {
-    const s = spec(pvc), st = status(pvc);
-    return [pvc.metadata.name, st.phase ?? '', s.volumeName ?? '', st.capacity?.storage ?? '', accessModes(st.accessModes), s.storageClassName ?? '', orNone(s.volumeAttributesClassName), objAge(pvc, now), s.volumeMode ?? 'Filesystem'];
-  },
-};
-
-function accessModes(modes: string[] | undefined): string {
-  const short: Record<string, string> = { ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' };
-  return (modes ?? []).map(m => short[m] ?? m).join(',');
-}
-
-export const limitRangePrinter: Printer = { columns: [nameColumn(), col('Created At', 'date')], cells: lr => [lr.metadata.name, lr.metadata.creationTimestamp] };
 
 export const resourceQuotaPrinter: Printer = {
-  columns: [nameColumn(), col('Age'), col('Request'), col('Limit')],
+  columns: [nameColumn(), col('Request'), col('Limit'), ageColumn()],
   cells(q, now) {
     const st = status(q);
-    const parts = (pred: (k: string) => boolean) => Object.keys(st.hard ?? {}).filter(pred).sort().map(k => `${k}: ${st.used?.[k] ?? '0'}/${st.hard[k]}`).join(', ');
-    return [q.metadata.name, objAge(q, now), parts(k => !k.startsWith('limits.')), parts(k => k.startsWith('limits.'))];
+    const hard = (st.hard ?? {}) as Record<string, string>;
+    const used = (st.used ?? {}) as Record<string, string>;
+    const requests: string[] = [], limits: string[] = [];
+    for (const k of Object.keys(hard).sort()) {
+      const pieces = k.split('.');
+      (pieces.length > 1 && pieces[0] === 'limits' ? limits : requests).push(`${k}: ${used[k] ?? '0'}/${hard[k]}`);
+    }
+    return [nameOf(q), requests.join(', '), limits.join(', '), objAge(q, now)];
   },
 };
-

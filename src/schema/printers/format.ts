@@ -1,11 +1,16 @@
-// Cell formatting shared by printers: ages as kubectl shows them, and small accessors.
+// Cell formatting shared by printers: ages as kubectl shows them, label and selector strings,
+// "first few + N more..." lists, and small accessors for untyped objects.
 
 import type { KubeObject } from '../../api/object.ts';
 import { formatLabelSelector, labelSelectorFromObject } from '../../api/selectors/label.ts';
 
+// eslint-style escape hatch: printers read untyped JSON
+export type Obj = Record<string, any>;
+
 /** a duration as Kubernetes prints it: 45s, 3m2s, 10m, 5h3m, 20h, 2d3h, 30d, 2y10d */
 export function humanDuration(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
+  // a clock a second ahead still reads as "now"; Go truncates toward zero
+  const seconds = Math.trunc(ms / 1000);
   if (seconds < -1) return '<invalid>';
   if (seconds < 0) return '0s';
   if (seconds < 120) return `${seconds}s`;
@@ -22,42 +27,71 @@ export function humanDuration(ms: number): string {
   return `${Math.floor(days / 365)}y`;
 }
 
-export function age(ts: unknown, now: Date): string {
-  if (typeof ts !== 'string' || !ts) return '<unknown>';
+/** milliseconds of an RFC 3339 timestamp, or undefined for none */
+export function timeOf(ts: unknown): number | undefined {
+  if (typeof ts !== 'string' || !ts) return undefined;
   const t = Date.parse(ts);
-  return Number.isNaN(t) ? '<unknown>' : humanDuration(now.getTime() - t);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/** time since a timestamp; `<unknown>` when there is none */
+export function age(ts: unknown, now: Date): string {
+  const t = timeOf(ts);
+  return t === undefined ? '<unknown>' : humanDuration(now.getTime() - t);
 }
 
 export function objAge(obj: KubeObject, now: Date): string {
-  return age(obj.metadata.creationTimestamp, now);
+  return age(obj.metadata?.creationTimestamp, now);
 }
 
-type Obj = Record<string, any>;
+export function nameOf(obj: KubeObject): string {
+  return obj.metadata?.name ?? '';
+}
 
 export function spec(obj: KubeObject): Obj { return (obj.spec ?? {}) as Obj; }
 export function status(obj: KubeObject): Obj { return (obj.status ?? {}) as Obj; }
+export function list(v: unknown): Obj[] { return Array.isArray(v) ? v as Obj[] : []; }
 
 export function orNone(v: unknown): string {
   return v === undefined || v === null || v === '' ? '<none>' : String(v);
+}
+
+export function orUnset(v: unknown): string {
+  return v === undefined || v === null ? '<unset>' : String(v);
 }
 
 export function num(v: unknown): number {
   return typeof v === 'number' ? v : 0;
 }
 
+/** Go's rendering of an optional boolean in cells */
+export function boolPtr(v: unknown): string {
+  return typeof v === 'boolean' ? (v ? 'True' : 'False') : '<unset>';
+}
+
 /** containers and images of a pod template, comma-joined */
 export function templateContainers(template: Obj | undefined): [string, string] {
-  const cs = (template?.spec?.containers ?? []) as Obj[];
-  return [cs.map(c => c.name).join(','), cs.map(c => c.image).join(',')];
+  const cs = list(template?.spec?.containers);
+  return [cs.map(c => c.name ?? '').join(','), cs.map(c => c.image ?? '').join(',')];
 }
 
-export function selectorString(sel: Obj | undefined): string {
-  if (!sel) return '<none>';
-  const text = formatLabelSelector(labelSelectorFromObject(sel));
-  return text || '<none>';
+/** a metav1.LabelSelector as a string; `<none>` when it selects everything or nothing */
+export function selectorString(sel: Obj | undefined | null): string {
+  try {
+    return formatLabelSelector(labelSelectorFromObject(sel)) || '<none>';
+  } catch {
+    return '<error>';
+  }
 }
 
-export function mapSelector(sel: Record<string, string> | undefined): string {
-  const e = Object.entries(sel ?? {});
-  return e.length ? e.map(([k, v]) => `${k}=${v}`).join(',') : '<none>';
+/** a plain label map as `k=v,...` in key order; `<none>` when empty */
+export function formatLabels(labels: Record<string, string> | undefined | null): string {
+  const keys = Object.keys(labels ?? {}).sort();
+  return keys.length ? keys.map(k => `${k}=${labels![k]}`).join(',') : '<none>';
+}
+
+/** `a,b,c + 2 more...` once a list passes `max` entries */
+export function withMore(shown: string[], total: number, max: number, sep = ','): string {
+  const text = shown.slice(0, max).join(sep);
+  return total > max ? `${text} + ${total - max} more...` : text;
 }

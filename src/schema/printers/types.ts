@@ -1,4 +1,5 @@
-// A printer: the columns Kubernetes shows for a resource and how to fill them from an object.
+// A printer: the columns Kubernetes' Table view shows for a resource and how to fill a row
+// from an object. Cells of wide columns (priority 1) are always filled; clients pick.
 
 import type { KubeObject } from '../../api/object.ts';
 
@@ -10,14 +11,25 @@ export interface Column {
   priority: number;
 }
 
+/** a condition on a row (Kubernetes marks finished pods `Completed`) */
+export interface RowCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason?: string;
+  message?: string;
+}
+
 export interface Printer {
   columns: Column[];
   cells(obj: KubeObject, now: Date): unknown[];
+  conditions?(obj: KubeObject): RowCondition[] | undefined;
 }
 
-/** a column: name, then type (default string), format, priority (1 = shown only with -o wide) */
+/** a column: name, then type (default string), priority (1 = shown only with -o wide), format */
 export function col(name: string, type: Column['type'] = 'string', priority = 0, format = ''): Column {
   return { name, type, format, description: '', priority };
 }
 
 export const nameColumn = (): Column => col('Name', 'string', 0, 'name');
+export const ageColumn = (): Column => col('Age');
+export const wideColumn = (name: string, type: Column['type'] = 'string'): Column => col(name, type, 1);

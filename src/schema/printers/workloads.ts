@@ -1,79 +1,116 @@
-// Workload controllers' objects.
+// Printers for workload controllers' objects (apps, batch, and replication controllers).
 
 import type { Printer } from './types.ts';
-import { col, nameColumn } from './types.ts';
-import { age, mapSelector, num, objAge, orNone, selectorString, spec, status, templateContainers } from './format.ts';
+import { ageColumn, col, nameColumn, wideColumn } from './types.ts';
+import { boolPtr, formatLabels, humanDuration, list, nameOf, num, objAge, age, selectorString, spec, status, templateContainers, timeOf } from './format.ts';
+import { formatLabelSelector, labelSelectorFromObject } from '../../api/selectors/label.ts';
 
-const wide = () => [col('Containers', 'string', 1), col('Images', 'string', 1), col('Selector', 'string', 1)];
+const templateColumns = () => [wideColumn('Containers'), wideColumn('Images')];
 
 export const deploymentPrinter: Printer = {
-  columns: [nameColumn(), col('Ready'), col('Up-to-date', 'integer'), col('Available', 'integer'), col('Age'), ...wide()],
+  columns: [nameColumn(), col('Ready'), col('Up-to-date'), col('Available'), ageColumn(), ...templateColumns(), wideColumn('Selector')],
   cells(d, now) {
     const s = spec(d), st = status(d);
     const [c, i] = templateContainers(s.template);
-    return [d.metadata.name, `${num(st.readyReplicas)}/${num(s.replicas)}`, num(st.updatedReplicas), num(st.availableReplicas), objAge(d, now), c, i, selectorString(s.selector)];
+    let selector: string;
+    try { selector = formatLabelSelector(labelSelectorFromObject(s.selector)); } catch { selector = '<invalid>'; }
+    return [nameOf(d), `${num(st.readyReplicas)}/${num(s.replicas)}`, num(st.updatedReplicas), num(st.availableReplicas), objAge(d, now), c, i, selector];
   },
 };
 
+const replicaColumns = () => [nameColumn(), col('Desired', 'integer'), col('Current', 'integer'), col('Ready', 'integer'), ageColumn(), ...templateColumns(), wideColumn('Selector')];
+
 export const replicaSetPrinter: Printer = {
-  columns: [nameColumn(), col('Desired', 'integer'), col('Current', 'integer'), col('Ready', 'integer'), col('Age'), ...wide()],
+  columns: replicaColumns(),
   cells(r, now) {
     const s = spec(r), st = status(r);
     const [c, i] = templateContainers(s.template);
-    return [r.metadata.name, num(s.replicas), num(st.replicas), num(st.readyReplicas), objAge(r, now), c, i, selectorString(s.selector)];
+    return [nameOf(r), num(s.replicas), num(st.replicas), num(st.readyReplicas), objAge(r, now), c, i, selectorString(s.selector)];
   },
 };
 
 export const replicationControllerPrinter: Printer = {
-  columns: replicaSetPrinter.columns,
+  columns: replicaColumns(),
   cells(r, now) {
     const s = spec(r), st = status(r);
     const [c, i] = templateContainers(s.template);
-    return [r.metadata.name, num(s.replicas), num(st.replicas), num(st.readyReplicas), objAge(r, now), c, i, mapSelector(s.selector)];
+    return [nameOf(r), num(s.replicas), num(st.replicas), num(st.readyReplicas), objAge(r, now), c, i, formatLabels(s.selector)];
   },
 };
 
 export const statefulSetPrinter: Printer = {
-  columns: [nameColumn(), col('Ready'), col('Age'), col('Containers', 'string', 1), col('Images', 'string', 1)],
+  columns: [nameColumn(), col('Ready'), ageColumn(), ...templateColumns()],
   cells(r, now) {
     const s = spec(r), st = status(r);
     const [c, i] = templateContainers(s.template);
-    return [r.metadata.name, `${num(st.readyReplicas)}/${num(s.replicas)}`, objAge(r, now), c, i];
+    return [nameOf(r), `${num(st.readyReplicas)}/${num(s.replicas)}`, objAge(r, now), c, i];
   },
 };
 
 export const daemonSetPrinter: Printer = {
-  columns: [nameColumn(), col('Desired', 'integer'), col('Current', 'integer'), col('Ready', 'integer'), col('Up-to-date', 'integer'), col('Available', 'integer'), col('Node Selector'), col('Age'), ...wide()],
+  columns: [
+    nameColumn(), col('Desired', 'integer'), col('Current', 'integer'), col('Ready', 'integer'), col('Up-to-date', 'integer'),
+    col('Available', 'integer'), col('Node Selector'), ageColumn(), ...templateColumns(), wideColumn('Selector'),
+  ],
   cells(r, now) {
     const s = spec(r), st = status(r);
     const [c, i] = templateContainers(s.template);
-    return [r.metadata.name, num(st.desiredNumberScheduled), num(st.currentNumberScheduled), num(st.numberReady), num(st.updatedNumberScheduled), num(st.numberAvailable), mapSelector(s.template?.spec?.nodeSelector), objAge(r, now), c, i, selectorString(s.selector)];
+    return [
+      nameOf(r), num(st.desiredNumberScheduled), num(st.currentNumberScheduled), num(st.numberReady), num(st.updatedNumberScheduled),
+      num(st.numberAvailable), formatLabels(s.template?.spec?.nodeSelector), objAge(r, now), c, i, selectorString(s.selector),
+    ];
   },
 };
 
+/** a job condition of this type, judged by the first one listed */
+function jobCondition(st: Record<string, any>, type: string): boolean {
+  return list(st.conditions).find(c => c.type === type)?.status === 'True';
+}
+
 export const jobPrinter: Printer = {
-  columns: [nameColumn(), col('Status'), col('Completions'), col('Duration'), col('Age'), ...wide()],
+  columns: [nameColumn(), col('Status'), col('Completions'), col('Duration'), ageColumn(), ...templateColumns(), wideColumn('Selector')],
   cells(j, now) {
     const s = spec(j), st = status(j);
-    const conds = (st.conditions ?? []) as Array<Record<string, string>>;
-    const has = (t: string) => conds.some(c => c.type === t && c.status === 'True');
-    const state = has('Complete') ? 'Complete' : has('Failed') ? 'Failed' : has('FailureTarget') ? 'FailureTarget' : has('Suspended') ? 'Suspended' : 'Running';
-    const completions = s.completions !== undefined ? `${num(st.succeeded)}/${s.completions}` : `${num(st.succeeded)}/1 of ${num(s.parallelism)}`;
-    let duration = '';
-    if (st.startTime) {
-      const end = st.completionTime ? Date.parse(st.completionTime) : now.getTime();
-      duration = age(st.startTime, new Date(end));
-    }
+    const succeeded = num(st.succeeded);
+    let completions: string;
+    if (typeof s.completions === 'number') completions = `${succeeded}/${s.completions}`;
+    else completions = num(s.parallelism) > 1 ? `${succeeded}/1 of ${s.parallelism}` : `${succeeded}/1`;
+    const start = timeOf(st.startTime), end = timeOf(st.completionTime);
+    const duration = start === undefined ? '' : humanDuration((end ?? now.getTime()) - start);
+    let state = 'Running';
+    if (jobCondition(st, 'Complete')) state = 'Complete';
+    else if (jobCondition(st, 'Failed')) state = 'Failed';
+    else if (j.metadata?.deletionTimestamp) state = 'Terminating';
+    else if (jobCondition(st, 'Suspended')) state = 'Suspended';
+    else if (jobCondition(st, 'FailureTarget')) state = 'FailureTarget';
     const [c, i] = templateContainers(s.template);
-    return [j.metadata.name, state, completions, duration, objAge(j, now), c, i, selectorString(s.selector)];
+    return [nameOf(j), state, completions, duration, objAge(j, now), c, i, selectorString(s.selector)];
   },
 };
 
 export const cronJobPrinter: Printer = {
-  columns: [nameColumn(), col('Schedule'), col('Timezone'), col('Suspend', 'boolean'), col('Active', 'integer'), col('Last Schedule'), col('Age'), ...wide()],
+  columns: [
+    nameColumn(), col('Schedule'), col('Timezone'), col('Suspend', 'boolean'), col('Active', 'integer'), col('Last Schedule'),
+    ageColumn(), ...templateColumns(), wideColumn('Selector'),
+  ],
   cells(cj, now) {
     const s = spec(cj), st = status(cj);
-    const [c, i] = templateContainers(s.jobTemplate?.spec?.template);
-    return [cj.metadata.name, s.schedule, orNone(s.timeZone), !!s.suspend, (st.active ?? []).length, st.lastScheduleTime ? age(st.lastScheduleTime, now) : '<none>', objAge(cj, now), c, i, selectorString(s.jobTemplate?.spec?.selector)];
+    const job = s.jobTemplate?.spec ?? {};
+    const [c, i] = templateContainers(job.template);
+    const last = st.lastScheduleTime ? age(st.lastScheduleTime, now) : '<none>';
+    return [nameOf(cj), s.schedule ?? '', s.timeZone ?? '<none>', boolPtr(s.suspend), list(st.active).length, last, objAge(cj, now), c, i, selectorString(job.selector)];
+  },
+};
+
+export const controllerRevisionPrinter: Printer = {
+  columns: [nameColumn(), col('Controller'), col('Revision'), ageColumn()],
+  cells(cr, now) {
+    const owner = (cr.metadata?.ownerReferences ?? []).find(o => o.controller === true) as Record<string, string> | undefined;
+    let controller = '<none>';
+    if (owner) {
+      const group = String(owner.apiVersion ?? '').includes('/') ? String(owner.apiVersion).split('/')[0] : '';
+      controller = `${String(owner.kind).toLowerCase()}${group ? '.' + group : ''}/${owner.name}`;
+    }
+    return [nameOf(cr), controller, (cr as Record<string, unknown>).revision ?? 0, objAge(cr, now)];
   },
 };

@@ -5,17 +5,95 @@ import { encodeBody } from '../../../src/codec/encode.ts';
 import { StatusError } from '../../../src/api/status.ts';
 
 const b = (s: string) => Buffer.from(s);
+const badRequest = (message: string | RegExp) => (e: unknown) =>
+  e instanceof StatusError && e.code === 400 && e.reason === 'BadRequest' && (typeof message === 'string' ? e.message === message : message.test(e.message));
 
-test('JSON and YAML bodies decode; malformed ones are 400', () => {
-  assert.deepEqual(decodeBody(b('{"a":1}'), 'json').object, { a: 1 });
-  assert.deepEqual(decodeBody(b('a: 1\nb: [x]\n'), 'yaml').object, { a: 1, b: ['x'] });
-  for (const [body, kind] of [['{"a":', 'json'], ['a: [1', 'yaml'], ['a: 1\n---\nb: 2\n', 'yaml'], ['', 'yaml']] as const) {
-    assert.throws(() => decodeBody(b(body), kind), (e: unknown) => e instanceof StatusError && e.code === 400, `${kind}: ${body}`);
-  }
+test('JSON and YAML bodies decode to the same value', () => {
+  const json = decodeBody(b('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"},"data":{"a":"1"}}'), 'json');
+  const yaml = decodeBody(b('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: "1"\n'), 'yaml');
+  assert.deepEqual(json, { object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: '1' } }, duplicates: [] });
+  assert.deepEqual(yaml, json);
+  assert.deepEqual(decodeBody('{"a":1}', 'json').object, { a: 1 });
+  assert.deepEqual(decodeBody(b('{"a": 1, "b": [true, null]}'), 'yaml').object, { a: 1, b: [true, null] });
 });
 
-test('encoding: compact JSON, pretty JSON, YAML', () => {
-  assert.equal(encodeBody({ a: 1 }, 'application/json'), '{"a":1}');
-  assert.equal(encodeBody({ a: 1 }, 'application/json', { pretty: true }), '{\n  "a": 1\n}\n');
-  assert.equal(encodeBody({ a: { b: 'c' } }, 'application/yaml'), 'a:\n  b: c\n');
+test('malformed JSON is a 400 worded as Go words it', () => {
+  const pre = "couldn't get version/kind; json parse error: ";
+  assert.throws(() => decodeBody(b('{"a":'), 'json'), badRequest(`${pre}unexpected end of JSON input`));
+  assert.throws(() => decodeBody(b(''), 'json'), badRequest(`${pre}unexpected end of JSON input`));
+  assert.throws(() => decodeBody(b('{"a":1,}'), 'json'), badRequest(`${pre}invalid character '}' looking for beginning of object key string`));
+  assert.throws(() => decodeBody(b('{"a" 1}'), 'json'), badRequest(`${pre}invalid character '1' after object key`));
+  assert.throws(() => decodeBody(b('{"a":1 "b":2}'), 'json'), badRequest(`${pre}invalid character '"' after object key:value pair`));
+  assert.throws(() => decodeBody(b('{"a":tru}'), 'json'), badRequest(`${pre}invalid character '}' in literal true (expecting 'e')`));
+  assert.throws(() => decodeBody(b('{"a":1}x'), 'json'), badRequest(`${pre}invalid character 'x' after top-level value`));
+  assert.throws(() => decodeBody(b("{'a':1}"), 'json'), badRequest(`${pre}invalid character '\\'' looking for beginning of object key string`));
+});
+
+test('a body that is not an object is a 400 (unless allowed, as for JSON patches)', () => {
+  const msg = /^couldn't get version\/kind; json parse error: json: cannot unmarshal (array|string|number|bool|null) into Go value of type struct/;
+  for (const body of ['[1,2]', '"x"', '3', 'true', 'null']) assert.throws(() => decodeBody(b(body), 'json'), badRequest(msg), body);
+  assert.throws(() => decodeBody(b('- 1\n- 2\n'), 'yaml'), badRequest(/cannot unmarshal array/));
+  assert.throws(() => decodeBody(b('just text\n'), 'yaml'), badRequest(/cannot unmarshal string/));
+  assert.deepEqual(decodeBody(b('[{"op":"remove","path":"/a"}]'), 'json', { requireObject: false }).object, [{ op: 'remove', path: '/a' }]);
+});
+
+test('malformed YAML, several documents, or none, are 400', () => {
+  assert.throws(() => decodeBody(b('a: [1\n'), 'yaml'), badRequest(/^error converting YAML to JSON: yaml: line 2: /));
+  assert.throws(() => decodeBody(b('a: b: c\n'), 'yaml'), badRequest(/^error converting YAML to JSON: yaml: line 1: /));
+  assert.throws(() => decodeBody(b('a: *nowhere\n'), 'yaml'), badRequest(/^error converting YAML to JSON: yaml: /));
+  assert.throws(() => decodeBody(b('a: 1\n---\nb: 2\n'), 'yaml'), badRequest(/more than one YAML document/));
+  assert.throws(() => decodeBody(b(''), 'yaml'), badRequest(/unexpected end of JSON input/));
+  assert.throws(() => decodeBody(b('# nothing\n'), 'yaml'), badRequest(/unexpected end of JSON input/));
+  // a leading or trailing separator is not a second document
+  assert.deepEqual(decodeBody(b('---\na: 1\n---\n'), 'yaml').object, { a: 1 });
+});
+
+test('YAML scalars read as Go clients read them: 1.1 booleans and octal, timestamps as strings', () => {
+  const { object } = decodeBody(b('a: yes\nb: off\nc: 0777\nd: 2024-01-01\ne: 2024-01-01T10:00:00Z\nf: "yes"\ng: 1:20\n'), 'yaml');
+  assert.deepEqual(object, { a: true, b: false, c: 511, d: '2024-01-01', e: '2024-01-01T10:00:00Z', f: 'yes', g: '1:20' });
+});
+
+test('duplicate fields are found in JSON, with their paths; the last value wins', () => {
+  const body = '{"metadata":{"name":"a","labels":{"x":"1"},"name":"b"},"spec":{"containers":[{"name":"c","image":"i","image":"j"}]},"kind":"Pod","kind":"Pod"}';
+  const d = decodeBody(b(body), 'json');
+  assert.deepEqual(d.duplicates, ['metadata.name', 'spec.containers[0].image', 'kind']);
+  assert.equal((d.object as any).metadata.name, 'b');
+  assert.equal((d.object as any).spec.containers[0].image, 'j');
+  // a key repeated three times is reported once; equal keys in different objects are not repeats
+  assert.deepEqual(decodeBody(b('{"a":1,"a":2,"a":3}'), 'json').duplicates, ['a']);
+  assert.deepEqual(decodeBody(b('{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]}'), 'json').duplicates, []);
+  // escaped keys are compared by value; spacing does not hide a repeat
+  assert.deepEqual(decodeBody(b('{"a\\u0062": 1, "ab" : 2}'), 'json').duplicates, ['ab']);
+  assert.deepEqual(decodeBody(b('{\n  "a" : 1,\n  "b": {"c":"x\\":y", "c" :2}\n}'), 'json').duplicates, ['b.c']);
+  assert.deepEqual(decodeBody(b('{"a":1,"a":2}'), 'json', { duplicates: false }).duplicates, []);
+});
+
+test('duplicate keys are found in YAML too', () => {
+  const d = decodeBody(b('metadata:\n  name: a\n  name: b\nspec:\n  containers:\n  - name: c\n    name: d\n'), 'yaml');
+  assert.deepEqual(d.duplicates, ['metadata.name', 'spec.containers[0].name']);
+  assert.equal((d.object as any).metadata.name, 'b');
+});
+
+test('encoding: compact JSON, pretty JSON indented two spaces, YAML as Kubernetes writes it', () => {
+  const obj = { kind: 'Pod', apiVersion: 'v1', metadata: { name: 'p', creationTimestamp: '2026-01-01T00:00:00Z', labels: { on: 'yes' } }, spec: { containers: [{ name: 'c', args: ['1'] }], volumes: [] } };
+  assert.equal(encodeBody({ a: 1, b: [1, 2] }, 'application/json'), '{"a":1,"b":[1,2]}');
+  assert.equal(encodeBody({ a: 1, b: { c: [1] } }, 'application/json', { pretty: true }), '{\n  "a": 1,\n  "b": {\n    "c": [\n      1\n    ]\n  }\n}\n');
+  assert.equal(encodeBody(obj, 'application/yaml'), [
+    'apiVersion: v1',
+    'kind: Pod',
+    'metadata:',
+    '  creationTimestamp: "2026-01-01T00:00:00Z"',
+    '  labels:',
+    '    "on": "yes"',
+    '  name: p',
+    'spec:',
+    '  containers:',
+    '  - args:',
+    '    - "1"',
+    '    name: c',
+    '  volumes: []',
+    '',
+  ].join('\n'));
+  // what is written reads back the same
+  assert.deepEqual(decodeBody(encodeBody(obj, 'application/yaml'), 'yaml').object, obj);
 });

@@ -1,0 +1,53 @@
+// JSON request bodies: JSON.parse for speed, plus what it cannot tell — repeated fields (which
+// field validation reports) and Go-worded syntax errors (which clients show to people).
+
+import { badRequest } from '../api/status.ts';
+import { countJsonKeys, countValueKeys, JsonSyntaxError, scanJson } from './json-scan.ts';
+
+export interface DecodedJson {
+  object: unknown;
+  /** paths of fields given more than once in one object; the last one given wins */
+  duplicates: string[];
+}
+
+/** Kubernetes first reads only apiVersion and kind into this struct; a non-object fails there */
+const typeMetaStruct = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+const goTypeNames: Record<string, string> = { string: 'string', number: 'number', boolean: 'bool' };
+
+/** the 400 Kubernetes answers for a body that is JSON but not an object */
+export function notAnObjectError(value: unknown): Error {
+  const what = Array.isArray(value) ? 'array' : goTypeNames[typeof value] ?? 'null';
+  return badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${what} into Go value of type ${typeMetaStruct}`);
+}
+
+/** the syntax error in malformed JSON text, worded as Go words it */
+export function jsonSyntaxMessage(text: string, fallback: string): string {
+  try {
+    scanJson(text);
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) return err.message;
+    throw err;
+  }
+  return fallback;
+}
+
+/**
+ * Parse JSON text. `duplicates` (default true) looks for repeated fields: a count of keys in
+ * the text is compared with the count in the parsed value, and only on a mismatch does the
+ * slower scan run to name the paths.
+ */
+export function decodeJson(text: string, opts: { duplicates?: boolean; requireObject?: boolean } = {}): DecodedJson {
+  let object: unknown;
+  try {
+    object = JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`couldn't get version/kind; json parse error: ${jsonSyntaxMessage(text, (err as Error).message)}`);
+  }
+  if (opts.requireObject !== false && (typeof object !== 'object' || object === null || Array.isArray(object))) {
+    throw notAnObjectError(object);
+  }
+  if (opts.duplicates === false || typeof object !== 'object' || object === null) return { object, duplicates: [] };
+  if (countJsonKeys(text) === countValueKeys(object)) return { object, duplicates: [] };
+  return { object, duplicates: scanJson(text) };
+}
