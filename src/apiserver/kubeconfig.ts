@@ -1,9 +1,11 @@
-// kubeconfig files that kubectl and client libraries use as they are.
+// kubeconfig files that kubectl and client libraries use as they are: the CA and the client
+// credentials embedded as base64 *-data fields, so the file stands alone.
 
-import { rename, writeFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
+import { writeFileAtomic } from './pki/atomic-write.ts';
 
 export interface KubeconfigParams {
+  /** https://host:port */
   server: string;
   caCertPem: string;
   clientCertPem: string;
@@ -13,7 +15,7 @@ export interface KubeconfigParams {
   contextName?: string;
 }
 
-const b64 = (s: string) => Buffer.from(s).toString('base64');
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 export function kubeconfigYaml(p: KubeconfigParams): string {
   const cluster = p.clusterName ?? 'orch';
@@ -27,11 +29,10 @@ export function kubeconfigYaml(p: KubeconfigParams): string {
     contexts: [{ name: context, context: { cluster, user } }],
     'current-context': context,
     preferences: {},
-  });
+  }, { lineWidth: 0 });
 }
 
+/** writes the file in one step, readable only by its owner (it holds a private key) */
 export async function writeKubeconfig(path: string, p: KubeconfigParams): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}`;
-  await writeFile(tmp, kubeconfigYaml(p), { mode: 0o600 });
-  await rename(tmp, path);
+  await writeFileAtomic(path, kubeconfigYaml(p), 0o600);
 }

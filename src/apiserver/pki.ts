@@ -1,21 +1,17 @@
-// The cluster's TLS material, made on first start and reused afterwards: a CA, the API server's
-// serving certificate and an admin client certificate (CN kubernetes-admin, O system:masters).
-// ECDSA P-256 keys: quick to make, and accepted by Go's crypto/tls and Node's.
+// The cluster's TLS material under DATA_DIR/pki: a CA, the API server's serving certificate and an
+// admin client certificate (CN kubernetes-admin, O system:masters). Made on first start, reused
+// afterwards, and reissued only when a certificate no longer fits (names, signer, expiry).
 
-import { webcrypto } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { X509Certificate as NodeCert } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
 import type { Logger } from '../api/log.ts';
+import { writeFileAtomic } from './pki/atomic-write.ts';
+import { DAY_MS, certProblem, createCa, issueCert, splitHostsAndIps } from './pki/certs.ts';
+import type { CertAndKey, CertExpectations, CertRequest } from './pki/certs.ts';
 
-type CryptoKey = webcrypto.CryptoKey;
-type CryptoKeyPair = webcrypto.CryptoKeyPair;
-
-x509.cryptoProvider.set(webcrypto as never);
-
-const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
-const day = 24 * 3600 * 1000;
+export type { CertAndKey } from './pki/certs.ts';
 
 export interface Pki {
   dir: string;
@@ -27,121 +23,95 @@ export interface Pki {
   adminKey: string;
 }
 
-async function atomicWrite(path: string, data: string, mode: number): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}`;
-  await writeFile(tmp, data, { mode });
-  await rename(tmp, path);
+export interface PkiOptions {
+  /** extra DNS names for the serving certificate */
+  hosts: string[];
+  /** extra IP addresses for the serving certificate */
+  ips: string[];
+  log?: Logger;
 }
 
-async function readPair(dir: string, name: string): Promise<{ cert: string; key: string } | undefined> {
+export const CA_COMMON_NAME = 'orch-ca';
+export const ADMIN_USER = 'kubernetes-admin';
+export const ADMIN_GROUP = 'system:masters';
+const CA_DAYS = 3650;
+const LEAF_DAYS = 365;
+const RENEW_BEFORE_MS = 30 * DAY_MS;
+
+// names in-cluster and local clients use to reach the API server
+const builtinDnsNames = ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'];
+// 10.96.0.1 is the default ClusterIP of the `kubernetes` Service
+const builtinIps = ['127.0.0.1', '::1', '10.96.0.1'];
+
+async function readPair(dir: string, name: string): Promise<CertAndKey | undefined> {
   try {
-    return { cert: await readFile(join(dir, `${name}.crt`), 'utf8'), key: await readFile(join(dir, `${name}.key`), 'utf8') };
-  } catch {
-    return undefined;
+    const [cert, key] = await Promise.all([readFile(join(dir, `${name}.crt`), 'utf8'), readFile(join(dir, `${name}.key`), 'utf8')]);
+    return { cert, key };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
   }
 }
 
-async function keyPem(key: CryptoKey): Promise<string> {
-  const der = await webcrypto.subtle.exportKey('pkcs8', key as never);
-  return x509.PemConverter.encode(der, 'PRIVATE KEY');
+async function savePair(dir: string, name: string, pair: CertAndKey): Promise<void> {
+  // key first: a crash between the two leaves a mismatched pair, which the next start reissues
+  await writeFileAtomic(join(dir, `${name}.key`), pair.key, 0o600);
+  await writeFileAtomic(join(dir, `${name}.crt`), pair.cert, 0o644);
 }
 
-async function importKey(pem: string): Promise<CryptoKey> {
-  return webcrypto.subtle.importKey('pkcs8', x509.PemConverter.decode(pem)[0]!, { name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign']) as unknown as CryptoKey;
-}
-
-function serial(): string {
-  return Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1');
-}
-
-interface Issuer { cert: x509.X509Certificate; key: CryptoKey }
-
-async function makeCa(): Promise<{ cert: string; key: string }> {
-  const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']) as unknown as CryptoKeyPair;
-  const now = Date.now();
-  const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: serial(), name: 'CN=orch-ca', keys, signingAlgorithm: alg,
-    notBefore: new Date(now - 3600_000), notAfter: new Date(now + 3650 * day),
-    extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-    ],
-  });
-  return { cert: cert.toString('pem'), key: await keyPem(keys.privateKey) };
-}
-
-export interface LeafRequest {
-  subject: string;
-  days: number;
-  usage: 'server' | 'client';
-  dns?: string[];
-  ips?: string[];
-}
-
-async function issue(ca: Issuer, req: LeafRequest): Promise<{ cert: string; key: string }> {
-  const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']) as unknown as CryptoKeyPair;
-  const now = Date.now();
-  const extensions: x509.Extension[] = [
-    new x509.BasicConstraintsExtension(false, undefined, true),
-    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-    new x509.ExtendedKeyUsageExtension([req.usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
-    await x509.AuthorityKeyIdentifierExtension.create(ca.cert, false),
-  ];
-  if (req.usage === 'server') {
-    extensions.push(new x509.SubjectAlternativeNameExtension([
-      ...(req.dns ?? []).map(value => ({ type: 'dns' as const, value })),
-      ...(req.ips ?? []).map(value => ({ type: 'ip' as const, value })),
-    ]));
+function caProblem(ca: CertAndKey): string | undefined {
+  try {
+    const cert = new NodeCert(ca.cert);
+    if (!cert.ca) return 'not a CA certificate';
+    return certProblem(ca, { caCert: ca.cert, renewBeforeMs: 0 });
+  } catch (err) {
+    return `unreadable: ${(err as Error).message}`;
   }
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: serial(), subject: req.subject, issuer: ca.cert.subject, publicKey: keys.publicKey,
-    signingKey: ca.key, signingAlgorithm: alg,
-    notBefore: new Date(now - 3600_000), notAfter: new Date(now + req.days * day), extensions,
-  });
-  return { cert: cert.toString('pem'), key: await keyPem(keys.privateKey) };
 }
 
-/** a client certificate signed by the cluster CA (admin, node agents, controllers) */
-export async function issueClientCert(pki: Pick<Pki, 'caCert' | 'caKey'>, opts: { commonName: string; organizations?: string[]; days?: number }): Promise<{ cert: string; key: string }> {
-  const subject = [`CN=${opts.commonName}`, ...(opts.organizations ?? []).map(o => `O=${o}`)].join(', ');
-  return issue({ cert: new x509.X509Certificate(pki.caCert), key: await importKey(pki.caKey) }, { subject, days: opts.days ?? 365, usage: 'client' });
-}
-
-function coversSans(pem: string, dns: string[], ips: string[]): boolean {
-  const cert = new x509.X509Certificate(pem);
-  if (cert.notAfter.getTime() - Date.now() < 30 * day) return false;
-  const san = cert.getExtension(x509.SubjectAlternativeNameExtension);
-  if (!san) return false;
-  const have = new Set(san.names.items.map(n => `${n.type}:${n.value}`));
-  return dns.every(d => have.has(`dns:${d}`)) && ips.every(i => have.has(`ip:${i}`));
-}
-
-export async function ensurePki(dataDir: string, opts: { hosts: string[]; ips: string[]; log?: Logger }): Promise<Pki> {
+export async function ensurePki(dataDir: string, opts: PkiOptions): Promise<Pki> {
   const dir = join(dataDir, 'pki');
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const save = async (name: string, pair: { cert: string; key: string }) => {
-    await atomicWrite(join(dir, `${name}.key`), pair.key, 0o600);
-    await atomicWrite(join(dir, `${name}.crt`), pair.cert, 0o644);
-  };
+  const log = opts.log;
+
   let ca = await readPair(dir, 'ca');
-  if (!ca) {
-    ca = await makeCa();
-    await save('ca', ca);
-    opts.log?.info('created cluster CA', { dir });
+  const problem = ca ? caProblem(ca) : 'missing';
+  if (!ca || problem) {
+    // a new CA invalidates every certificate it signed; the checks below then reissue ours
+    if (ca) log?.warn('replacing cluster CA', { dir, reason: problem });
+    ca = await createCa(CA_COMMON_NAME, CA_DAYS);
+    await savePair(dir, 'ca', ca);
+    log?.info('created cluster CA', { dir });
+  } else if (Date.parse(new NodeCert(ca.cert).validTo) - Date.now() < RENEW_BEFORE_MS) {
+    log?.warn('cluster CA expires soon; remove the pki directory to start over', { dir, notAfter: new NodeCert(ca.cert).validTo });
   }
-  const issuer: Issuer = { cert: new x509.X509Certificate(ca.cert), key: await importKey(ca.key) };
-  const dns = [...new Set(['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local', ...opts.hosts])];
-  const ips = [...new Set(['127.0.0.1', '::1', '10.96.0.1', ...opts.ips])];
-  let server = await readPair(dir, 'apiserver');
-  if (!server || !coversSans(server.cert, dns, ips)) {
-    server = await issue(issuer, { subject: 'CN=kube-apiserver', days: 365, usage: 'server', dns, ips });
-    await save('apiserver', server);
-  }
-  let admin = await readPair(dir, 'admin');
-  if (!admin) {
-    admin = await issue(issuer, { subject: 'CN=kubernetes-admin, O=system:masters', days: 365, usage: 'client' });
-    await save('admin', admin);
-  }
+
+  const names = splitHostsAndIps([...builtinDnsNames, hostname(), ...opts.hosts], [...builtinIps, ...opts.ips]);
+  const ensureLeaf = async (name: string, req: CertRequest): Promise<CertAndKey> => {
+    const want: CertExpectations = {
+      caCert: ca.cert, renewBeforeMs: RENEW_BEFORE_MS,
+      commonName: req.commonName, organizations: req.organizations ?? [], dnsNames: req.dnsNames, ips: req.ips,
+    };
+    const existing = await readPair(dir, name);
+    const reason = existing ? certProblem(existing, want) : 'missing';
+    if (existing && !reason) return existing;
+    const pair = await issueCert(ca, req);
+    await savePair(dir, name, pair);
+    log?.info('issued certificate', { file: join(dir, `${name}.crt`), reason });
+    return pair;
+  };
+  const server = await ensureLeaf('apiserver', { commonName: 'kube-apiserver', days: LEAF_DAYS, usage: 'server', dnsNames: names.dnsNames, ips: names.ips });
+  const admin = await ensureLeaf('admin', { commonName: ADMIN_USER, organizations: [ADMIN_GROUP], days: LEAF_DAYS, usage: 'client' });
   return { dir, caCert: ca.cert, caKey: ca.key, serverCert: server.cert, serverKey: server.key, adminCert: admin.cert, adminKey: admin.key };
+}
+
+/** a client certificate signed by the cluster CA (node agents, controllers, extra users) */
+export async function issueClientCert(pki: Pick<Pki, 'caCert' | 'caKey'>, opts: { commonName: string; organizations?: string[]; days?: number }): Promise<CertAndKey> {
+  return issueCert({ cert: pki.caCert, key: pki.caKey }, { commonName: opts.commonName, organizations: opts.organizations, days: opts.days ?? LEAF_DAYS, usage: 'client' });
+}
+
+/** a serving certificate signed by the cluster CA (for example a node agent's own endpoint) */
+export async function issueServingCert(pki: Pick<Pki, 'caCert' | 'caKey'>, opts: { commonName: string; hosts?: string[]; ips?: string[]; days?: number }): Promise<CertAndKey> {
+  const names = splitHostsAndIps(opts.hosts ?? [], opts.ips ?? []);
+  return issueCert({ cert: pki.caCert, key: pki.caKey }, { commonName: opts.commonName, days: opts.days ?? LEAF_DAYS, usage: 'server', ...names });
 }

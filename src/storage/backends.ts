@@ -1,27 +1,63 @@
-// Storage backends by name: the one place that maps `--storage-backend` to an implementation.
+// Storage backends by name or URL scheme: the one table that maps `--storage-backend` (and,
+// later, `--etcd-servers`) to an implementation. `sqlite` is the default. A backend is chosen
+// by its name ("sqlite") or by the scheme of a URL ("sqlite:///var/lib/orch/state.db").
 
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { Logger } from '../api/log.ts';
 import type { Storage } from './interface.ts';
 import { openSqliteStorage } from './sqlite/store.ts';
 
 export interface BackendOptions {
+  /** where a file-based backend keeps its data when the spec names no location */
   dataDir: string;
   log?: Logger;
 }
 
-type Opener = (opts: BackendOptions) => Promise<Storage>;
-
-const backends: Record<string, Opener> = {
-  sqlite: opts => openSqliteStorage({ path: join(opts.dataDir, 'orch.db'), log: opts.log }),
-};
-
-export function backendNames(): string[] {
-  return Object.keys(backends);
+export interface BackendEntry {
+  name: string;
+  /** URL schemes that select this backend */
+  schemes: string[];
+  /** `location` is what followed "scheme://" in the spec, or undefined for a bare name */
+  open(opts: BackendOptions, location?: string): Promise<Storage>;
 }
 
-export function openStorage(name: string, opts: BackendOptions): Promise<Storage> {
-  const open = backends[name];
-  if (!open) throw new Error(`unknown storage backend "${name}" (known: ${backendNames().join(', ')})`);
-  return open(opts);
+export const defaultBackend = 'sqlite';
+
+const table: BackendEntry[] = [
+  {
+    name: 'sqlite',
+    schemes: ['sqlite', 'file'],
+    open: (opts, location) => {
+      const path = !location ? join(opts.dataDir, 'orch.db') : isAbsolute(location) ? location : join(opts.dataDir, location);
+      return openSqliteStorage({ path, log: opts.log });
+    },
+  },
+];
+
+/** adds a backend (or replaces one of the same name) */
+export function registerBackend(entry: BackendEntry): void {
+  const i = table.findIndex(e => e.name === entry.name);
+  if (i >= 0) table[i] = entry;
+  else table.push(entry);
+}
+
+export function backendNames(): string[] {
+  return table.map(e => e.name);
+}
+
+/** which backend a spec selects, and the location part of a URL spec */
+export function resolveBackend(spec: string | undefined): { entry: BackendEntry; location?: string } {
+  const s = spec?.trim() || defaultBackend;
+  const byName = table.find(e => e.name === s);
+  if (byName) return { entry: byName };
+  const m = /^([a-z][a-z0-9+.-]*):(?:\/\/)?(.*)$/i.exec(s);
+  const byScheme = m ? table.find(e => e.schemes.includes(m[1]!.toLowerCase())) : undefined;
+  if (byScheme) return { entry: byScheme, location: m![2] || undefined };
+  throw new Error(`unknown storage backend "${s}" (known: ${backendNames().join(', ')})`);
+}
+
+/** opens the backend a name or URL selects; an empty spec selects the default (sqlite) */
+export function openStorage(kind: string | undefined, opts: BackendOptions): Promise<Storage> {
+  const { entry, location } = resolveBackend(kind);
+  return entry.open(opts, location);
 }

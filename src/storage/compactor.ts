@@ -1,41 +1,71 @@
-// Periodic compaction: keep the history of the last `retentionMs` (5 minutes by default, as a
-// Kubernetes API server keeps watch history on etcd) and forget what is older.
+// Periodic compaction: keep the history of the last `retentionMs` (five minutes by default, the
+// window a Kubernetes API server keeps on etcd) and forget what is older. The target is the
+// newest revision written before now − retention. A backend that records write times says so
+// through `revisionBefore`; for one that does not (etcd), the compactor samples the current
+// revision at each run and uses the newest sample at least one retention period old.
 
 import type { Logger } from '../api/log.ts';
 import type { Storage } from './interface.ts';
 
+export const defaultRetentionMs = 5 * 60_000;
+
 export interface CompactorOptions {
+  /** how often to compact */
   intervalMs: number;
-  retentionMs: number;
+  /** how much history to keep; default five minutes */
+  retentionMs?: number;
+  /** wall clock; tests move it by hand */
+  now?: () => number;
   log?: Logger;
-  /** the newest revision written before a wall-clock time, when the backend can tell */
-  revisionBefore?: (ms: number) => number;
+  /**
+   * The newest revision written before a wall-clock time. Defaults to the storage's own
+   * `revisionBefore` when it has one; pass it when `storage` is a wrapper (the watch cache).
+   */
+  revisionBefore?: (ms: number) => number | Promise<number>;
 }
 
-/** a backend that can tell which revision was newest at a point in wall-clock time */
+export interface Compactor {
+  stop(): void;
+  /** one compaction now; returns the target revision (0 when there was nothing old enough) */
+  runOnce(): Promise<number>;
+}
+
+/** a backend that knows when each revision was written */
 interface TimedStorage extends Storage { revisionBefore?(ms: number): number }
 
-export function startCompactor(storage: TimedStorage, opts: CompactorOptions): { stop(): void; runOnce(): Promise<number> } {
-  // backends without write times compact to the revision seen one retention period ago
-  const seen: Array<{ at: number; revision: number }> = [];
-  const runOnce = async (): Promise<number> => {
-    const now = Date.now();
-    let target: number;
-    const before = opts.revisionBefore ?? storage.revisionBefore?.bind(storage);
-    if (before) {
-      target = before(now - opts.retentionMs);
-    } else {
-      seen.push({ at: now, revision: await storage.currentRevision() });
-      while (seen.length > 1 && seen[1]!.at <= now - opts.retentionMs) seen.shift();
-      target = seen[0]!.at <= now - opts.retentionMs ? seen[0]!.revision : 0;
-    }
-    if (target > (await storage.compactedRevision())) {
-      await storage.compact(target);
-      opts.log?.info('compacted storage', { revision: target });
-    }
-    return target;
+export function startCompactor(storage: TimedStorage, opts: CompactorOptions): Compactor {
+  const retention = opts.retentionMs ?? defaultRetentionMs;
+  const now = opts.now ?? Date.now;
+  const before = opts.revisionBefore ?? storage.revisionBefore?.bind(storage);
+  const samples: Array<{ at: number; revision: number }> = [];
+  let running: Promise<number> | undefined;
+
+  const target = async (cutoff: number): Promise<number> => {
+    if (before) return before(cutoff);
+    samples.push({ at: now(), revision: await storage.currentRevision() });
+    // drop samples once a younger one is also old enough
+    while (samples.length > 1 && samples[1]!.at <= cutoff) samples.shift();
+    return samples[0]!.at <= cutoff ? samples[0]!.revision : 0;
   };
-  const timer = setInterval(() => { runOnce().catch(err => opts.log?.warn('compaction failed', { err: String(err) })); }, opts.intervalMs);
+
+  const once = async (): Promise<number> => {
+    const revision = await target(now() - retention);
+    if (revision > 0 && revision > (await storage.compactedRevision())) {
+      await storage.compact(revision);
+      opts.log?.info('compacted storage', { revision });
+    }
+    return revision;
+  };
+
+  const runOnce = (): Promise<number> => {
+    // runs never overlap: a slow compaction makes the next tick wait, not pile up
+    running ??= once().finally(() => { running = undefined; });
+    return running;
+  };
+
+  const timer = setInterval(() => {
+    runOnce().catch(err => opts.log?.warn('compaction failed', { err: String(err) }));
+  }, opts.intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer), runOnce };
 }
