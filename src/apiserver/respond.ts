@@ -7,9 +7,6 @@ import { isObject, type KubeList, type KubeObject } from '../api/object.ts';
 import type { RequestContext } from './context.ts';
 import { negotiateResponse, responseContentType, type Negotiated } from '../codec/negotiate.ts';
 import { encodeBody } from '../codec/encode.ts';
-import { decodeBody } from '../codec/decode.ts';
-import { acceptedBodyTypes, parseContentType } from '../codec/media-type.ts';
-import { decodeProtobufObject, ProtobufError } from '../codec/protobuf/envelope.ts';
 import { toPartialObjectMetadata, toPartialObjectMetadataList } from '../codec/partial-metadata.ts';
 import { toTable } from '../codec/table.ts';
 import { printerFor } from '../schema/printers/index.ts';
@@ -117,36 +114,6 @@ export function sendRaw(ctx: RequestContext, code: number, headers: Record<strin
   ctx.res.statusCode = code;
   for (const [k, v] of Object.entries(headers)) ctx.res.setHeader(k, v);
   write(ctx, code, headers['Content-Type'] ?? headers['content-type'] ?? 'application/json', body);
-}
-
-function decodeProtobufBody(raw: Buffer): Record<string, unknown> {
-  try {
-    return decodeProtobufObject(raw).object;
-  } catch (err) {
-    if (err instanceof ProtobufError) throw badRequest(err.message);
-    throw err;
-  }
-}
-
-/** the request body as an object, decoded per its Content-Type */
-export async function readObject(ctx: RequestContext): Promise<KubeObject> {
-  const raw = await ctx.body();
-  const kind = parseContentType(String(ctx.headers['content-type'] ?? 'application/json'));
-  if (kind === 'protobuf') return decodeProtobufBody(raw) as KubeObject;
-  if (kind !== 'json' && kind !== 'yaml') throw unsupportedMediaType(acceptedBodyTypes);
-  const { object } = decodeBody(raw, kind);
-  if (!isObject(object)) throw badRequest('the body of the request must be an object');
-  return object as KubeObject;
-}
-
-/** an optional body (DELETE): undefined when empty */
-export async function decodeOptionalBody(ctx: RequestContext): Promise<unknown> {
-  const raw = await ctx.body();
-  if (raw.length === 0) return undefined;
-  const ct = String(ctx.headers['content-type'] ?? 'application/json');
-  const kind = parseContentType(ct);
-  if (kind === 'protobuf') return decodeProtobufBody(raw);
-  return decodeBody(raw, kind === 'yaml' ? 'yaml' : 'json').object;
 }
 
 // A watcher whose unsent backlog stays above the soft limit for the grace period, or ever

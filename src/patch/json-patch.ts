@@ -5,9 +5,12 @@ import { jsonEqual } from '../api/object.ts';
 export class JsonPatchError extends Error {
   /** a failed `test` operation (Kubernetes answers 422) rather than a malformed patch (400) */
   testFailed: boolean;
-  constructor(message: string, testFailed = false) {
+  /** the patch is not a JSON patch document at all (400) rather than inapplicable to this object (422) */
+  decodeError: boolean;
+  constructor(message: string, testFailed = false, decodeError = false) {
     super(message);
     this.testFailed = testFailed;
+    this.decodeError = decodeError;
   }
 }
 
@@ -74,7 +77,7 @@ function remove(doc: unknown, path: string): unknown {
 }
 
 export function applyJsonPatch(target: unknown, patch: unknown): unknown {
-  if (!Array.isArray(patch)) throw new JsonPatchError('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  if (!Array.isArray(patch)) throw new JsonPatchError(`json: cannot unmarshal ${patch === null ? 'null' : typeof patch === 'object' ? 'object' : typeof patch === 'boolean' ? 'bool' : typeof patch} into Go value of type jsonpatch.Patch`, false, true);
   let doc = structuredClone(target);
   for (const raw of patch as Operation[]) {
     if (!raw || typeof raw !== 'object' || typeof raw.path !== 'string') throw new JsonPatchError('invalid JSON patch operation: missing path');

@@ -28,7 +28,12 @@ export interface StoreDeps {
   listOther?: (group: string, resource: string) => Promise<KubeObject[]>;
 }
 
-export interface WriteOptions { dryRun?: boolean; subresource?: string }
+export interface WriteOptions {
+  dryRun?: boolean;
+  subresource?: string;
+  /** the field manager the write is recorded under in metadata.managedFields */
+  manager?: string;
+}
 
 export interface DeleteOptions {
   dryRun?: boolean;

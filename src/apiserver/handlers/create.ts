@@ -1,19 +1,24 @@
 import { badRequest, methodNotAllowed } from '../../api/status.ts';
 import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
-import { readObject, sendObject } from '../respond.ts';
+import { sendObject } from '../respond.ts';
+import { readObject } from '../request-object.ts';
 import { dryRun } from './options.ts';
 import { checkTypeMeta } from './type-meta.ts';
+import { fieldValidation, managerName } from './write-options.ts';
 
 export async function handleCreate(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
   if (ctx.info.subresource || ctx.info.name !== undefined) throw methodNotAllowed();
-  const obj = await readObject(ctx);
-  checkTypeMeta(ctx, info, obj);
+  const validation = fieldValidation(ctx, 'CreateOptions');
+  const manager = managerName(ctx, 'CreateOptions');
+  const isDryRun = dryRun(ctx);
+  const obj = await readObject(ctx, { definition: info.definition, kind: info.kind, version: info.version, fieldValidation: validation },
+    o => checkTypeMeta(ctx, info, o));
   const ns = ctx.info.namespace;
   if (info.namespaced && obj.metadata.namespace && obj.metadata.namespace !== ns) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  const created = await deps.store.create(info, ns, obj, { dryRun: dryRun(ctx) });
+  const created = await deps.store.create(info, ns, obj, { dryRun: isDryRun, manager });
   sendObject(ctx, 201, created);
 }

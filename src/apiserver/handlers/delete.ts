@@ -3,7 +3,8 @@ import { isObject } from '../../api/object.ts';
 import type { DeleteOptions } from '../../registry/store.ts';
 import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
-import { decodeOptionalBody, sendObject } from '../respond.ts';
+import { sendObject } from '../respond.ts';
+import { decodeOptionalBody } from '../request-object.ts';
 import { dryRun, intParam } from './options.ts';
 
 /** DeleteOptions from the body (kubectl sends one) and the query */

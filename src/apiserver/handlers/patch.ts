@@ -1,35 +1,61 @@
-import { badRequest, invalid, unsupportedMediaType, StatusError } from '../../api/status.ts';
+// PATCH: JSON patch, merge patch and strategic merge patch are applied to the stored object
+// (read-modify-write, retried on conflicts); the result is checked against the schema as
+// fieldValidation asks, then written like an update.
+
+import { badRequest, methodNotAllowed, unsupportedMediaType } from '../../api/status.ts';
 import { isObject, type KubeObject } from '../../api/object.ts';
+import { decodeBody } from '../../codec/decode.ts';
+import { JsonSyntaxError } from '../../codec/json-scan.ts';
+import { parseContentType, patchBodyKinds, type BodyKind } from '../../codec/media-type.ts';
 import { applyMergePatch } from '../../patch/merge-patch.ts';
 import { applyJsonPatch, JsonPatchError } from '../../patch/json-patch.ts';
+import { patchNotApplicable } from '../../patch/errors.ts';
+import { strategicMergePatch, StrategicMergePatchError } from '../../patch/strategic/index.ts';
+import { checkDecodedObject, type FieldValidation } from '../../schema/validation/field-validation.ts';
 import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
 import { sendObject } from '../respond.ts';
 import { dryRun } from './options.ts';
-import { applyScale, getScale } from './scale.ts';
-import { methodNotAllowed } from '../../api/status.ts';
+import { applyScale, getScale, scaleDefinition } from './scale.ts';
+import { checkApplyOptions, fieldValidation, managerName } from './write-options.ts';
 
-const patchTypes = ['application/json-patch+json', 'application/merge-patch+json'];
-
-function patchKind(ctx: RequestContext): 'json' | 'merge' {
-  const ct = String(ctx.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (ct === 'application/json-patch+json') return 'json';
-  if (ct === 'application/merge-patch+json') return 'merge';
-  throw unsupportedMediaType(patchTypes);
+interface PatchRequest {
+  kind: BodyKind;
+  patch: unknown;
+  duplicates: string[];
+  validation: FieldValidation;
 }
 
-function applyPatch(kind: 'json' | 'merge', target: KubeObject, patch: unknown, info: { kind: string; group: string }, name: string): KubeObject {
+function decodePatch(kind: BodyKind, raw: Buffer): { patch: unknown; duplicates: string[] } {
   try {
-    const out = kind === 'json' ? applyJsonPatch(target, patch) : applyMergePatch(target, patch);
-    if (!isObject(out)) throw badRequest('the patch did not produce an object');
-    return out as KubeObject;
+    const { object, duplicates } = decodeBody(raw, kind === 'apply-yaml' ? 'yaml' : 'json', { requireObject: false, duplicates: kind !== 'json-patch' });
+    return { patch: object, duplicates };
   } catch (err) {
-    if (err instanceof JsonPatchError) {
-      if (err.testFailed) throw invalid(info.kind, info.group, name, [{ type: 'FieldValueInvalid', field: '', value: '', detail: err.message }]);
-      throw new StatusError(500, 'InternalError', err.message);
-    }
+    if (err instanceof JsonSyntaxError) throw badRequest(`error decoding patch: ${err.message}`);
     throw err;
   }
+}
+
+function applyPatchTo(req: PatchRequest, target: KubeObject, definition: string): KubeObject {
+  let out: unknown;
+  try {
+    if (req.kind === 'json-patch') out = applyJsonPatch(target, req.patch);
+    else if (req.kind === 'merge-patch') out = applyMergePatch(target, req.patch);
+    else out = strategicMergePatch(target, req.patch, definition);
+  } catch (err) {
+    if (err instanceof JsonPatchError) throw err.decodeError ? badRequest(err.message) : patchNotApplicable(err.message);
+    if (err instanceof StrategicMergePatchError) throw err.toStatusError();
+    throw err;
+  }
+  if (!isObject(out)) throw badRequest('the patch did not produce an object');
+  return out as KubeObject;
+}
+
+/** the patched object checked against its type; unknown fields dropped or reported */
+function checkPatched(ctx: RequestContext, req: PatchRequest, obj: KubeObject, definition: string, kind: string, version: string): void {
+  const warnings = checkDecodedObject(obj, definition, { kind, version, fieldValidation: req.validation, duplicateFields: req.duplicates, wrap: false });
+  // a retried read-modify-write checks again; say each thing once
+  for (const w of warnings) if (!ctx.warnings.includes(w)) ctx.warnings.push(w);
 }
 
 export async function handlePatch(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
@@ -38,27 +64,35 @@ export async function handlePatch(ctx: RequestContext, deps: HandlerDeps): Promi
   const name = ctx.info.name!;
   const sub = ctx.info.subresource;
   if (sub && sub !== 'status' && sub !== 'scale') throw methodNotAllowed();
-  const kind = patchKind(ctx);
-  const raw = (await ctx.body()).toString('utf8');
-  let patch: unknown;
-  try { patch = JSON.parse(raw); } catch (err) { throw badRequest(`error decoding patch: ${(err as Error).message}`); }
-  if (kind === 'merge' && !isObject(patch)) throw badRequest('error decoding patch: json: cannot unmarshal into Go value of type map[string]interface {}');
-  const opts = { dryRun: dryRun(ctx), subresource: sub === 'status' ? 'status' : undefined };
+  const kind = parseContentType(String(ctx.headers['content-type'] ?? ''), patchBodyKinds);
+  const validation = fieldValidation(ctx, 'PatchOptions');
+  const manager = managerName(ctx, 'PatchOptions');
+  void checkApplyOptions(ctx, kind === 'apply-yaml', ctx.query.get('fieldManager') || undefined);
+  const isDryRun = dryRun(ctx);
+  const { patch, duplicates } = decodePatch(kind, await ctx.body());
+  const req: PatchRequest = { kind, patch, duplicates, validation };
+  if (kind === 'apply-yaml') throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']); // APPLY-TODO
+  if (kind !== 'json-patch' && !isObject(patch)) {
+    throw badRequest(`error decoding patch: json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`);
+  }
+
   if (sub === 'scale') {
     const out = await deps.store.modify(info, ns, name, cur => {
-      const scale = applyPatch(kind, getScale(info, cur), patch, { kind: 'Scale', group: 'autoscaling' }, name);
+      const scale = applyPatchTo(req, getScale(info, cur), scaleDefinition);
+      checkPatched(ctx, req, scale, scaleDefinition, 'Scale', 'v1');
       return applyScale(info, cur, scale);
-    }, { dryRun: opts.dryRun });
+    }, { dryRun: isDryRun, manager });
     return sendObject(ctx, 200, getScale(info, out));
   }
   const out = await deps.store.modify(info, ns, name, cur => {
-    const patched = applyPatch(kind, cur, patch, info, name);
+    const patched = applyPatchTo(req, cur, info.definition);
+    checkPatched(ctx, req, patched, info.definition, info.kind, info.version);
     // a patch that sets no resourceVersion must not turn into a precondition on the old one
     if (patched.metadata?.resourceVersion === cur.metadata.resourceVersion) {
       patched.metadata = { ...patched.metadata };
       delete patched.metadata.resourceVersion;
     }
     return patched;
-  }, opts);
+  }, { dryRun: isDryRun, subresource: sub === 'status' ? 'status' : undefined, manager });
   sendObject(ctx, 200, out);
 }

@@ -15,6 +15,8 @@ function selectorString(info: ResourceInfo, obj: KubeObject): string {
   return formatLabelSelector(labelSelectorFromObject(sel));
 }
 
+export const scaleDefinition = 'io.k8s.api.autoscaling.v1.Scale';
+
 export function getScale(info: ResourceInfo, obj: KubeObject): KubeObject {
   const spec = (obj.spec ?? {}) as Record<string, unknown>;
   const status = (obj.status ?? {}) as Record<string, unknown>;
