@@ -6,6 +6,8 @@ import { namespaceStrategy } from './core/namespaces.ts';
 import { podStrategy } from './core/pods.ts';
 import { serviceStrategy } from './core/services.ts';
 import { workloadStrategy } from './apps/workloads.ts';
+import { validateImmutableData } from './validation/immutable.ts';
+import { secretStrategy } from './core/secrets.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
 const rbacNames = strategyWith({ allowCreateOnUpdate: true, nameRule: 'path-segment' });
@@ -13,6 +15,8 @@ const rbacNames = strategyWith({ allowCreateOnUpdate: true, nameRule: 'path-segm
 const table: Record<string, Strategy> = {
   'namespaces': namespaceStrategy,
   'pods': podStrategy,
+  'configmaps': strategyWith({ validateUpdate: validateImmutableData }),
+  'secrets': secretStrategy,
   'services': serviceStrategy,
   'endpoints': createOnUpdate,
   'events': createOnUpdate,

@@ -3,7 +3,7 @@
 
 import { strategyWith, type Strategy } from '../strategy.ts';
 import { isObject, type KubeObject } from '../../api/object.ts';
-import type { FieldError } from '../../api/status.ts';
+import { validateWorkloadSpec, validateWorkloadUpdate } from '../validation/workload.ts';
 import { defaultPodTemplate } from '../defaults/pod-spec.ts';
 
 type Obj = Record<string, unknown>;
@@ -60,25 +60,13 @@ const defaultsByResource: Record<string, (s: Obj) => void> = {
   },
 };
 
-function validateWorkload(resource: string) {
-  return (obj: KubeObject): FieldError[] => {
-    const s = specOf(obj);
-    const errs: FieldError[] = [];
-    if (typeof s.replicas === 'number' && s.replicas < 0) errs.push({ type: 'FieldValueInvalid', field: 'spec.replicas', value: s.replicas, detail: 'must be greater than or equal to 0' });
-    if (['deployments', 'replicasets', 'statefulsets', 'daemonsets'].includes(resource) && !isObject(s.selector)) {
-      errs.push({ type: 'FieldValueRequired', field: 'spec.selector' });
-    }
-    return errs;
-  };
-}
-
 export function workloadStrategy(resource: string): Strategy {
   const defaults = defaultsByResource[resource] ?? (() => {});
   return strategyWith({
     tracksGeneration: true,
     prepareForCreate(obj) { defaults(specOf(obj)); obj.status = {}; },
     prepareForUpdate(obj) { defaults(specOf(obj)); },
-    validateCreate: validateWorkload(resource),
-    validateUpdate: validateWorkload(resource),
+    validateCreate: obj => validateWorkloadSpec(resource, obj),
+    validateUpdate: (obj, old) => validateWorkloadUpdate(resource, obj, old),
   });
 }

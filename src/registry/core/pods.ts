@@ -2,7 +2,8 @@
 
 import { strategyWith } from '../strategy.ts';
 import { isObject, type KubeObject } from '../../api/object.ts';
-import type { FieldError } from '../../api/status.ts';
+import { validatePodSpec } from '../validation/pod-spec.ts';
+import { validatePodSpecUpdate } from '../validation/immutable.ts';
 import { defaultPodSpec } from '../defaults/pod-spec.ts';
 
 function spec(obj: KubeObject): Record<string, unknown> {
@@ -25,24 +26,6 @@ function qosClass(obj: KubeObject): string {
   return any ? 'Burstable' : 'BestEffort';
 }
 
-export function validatePodSpecBasics(obj: KubeObject): FieldError[] {
-  const errs: FieldError[] = [];
-  const cs = spec(obj).containers;
-  if (!Array.isArray(cs) || cs.length === 0) {
-    errs.push({ type: 'FieldValueRequired', field: 'spec.containers' });
-    return errs;
-  }
-  const seen = new Set<string>();
-  cs.forEach((c, i) => {
-    const name = isObject(c) ? c.name : undefined;
-    if (typeof name !== 'string' || !name) errs.push({ type: 'FieldValueRequired', field: `spec.containers[${i}].name` });
-    else if (seen.has(name)) errs.push({ type: 'FieldValueDuplicate', field: `spec.containers[${i}].name`, value: name });
-    else seen.add(name);
-    if (!isObject(c) || typeof c.image !== 'string' || !c.image) errs.push({ type: 'FieldValueRequired', field: `spec.containers[${i}].image` });
-  });
-  return errs;
-}
-
 export const podStrategy = strategyWith({
   tracksGeneration: true,
   returnDeletedObject: true,
@@ -54,8 +37,8 @@ export const podStrategy = strategyWith({
     if (s.serviceAccountName === undefined) s.serviceAccountName = 'default';
     obj.status = { phase: 'Pending', qosClass: qosClass(obj) };
   },
-  validateCreate: validatePodSpecBasics,
-  validateUpdate: validatePodSpecBasics,
+  validateCreate: obj => validatePodSpec(obj.spec, 'spec'),
+  validateUpdate: (obj, old) => [...validatePodSpec(obj.spec, 'spec'), ...validatePodSpecUpdate(obj, old)],
   deleteDecision(obj, requested) {
     const s = spec(obj);
     const phase = (obj.status as { phase?: string } | undefined)?.phase;

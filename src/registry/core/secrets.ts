@@ -1,0 +1,21 @@
+// Secrets: `stringData` is a write-only convenience folded into `data` (base64) on every write,
+// `type` defaults to Opaque and never changes, and `immutable: true` freezes the contents.
+
+import { isObject, type KubeObject } from '../../api/object.ts';
+import { strategyWith } from '../strategy.ts';
+import { validateSecretUpdate } from '../validation/immutable.ts';
+
+function foldStringData(obj: KubeObject): void {
+  obj.type ??= 'Opaque';
+  if (!isObject(obj.stringData)) { delete obj.stringData; return; }
+  const data = (isObject(obj.data) ? obj.data : {}) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(obj.stringData)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+  obj.data = data;
+  delete obj.stringData;
+}
+
+export const secretStrategy = strategyWith({
+  prepareForCreate: foldStringData,
+  prepareForUpdate: foldStringData,
+  validateUpdate: validateSecretUpdate,
+});
