@@ -12,6 +12,7 @@ import { startCompactor } from '../storage/compactor.ts';
 import { createCacher } from '../storage/cacher/cacher.ts';
 import { GenericStore } from '../registry/store.ts';
 import { strategyFor } from '../registry/strategies.ts';
+import { storageIndexers } from '../registry/indexes.ts';
 import { ensurePki } from './pki.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createHealth } from './health.ts';
@@ -48,7 +49,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const catalog = createCatalog({ runtimeConfig: cfg.runtimeConfig });
   // every read and watch goes through the watch cache; writes pass through to the backend
   const backend = await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, log });
-  const storage = createCacher(backend, { log });
+  const storage = createCacher(backend, { log, indexers: storageIndexers() });
   health.addCheck(['healthz', 'livez', 'readyz'], { name: 'etcd', check: async () => { if (!(await storage.healthy())) throw new Error('storage is not reachable'); } });
 
   const nsInfo = catalog.lookup('', 'v1', 'namespaces')!;

@@ -3,7 +3,7 @@
 
 import { expired, StatusError } from '../api/status.ts';
 import { apiVersionOf, type KubeList, type KubeObject } from '../api/object.ts';
-import { prefixEnd, StorageError, type Storage, type Watcher } from '../storage/interface.ts';
+import { prefixEnd, StorageError, type IndexHint, type Storage, type Watcher } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import { decodeFromStorage, decodeShared, jsonFromStorage } from './codec.ts';
 import { collectionPrefix } from './keys.ts';
@@ -18,6 +18,8 @@ export interface ListOptions {
   filter?: (obj: KubeObject) => boolean;
   /** narrow the read to one object (a metadata.name field selector) */
   name?: string;
+  /** the selector pins an indexed field: storage may skip keys without that value */
+  index?: IndexHint;
 }
 
 /** a list whose items are already JSON text (see listJson) */
@@ -61,7 +63,7 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
   try {
     for (;;) {
       const want = limit ? (opts.filter ? Math.max(limit - count, pageReadSize) : limit - count) : 0;
-      const res = await storage.range(start, end, { revision, limit: want || undefined });
+      const res = await storage.range(start, end, { revision, limit: want || undefined, index: opts.index });
       served = res.revision;
       revision = res.revision;
       let lastKey: string | undefined;
@@ -124,6 +126,7 @@ export interface WatchOptions {
   afterRevision?: number;
   filter?: (obj: KubeObject) => boolean;
   name?: string;
+  index?: IndexHint;
 }
 
 export async function watchObjects(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, sink: WatchSink): Promise<Watcher> {
@@ -132,13 +135,14 @@ export async function watchObjects(storage: Storage, info: ResourceInfo, namespa
   const matches = (o: KubeObject) => (opts.name === undefined || o.metadata.name === opts.name) && (!opts.filter || opts.filter(o));
   let after = opts.afterRevision;
   if (after === undefined) {
-    const list = await listObjects(storage, info, namespace, { filter: opts.filter, name: opts.name });
+    const list = await listObjects(storage, info, namespace, { filter: opts.filter, name: opts.name, index: opts.index });
     for (const item of list.items) sink.event('ADDED', item);
     after = Number(list.metadata.resourceVersion);
     sink.synced?.(after);
   }
   return storage.watch(prefix, {
     afterRevision: after,
+    index: opts.index,
     onEvents(events) {
       for (const ev of events) {
         if (ev.type === 'delete') {

@@ -11,7 +11,18 @@ export interface KeyValue {
   modRevision: number;
 }
 
+/**
+ * A hint that only keys whose indexed field has this value are wanted (pods by spec.nodeName).
+ * Backends with such an index may skip other keys; callers filter results themselves anyway.
+ */
+export interface IndexHint {
+  name: string;
+  value: string;
+}
+
 export interface RangeOptions {
+  /** only keys with this indexed value are wanted (newest-state reads may use it) */
+  index?: IndexHint;
   /** read as of this revision; 0 or absent means the newest */
   revision?: number;
   /** at most this many keys; the result says whether more exist */
@@ -48,6 +59,8 @@ export interface Watcher {
 export interface WatchOptions {
   /** deliver events with revision > afterRevision (history first, then live) */
   afterRevision: number;
+  /** only events whose key had or now has this indexed value are wanted */
+  index?: IndexHint;
   /**
    * If this returns a promise, implementations that queue per watcher (the watch cache) treat
    * it as backpressure: the next batch waits for it, and a watcher that falls too far behind ends.

@@ -10,7 +10,7 @@ export async function handleDeleteCollection(ctx: RequestContext, deps: HandlerD
   const info = ctx.resource!;
   const opts = await deleteOptions(ctx);
   const sel = selection(ctx, info);
-  const list = await deps.store.list(info, ctx.info.namespace, { filter: sel.filter, name: sel.name });
+  const list = await deps.store.list(info, ctx.info.namespace, { filter: sel.filter, name: sel.name, index: sel.index });
   const deleted: KubeObject[] = [];
   for (const item of list.items) {
     try {

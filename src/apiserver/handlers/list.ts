@@ -16,6 +16,6 @@ export async function handleList(ctx: RequestContext, deps: HandlerDeps): Promis
   if (!sel.filter && plainJsonRequested(ctx, 'list')) {
     return sendJsonText(ctx, 200, await deps.store.listJson(info, ctx.info.namespace, opts));
   }
-  const list = await deps.store.list(info, ctx.info.namespace, { ...opts, filter: sel.filter, name: sel.name });
+  const list = await deps.store.list(info, ctx.info.namespace, { ...opts, filter: sel.filter, name: sel.name, index: sel.index });
   sendObject(ctx, 200, list);
 }

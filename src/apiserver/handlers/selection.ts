@@ -5,12 +5,16 @@ import { matchesLabels, parseLabelSelector } from '../../api/selectors/label.ts'
 import { exactName, parseFieldSelector } from '../../api/selectors/field.ts';
 import { fieldFilter, validateFieldSelector } from '../../schema/field-selectors.ts';
 import type { ResourceInfo } from '../../schema/types.ts';
+import type { IndexHint } from '../../storage/interface.ts';
+import { indexHintFor } from '../../registry/indexes.ts';
 import type { RequestContext } from '../context.ts';
 
 export interface Selection {
   filter?: (obj: KubeObject) => boolean;
   /** a metadata.name=x field selector narrows the read to one key */
   name?: string;
+  /** an indexed field the selector pins (pods' spec.nodeName) */
+  index?: IndexHint;
 }
 
 export function selection(ctx: RequestContext, info: ResourceInfo): Selection {
@@ -23,6 +27,7 @@ export function selection(ctx: RequestContext, info: ResourceInfo): Selection {
   if (!byLabels && !byFields) return {};
   return {
     name: fields ? exactName(fields) : undefined,
+    index: indexHintFor(info, fields),
     filter: obj => (!byLabels || matchesLabels(byLabels, obj.metadata.labels)) && (!byFields || byFields(obj)),
   };
 }

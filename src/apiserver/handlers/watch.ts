@@ -28,7 +28,7 @@ export async function handleWatch(ctx: RequestContext, deps: HandlerDeps): Promi
   const over = new Promise<void>(r => { ended = r; });
   let watcher: Watcher;
   try {
-    watcher = await deps.store.watch(info, ctx.info.namespace, { afterRevision: after, filter: sel.filter, name }, {
+    watcher = await deps.store.watch(info, ctx.info.namespace, { afterRevision: after, filter: sel.filter, name, index: sel.index }, {
       event: (type, object) => { if (!stream.send(type, object)) ended(); },
       end: err => {
         if (err) stream.send('ERROR', err.status);

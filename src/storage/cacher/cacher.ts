@@ -9,6 +9,7 @@ import type { Logger } from '../../api/log.ts';
 import { StorageError, type KeyValue, type RangeOptions, type RangeResult, type Storage, type WatchOptions, type Watcher } from '../interface.ts';
 import { CacheWatcher, FanOut } from './fan-out.ts';
 import { Feed } from './feed.ts';
+import type { IndexFunc } from './field-index.ts';
 import type { PrefixCache } from './prefix-cache.ts';
 import { resourcePrefixOf, resourcePrefixOfRange } from './prefixes.ts';
 
@@ -25,6 +26,8 @@ export interface CacherOptions {
   freshWaitMs?: number;
   /** the least time between two unrequested progress notifications */
   progressIntervalMs?: number;
+  /** secondary indexes per resource prefix (index name → field reader), used by reads and watches that name them */
+  indexers?: Record<string, Record<string, IndexFunc>>;
   log?: Logger;
   now?: () => number;
 }
@@ -72,6 +75,7 @@ class Cacher implements Storage {
       root: '/',
       limits: { maxEvents: opts.historyEvents ?? 10_000, windowMs: opts.eventWindowMs ?? 75_000, now: opts.now ?? Date.now },
       fanOut: this.fanOut,
+      indexers: opts.indexers,
       log: opts.log,
     });
     if (Array.isArray(opts.prefixes)) {
@@ -145,7 +149,7 @@ class Cacher implements Storage {
     if (!wanted) {
       const current = await this.inner.currentRevision();
       if (!(await clock.waitFor(current, this.freshWaitMs)) || !this.feed.isLive(cache)) return this.fallback(start, end, opts);
-      return { ...cache.rangeNow(start, end, limit), revision: clock.revision };
+      return { ...cache.rangeNow(start, end, limit, opts.index), revision: clock.revision };
     }
     if (wanted > clock.revision && !(await clock.waitFor(wanted, this.freshWaitMs))) {
       const current = await this.inner.currentRevision();

@@ -9,6 +9,7 @@ import type { Logger } from '../../api/log.ts';
 import { prefixEnd, StorageError, type Storage, type WatchEvent, type Watcher } from '../interface.ts';
 import type { FanOut } from './fan-out.ts';
 import { PrefixCache, type PrefixCacheLimits } from './prefix-cache.ts';
+import type { IndexFunc } from './field-index.ts';
 import { resourcePrefixOf } from './prefixes.ts';
 import { RevisionClock } from './revision-clock.ts';
 
@@ -17,6 +18,8 @@ export interface FeedOptions {
   root: string;
   limits: PrefixCacheLimits;
   fanOut: FanOut;
+  /** secondary indexes per resource prefix: index name → field reader */
+  indexers?: Record<string, Record<string, IndexFunc>>;
   log?: Logger;
 }
 
@@ -130,7 +133,7 @@ export class Feed {
         // nothing existed at revision 0; asking for it would mean "newest" to the backend
         const kvs = at === 0 ? [] : (await this.inner.range(prefix, prefixEnd(prefix), { revision: at })).kvs;
         if (gen !== this.generation) throw new StorageError('unavailable', 'watch cache restarted');
-        const cache = new PrefixCache(prefix, kvs, at, this.opts.limits, this.opts.fanOut);
+        const cache = new PrefixCache(prefix, kvs, at, this.opts.limits, this.opts.fanOut, this.opts.indexers?.[prefix]);
         cache.trim(this.compacted);
         for (const ev of this.held.get(prefix) ?? []) if (ev.kv.modRevision > at) cache.apply(ev);
         this.caches.set(prefix, cache);

@@ -2,11 +2,12 @@
 // Everything here is synchronous, so applying an event, recording it and queueing it for
 // watchers happen as one step that nothing can interleave with.
 
-import type { KeyValue, WatchEvent } from '../interface.ts';
+import type { IndexHint, KeyValue, WatchEvent } from '../interface.ts';
 import { EventBuffer } from './event-buffer.ts';
 import type { CacheWatcher, FanOut } from './fan-out.ts';
 import { rangeAt, type SnapshotRange } from './snapshots.ts';
 import { StoreIndex } from './store-index.ts';
+import { FieldIndex, type IndexFunc } from './field-index.ts';
 
 export interface PrefixCacheLimits {
   /** at most this many recent events are kept */
@@ -23,15 +24,26 @@ export class PrefixCache {
   readonly index: StoreIndex;
   readonly buffer: EventBuffer;
   readonly watchers = new Set<CacheWatcher>();
+  readonly indexes = new Map<string, FieldIndex>();
+  /** watchers that named an index this cache keeps, by index name and value */
+  private indexedWatchers = new Map<string, Map<string, Set<CacheWatcher>>>();
+  /** the other watchers: offered every event */
+  private plainWatchers = new Set<CacheWatcher>();
   private limits: PrefixCacheLimits;
   private fanOut: FanOut;
   /** the backend's compacted revision as last seen; history below it is not answered */
   private compacted = 0;
 
-  constructor(prefix: string, kvs: readonly KeyValue[], startRevision: number, limits: PrefixCacheLimits, fanOut: FanOut) {
+  constructor(prefix: string, kvs: readonly KeyValue[], startRevision: number, limits: PrefixCacheLimits, fanOut: FanOut, indexers?: Record<string, IndexFunc>) {
     this.prefix = prefix;
     this.startRevision = startRevision;
     this.index = StoreIndex.fromSorted(kvs);
+    for (const [name, extract] of Object.entries(indexers ?? {})) {
+      const idx = new FieldIndex(name, extract);
+      for (const kv of kvs) idx.put(kv);
+      this.indexes.set(name, idx);
+      this.indexedWatchers.set(name, new Map());
+    }
     this.buffer = new EventBuffer(startRevision);
     this.limits = limits;
     this.fanOut = fanOut;
@@ -48,7 +60,19 @@ export class PrefixCache {
     // share the cache's own object as prevKv: same content, one copy in memory
     const out: WatchEvent = before ? { type: ev.type, kv: ev.kv, prevKv: before } : ev;
     this.buffer.push({ revision, at: this.limits.now(), event: out, before });
-    for (const w of this.watchers) if (w.wants(key, revision)) this.fanOut.events(w, [out]);
+    for (const w of this.plainWatchers) if (w.wants(key, revision)) this.fanOut.events(w, [out]);
+    for (const [name, idx] of this.indexes) {
+      // watchers of the value the key had and of the value it has now (a pod bound to a node
+      // leaves the unassigned watchers and joins its node's)
+      const was = idx.current(key);
+      if (ev.type === 'put') idx.put(ev.kv); else idx.remove(key);
+      const now = idx.current(key);
+      const byValue = this.indexedWatchers.get(name)!;
+      for (const value of was === now || now === undefined ? [was] : was === undefined ? [now] : [was, now]) {
+        if (value === undefined) continue;
+        for (const w of byValue.get(value) ?? []) if (w.wants(key, revision)) this.fanOut.events(w, [out]);
+      }
+    }
     this.trim();
   }
 
@@ -58,8 +82,15 @@ export class PrefixCache {
     this.buffer.trim(this.limits.now(), this.limits.maxEvents, this.limits.windowMs, this.compacted);
   }
 
-  rangeNow(start: string, end: string, limit: number): SnapshotRange {
-    return this.index.range(start, end, limit);
+  /** the newest state of [start, end); with an index hint this cache keeps, only keys having that value */
+  rangeNow(start: string, end: string, limit: number, hint?: IndexHint): SnapshotRange {
+    const idx = hint && this.indexes.get(hint.name);
+    if (!idx) return this.index.range(start, end, limit);
+    const keys = idx.keysIn(hint.value, start, end);
+    const stop = limit > 0 ? Math.min(keys.length, limit) : keys.length;
+    const kvs = new Array<KeyValue>(stop);
+    for (let i = 0; i < stop; i++) kvs[i] = this.index.get(keys[i]!)!;
+    return { kvs, more: stop < keys.length, count: keys.length };
   }
 
   /** a read at a past revision; only for revision >= floor */
@@ -72,12 +103,29 @@ export class PrefixCache {
    * one synchronous step so no event can fall between the replay and the subscription.
    */
   attach(w: CacheWatcher): void {
+    const hint = w.opts.index;
+    const idx = hint && this.indexes.get(hint.name);
     const backlog: WatchEvent[] = [];
     for (const e of this.buffer.from(this.buffer.firstAfter(w.opts.afterRevision))) {
-      if (e.event.kv.key.startsWith(w.prefix)) backlog.push(e.event);
+      if (!e.event.kv.key.startsWith(w.prefix)) continue;
+      if (idx && idx.valueIn(e.event.kv) !== hint.value && !(e.event.prevKv && idx.valueIn(e.event.prevKv) === hint.value)) continue;
+      backlog.push(e.event);
     }
     this.watchers.add(w);
-    w.onClose = () => this.watchers.delete(w);
+    if (idx) {
+      const byValue = this.indexedWatchers.get(hint.name)!;
+      let set = byValue.get(hint.value);
+      if (!set) byValue.set(hint.value, set = new Set());
+      set.add(w);
+      w.onClose = () => {
+        this.watchers.delete(w);
+        set.delete(w);
+        if (set.size === 0 && byValue.get(hint.value) === set) byValue.delete(hint.value);
+      };
+    } else {
+      this.plainWatchers.add(w);
+      w.onClose = () => { this.watchers.delete(w); this.plainWatchers.delete(w); };
+    }
     this.fanOut.events(w, backlog, true);
   }
 }
