@@ -64,7 +64,7 @@ export function plainJsonRequested(ctx: RequestContext, target: 'object' | 'list
   }
 }
 
-export function sendJsonText(ctx: RequestContext, code: number, text: string): void {
+export function sendJsonText(ctx: RequestContext, code: number, text: string | Buffer): void {
   write(ctx, code, 'application/json', text);
 }
 
@@ -133,14 +133,14 @@ export interface WatchStream {
   close(): void;
 }
 
-// the same event goes to many watchers as the same object: serialize it once
-const lines = new WeakMap<object, Map<string, string>>();
+// the same event goes to many watchers as the same object: serialize and encode it once
+const lines = new WeakMap<object, Map<string, Buffer>>();
 
-function eventLine(type: string, obj: object): string {
+function eventLine(type: string, obj: object): Buffer {
   let byType = lines.get(obj);
   if (!byType) lines.set(obj, byType = new Map());
   let line = byType.get(type);
-  if (line === undefined) byType.set(type, line = JSON.stringify({ type, object: obj }) + '\n');
+  if (line === undefined) byType.set(type, line = Buffer.from(JSON.stringify({ type, object: obj }) + '\n'));
   return line;
 }
 
@@ -169,8 +169,10 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
       }
       first = false;
       if (ctx.res.writableEnded) return false;
-      ctx.res.write(obj === object ? eventLine(type, obj as object) : JSON.stringify({ type, object: obj }) + '\n');
-      const res = ctx.res as unknown as { writableLength?: number; stream?: { writableLength?: number; close(): void }; socket?: { destroy(): void } };
+      const line = obj === object ? eventLine(type, obj as object) : JSON.stringify({ type, object: obj }) + '\n';
+      const res = ctx.res as unknown as { writableLength?: number; stream?: { writableLength?: number; write(b: Buffer | string): boolean; close(): void }; socket?: { destroy(): void } };
+      // HTTP/2: straight to the stream, past the compatibility layer's per-write bookkeeping
+      if (res.stream) res.stream.write(line); else ctx.res.write(line);
       const backlog = res.stream?.writableLength ?? res.writableLength ?? 0;
       if (backlog <= watchBacklogSoftBytes) behindSince = 0;
       else if (behindSince === 0) behindSince = Date.now();

@@ -16,15 +16,27 @@ export function encodeForStorage(obj: KubeObject): Uint8Array {
 }
 
 const storedHead = /^\{"apiVersion":"[^"\\]*","kind":"[^"\\]*","metadata":\{/;
+// the head is at most this long: apiVersion and kind are short
+const headProbe = 256;
 
-/** the stored object as JSON text for a client of apiVersion, without a parse and re-encode */
-export function jsonFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'>, apiVersion: string, kind: string, rv: number = kv.modRevision): string {
-  const text = dec.decode(kv.value);
-  const head = storedHead.exec(text);
-  if (!head) return JSON.stringify(decodeFromStorage(kv, apiVersion, rv));
-  const rest = text.slice(head[0].length);
-  const sep = rest.startsWith('}') ? '' : ',';
-  return `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(kind)},"metadata":{"resourceVersion":"${rv}"${sep}${rest}`;
+/**
+ * The stored object as JSON bytes for a client of apiVersion, in pieces: a new head carrying the
+ * served apiVersion and the resourceVersion, then a view of the stored bytes after their head —
+ * no parse, no re-encode, no copy of the bulk.
+ */
+export function jsonPartsFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'>, apiVersion: string, kind: string, rv: number = kv.modRevision): Uint8Array[] {
+  const probe = dec.decode(kv.value.subarray(0, headProbe));
+  const head = storedHead.exec(probe);
+  // a head with non-ASCII text would have a byte length other than its length: take the slow path
+  if (!head || Buffer.byteLength(head[0]) !== head[0].length) return [enc.encode(JSON.stringify(decodeFromStorage(kv, apiVersion, rv)))];
+  const rest = kv.value.subarray(head[0].length);
+  const sep = rest[0] === 0x7d /* } */ ? '' : ',';
+  return [enc.encode(`{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(kind)},"metadata":{"resourceVersion":"${rv}"${sep}`), rest];
+}
+
+/** the stored object as JSON bytes for a client of apiVersion (see jsonPartsFromStorage) */
+export function jsonFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'>, apiVersion: string, kind: string, rv: number = kv.modRevision): Buffer {
+  return Buffer.concat(jsonPartsFromStorage(kv, apiVersion, kind, rv));
 }
 
 /** the stored object as the client sees it through apiVersion */

@@ -81,13 +81,13 @@ export class GenericStore {
     return listObjects(this.deps.storage, info, namespace, opts);
   }
 
-  /** an unfiltered list as JSON text, without decoding the items */
-  listJson(info: ResourceInfo, namespace: string | undefined, opts: Omit<ListOptions, 'filter' | 'name'> = {}): Promise<string> {
+  /** an unfiltered list as JSON bytes, without decoding the items */
+  listJson(info: ResourceInfo, namespace: string | undefined, opts: Omit<ListOptions, 'filter' | 'name'> = {}): Promise<Buffer> {
     return listJson(this.deps.storage, info, namespace, opts);
   }
 
-  /** one object as JSON text, without decoding it */
-  async getJson(info: ResourceInfo, namespace: string | undefined, name: string): Promise<string> {
+  /** one object as JSON bytes, without decoding it */
+  async getJson(info: ResourceInfo, namespace: string | undefined, name: string): Promise<Buffer> {
     const { kv } = await this.deps.storage.get(objectKey(info, namespace, name));
     if (!kv) throw notFound(info, name);
     return jsonFromStorage(kv, apiVersionOf(info.group, info.version), info.kind);
