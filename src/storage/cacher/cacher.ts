@@ -134,7 +134,18 @@ class Cacher implements Storage {
   }
 
   async get(key: string, opts?: { revision?: number }): Promise<{ kv?: KeyValue; revision: number }> {
-    if (!this.cacheable(resourcePrefixOf(key))) return this.inner.get(key, opts);
+    const prefix = this.cacheable(resourcePrefixOf(key));
+    if (!prefix) return this.inner.get(key, opts);
+    if (!opts?.revision) {
+      // the newest state: one map lookup once the cache has caught up (the hot path of GET)
+      const cache = await this.cacheFor(prefix);
+      if (cache) {
+        const current = await this.inner.currentRevision();
+        if ((await this.feed.clock.waitFor(current, this.freshWaitMs)) && this.feed.isLive(cache)) {
+          return { kv: cache.index.get(key), revision: this.feed.clock.revision };
+        }
+      }
+    }
     const res = await this.range(key, key + '\x00', { revision: opts?.revision });
     return { kv: res.kvs[0], revision: res.revision };
   }
