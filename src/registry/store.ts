@@ -11,6 +11,7 @@ import type { ResourceInfo } from '../schema/types.ts';
 import type { Strategy, StrategyContext } from './strategy.ts';
 import { decodeFromStorage, encodeForStorage, jsonFromStorage } from './codec.ts';
 import { objectKey } from './keys.ts';
+import { recordUpdate } from '../apply/index.ts';
 import { listJson, listObjects, watchObjects, type ListOptions, type WatchOptions, type WatchSink } from './list-watch.ts';
 import type { KubeList } from '../api/object.ts';
 import type { Watcher } from '../storage/interface.ts';
@@ -33,6 +34,8 @@ export interface WriteOptions {
   subresource?: string;
   /** the field manager the write is recorded under in metadata.managedFields */
   manager?: string;
+  /** 'Apply': managedFields were already set by server-side apply; anything else records an Update */
+  operation?: 'Apply' | 'Update';
 }
 
 export interface DeleteOptions {
@@ -120,6 +123,7 @@ export class GenericStore {
     obj.kind = info.kind;
     if (this.hasStatus(info)) delete obj.status;
     await strategy.prepareForCreate(obj, ctx);
+    this.recordManager(info, undefined, obj, opts, now);
 
     const named = !!meta.name;
     if (!named && !meta.generateName) {
@@ -225,6 +229,7 @@ export class GenericStore {
     obj.apiVersion = apiVersionOf(info.group, info.version);
     obj.kind = info.kind;
     strategy.prepareForUpdate(obj, current, ctx);
+    this.recordManager(info, current, obj, opts, timestamp(ctx.now));
     if (strategy.tracksGeneration && specChanged(obj, current)) meta.generation = (old.generation ?? 0) + 1;
     this.validate(info, obj, strategy.validateUpdate(obj, current, ctx));
 
@@ -319,6 +324,12 @@ export class GenericStore {
       if (err.code === 'key-exists') return alreadyExists(info, name);
     }
     return err;
+  }
+
+  /** metadata.managedFields for a write by a named manager (apply has set them already) */
+  private recordManager(info: ResourceInfo, current: KubeObject | undefined, obj: KubeObject, opts: WriteOptions, now: string): void {
+    if (opts.manager === undefined || opts.operation === 'Apply') return;
+    recordUpdate(current, obj, { definition: info.definition, apiVersion: apiVersionOf(info.group, info.version), manager: opts.manager, subresource: opts.subresource ?? '', now });
   }
 
   hasStatus(info: ResourceInfo): boolean {

@@ -18,6 +18,8 @@ export interface FieldInfo {
   patchStrategies: readonly string[];
   patchMergeKey?: string;
   listType?: string;
+  /** x-kubernetes-list-map-keys: the fields that identify an item of a list-type map */
+  listMapKeys?: readonly string[];
   mapType?: string;
 }
 
@@ -33,6 +35,8 @@ export interface SchemaNode {
   elem?: SchemaNode;
   /** x-kubernetes-preserve-unknown-fields: keys outside `fields` are kept, not reported */
   preserveUnknown?: boolean;
+  /** x-kubernetes-map-type: atomic on the type itself: the struct or map is one value */
+  atomic?: boolean;
 }
 
 const refPrefix = '#/definitions/';
@@ -112,6 +116,7 @@ function compileObject(s: SchemaObject, base: { definition?: string }): SchemaNo
   }
   const node: SchemaNode = { ...base, kind: 'struct', fields };
   if (preserve) node.preserveUnknown = true;
+  if (s['x-kubernetes-map-type'] === 'atomic') node.atomic = true;
   return node;
 }
 
@@ -125,6 +130,7 @@ function fieldInfo(name: string, p: SchemaObject): FieldInfo {
   const key = p['x-kubernetes-patch-merge-key'];
   if (typeof key === 'string') info.patchMergeKey = key;
   if (typeof p['x-kubernetes-list-type'] === 'string') info.listType = p['x-kubernetes-list-type'] as string;
+  if (Array.isArray(p['x-kubernetes-list-map-keys'])) info.listMapKeys = (p['x-kubernetes-list-map-keys'] as unknown[]).map(String);
   if (typeof p['x-kubernetes-map-type'] === 'string') info.mapType = p['x-kubernetes-map-type'] as string;
   return info;
 }

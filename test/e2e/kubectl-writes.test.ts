@@ -100,6 +100,30 @@ describe('kubectl writes', { skip: versions.length === 0 }, () => {
         assert.match(get.stderr, /configmaps "dry" not found/);
       });
 
+      test('apply --server-side: conflict with another manager, then --force-conflicts', async () => {
+        ok(await k(['create', 'deployment', 'ssa', '--image=nginx:1']));
+        const cfg = (image: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: ssa, namespace: ${ns} }\nspec:\n  selector: { matchLabels: { app: ssa } }\n  template:\n    metadata: { labels: { app: ssa } }\n    spec:\n      containers: [{ name: nginx, image: ${image} }]\n`;
+        const conflict = await k(['apply', '--server-side', '-f', '-'], cfg('nginx:2'));
+        assert.notEqual(conflict.code, 0);
+        assert.match(conflict.stderr, /Apply failed with 1 conflict: conflict with "kubectl-create" using apps\/v1: \.spec\.template\.spec\.containers\[name="nginx"\]\.image/);
+        assert.equal(await jp('deploy/ssa', '{.spec.template.spec.containers[0].image}'), 'nginx:1');
+        assert.match(ok(await k(['apply', '--server-side', '--force-conflicts', '-f', '-'], cfg('nginx:2'))), /deployment.apps\/ssa serverside-applied/);
+        assert.equal(await jp('deploy/ssa', '{.spec.template.spec.containers[0].image}'), 'nginx:2');
+        const managers = await jp('deploy/ssa', '{range .metadata.managedFields[*]}{.manager}/{.operation} {end}');
+        assert.match(managers, /kubectl\/Apply/);
+        assert.match(managers, /kubectl-create\/Update/);
+      });
+
+      test('apply --server-side removes a field it no longer applies; migrates from client-side apply', async () => {
+        const cm = (data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: owned, namespace: ${ns} }\ndata: { ${data} }\n`;
+        ok(await k(['apply', '-f', '-'], cm('a: "1", b: "2"')));
+        assert.match(await jp('cm/owned', '{.metadata.managedFields[0].manager}'), /kubectl-client-side-apply/);
+        assert.match(ok(await k(['apply', '--server-side', '-f', '-'], cm('a: "1", b: "2"'))), /serverside-applied/);
+        assert.doesNotMatch(await jp('cm/owned', '{range .metadata.managedFields[*]}{.manager} {end}'), /kubectl-client-side-apply/);
+        ok(await k(['apply', '--server-side', '-f', '-'], cm('a: "1"')));
+        assert.equal(await jp('cm/owned', '{.data}'), '{"a":"1"}');
+      });
+
       test('diff shows what apply would change and changes nothing', async () => {
         const d = await k(['diff', '-f', '-'], deployment(ns, { replicas: 7, image: 'nginx:3', side: false, env: '2' }));
         assert.equal(d.code, 1, d.stderr);

@@ -3,6 +3,7 @@
 // fieldValidation asks, then written like an update.
 
 import { badRequest, methodNotAllowed, unsupportedMediaType } from '../../api/status.ts';
+import { handleApply } from './apply.ts';
 import { isObject, type KubeObject } from '../../api/object.ts';
 import { decodeBody } from '../../codec/decode.ts';
 import { JsonSyntaxError } from '../../codec/json-scan.ts';
@@ -67,11 +68,14 @@ export async function handlePatch(ctx: RequestContext, deps: HandlerDeps): Promi
   const kind = parseContentType(String(ctx.headers['content-type'] ?? ''), patchBodyKinds);
   const validation = fieldValidation(ctx, 'PatchOptions');
   const manager = managerName(ctx, 'PatchOptions');
-  void checkApplyOptions(ctx, kind === 'apply-yaml', ctx.query.get('fieldManager') || undefined);
+  const force = checkApplyOptions(ctx, kind === 'apply-yaml', ctx.query.get('fieldManager') || undefined);
   const isDryRun = dryRun(ctx);
   const { patch, duplicates } = decodePatch(kind, await ctx.body());
   const req: PatchRequest = { kind, patch, duplicates, validation };
-  if (kind === 'apply-yaml') throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']); // APPLY-TODO
+  if (kind === 'apply-yaml') {
+    if (sub === 'scale') throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+    return handleApply(ctx, deps, { config: patch, duplicates, validation, manager, force, dryRun: isDryRun });
+  }
   if (kind !== 'json-patch' && !isObject(patch)) {
     throw badRequest(`error decoding patch: json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`);
   }
@@ -81,7 +85,7 @@ export async function handlePatch(ctx: RequestContext, deps: HandlerDeps): Promi
       const scale = applyPatchTo(req, getScale(info, cur), scaleDefinition);
       checkPatched(ctx, req, scale, scaleDefinition, 'Scale', 'v1');
       return applyScale(info, cur, scale);
-    }, { dryRun: isDryRun, manager });
+    }, { dryRun: isDryRun, manager, subresource: 'scale' });
     return sendObject(ctx, 200, getScale(info, out));
   }
   const out = await deps.store.modify(info, ns, name, cur => {

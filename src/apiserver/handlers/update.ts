@@ -20,7 +20,7 @@ export async function handleUpdate(ctx: RequestContext, deps: HandlerDeps): Prom
   if (sub === 'scale') {
     const body = await readObject(ctx, { definition: scaleDefinition, kind: 'Scale', version: 'v1', fieldValidation: validation },
       o => checkTypeMeta(ctx, info, o, 'Scale', 'autoscaling'));
-    const out = await deps.store.modify(info, ns, name, cur => applyScale(info, cur, body), { dryRun: opts.dryRun, manager });
+    const out = await deps.store.modify(info, ns, name, cur => applyScale(info, cur, body), { dryRun: opts.dryRun, manager, subresource: 'scale' });
     return sendObject(ctx, 200, getScale(info, out));
   }
   const body = await readObject(ctx, { definition: info.definition, kind: info.kind, version: info.version, fieldValidation: validation },

@@ -1,0 +1,68 @@
+// How server-side apply treats a value, from the schema: a leaf (scalars and anything marked
+// atomic), a struct or map merged field by field, a list of items identified by key fields,
+// or a set of scalars. Built-in lists without a list-type fall back to their patch strategy.
+
+import { fieldOf, type FieldInfo, type SchemaNode } from '../schema/schema-walker.ts';
+
+export type Shape =
+  | { kind: 'leaf' }
+  | { kind: 'struct'; node: SchemaNode }
+  | { kind: 'map'; elem?: SchemaNode }
+  | { kind: 'list-map'; keys: readonly string[]; elem?: SchemaNode }
+  | { kind: 'set' };
+
+const leaf: Shape = { kind: 'leaf' };
+
+// list-map keys that Kubernetes fills in when an item leaves them out
+const keyDefaults: Record<string, unknown> = { protocol: 'TCP' };
+
+export function shapeOf(node: SchemaNode | undefined, field?: FieldInfo): Shape {
+  if (!node) return leaf;
+  switch (node.kind) {
+    case 'struct':
+      return node.atomic || field?.mapType === 'atomic' ? leaf : { kind: 'struct', node };
+    case 'map':
+      return field?.mapType === 'atomic' ? leaf : { kind: 'map', elem: node.elem };
+    case 'list': {
+      const type = field?.listType;
+      const mergeKey = field?.patchMergeKey;
+      if (type === 'map') return { kind: 'list-map', keys: field?.listMapKeys ?? (mergeKey ? [mergeKey] : []), elem: node.elem };
+      if (type === 'set') return { kind: 'set' };
+      if (type === 'atomic') return leaf;
+      if (field?.patchStrategies.includes('merge')) return mergeKey ? { kind: 'list-map', keys: [mergeKey], elem: node.elem } : { kind: 'set' };
+      return leaf;
+    }
+    default:
+      return leaf;
+  }
+}
+
+/** the shape of `key` inside a struct or map */
+export function childShape(shape: Shape, key: string): Shape {
+  if (shape.kind === 'struct') {
+    const f = fieldOf(shape.node, key);
+    return f ? shapeOf(f.node, f) : leaf;
+  }
+  if (shape.kind === 'map') return shapeOf(shape.elem);
+  return leaf;
+}
+
+export function itemShape(shape: Shape): Shape {
+  return shape.kind === 'list-map' ? shapeOf(shape.elem) : leaf;
+}
+
+/** the `k:` path element of a list-map item: its key fields as JSON, sorted by name */
+export function itemKey(shape: Extract<Shape, { kind: 'list-map' }>, item: unknown): string | undefined {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
+  const o = item as Record<string, unknown>;
+  const key: Record<string, unknown> = {};
+  for (const k of [...shape.keys].sort()) {
+    const v = o[k] ?? keyDefaults[k];
+    if (v !== undefined) key[k] = v;
+  }
+  return `k:${JSON.stringify(key)}`;
+}
+
+export function setKey(item: unknown): string {
+  return `v:${JSON.stringify(item)}`;
+}
