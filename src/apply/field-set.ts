@@ -52,45 +52,78 @@ export class FieldSet {
     return n.member;
   }
 
+  // every operation here keeps the invariant that no child is empty, so this is one check
   get empty(): boolean {
-    return !this.member && [...this.children.values()].every(c => c.empty);
+    return !this.member && this.children.size === 0;
   }
 
   /** every member path, parents before children, children in sorted order */
-  *paths(prefix: PathElement[] = []): Generator<PathElement[]> {
-    if (this.member && prefix.length) yield [...prefix];
-    for (const k of [...this.children.keys()].sort()) yield* this.children.get(k)!.paths([...prefix, k]);
+  paths(): PathElement[][] {
+    const out: PathElement[][] = [];
+    const prefix: PathElement[] = [];
+    const walk = (n: FieldSet): void => {
+      if (n.member && prefix.length) out.push([...prefix]);
+      for (const k of [...n.children.keys()].sort()) {
+        prefix.push(k);
+        walk(n.children.get(k)!);
+        prefix.pop();
+      }
+    };
+    walk(this);
+    return out;
   }
 
   union(other: FieldSet): FieldSet {
     const out = this.clone();
-    for (const p of other.paths()) out.insert(p);
+    const add = (into: FieldSet, from: FieldSet): void => {
+      if (from.member) into.member = true;
+      for (const [k, c] of from.children) add(into.child(k), c);
+    };
+    add(out, other);
     return out;
   }
 
   difference(other: FieldSet): FieldSet {
-    return FieldSet.fromPaths([...this.paths()].filter(p => !other.has(p)));
+    const diff = (a: FieldSet, b: FieldSet | undefined): FieldSet => {
+      const out = new FieldSet();
+      out.member = a.member && !b?.member;
+      for (const [k, c] of a.children) {
+        const d = diff(c, b?.children.get(k));
+        if (!d.empty) out.children.set(k, d);
+      }
+      return out;
+    };
+    return diff(this, other);
   }
 
   intersection(other: FieldSet): FieldSet {
-    return FieldSet.fromPaths([...this.paths()].filter(p => other.has(p)));
+    const both = (a: FieldSet, b: FieldSet): FieldSet => {
+      const out = new FieldSet();
+      out.member = a.member && b.member;
+      for (const [k, c] of a.children) {
+        const bc = b.children.get(k);
+        if (!bc) continue;
+        const d = both(c, bc);
+        if (!d.empty) out.children.set(k, d);
+      }
+      return out;
+    };
+    return both(this, other);
   }
 
   clone(): FieldSet {
-    const c = FieldSet.fromPaths(this.paths());
+    const c = new FieldSet();
     c.member = this.member;
+    for (const [k, v] of this.children) c.children.set(k, v.clone());
     return c;
   }
 
   /** FieldsV1 JSON, keys sorted as Kubernetes writes them */
   toFieldsV1(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    const hasChildren = [...this.children.values()].some(c => !c.empty);
-    if (this.member && hasChildren) out['.'] = {};
-    for (const k of [...this.children.keys()].sort()) {
-      const c = this.children.get(k)!;
-      if (!c.empty) out[k] = c.toFieldsV1();
-    }
+    const keys = [...this.children.keys()].sort();
+    if (this.member && keys.length) out['.'] = {};
+    for (const k of keys) out[k] = this.children.get(k)!.toFieldsV1();
     return out;
   }
 }

@@ -9,7 +9,7 @@ import { schemaNode } from '../schema/schema-walker.ts';
 import { FieldSet, type Path } from './field-set.ts';
 import { shapeOf, type Shape } from './shape.ts';
 import { trackedOnly } from './tracked.ts';
-import { changedFields, fieldSetOf, locate, mergeConfig, removePath } from './walk.ts';
+import { changedFields, existingOnly, fieldSetOf, mergeConfig, removePath } from './walk.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -78,10 +78,7 @@ function rootShape(definition: string): Shape {
 
 /** drop every owned path that no longer exists in `obj` */
 function pruneMissing(entries: Entry[], obj: unknown, shape: Shape): void {
-  for (const e of entries) {
-    const kept = [...e.set.paths()].filter(p => locate(obj, p, shape) !== undefined);
-    if (kept.length !== [...e.set.paths()].length) e.set = FieldSet.fromPaths(kept);
-  }
+  for (const e of entries) e.set = existingOnly(e.set, obj, shape);
 }
 
 /** whether `set` has `path` or anything below it */
@@ -122,7 +119,8 @@ export function recordUpdate(oldObj: unknown, newObj: unknown, ctx: ManagerConte
     mine.apiVersion = ctx.apiVersion;
     mine.time = ctx.now;
   }
-  pruneMissing(entries, newObj, shape);
+  // on create everything recorded exists; otherwise fields may have gone
+  if (oldObj !== undefined || base !== undefined) pruneMissing(entries, newObj, shape);
   const encoded = encodeEntries(entries);
   if (encoded.length) meta.managedFields = encoded; else delete meta.managedFields;
 }

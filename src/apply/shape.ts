@@ -16,8 +16,20 @@ const leaf: Shape = { kind: 'leaf' };
 // list-map keys that Kubernetes fills in when an item leaves them out
 const keyDefaults: Record<string, unknown> = { protocol: 'TCP' };
 
+// shapes are asked for on every step of every walk: one per field (or node) is enough
+const byField = new WeakMap<FieldInfo, Shape>();
+const byNode = new WeakMap<SchemaNode, Shape>();
+
 export function shapeOf(node: SchemaNode | undefined, field?: FieldInfo): Shape {
   if (!node) return leaf;
+  const cached = field ? byField.get(field) : byNode.get(node);
+  if (cached) return cached;
+  const shape = computeShape(node, field);
+  if (field) byField.set(field, shape); else byNode.set(node, shape);
+  return shape;
+}
+
+function computeShape(node: SchemaNode, field?: FieldInfo): Shape {
   switch (node.kind) {
     case 'struct':
       return node.atomic || field?.mapType === 'atomic' ? leaf : { kind: 'struct', node };
@@ -51,10 +63,19 @@ export function itemShape(shape: Shape): Shape {
   return shape.kind === 'list-map' ? shapeOf(shape.elem) : leaf;
 }
 
+const itemKeys = new WeakMap<Shape, WeakMap<object, string>>();
+
 /** the `k:` path element of a list-map item: its key fields as JSON, sorted by name */
 export function itemKey(shape: Extract<Shape, { kind: 'list-map' }>, item: unknown): string | undefined {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
-  const o = item as Record<string, unknown>;
+  let cache = itemKeys.get(shape);
+  if (!cache) itemKeys.set(shape, cache = new WeakMap());
+  let key = cache.get(item);
+  if (key === undefined) cache.set(item, key = computeItemKey(shape, item as Record<string, unknown>));
+  return key;
+}
+
+function computeItemKey(shape: Extract<Shape, { kind: 'list-map' }>, o: Record<string, unknown>): string {
   const key: Record<string, unknown> = {};
   for (const k of [...shape.keys].sort()) {
     const v = o[k] ?? keyDefaults[k];

@@ -7,29 +7,44 @@ import { childShape, itemKey, itemShape, setKey, type Shape } from './shape.ts';
 
 type Obj = Record<string, unknown>;
 
+// The walks below build the result tree as they go: `node` is the set node of the current path;
+// a child node is made before descending and dropped again if nothing was put in it.
+
+function descend(node: FieldSet, pe: PathElement, fill: (child: FieldSet) => void): void {
+  const had = node.children.get(pe);
+  const child = had ?? new FieldSet();
+  fill(child);
+  if (!had && (child.member || child.children.size)) node.children.set(pe, child);
+}
+
 /** every field `value` sets: leaves, list items, and empty containers as themselves */
 export function fieldSetOf(value: unknown, shape: Shape): FieldSet {
-  const out = new FieldSet();
-  const walk = (v: unknown, sh: Shape, path: PathElement[]): void => {
+  const root = new FieldSet();
+  const walk = (v: unknown, sh: Shape, node: FieldSet, top: boolean): void => {
     if (v === undefined) return;
-    if (sh.kind === 'leaf' || v === null) { if (path.length) out.insert(path); return; }
+    if (sh.kind === 'leaf' || v === null) { if (!top) node.member = true; return; }
     if (sh.kind === 'struct' || sh.kind === 'map') {
-      if (!isObject(v) || Object.keys(v).length === 0) { if (path.length) out.insert(path); return; }
-      for (const [k, c] of Object.entries(v)) walk(c, childShape(sh, k), [...path, `f:${k}`]);
+      if (!isObject(v)) { if (!top) node.member = true; return; }
+      let any = false;
+      for (const k in v) { any = true; descend(node, `f:${k}`, c => walk(v[k], childShape(sh, k), c, false)); }
+      if (!any && !top) node.member = true;
       return;
     }
-    if (!Array.isArray(v) || v.length === 0) { if (path.length) out.insert(path); return; }
+    if (!Array.isArray(v) || v.length === 0) { if (!top) node.member = true; return; }
     for (const item of v) {
-      if (sh.kind === 'set') { out.insert([...path, setKey(item)]); continue; }
+      if (sh.kind === 'set') { node.child(setKey(item)).member = true; continue; }
       const key = itemKey(sh, item);
       if (key === undefined) continue;
-      const p = [...path, key];
-      out.insert(p);
-      if (isObject(item)) for (const [k, c] of Object.entries(item)) walk(c, childShape(itemShape(sh), k), [...p, `f:${k}`]);
+      const itemNode = node.child(key);
+      itemNode.member = true;
+      if (isObject(item)) {
+        const ish = itemShape(sh);
+        for (const k in item) descend(itemNode, `f:${k}`, c => walk(item[k], childShape(ish, k), c, false));
+      }
     }
   };
-  walk(value, shape, []);
-  return out;
+  walk(value, shape, root, true);
+  return root;
 }
 
 /**
@@ -37,40 +52,42 @@ export function fieldSetOf(value: unknown, shape: Shape): FieldSet {
  * set items, and maps that came into being (as themselves, `.`), and what is inside new things.
  */
 export function changedFields(before: unknown, after: unknown, shape: Shape): FieldSet {
-  const out = new FieldSet();
-  const walk = (o: unknown, n: unknown, sh: Shape, path: PathElement[]): void => {
-    if (n === undefined) return;
-    if (sh.kind === 'leaf' || n === null) { if (path.length && !jsonEqual(o, n)) out.insert(path); return; }
+  const root = new FieldSet();
+  const walk = (o: unknown, n: unknown, sh: Shape, node: FieldSet, top: boolean): void => {
+    if (n === undefined || o === n) return;
+    if (sh.kind === 'leaf' || n === null) { if (!top && !jsonEqual(o, n)) node.member = true; return; }
     if (sh.kind === 'struct' || sh.kind === 'map') {
-      if (!isObject(n)) { if (path.length && !jsonEqual(o, n)) out.insert(path); return; }
+      if (!isObject(n)) { if (!top && !jsonEqual(o, n)) node.member = true; return; }
       const old = isObject(o) ? o : undefined;
-      if (path.length && (!old && (sh.kind === 'map' || Object.keys(n).length === 0))) out.insert(path);
-      for (const [k, c] of Object.entries(n)) walk(old?.[k], c, childShape(sh, k), [...path, `f:${k}`]);
+      let any = false;
+      for (const k in n) { any = true; descend(node, `f:${k}`, c => walk(old?.[k], n[k], childShape(sh, k), c, false)); }
+      if (!top && !old && (sh.kind === 'map' || !any)) node.member = true;
       return;
     }
-    if (!Array.isArray(n)) { if (path.length && !jsonEqual(o, n)) out.insert(path); return; }
+    if (!Array.isArray(n)) { if (!top && !jsonEqual(o, n)) node.member = true; return; }
     const old = Array.isArray(o) ? o : undefined;
-    if (n.length === 0) { if (path.length && !old) out.insert(path); return; }
+    if (n.length === 0) { if (!top && !old) node.member = true; return; }
     if (sh.kind === 'set') {
-      for (const item of n) if (!old?.some(x => jsonEqual(x, item))) out.insert([...path, setKey(item)]);
+      for (const item of n) if (!old?.some(x => jsonEqual(x, item))) node.child(setKey(item)).member = true;
       return;
     }
     const oldByKey = new Map<string, unknown>();
     for (const item of old ?? []) { const k = itemKey(sh, item); if (k !== undefined) oldByKey.set(k, item); }
+    const ish = itemShape(sh);
     for (const item of n) {
       const key = itemKey(sh, item);
       if (key === undefined) continue;
-      const p = [...path, key];
       const was = oldByKey.get(key);
-      if (was === undefined) out.insert(p);
-      if (isObject(item)) {
+      descend(node, key, itemNode => {
+        if (was === undefined) itemNode.member = true;
+        if (!isObject(item) || was === item) return;
         const prev = isObject(was) ? was : undefined;
-        for (const [k, c] of Object.entries(item)) walk(prev?.[k], c, childShape(itemShape(sh), k), [...p, `f:${k}`]);
-      }
+        for (const k in item) descend(itemNode, `f:${k}`, c => walk(prev?.[k], item[k], childShape(ish, k), c, false));
+      });
     }
   };
-  walk(before, after, shape, []);
-  return out;
+  walk(before, after, shape, root, true);
+  return root;
 }
 
 interface Located { value: unknown; shape: Shape }
@@ -104,6 +121,40 @@ export function locate(obj: unknown, path: Path, shape: Shape): Located | undefi
     }
   }
   return { value: v, shape: sh };
+}
+
+/** `set` without the paths that are not in `obj` */
+export function existingOnly(set: FieldSet, obj: unknown, shape: Shape): FieldSet {
+  const out = new FieldSet();
+  out.member = set.member;
+  let items: Map<string, unknown> | undefined;
+  for (const [pe, child] of set.children) {
+    let next: unknown;
+    let nextShape: Shape;
+    if (pe.startsWith('f:')) {
+      const k = pe.slice(2);
+      if (!isObject(obj) || !(k in obj)) continue;
+      next = obj[k];
+      nextShape = childShape(shape, k);
+    } else if (pe.startsWith('k:') && shape.kind === 'list-map' && Array.isArray(obj)) {
+      if (!items) {
+        items = new Map();
+        for (const item of obj) { const key = itemKey(shape, item); if (key !== undefined) items.set(key, item); }
+      }
+      if (!items.has(pe)) continue;
+      next = items.get(pe);
+      nextShape = itemShape(shape);
+    } else if (pe.startsWith('v:') && Array.isArray(obj)) {
+      if (!obj.some(x => setKey(x) === pe)) continue;
+      next = undefined;
+      nextShape = { kind: 'leaf' };
+    } else {
+      continue;
+    }
+    const kept = existingOnly(child, next, nextShape);
+    if (!kept.empty) out.children.set(pe, kept);
+  }
+  return out;
 }
 
 /** the applied configuration over the live object: configured fields win, list items merge by key */
