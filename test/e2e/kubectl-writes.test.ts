@@ -79,6 +79,18 @@ describe('kubectl writes', { skip: versions.length === 0 }, () => {
         assert.equal(await jp('deploy/web', '{.metadata.labels}'), '{"app":"web"}');
       });
 
+      test('edit applies the change made in the editor', async () => {
+        const before = process.env.KUBE_EDITOR;
+        process.env.KUBE_EDITOR = 'sed -i -e "s/^  replicas: .*/  replicas: 9/"';
+        try {
+          assert.match(ok(await k(['edit', 'deploy/web'])), /deployment.apps\/web edited/);
+        } finally {
+          if (before === undefined) delete process.env.KUBE_EDITOR; else process.env.KUBE_EDITOR = before;
+        }
+        assert.equal(await jp('deploy/web', '{.spec.replicas}'), '9');
+        ok(await k(['scale', 'deploy/web', '--replicas=4']));
+      });
+
       test('replace --validate=strict refuses an unknown field; --validate=warn prints a warning', async () => {
         ok(await k(['create', 'configmap', 'c1', '--from-literal=a=1']));
         const cm = `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c1, namespace: ${ns} }\ndata: { a: "2" }\nbogus: 1\n`;
@@ -108,6 +120,10 @@ describe('kubectl writes', { skip: versions.length === 0 }, () => {
         assert.match(conflict.stderr, /Apply failed with 1 conflict: conflict with "kubectl-create" using apps\/v1: \.spec\.template\.spec\.containers\[name="nginx"\]\.image/);
         assert.equal(await jp('deploy/ssa', '{.spec.template.spec.containers[0].image}'), 'nginx:1');
         assert.match(ok(await k(['apply', '--server-side', '--force-conflicts', '-f', '-'], cfg('nginx:2'))), /deployment.apps\/ssa serverside-applied/);
+        assert.equal(await jp('deploy/ssa', '{.spec.template.spec.containers[0].image}'), 'nginx:2');
+        // a server-side dry run answers the result and changes nothing
+        const dry = ok(await k(['apply', '--server-side', '--force-conflicts', '--dry-run=server', '-o', 'jsonpath={.spec.template.spec.containers[0].image}', '-f', '-'], cfg('nginx:3')));
+        assert.equal(dry, 'nginx:3');
         assert.equal(await jp('deploy/ssa', '{.spec.template.spec.containers[0].image}'), 'nginx:2');
         const managers = await jp('deploy/ssa', '{range .metadata.managedFields[*]}{.manager}/{.operation} {end}');
         assert.match(managers, /kubectl\/Apply/);
