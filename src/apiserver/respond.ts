@@ -150,6 +150,15 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
   let started = false;
   let first = true;
   let behindSince = 0;
+  let pending: Buffer[] = [];
+  const out = (ctx.res as unknown as { stream?: { write(b: Buffer): boolean } }).stream ?? ctx.res;
+  const flush = () => {
+    if (pending.length === 0 || ctx.res.writableEnded) { pending = []; return; }
+    const chunk = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+    pending = [];
+    // HTTP/2: straight to the stream, past the compatibility layer's per-write bookkeeping
+    out.write(chunk);
+  };
   const start = () => {
     if (started) return;
     started = true;
@@ -169,15 +178,16 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
       }
       first = false;
       if (ctx.res.writableEnded) return false;
-      const line = obj === object ? eventLine(type, obj as object) : JSON.stringify({ type, object: obj }) + '\n';
-      const res = ctx.res as unknown as { writableLength?: number; stream?: { writableLength?: number; write(b: Buffer | string): boolean; close(): void }; socket?: { destroy(): void } };
-      // HTTP/2: straight to the stream, past the compatibility layer's per-write bookkeeping
-      if (res.stream) res.stream.write(line); else ctx.res.write(line);
+      pending.push(obj === object ? eventLine(type, obj as object) : Buffer.from(JSON.stringify({ type, object: obj }) + '\n'));
+      // events sent in one turn (a batch from the watch cache) leave in one write
+      if (pending.length === 1) queueMicrotask(flush);
+      const res = ctx.res as unknown as { writableLength?: number; stream?: { writableLength?: number; close(): void }; socket?: { destroy(): void } };
       const backlog = res.stream?.writableLength ?? res.writableLength ?? 0;
       if (backlog <= watchBacklogSoftBytes) behindSince = 0;
       else if (behindSince === 0) behindSince = Date.now();
       if (backlog > watchBacklogHardBytes || (behindSince && Date.now() - behindSince > watchBacklogGraceMs)) {
         ctx.log.warn('closing a watch that does not keep up', { path: ctx.url.pathname, backlogBytes: backlog });
+        pending = [];
         // reset rather than end: what is still buffered for it is dropped and its memory freed
         if (res.stream) res.stream.close(); else res.socket?.destroy();
         return false;
@@ -188,6 +198,7 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
     get started() { return started; },
     close() {
       start();
+      flush();
       if (!ctx.res.writableEnded) ctx.res.end();
     },
   };

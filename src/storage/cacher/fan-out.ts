@@ -37,11 +37,19 @@ export class FanOut {
   private dirty = new Set<CacheWatcher>();
   private scheduled = false;
   private maxQueue: number;
+  private intervalMs: number;
+  private lastDispatch = 0;
   /** watchers ended for being too slow, since the start */
   slowTerminations = 0;
 
-  constructor(maxQueue: number) {
+  /**
+   * `intervalMs`: dispatch passes are at least this far apart. An event after a quiet spell
+   * goes out at once; under a steady stream the events of the interval go to each watcher as
+   * one batch (one write to its connection instead of one per event).
+   */
+  constructor(maxQueue: number, intervalMs = 0) {
     this.maxQueue = maxQueue;
+    this.intervalMs = intervalMs;
   }
 
   /** queues events; `replay` (a new watcher's history) may exceed the bound once, as one batch */
@@ -50,7 +58,8 @@ export class FanOut {
     for (const ev of events) w.queue.push(ev);
     w.queuedEvents += events.length;
     w.lastRevision = Math.max(w.lastRevision, events[events.length - 1]!.kv.modRevision);
-    if (!replay && w.queuedEvents > this.maxQueue) {
+    // only a watcher still busy with an earlier batch is behind; the rest drain at the next pass
+    if (!replay && w.busy && w.queuedEvents > this.maxQueue) {
       this.slowTerminations++;
       this.end(w, new StorageError('unavailable', 'watcher too slow'));
       return;
@@ -89,11 +98,14 @@ export class FanOut {
     this.dirty.add(w);
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => this.dispatch());
+    const wait = this.lastDispatch + this.intervalMs - performance.now();
+    if (wait > 0) setTimeout(() => this.dispatch(), wait);
+    else setImmediate(() => this.dispatch());
   }
 
   private dispatch(): void {
     this.scheduled = false;
+    this.lastDispatch = performance.now();
     const batch = this.dirty;
     this.dirty = new Set();
     for (const w of batch) this.drain(w);
