@@ -64,6 +64,8 @@ export async function runPodBench(url: string, pid: number, tls: TlsClient, dir:
     }
     process.stdout.write('\n');
   }
+  // the memory held at rest: a few idle seconds let the server give the burst's garbage back
+  await new Promise(r => setTimeout(r, 4000));
   const largeRssMiB = rssKiB(pid) / 1024;
   const largeList = rest > 0 ? await runLoad(url, tls, { total: 3, concurrency: 1, request: () => ({ method: 'GET', path }), expect: 200 }) : undefined;
   return { created: opts.largeCount, createRate, rawList, list, nodeList, rssMiB, largeCount: Math.max(opts.largeCount, opts.listSize), largeRssMiB, largeList };

@@ -44,6 +44,7 @@ export function checkApplyOptions(ctx: RequestContext, isApply: boolean, manager
   const forceRaw = ctx.query.get('force');
   const force = forceRaw === 'true' || forceRaw === '1' || forceRaw === '';
   if (isApply && manager === undefined) throw optionsInvalid('PatchOptions', 'fieldManager', 'FieldValueRequired', '', 'is required for apply patch');
-  if (!isApply && forceRaw !== null && force) throw optionsInvalid('PatchOptions', 'force', 'FieldValueForbidden', '', 'may not be specified for non-apply patch');
+  // any force parameter at all, even false, is refused on other patches, as Kubernetes does
+  if (!isApply && forceRaw !== null) throw optionsInvalid('PatchOptions', 'force', 'FieldValueForbidden', '', 'may not be specified for non-apply patch');
   return force;
 }
