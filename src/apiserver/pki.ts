@@ -28,6 +28,8 @@ export interface PkiOptions {
   hosts: string[];
   /** extra IP addresses for the serving certificate */
   ips: string[];
+  /** where the certificates live (default <data-dir>/pki); servers sharing one etcd share it */
+  certDir?: string;
   log?: Logger;
 }
 
@@ -70,7 +72,7 @@ function caProblem(ca: CertAndKey): string | undefined {
 }
 
 export async function ensurePki(dataDir: string, opts: PkiOptions): Promise<Pki> {
-  const dir = join(dataDir, 'pki');
+  const dir = opts.certDir ?? join(dataDir, 'pki');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const log = opts.log;
 

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../api/log.ts';
-import { toStatusError, unauthorized } from '../api/status.ts';
+import { StorageError } from '../storage/interface.ts';
+import { toStatusError, unauthorized, serviceUnavailable } from '../api/status.ts';
 import type { Catalog } from '../schema/types.ts';
 import type { GenericStore } from '../registry/store.ts';
 import type { RequestContext, ResponseLike } from './context.ts';
@@ -133,7 +134,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       if (info.isResourceRequest) await routeResource(ctx, deps);
       else await serveNonResource(ctx, nonResource);
     } catch (err) {
-      const status = toStatusError(err);
+      const status = err instanceof StorageError && err.code === 'unavailable' ? serviceUnavailable(`storage is unavailable: ${err.message}`) : toStatusError(err);
       if (status.code >= 500) log.warn('request error', { method, path: url.pathname, err: err instanceof Error ? err.stack : String(err) });
       sendError(ctx, status);
     } finally {

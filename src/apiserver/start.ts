@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Logger } from '../api/log.ts';
 import { StatusError } from '../api/status.ts';
 import { createCatalog } from '../schema/catalog.ts';
-import { openStorage } from '../storage/backends.ts';
+import { openStorage, type EtcdFlags } from '../storage/backends.ts';
 import { startCompactor } from '../storage/compactor.ts';
 import { createCacher } from '../storage/cacher/cacher.ts';
 import { GenericStore } from '../registry/store.ts';
@@ -25,6 +25,10 @@ export interface ServerConfig {
   bindAddress: string;
   runtimeConfig?: string;
   storageBackend?: string;
+  /** the etcd cluster, for storageBackend etcd3 */
+  etcd?: EtcdFlags;
+  /** certificates directory (default <dataDir>/pki); several servers on one etcd share one */
+  certDir?: string;
   livezGracePeriodMs?: number;
   shutdownDelayMs?: number;
   /** history kept for watches and past-revision reads; compaction runs this often (0: never) */
@@ -48,7 +52,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const health = createHealth({ now: () => Date.now(), livezGracePeriodMs: cfg.livezGracePeriodMs ?? 0 });
   const catalog = createCatalog({ runtimeConfig: cfg.runtimeConfig });
   // every read and watch goes through the watch cache; writes pass through to the backend
-  const backend = await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, log });
+  const backend = await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, etcd: cfg.etcd, log });
   const storage = createCacher(backend, { log, indexers: storageIndexers() });
   health.addCheck(['healthz', 'livez', 'readyz'], { name: 'etcd', check: async () => { if (!(await storage.healthy())) throw new Error('storage is not reachable'); } });
 
@@ -72,7 +76,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   });
 
   const pkiDone = health.addPostStartHook('generate-certificates');
-  const pki = await ensurePki(cfg.dataDir, { hosts: [hostname()], ips: cfg.bindAddress === '0.0.0.0' || cfg.bindAddress === '::' ? [] : [cfg.bindAddress], log });
+  const pki = await ensurePki(cfg.dataDir, { hosts: [hostname()], ips: cfg.bindAddress === '0.0.0.0' || cfg.bindAddress === '::' ? [] : [cfg.bindAddress], certDir: cfg.certDir, log });
   pkiDone();
 
   const server = createApiServer({ catalog, store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert } });

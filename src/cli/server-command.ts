@@ -11,13 +11,19 @@ import { createClient } from '../client/rest.ts';
 
 export const serverCommand: Command = {
   name: 'server',
-  summary: 'Run the orch API server (Kubernetes-compatible) on the embedded SQLite store.',
+  summary: 'Run the orch API server (Kubernetes-compatible) on the embedded SQLite store or on etcd.',
   usage: 'orch server [--data-dir DIR] [--port N] [flags]',
   flags: {
     'data-dir': { type: 'string', default: '.orch', description: 'directory for the database, certificates and admin.kubeconfig' },
     port: { type: 'string', default: '6443', description: 'HTTPS port; 0 picks a free port (printed at start)' },
     'bind-address': { type: 'string', default: '127.0.0.1', description: 'address to listen on' },
-    'storage-backend': { type: 'string', default: 'sqlite', description: 'storage backend' },
+    'storage-backend': { type: 'string', default: 'sqlite', description: 'storage backend: sqlite (embedded) or etcd3' },
+    'etcd-servers': { type: 'string', default: '', description: 'etcd endpoints for --storage-backend=etcd3, comma-separated (http://127.0.0.1:2379,...)' },
+    'etcd-prefix': { type: 'string', default: '/registry', description: 'key prefix of every object in etcd' },
+    'etcd-cafile': { type: 'string', default: '', description: 'CA bundle to verify etcd servers with (TLS)' },
+    'etcd-certfile': { type: 'string', default: '', description: 'client certificate for etcd (TLS)' },
+    'etcd-keyfile': { type: 'string', default: '', description: 'client key for etcd (TLS)' },
+    'cert-dir': { type: 'string', default: '', description: 'directory of the cluster CA and server certificates (default <data-dir>/pki); made on first start, read by later ones: point every server sharing an etcd at the same one' },
     'runtime-config': { type: 'string', default: '', description: 'enable or disable API group versions, e.g. api/beta=true,coordination.k8s.io/v1beta1=false' },
     'livez-grace-period': { type: 'string', default: '0s', description: 'time after start during which livez ignores unfinished start-up hooks' },
     'shutdown-delay-duration': { type: 'string', default: '0s', description: 'on SIGTERM, keep serving (readyz failing) this long before stopping' },
@@ -45,6 +51,14 @@ export const serverCommand: Command = {
         dataDir, port, bindAddress: String(values['bind-address']),
         runtimeConfig: String(values['runtime-config'] ?? '') || undefined,
         storageBackend: String(values['storage-backend']),
+        etcd: {
+          servers: String(values['etcd-servers'] ?? '').split(',').map(x => x.trim()).filter(Boolean),
+          prefix: String(values['etcd-prefix'] ?? '/registry'),
+          caFile: String(values['etcd-cafile'] ?? '') || undefined,
+          certFile: String(values['etcd-certfile'] ?? '') || undefined,
+          keyFile: String(values['etcd-keyfile'] ?? '') || undefined,
+        },
+        certDir: String(values['cert-dir'] ?? '') ? resolve(String(values['cert-dir'])) : undefined,
         livezGracePeriodMs: livez, shutdownDelayMs: shutdownDelay, compactionIntervalMs: compaction, bookmarkIntervalMs: bookmarks, log,
       });
     } catch (err) {

@@ -2,15 +2,27 @@
 // later, `--etcd-servers`) to an implementation. `sqlite` is the default. A backend is chosen
 // by its name ("sqlite") or by the scheme of a URL ("sqlite:///var/lib/orch/state.db").
 
+import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { Logger } from '../api/log.ts';
 import type { Storage } from './interface.ts';
 import { openSqliteStorage } from './sqlite/store.ts';
+import { openEtcdStorage } from './etcd/store.ts';
 
 export interface BackendOptions {
   /** where a file-based backend keeps its data when the spec names no location */
   dataDir: string;
+  /** the etcd cluster (backend etcd3) */
+  etcd?: EtcdFlags;
   log?: Logger;
+}
+
+export interface EtcdFlags {
+  servers: string[];
+  prefix?: string;
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
 }
 
 export interface BackendEntry {
@@ -30,6 +42,17 @@ const table: BackendEntry[] = [
     open: (opts, location) => {
       const path = !location ? join(opts.dataDir, 'orch.db') : isAbsolute(location) ? location : join(opts.dataDir, location);
       return openSqliteStorage({ path, log: opts.log });
+    },
+  },
+  {
+    name: 'etcd3',
+    schemes: ['etcd', 'etcd3'],
+    open: async (opts, location) => {
+      const servers = opts.etcd?.servers.length ? opts.etcd.servers : location ? location.split(',').map(s => `http://${s}`) : [];
+      if (!servers.length) throw new Error('the etcd3 storage backend needs --etcd-servers');
+      const file = async (f?: string) => (f ? readFile(f) : undefined);
+      const [ca, cert, key] = await Promise.all([file(opts.etcd?.caFile), file(opts.etcd?.certFile), file(opts.etcd?.keyFile)]);
+      return openEtcdStorage({ endpoints: servers, prefix: opts.etcd?.prefix, tls: ca || cert ? { ca, cert, key } : undefined, log: opts.log });
     },
   },
 ];

@@ -93,6 +93,8 @@ export class Feed {
         afterRevision: from,
         onEvents: events => { if (gen === this.generation) this.apply(events); },
         onError: err => { if (gen === this.generation) this.broken(err); },
+        // the backend saw every write up to here (writes outside the cached keys included)
+        onProgress: revision => { if (gen === this.generation) this.clock.advance(revision); },
       });
     })().catch(err => {
       this.started = undefined;
