@@ -1,0 +1,104 @@
+// Two `orch server` processes on one three-member etcd cluster: what is written through one is
+// seen by watches on the other, in order, with the same resourceVersions; losing an etcd member
+// or an API server keeps the rest serving; losing all of etcd makes the servers not ready and
+// answer 503, and they recover by themselves when it returns.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startOrch, type OrchProcess } from './support/orch-process.ts';
+import { rawClient, type RawClient } from './support/raw-client.ts';
+import { kubectl, kubectls } from './support/kubectl.ts';
+import { etcdBinary, startEtcd, type EtcdCluster } from '../support/etcd.ts';
+
+const cms = '/api/v1/namespaces/default/configmaps';
+
+async function eventually(what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+    await new Promise(r => setTimeout(r, 200));
+  }
+}
+
+const skip = etcdBinary() ? false : 'etcd is not installed';
+if (skip) console.log('# skipping multi-server etcd tests: etcd is not installed (apt-get install etcd-server)');
+
+describe('two API servers on a three-member etcd', { skip }, () => {
+  let etcd: EtcdCluster;
+  let certDir: string;
+  let a: OrchProcess, b: OrchProcess;
+  let ca: RawClient, cb: RawClient;
+  before(async () => {
+    etcd = await startEtcd(3);
+    certDir = await mkdtemp(join(tmpdir(), 'orch-certs-'));
+    const args = ['--storage-backend=etcd3', `--etcd-servers=${etcd.endpoints.join(',')}`, `--cert-dir=${certDir}`];
+    a = await startOrch({ args });
+    b = await startOrch({ args });
+    ca = rawClient(a.kubeconfig);
+    cb = rawClient(b.kubeconfig);
+  });
+  after(async () => {
+    await a?.stop(); await b?.stop();
+    await a?.cleanup(); await b?.cleanup();
+    await etcd?.close();
+    if (certDir) await rm(certDir, { recursive: true, force: true });
+  });
+
+  test('a write through one server reaches the other\'s watch in order, with the same resourceVersion', async () => {
+    const start = (await cb.request('GET', cms)).json().metadata.resourceVersion;
+    const w = await cb.watch(`${cms}?watch=1&resourceVersion=${start}`);
+    const created = (await ca.request('POST', cms, { body: '{"metadata":{"name":"shared"},"data":{"v":"1"}}' })).json();
+    const updated = (await ca.request('PUT', `${cms}/shared`, { body: JSON.stringify({ ...created, data: { v: '2' } }) })).json();
+    assert.equal((await ca.request('DELETE', `${cms}/shared`)).status, 200);
+    await w.waitFor(3, 10_000);
+    w.close();
+    assert.deepEqual(w.events.map(e => [e.type, e.object.metadata.resourceVersion]),
+      [['ADDED', created.metadata.resourceVersion], ['MODIFIED', updated.metadata.resourceVersion], ['DELETED', w.events[2]!.object.metadata.resourceVersion]]);
+    assert.ok(Number(w.events[2]!.object.metadata.resourceVersion) > Number(updated.metadata.resourceVersion));
+    // and a read through the other server agrees
+    const again = (await ca.request('POST', cms, { body: '{"metadata":{"name":"read-back"}}' })).json();
+    assert.equal((await cb.request('GET', `${cms}/read-back`)).json().metadata.resourceVersion, again.metadata.resourceVersion);
+  });
+
+  test('kubectl writes through one server; kubectl get -w on the other sees it', { skip: kubectls().length ? false : 'no kubectl' }, async () => {
+    const bin = kubectls()[0]!.path;
+    const watching = kubectl(bin, b.kubeconfig, ['get', 'configmaps', '-w', '--request-timeout=8s', '-o', 'name']);
+    await new Promise(r => setTimeout(r, 1500));
+    assert.equal((await kubectl(bin, a.kubeconfig, ['create', 'configmap', 'from-kubectl', '--from-literal=a=b'])).code, 0);
+    const out = await watching;
+    assert.match(out.stdout, /configmap\/from-kubectl/);
+  });
+
+  test('one etcd member down: both servers keep serving', async () => {
+    await etcd.stop(2);
+    try {
+      const r = await ca.request('POST', cms, { body: '{"metadata":{"name":"quorum"}}' });
+      assert.equal(r.status, 201, r.body);
+      await eventually('the other server sees the write', async () => (await cb.request('GET', `${cms}/quorum`)).status === 200);
+    } finally {
+      await etcd.start(2);
+    }
+  });
+
+  test('all of etcd down: not ready and 503; back by itself when etcd returns', async () => {
+    for (const i of [0, 1, 2]) await etcd.stop(i);
+    await eventually('readyz fails', async () => (await cb.request('GET', '/readyz', { anonymous: true })).status !== 200);
+    const down = await cb.request('POST', cms, { body: '{"metadata":{"name":"while-down"}}' });
+    assert.ok(down.status >= 500, `status ${down.status}`);
+    assert.equal(down.json().kind, 'Status');
+    await Promise.all([0, 1, 2].map(i => etcd.start(i)));
+    await eventually('readyz passes again', async () => (await cb.request('GET', '/readyz', { anonymous: true })).status === 200, 30_000);
+    await eventually('writes work again', async () => (await cb.request('POST', cms, { body: '{"metadata":{"name":"after-outage"}}' })).status === 201, 30_000);
+    await eventually('the other server sees them', async () => (await ca.request('GET', `${cms}/after-outage`)).status === 200);
+  });
+
+  test('one API server gone: the other serves', async () => {
+    await a.kill();
+    const r = await cb.request('POST', cms, { body: '{"metadata":{"name":"survivor"}}' });
+    assert.equal(r.status, 201);
+    assert.equal((await cb.request('GET', `${cms}/survivor`)).status, 200);
+  });
+});
