@@ -10,6 +10,7 @@ import { runLoad, type LoadResult, type TlsClient } from './support/load.ts';
 import { node24, repoRoot, rssKiB, startChild } from './support/processes.ts';
 import { runFanout, type FanoutResult } from './support/fanout.ts';
 import { runPodBench } from './support/pods.ts';
+import { runEtcdBench } from './support/etcd-bench.ts';
 
 const quick = process.argv.includes('--quick');
 const scale = quick ? 0.2 : 1;
@@ -159,6 +160,22 @@ async function main(): Promise<void> {
     say('');
     say(`orch server RSS after the run: ${(rssKiB(server.child.pid!) / 1024).toFixed(0)} MiB`);
     await server.stop();
+
+    // the same API on etcd, next to the same etcd driven directly
+    say('');
+    const e = await runEtcdBench(dir, tlsFrom, waitReady, { creates: Math.round(3000 * scale), gets: Math.round(10000 * scale) });
+    if (typeof e === 'string') say(`etcd: skipped (${e})`);
+    else {
+      say(row('raw etcd create txn (32 at once)', e.rawPut));
+      say(row('orch create configmap on etcd', e.create));
+      say(ratio('create on etcd vs raw put', e.create.perSecond, e.rawPut.perSecond, 50));
+      say(row('raw etcd range (one key)', e.rawRange));
+      say(row('orch get configmap on etcd', e.get));
+      say(ratio('get on etcd vs raw range', e.get.perSecond, e.rawRange.perSecond));
+      say(row(`raw etcd range of ${e.create.requests} keys`, e.rawList));
+      say(row(`orch list ${e.create.requests} configmaps on etcd`, e.list));
+      say(ratio('list on etcd vs raw range', e.list.perSecond, e.rawList.perSecond));
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

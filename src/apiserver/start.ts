@@ -61,13 +61,17 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
     storage,
     strategyFor,
     async namespaceState(name) {
-      try {
-        const ns = await store.get(nsInfo, undefined, name);
-        return ns.metadata.deletionTimestamp ? 'terminating' : 'active';
-      } catch (err) {
-        if (err instanceof StatusError && err.code === 404) return 'absent';
-        throw err;
+      // the namespace lifecycle check reads the cache as it is, as Kubernetes reads its informer;
+      // a namespace the cache has not seen yet (created a moment ago) is looked up for real
+      for (const allowStale of [true, false]) {
+        try {
+          const ns = await store.get(nsInfo, undefined, name, undefined, allowStale);
+          return ns.metadata.deletionTimestamp ? 'terminating' : 'active';
+        } catch (err) {
+          if (!(err instanceof StatusError && err.code === 404)) throw err;
+        }
       }
+      return 'absent';
     },
     async listOther(group, resource) {
       const info = catalog.resources(group, group ? catalog.groups().find(g => g.name === group)?.preferredVersion ?? 'v1' : 'v1').find(r => r.resource === resource);

@@ -74,8 +74,9 @@ export class GenericStore {
     return { info, now: this.clock.now(), random: this.random, listOther: this.deps.listOther, subresource };
   }
 
-  async get(info: ResourceInfo, namespace: string | undefined, name: string, revision?: number): Promise<KubeObject> {
-    const { kv } = await this.deps.storage.get(objectKey(info, namespace, name), revision ? { revision } : undefined);
+  /** `allowStale`: from the watch cache as it is, for checks Kubernetes makes against informers */
+  async get(info: ResourceInfo, namespace: string | undefined, name: string, revision?: number, allowStale = false): Promise<KubeObject> {
+    const { kv } = await this.deps.storage.get(objectKey(info, namespace, name), revision ? { revision } : allowStale ? { allowStale } : undefined);
     if (!kv) throw notFound(info, name);
     return decodeFromStorage(kv, apiVersionOf(info.group, info.version));
   }

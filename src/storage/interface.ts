@@ -97,7 +97,11 @@ export interface Storage {
   currentRevision(): Promise<number>;
   /** the oldest revision still readable (everything older was compacted) */
   compactedRevision(): Promise<number>;
-  get(key: string, opts?: { revision?: number }): Promise<{ kv?: KeyValue; revision: number }>;
+  /**
+   * `allowStale`: a store with a cache in front may answer from it without first confirming it
+   * has seen every write (admission-style checks that Kubernetes answers from informers)
+   */
+  get(key: string, opts?: { revision?: number; allowStale?: boolean }): Promise<{ kv?: KeyValue; revision: number }>;
   range(start: string, end: string, opts?: RangeOptions): Promise<RangeResult>;
   /** fails with 'key-exists' when the key exists */
   create(key: string, value: Uint8Array): Promise<KeyValue>;

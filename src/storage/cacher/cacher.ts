@@ -140,12 +140,13 @@ class Cacher implements Storage {
     this.feed.noteCompacted(await this.inner.compactedRevision());
   }
 
-  async get(key: string, opts?: { revision?: number }): Promise<{ kv?: KeyValue; revision: number }> {
+  async get(key: string, opts?: { revision?: number; allowStale?: boolean }): Promise<{ kv?: KeyValue; revision: number }> {
     const prefix = this.cacheable(resourcePrefixOf(key));
     if (!prefix) return this.inner.get(key, opts);
     if (!opts?.revision) {
       // the newest state: one map lookup once the cache has caught up (the hot path of GET)
       const cache = await this.cacheFor(prefix);
+      if (cache && opts?.allowStale && this.feed.isLive(cache)) return { kv: cache.index.get(key), revision: this.feed.clock.revision };
       if (cache) {
         const current = await this.inner.currentRevision();
         if ((await this.feed.clock.waitFor(current, this.freshWaitMs)) && this.feed.isLive(cache)) {
