@@ -84,6 +84,8 @@ describe('two API servers on a three-member etcd', { skip }, () => {
   });
 
   test('all of etcd down: not ready and 503; back by itself when etcd returns', async () => {
+    const since = (await cb.request('GET', cms)).json().metadata.resourceVersion;
+    const w = await cb.watch(`${cms}?watch=1&resourceVersion=${since}`);
     for (const i of [0, 1, 2]) await etcd.stop(i);
     await eventually('readyz fails', async () => (await cb.request('GET', '/readyz', { anonymous: true })).status !== 200);
     const down = await cb.request('POST', cms, { body: '{"metadata":{"name":"while-down"}}' });
@@ -93,6 +95,13 @@ describe('two API servers on a three-member etcd', { skip }, () => {
     await eventually('readyz passes again', async () => (await cb.request('GET', '/readyz', { anonymous: true })).status === 200, 30_000);
     await eventually('writes work again', async () => (await cb.request('POST', cms, { body: '{"metadata":{"name":"after-outage"}}' })).status === 201, 30_000);
     await eventually('the other server sees them', async () => (await ca.request('GET', `${cms}/after-outage`)).status === 200);
+    // a watch open through the outage either goes on without a gap or says it must re-list
+    await eventually('the watch resumes or ends', async () => w.events.some(e => e.object?.metadata?.name === 'after-outage' || e.type === 'ERROR') || w.status() !== 200, 15_000).catch(() => {});
+    w.close();
+    const names = w.events.filter(e => e.type !== 'ERROR' && e.type !== 'BOOKMARK').map(e => e.object.metadata.name);
+    const ended = w.events.some(e => e.type === 'ERROR');
+    assert.ok(names.includes('after-outage') || ended, `watch saw ${JSON.stringify(names)} and no ERROR`);
+    assert.ok(!names.includes('while-down'), 'a write refused during the outage is not seen');
   });
 
   test('one API server gone: the other serves', async () => {
