@@ -3,7 +3,7 @@
 // Kubernetes; creates and updates are transactions comparing the key's revision; reads are
 // linearizable (a quorum read) unless they ask for a past revision.
 
-import { Etcd3, type IOptions } from 'etcd3';
+import { Etcd3, type ICompare, type IOptions, type IRequestOp, type ITxnResponse } from 'etcd3';
 import type { Logger } from '../../api/log.ts';
 import {
   StorageError, type KeyValue, type RangeOptions, type RangeResult, type Storage, type WatchEvent, type WatchOptions, type Watcher,
@@ -118,15 +118,15 @@ export class EtcdStorage implements Storage {
     return { key, value, createRevision: rev, modRevision: rev };
   }
 
-  async update(key: string, value: Uint8Array, expectedModRevision: number): Promise<KeyValue> {
+  /**
+   * One write made conditional by `compare`; when the condition fails the key is read in the same
+   * transaction, so the failure says whether the key is gone or changed (with its current value).
+   */
+  private async conditional(key: string, compare: ICompare, op: IRequestOp): Promise<ITxnResponse> {
     const k = this.keys.toEtcd(key);
     let res;
     try {
-      res = await this.client.kv.txn({
-        compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }],
-        success: [{ request_put: { key: k, value: Buffer.from(value), prev_kv: true } }],
-        failure: [{ request_range: { key: k } }],
-      });
+      res = await this.client.kv.txn({ compare: [{ ...compare, key: k }], success: [op], failure: [{ request_range: { key: k } }] });
     } catch (err) {
       throw this.fail(err);
     }
@@ -135,30 +135,23 @@ export class EtcdStorage implements Storage {
       if (!current) throw new StorageError('not-found', `key not found: ${key}`);
       throw new StorageError('conflict', `revision mismatch for ${key}`, { current: this.kv(current) });
     }
+    return res;
+  }
+
+  async update(key: string, value: Uint8Array, expectedModRevision: number): Promise<KeyValue> {
+    const res = await this.conditional(key, { target: 'Mod', result: 'Equal', mod_revision: expectedModRevision },
+      { request_put: { key: this.keys.toEtcd(key), value: Buffer.from(value), prev_kv: true } });
     const prev = res.responses[0]?.response_put.prev_kv;
     const rev = Number(res.header.revision);
     return { key, value, createRevision: prev ? Number(prev.create_revision) : rev, modRevision: rev };
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<{ prevKv: KeyValue; revision: number }> {
-    const k = this.keys.toEtcd(key);
-    let res;
-    try {
-      res = await this.client.kv.txn({
-        compare: expectedModRevision === undefined
-          ? [{ key: k, target: 'Create', result: 'Greater', create_revision: 0 }]
-          : [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }],
-        success: [{ request_delete_range: { key: k, prev_kv: true } }],
-        failure: [{ request_range: { key: k } }],
-      });
-    } catch (err) {
-      throw this.fail(err);
-    }
-    if (!res.succeeded) {
-      const current = res.responses[0]?.response_range.kvs[0];
-      if (!current) throw new StorageError('not-found', `key not found: ${key}`);
-      throw new StorageError('conflict', `revision mismatch for ${key}`, { current: this.kv(current) });
-    }
+    const res = await this.conditional(key,
+      expectedModRevision === undefined
+        ? { target: 'Create', result: 'Greater', create_revision: 0 }
+        : { target: 'Mod', result: 'Equal', mod_revision: expectedModRevision },
+      { request_delete_range: { key: this.keys.toEtcd(key), prev_kv: true } });
     const prev = res.responses[0]?.response_delete_range.prev_kvs[0];
     if (!prev) throw new StorageError('not-found', `key not found: ${key}`);
     return { prevKv: this.kv(prev), revision: Number(res.header.revision) };
