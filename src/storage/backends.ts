@@ -7,7 +7,6 @@ import { isAbsolute, join } from 'node:path';
 import type { Logger } from '../api/log.ts';
 import type { Storage } from './interface.ts';
 import { openSqliteStorage } from './sqlite/store.ts';
-import { openEtcdStorage } from './etcd/store.ts';
 
 export interface BackendOptions {
   /** where a file-based backend keeps its data when the spec names no location */
@@ -52,6 +51,8 @@ const table: BackendEntry[] = [
       if (!servers.length) throw new Error('the etcd3 storage backend needs --etcd-servers');
       const file = async (f?: string) => (f ? readFile(f) : undefined);
       const [ca, cert, key] = await Promise.all([file(opts.etcd?.caFile), file(opts.etcd?.certFile), file(opts.etcd?.keyFile)]);
+      // loaded on demand: the etcd client and gRPC cost start-up time the embedded store never needs
+      const { openEtcdStorage } = await import('./etcd/store.ts');
       return openEtcdStorage({ endpoints: servers, prefix: opts.etcd?.prefix, tls: ca || cert ? { ca, cert, key } : undefined, log: opts.log });
     },
   },
