@@ -132,18 +132,6 @@ async function main(): Promise<void> {
       say(row(`orch list ${size} configmaps`, ol));
       say(ratio(`list ${size} vs raw`, ol.perSecond, rl.perSecond));
     }
-    // pods: a 10k list against raw, a node's pods through the index, memory at 100k pods
-    say('');
-    const pods = await runPodBench(server.url, server.child.pid!, tls, dir, { listSize: Math.round(10000 * scale), largeCount: Math.round(100000 * scale) });
-    say(row(`orch create pod (${pods.createRate.requests})`, pods.createRate));
-    say(row(`raw GET of the same ${pods.createRate.requests}-pod list`, pods.rawList));
-    say(row(`orch list ${pods.createRate.requests} pods`, pods.list));
-    say(ratio(`pod list vs raw`, pods.list.perSecond, pods.rawList.perSecond));
-    say(`pod list p50 target < 100 ms (10k pods): ${pods.list.p50ms < 100 ? 'met' : 'NOT met'}${quick ? ' (quick run: fewer pods)' : ''}`);
-    say(row('orch list one node\'s pods (index)', pods.nodeList));
-    if (pods.largeList) say(row(`orch list all ${pods.largeCount} pods`, pods.largeList));
-    say(`orch server RSS with ${pods.createRate.requests} pods: ${pods.rssMiB.toFixed(0)} MiB; with ${pods.largeCount}: ${pods.largeRssMiB.toFixed(0)} MiB (target < 450 MiB at 100k: ${pods.largeRssMiB < 450 ? 'met' : 'NOT met'}${quick ? ', quick run: fewer pods' : ''})`);
-
     // watch fan-out: 1,000 watchers, 100 writes/s
     say('');
     const fanWatchers = Math.round(1000 * scale), fanSeconds = quick ? 3 : 10;
@@ -156,6 +144,18 @@ async function main(): Promise<void> {
     say(fan(`raw fan-out, ${fanWatchers} streams x 100/s`, rf));
     say(fan(`orch watch, ${fanWatchers} watchers x 100/s`, of));
     say(`watch delivery p99 target < 100 ms: ${of.p99ms < 100 && of.deliveries === of.expected ? 'met' : 'NOT met'}`);
+
+    // pods: a 10k list against raw, a node's pods through the index, memory at 100k pods
+    say('');
+    const pods = await runPodBench(server.url, server.child.pid!, tls, dir, { listSize: Math.round(10000 * scale), largeCount: Math.round(100000 * scale) });
+    say(row(`orch create pod (${pods.createRate.requests})`, pods.createRate));
+    say(row(`raw GET of the same ${pods.createRate.requests}-pod list`, pods.rawList));
+    say(row(`orch list ${pods.createRate.requests} pods`, pods.list));
+    say(ratio(`pod list vs raw`, pods.list.perSecond, pods.rawList.perSecond));
+    say(`pod list p50 target < 100 ms (10k pods): ${pods.list.p50ms < 100 ? 'met' : 'NOT met'}${quick ? ' (quick run: fewer pods)' : ''}`);
+    say(row('orch list one node\'s pods (index)', pods.nodeList));
+    if (pods.largeList) say(row(`orch list all ${pods.largeCount} pods`, pods.largeList));
+    say(`orch server RSS with ${pods.createRate.requests} pods: ${pods.rssMiB.toFixed(0)} MiB; with ${pods.largeCount}: ${pods.largeRssMiB.toFixed(0)} MiB (target < 450 MiB at 100k: ${pods.largeRssMiB < 450 ? 'met' : 'NOT met'}${quick ? ', quick run: fewer pods' : ''})`);
 
     say('');
     say(`orch server RSS after the run: ${(rssKiB(server.child.pid!) / 1024).toFixed(0)} MiB`);
