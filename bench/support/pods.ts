@@ -2,6 +2,7 @@
 // node's pods through the spec.nodeName index, and the server's memory holding 100k pods.
 
 import { writeFile } from 'node:fs/promises';
+import http2 from 'node:http2';
 import { join } from 'node:path';
 import { runLoad, type LoadResult, type TlsClient } from './load.ts';
 import { node24, repoRoot, rssKiB, startChild } from './processes.ts';
@@ -72,7 +73,6 @@ export async function runPodBench(url: string, pid: number, tls: TlsClient, dir:
 }
 
 async function fetchText(url: string, tls: TlsClient, path: string): Promise<string> {
-  const http2 = await import('node:http2');
   const session = http2.connect(url, { ca: tls.ca, cert: tls.cert, key: tls.key });
   try {
     return await new Promise<string>((resolve, reject) => {

@@ -11,12 +11,6 @@ export class FieldSet {
   member = false;
   readonly children = new Map<PathElement, FieldSet>();
 
-  static fromPaths(paths: Iterable<Path>): FieldSet {
-    const s = new FieldSet();
-    for (const p of paths) s.insert(p);
-    return s;
-  }
-
   /** FieldsV1 JSON (the `fieldsV1` of a managedFields entry) as a set */
   static fromFieldsV1(v: unknown): FieldSet {
     const s = new FieldSet();
@@ -44,12 +38,6 @@ export class FieldSet {
     let n: FieldSet = this;
     for (const pe of path) n = n.child(pe);
     n.member = true;
-  }
-
-  has(path: Path): boolean {
-    let n: FieldSet | undefined = this;
-    for (const pe of path) { n = n.children.get(pe); if (!n) return false; }
-    return n.member;
   }
 
   // every operation here keeps the invariant that no child is empty, so this is one check

@@ -157,7 +157,6 @@ export function applyConfiguration(live: Obj | undefined, config: Obj, ctx: Mana
     if (others.some(e => touches(e.set, p)) || touches(applied, p)) continue;
     removePath(merged, p, shape);
   }
-  merged = merged as Obj;
 
   const entry = mine ?? entryFor(entries, ctx, 'Apply');
   const unchanged = live !== undefined && jsonEqual(withoutManagedFields(merged), withoutManagedFields(live)) && jsonEqual([...previous.paths()], [...applied.paths()]);

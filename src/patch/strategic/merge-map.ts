@@ -6,7 +6,7 @@
 import { isObject } from '../../api/object.ts';
 import { fieldOf, type FieldInfo, type SchemaNode } from '../../schema/schema-walker.ts';
 import {
-  badPatchFormatForPrimitiveList, badPatchFormatForRetainKeys, badPatchFormatForSetElementOrderList, badPatchType,
+  badPatchFormatForPrimitiveList, badPatchFormatForRetainKeys, badPatchType,
   unknownDirective,
 } from './errors.ts';
 import { deleteFromPrimitiveList, mergeList } from './merge-list.ts';
@@ -106,4 +106,3 @@ function applyDeleteFromPrimitiveList(out: JsonMap, key: string, values: unknown
   if (Array.isArray(current)) out[field] = deleteFromPrimitiveList(current, values);
 }
 
-export { badPatchFormatForSetElementOrderList };

@@ -146,12 +146,12 @@ class Cacher implements Storage {
     if (!opts?.revision) {
       // the newest state: one map lookup once the cache has caught up (the hot path of GET)
       const cache = await this.cacheFor(prefix);
-      if (cache && opts?.allowStale && this.feed.isLive(cache)) return { kv: cache.index.get(key), revision: this.feed.clock.revision };
       if (cache) {
-        const current = await this.inner.currentRevision();
-        if ((await this.feed.clock.waitFor(current, this.freshWaitMs)) && this.feed.isLive(cache)) {
+        if ((opts?.allowStale && this.feed.isLive(cache)) || (await this.caughtUp(cache))) {
           return { kv: cache.index.get(key), revision: this.feed.clock.revision };
         }
+        this.fallbackReads++;
+        return this.inner.get(key);
       }
     }
     const res = await this.range(key, key + '\x00', { revision: opts?.revision });
@@ -166,8 +166,7 @@ class Cacher implements Storage {
     const clock = this.feed.clock;
     const wanted = opts.revision ?? 0;
     if (!wanted) {
-      const current = await this.inner.currentRevision();
-      if (!(await clock.waitFor(current, this.freshWaitMs)) || !this.feed.isLive(cache)) return this.fallback(start, end, opts);
+      if (!(await this.caughtUp(cache))) return this.fallback(start, end, opts);
       return { ...cache.rangeNow(start, end, limit, opts.index), revision: clock.revision };
     }
     if (wanted > clock.revision && !(await clock.waitFor(wanted, this.freshWaitMs))) {
@@ -182,6 +181,12 @@ class Cacher implements Storage {
     cache.trim();
     if (wanted < cache.floor) return this.fallback(start, end, opts);
     return { ...cache.rangeAt(start, end, wanted, limit), revision: wanted };
+  }
+
+  /** the cache has seen every write the backend has made so far (a consistent read may use it) */
+  private async caughtUp(cache: PrefixCache): Promise<boolean> {
+    const current = await this.inner.currentRevision();
+    return (await this.feed.clock.waitFor(current, this.freshWaitMs)) && this.feed.isLive(cache);
   }
 
   private fallback(start: string, end: string, opts: RangeOptions): Promise<RangeResult> {
