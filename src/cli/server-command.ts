@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { startServer } from '../apiserver/start.ts';
 import { flag, type Command } from './command.ts';
-import { parseDuration } from './duration.ts';
+import { parseDuration } from '../api/duration.ts';
 import { controllerNames, selectControllers, startControllers } from '../controllers/manager.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
 import { createClient } from '../client/rest.ts';
