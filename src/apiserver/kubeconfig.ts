@@ -2,7 +2,7 @@
 // credentials embedded as base64 *-data fields, so the file stands alone.
 
 import { stringify } from 'yaml';
-import { writeFileAtomic } from './pki/atomic-write.ts';
+import { writeFileAtomic } from '../pki/atomic-write.ts';
 
 export interface KubeconfigParams {
   /** https://host:port */

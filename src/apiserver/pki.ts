@@ -7,11 +7,11 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../api/log.ts';
-import { writeFileAtomic } from './pki/atomic-write.ts';
-import { DAY_MS, certProblem, createCa, issueCert, splitHostsAndIps } from './pki/certs.ts';
-import type { CertAndKey, CertExpectations, CertRequest } from './pki/certs.ts';
+import { writeFileAtomic } from '../pki/atomic-write.ts';
+import { DAY_MS, certProblem, createCa, issueCert, splitHostsAndIps } from '../pki/certs.ts';
+import type { CertAndKey, CertExpectations, CertRequest } from '../pki/certs.ts';
 
-export type { CertAndKey } from './pki/certs.ts';
+export type { CertAndKey } from '../pki/certs.ts';
 
 export interface Pki {
   dir: string;

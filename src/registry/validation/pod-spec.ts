@@ -4,7 +4,7 @@
 
 import { isObject } from '../../api/object.ts';
 import type { FieldError } from '../../api/status.ts';
-import { parseQuantity } from './quantity.ts';
+import { parseQuantity } from '../../api/quantity.ts';
 
 type Obj = Record<string, unknown>;
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { ensurePki, issueClientCert, issueServingCert } from '../../../src/apiserver/pki.ts';
 import type { Pki } from '../../../src/apiserver/pki.ts';
-import { issueCert } from '../../../src/apiserver/pki/certs.ts';
+import { issueCert } from '../../../src/pki/certs.ts';
 import { authenticateClientCert, createClientCertAuthenticator } from '../../../src/apiserver/authn/client-cert.ts';
 import type { ClientCertAuthenticator } from '../../../src/apiserver/authn/client-cert.ts';
 

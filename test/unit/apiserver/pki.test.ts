@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ensurePki, issueClientCert, issueServingCert } from '../../../src/apiserver/pki.ts';
-import { certProblem, issueCert, splitHostsAndIps } from '../../../src/apiserver/pki/certs.ts';
+import { certProblem, issueCert, splitHostsAndIps } from '../../../src/pki/certs.ts';
 import { kubeconfigYaml, writeKubeconfig } from '../../../src/apiserver/kubeconfig.ts';
 
 const DAY = 24 * 3600 * 1000;

@@ -5,7 +5,7 @@ import type { KubeObject } from '../../../src/api/object.ts';
 import { validatePodSpec } from '../../../src/registry/validation/pod-spec.ts';
 import { validateImmutableData, validatePodSpecUpdate } from '../../../src/registry/validation/immutable.ts';
 import { validateWorkloadSpec, validateWorkloadUpdate } from '../../../src/registry/validation/workload.ts';
-import { parseQuantity } from '../../../src/registry/validation/quantity.ts';
+import { parseQuantity } from '../../../src/api/quantity.ts';
 import { secretStrategy } from '../../../src/registry/core/secrets.ts';
 
 const msgs = (errs: Parameters<typeof fieldErrorMessage>[0][]) => errs.map(fieldErrorMessage);
