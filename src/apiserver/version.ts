@@ -1,6 +1,8 @@
 // GET /version: the Kubernetes version this server answers as.
 
-export const kubernetesVersion = { major: '1', minor: '36', patch: '0' };
+import { gitVersion, kubernetesVersion } from '../api/version.ts';
+
+export { kubernetesVersion };
 
 export function versionInfo(): Record<string, string> {
   return {
@@ -10,7 +12,7 @@ export function versionInfo(): Record<string, string> {
     emulationMinor: kubernetesVersion.minor,
     minCompatibilityMajor: kubernetesVersion.major,
     minCompatibilityMinor: String(Number(kubernetesVersion.minor) - 1),
-    gitVersion: `v${kubernetesVersion.major}.${kubernetesVersion.minor}.${kubernetesVersion.patch}-orch`,
+    gitVersion,
     gitCommit: '0000000000000000000000000000000000000000',
     gitTreeState: 'clean',
     buildDate: '2026-11-22T00:00:00Z',

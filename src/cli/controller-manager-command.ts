@@ -3,16 +3,17 @@
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
 import { createClient } from '../client/rest.ts';
-import { controllerNames, selectControllers, startControllers } from '../controllers/manager.ts';
-import { flag, type Command } from './command.ts';
+import { startControllers } from '../controllers/manager.ts';
+import type { Command } from './command.ts';
+import { controllerFlags, controllerOptions } from './controller-flags.ts';
 
 export const controllerManagerCommand: Command = {
   name: 'controller-manager',
-  summary: 'Run the control loops (namespace lifecycle, ...) against an API server.',
+  summary: 'Run the control loops (namespace lifecycle, node lifecycle, taint eviction) against an API server.',
   usage: 'orch controller-manager --kubeconfig FILE [--controllers LIST]',
   flags: {
     kubeconfig: { type: 'string', default: '', description: 'kubeconfig with the API server address and credentials (required)' },
-    controllers: { type: 'string', default: '*', description: `"*" (all), "name", "-name" (comma-separated; known: ${controllerNames().join(', ')})` },
+    ...controllerFlags,
     v: { type: 'string', default: '0', description: 'log verbosity: 0 warnings and errors, 1 info, 4 debug' },
   },
   async run(values) {
@@ -21,10 +22,10 @@ export const controllerManagerCommand: Command = {
       return 2;
     }
     const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
-    const enabled = flag(() => selectControllers(String(values.controllers).split(',').filter(Boolean)));
+    const controllers = controllerOptions(values);
     const client = createClient(await loadKubeconfig(String(values.kubeconfig)));
-    const running = startControllers(client, enabled, log);
-    process.stdout.write(`orch controller-manager running: ${enabled.join(', ')}\n`);
+    const running = startControllers({ client, log, ...controllers });
+    process.stdout.write(`orch controller-manager running: ${controllers.enabled.join(', ')}\n`);
     await new Promise<void>(done => {
       const stop = () => { running.stop(); client.close(); done(); };
       process.once('SIGTERM', stop);

@@ -3,6 +3,7 @@
 import { helpText, runCommand, type Command } from './command.ts';
 import { serverCommand } from './server-command.ts';
 import { controllerManagerCommand } from './controller-manager-command.ts';
+import { agentCommand } from './agent-command.ts';
 import { versionInfo } from '../apiserver/version.ts';
 
 const versionCommand: Command = {
@@ -15,10 +16,10 @@ const versionCommand: Command = {
   },
 };
 
-const commands: Command[] = [serverCommand, controllerManagerCommand, versionCommand];
+const commands: Command[] = [serverCommand, controllerManagerCommand, agentCommand, versionCommand];
 
 function usage(): string {
-  const lines = ['orch: a small Kubernetes-compatible control plane.', '', 'Usage:\n  orch <command> [flags]', '', 'Commands:'];
+  const lines = ['orch: a small Kubernetes-compatible control plane and node agent.', '', 'Usage:\n  orch <command> [flags]', '', 'Commands:'];
   for (const c of commands) lines.push(`  ${c.name.padEnd(20)} ${c.summary}`);
   lines.push('', 'Run "orch <command> --help" for a command\'s flags.');
   return lines.join('\n') + '\n';

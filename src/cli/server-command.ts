@@ -5,7 +5,8 @@ import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { startServer } from '../apiserver/start.ts';
 import { flag, type Command } from './command.ts';
 import { parseDuration } from '../api/duration.ts';
-import { controllerNames, selectControllers, startControllers } from '../controllers/manager.ts';
+import { startControllers } from '../controllers/manager.ts';
+import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
 import { createClient } from '../client/rest.ts';
 
@@ -29,7 +30,7 @@ export const serverCommand: Command = {
     'shutdown-delay-duration': { type: 'string', default: '0s', description: 'on SIGTERM, keep serving (readyz failing) this long before stopping' },
     'etcd-compaction-interval': { type: 'string', default: '5m', description: 'history kept for watches and reads at past versions; compaction runs this often (0 disables it)' },
     'watch-bookmark-interval': { type: 'string', default: '1m', description: 'how often watches that allow bookmarks get one' },
-    controllers: { type: 'string', default: '*', description: `control loops to run in the server: "*" (all), "name", "-name" (comma-separated; known: ${controllerNames().join(', ')})` },
+    ...controllerFlags,
     v: { type: 'string', default: '0', description: 'log verbosity: 0 warnings and errors, 1 info, 4 debug' },
   },
   async run(values) {
@@ -43,7 +44,7 @@ export const serverCommand: Command = {
     const shutdownDelay = flag(() => parseDuration(String(values['shutdown-delay-duration'])));
     const compaction = flag(() => parseDuration(String(values['etcd-compaction-interval'])));
     const bookmarks = flag(() => parseDuration(String(values['watch-bookmark-interval'])));
-    const enabled = flag(() => selectControllers(String(values.controllers).split(',').filter(Boolean)));
+    const controllers = controllerOptions(values);
     const dataDir = resolve(String(values['data-dir']));
     let server;
     try {
@@ -67,7 +68,7 @@ export const serverCommand: Command = {
     }
     // the controllers are clients of the API like any other, here with the admin credentials
     const client = createClient(await loadKubeconfig(server.kubeconfigPath));
-    const running = startControllers(client, enabled, log);
+    const running = startControllers({ client, log, ...controllers });
     process.stdout.write(`orch server listening on ${server.url}\nkubeconfig: ${server.kubeconfigPath}\n`);
     await new Promise<void>(done => {
       const stop = (sig: string) => {

@@ -5,13 +5,31 @@
 import type { Logger } from '../api/log.ts';
 import type { Client } from '../client/rest.ts';
 import { startNamespaceController } from './namespace.ts';
+import { startNodeLifecycleController } from './node/lifecycle.ts';
+import { startTaintEvictionController } from './node/taint-eviction.ts';
 
-type Starter = (client: Client, log: Logger) => { stop(): void };
+/** settings from the command line that controllers read */
+export interface ControllerSettings {
+  /** --node-monitor-grace-period */
+  nodeMonitorGracePeriodMs?: number;
+  /** --node-monitor-period */
+  nodeMonitorPeriodMs?: number;
+}
+
+type Starter = (client: Client, log: Logger, settings: ControllerSettings) => { stop(): void };
 
 interface Entry { start: Starter; offByDefault?: boolean }
 
 const controllers: Record<string, Entry> = {
-  namespace: { start: startNamespaceController },
+  namespace: { start: (c, l) => startNamespaceController(c, l) },
+  nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
+  'taint-eviction-controller': { start: (c, l) => startTaintEvictionController(c, l) },
+};
+
+/** the names kube-controller-manager also accepts for these */
+const aliases: Record<string, string> = {
+  'namespace-controller': 'namespace',
+  'node-lifecycle-controller': 'nodelifecycle',
 };
 
 export function controllerNames(): string[] {
@@ -30,7 +48,8 @@ function enabled(name: string, spec: string[]): boolean {
 
 /** the controllers a --controllers list turns on, in table order */
 export function selectControllers(spec: string[]): string[] {
-  const items = spec.map(s => s.trim()).filter(Boolean);
+  const canonical = (s: string) => (s.startsWith('-') ? `-${aliases[s.slice(1)] ?? s.slice(1)}` : aliases[s] ?? s);
+  const items = spec.map(s => canonical(s.trim())).filter(Boolean);
   for (const s of items) {
     const name = s.startsWith('-') ? s.slice(1) : s;
     if (s !== '*' && !controllers[name]) throw new Error(`unknown controller "${name}" (known: ${controllerNames().join(', ')})`);
@@ -43,17 +62,14 @@ export interface StartControllersOptions {
   /** --controllers items: names, `-name`, `*` */
   enabled: string[];
   log: Logger;
+  settings?: ControllerSettings;
 }
 
-export function startControllers(opts: StartControllersOptions): { stop(): void };
-/** @deprecated positional form, kept for existing callers */
-export function startControllers(client: Client, enabled: string[], log: Logger): { stop(): void };
-export function startControllers(a: StartControllersOptions | Client, b?: string[], c?: Logger): { stop(): void } {
-  const { client, enabled: spec, log } = b ? { client: a as Client, enabled: b, log: c! } : (a as StartControllersOptions);
-  const running = selectControllers(spec).map(name => {
-    const l = log.with({ controller: name });
+export function startControllers(opts: StartControllersOptions): { stop(): void } {
+  const running = selectControllers(opts.enabled).map(name => {
+    const l = opts.log.with({ controller: name });
     l.info('starting controller');
-    return controllers[name]!.start(client, l);
+    return controllers[name]!.start(opts.client, l, opts.settings ?? {});
   });
   return { stop() { for (const r of running) r.stop(); } };
 }

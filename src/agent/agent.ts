@@ -1,0 +1,164 @@
+// The node agent, wired: machine facts, the node's registration and status, the lease
+// heartbeat, the HTTPS endpoint with health checks, and the supervisor watchdog. Without a
+// client (no kubeconfig) it runs standalone: nothing is registered, the endpoint still serves.
+
+import { networkInterfaces } from 'node:os';
+import type { Logger } from '../api/log.ts';
+import { parseDuration } from '../api/duration.ts';
+import type { Client } from '../client/rest.ts';
+import { realClock, type Clock } from './clock.ts';
+import { declaredFeatures, featureGates } from './features.ts';
+import { readMachineFacts, type MachineFacts } from './machine/facts.ts';
+import { hostFiles, type HostFiles } from './machine/host-files.ts';
+import { kernelFeatures, type KernelFeature } from './machine/kernel.ts';
+import { readMachineUsage, type DiskStats } from './machine/usage.ts';
+import { hostAddresses, nodeAddresses } from './node/addresses.ts';
+import { observedConditions } from './node/conditions.ts';
+import { startLeaseHeartbeat } from './node/lease.ts';
+import { nodeStatus, registrationNode, type Taint } from './node/node-object.ts';
+import { nodeResources } from './node/resources.ts';
+import { startStatusReporter, type StatusReporter } from './node/status-reporter.ts';
+import type { RuntimeProbe } from './runtime-probe.ts';
+import { healthRegistry, type HealthRegistry } from './server/health.ts';
+import { startAgentServer, startHealthzServer } from './server/https-server.ts';
+import { servingCert } from './server/serving-cert.ts';
+import { swapOnBytes, swapStartupProblem } from './swap.ts';
+
+/** the configuration fields the agent reads (KubeletConfiguration names) */
+export interface AgentSettings {
+  address: string;
+  port: number;
+  healthzBindAddress?: string;
+  healthzPort?: number;
+  nodeStatusUpdateFrequency: string;
+  nodeStatusReportFrequency: string;
+  nodeLeaseDurationSeconds: number;
+  maxPods: number;
+  systemReserved?: Record<string, string>;
+  kubeReserved?: Record<string, string>;
+  evictionHard?: Record<string, string>;
+  registerNode?: boolean;
+  registerWithTaints?: Taint[];
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  authentication?: { x509?: { clientCAFile?: string } };
+  failSwapOn?: boolean;
+  featureGates?: Record<string, boolean>;
+  podCIDR?: string;
+}
+
+export interface AgentOptions {
+  settings: AgentSettings;
+  /** absent: standalone */
+  client?: Client;
+  /** PEM of the cluster CA, trusted for client certificates when clientCAFile is not set */
+  clusterCA?: string;
+  hostnameOverride?: string;
+  nodeLabels?: Record<string, string>;
+  nodeIPs?: string[];
+  rootDir: string;
+  certDir: string;
+  runtime: RuntimeProbe;
+  log: Logger;
+  clock?: Clock;
+  /** where /proc, /sys and /etc are read (tests point it at a fake tree) */
+  hostFiles?: HostFiles;
+  diskStats?: DiskStats;
+  /** read the CA file (tests may inject) */
+  readFile?: (path: string) => Promise<string>;
+}
+
+export interface Agent {
+  nodeName: string;
+  facts: MachineFacts;
+  kernel: KernelFeature[];
+  health: HealthRegistry;
+  port: number;
+  healthzPort?: number;
+  reporter?: StatusReporter;
+  stop(): Promise<void>;
+}
+
+export async function startAgent(opts: AgentOptions): Promise<Agent> {
+  const s = opts.settings;
+  const clock = opts.clock ?? realClock;
+  const files = opts.hostFiles ?? hostFiles('/');
+  const log = opts.log;
+  const facts = await readMachineFacts(files, opts.hostnameOverride);
+  const nodeName = facts.hostname;
+
+  const swap = await swapOnBytes(files);
+  const swapProblem = swapStartupProblem(swap, s.failSwapOn ?? true);
+  if (swapProblem) throw new Error(`failed to run Kubelet: ${swapProblem}`);
+
+  const kernel = await kernelFeatures(facts.kernelVersion, files);
+  log.info('kernel features', { kernel: facts.kernelVersion, supported: kernel.filter(k => k.supported).map(k => k.feature), unsupported: kernel.filter(k => !k.supported).map(k => `${k.feature} (${k.requirement})`) });
+
+  const gates = featureGates(s.featureGates);
+  for (const name of gates.unknown) log.warn('unrecognized feature gate', { name });
+
+  const health = healthRegistry();
+  let lastLoop = clock.now();
+  const updateMs = parseDuration(s.nodeStatusUpdateFrequency);
+  health.add('ping', () => undefined);
+  health.add('log', () => undefined);
+  // the status loop is the agent's main loop until pods are synced here; a wedged loop is unhealthy
+  health.add('syncloop', () => (clock.now() - lastLoop > 3 * updateMs + 30_000 ? `sync loop has not run for ${Math.round((clock.now() - lastLoop) / 1000)}s` : undefined));
+
+  const readText = opts.readFile ?? (async (p: string) => (await import('node:fs/promises')).readFile(p, 'utf8'));
+  const clientCA = s.authentication?.x509?.clientCAFile ? await readText(s.authentication.x509.clientCAFile) : (opts.clusterCA ?? '');
+  const addressesNow = () => nodeAddresses({ hostname: nodeName, nodeIPs: opts.nodeIPs, interfaces: networkInterfaces() });
+  const serving = await servingCert({ certFile: s.tlsCertFile, keyFile: s.tlsPrivateKeyFile, certDir: opts.certDir, nodeName, addresses: addressesNow().filter(a => a.type !== 'Hostname').map(a => a.address) });
+  const verboseLines = () => kernel.map(k => `[${k.supported ? '+' : '-'}]kernel ${k.feature} (${k.requirement})`);
+  const server = await startAgentServer({ address: s.address, port: s.port, serving, clientCA, health, verboseLines, log });
+  const healthz = s.healthzPort ? await startHealthzServer(s.healthzBindAddress ?? '127.0.0.1', s.healthzPort, health) : undefined;
+
+  let reporter: StatusReporter | undefined;
+  let lease: { stop(): void } | undefined;
+  if (opts.client && (s.registerNode ?? true)) {
+    const observe = async () => {
+      lastLoop = clock.now();
+      const [usage, runtime] = await Promise.all([readMachineUsage(files, opts.rootDir, opts.diskStats), opts.runtime.state()]);
+      const resources = nodeResources(facts, usage.nodefsCapacityBytes, s.maxPods, s);
+      const networkReady = (opts.nodeIPs?.length ?? 0) > 0 || hostAddresses().length > 0;
+      return {
+        status: nodeStatus({ facts, resources, addresses: addressesNow(), port: server.port, runtimeVersion: runtime.version, declaredFeatures: declaredFeatures(gates) }),
+        conditions: observedConditions(usage, s.evictionHard ?? {}, { notReadyReasons: runtime.notReadyReasons, networkReady }),
+      };
+    };
+    reporter = startStatusReporter({
+      client: opts.client,
+      node: registrationNode({ name: nodeName, facts, labels: opts.nodeLabels ?? {}, taints: s.registerWithTaints ?? [], podCIDR: s.podCIDR }),
+      observe,
+      updateFrequencyMs: updateMs,
+      reportFrequencyMs: parseDuration(s.nodeStatusReportFrequency),
+      clock,
+      log,
+    });
+    const client = opts.client;
+    const r = reporter;
+    void reporter.registered.then(() => {
+      lease = startLeaseHeartbeat({ client, nodeName, leaseDurationSeconds: s.nodeLeaseDurationSeconds, clock, log, nodeUid: () => r.uid() });
+    });
+  } else {
+    // standalone: nothing to report, but the loop is alive
+    const keepAlive = () => { lastLoop = clock.now(); timer = clock.after(updateMs, keepAlive); };
+    let timer = clock.after(updateMs, keepAlive);
+    lease = { stop: () => timer.cancel() };
+  }
+
+  return {
+    nodeName,
+    facts,
+    kernel,
+    health,
+    port: server.port,
+    healthzPort: healthz?.port,
+    reporter,
+    async stop() {
+      reporter?.stop();
+      lease?.stop();
+      await Promise.all([server.close(), healthz?.close()]);
+    },
+  };
+}

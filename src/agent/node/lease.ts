@@ -1,0 +1,79 @@
+// The node's heartbeat: a Lease in kube-node-lease named after the node, renewed every quarter
+// of its duration (10 s for the default 40 s). A failed renewal is retried with exponential
+// backoff from 200 ms, capped at 7 s, until one succeeds; then the normal interval resumes.
+
+import type { Logger } from '../../api/log.ts';
+import { isAlreadyExists, isNotFound } from '../../client/api-error.ts';
+import type { Client } from '../../client/rest.ts';
+import { backoff, microTime, type Clock } from '../clock.ts';
+
+export const leaseNamespace = 'kube-node-lease';
+
+export interface LeaseOptions {
+  client: Client;
+  nodeName: string;
+  leaseDurationSeconds: number;
+  clock: Clock;
+  log: Logger;
+  /** the Node's uid, for the lease's owner reference (so deleting the node deletes its lease) */
+  nodeUid?: () => string | undefined;
+  /** called after every renewal attempt, for health checks */
+  onRenew?: (ok: boolean, at: number) => void;
+}
+
+interface Lease {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace: string; resourceVersion?: string; ownerReferences?: unknown[] };
+  spec: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string; [k: string]: unknown };
+}
+
+export const renewIntervalMs = (leaseDurationSeconds: number) => leaseDurationSeconds * 250;
+
+export function startLeaseHeartbeat(opts: LeaseOptions): { stop(): void; renewNow(): Promise<void> } {
+  const path = `/apis/coordination.k8s.io/v1/namespaces/${leaseNamespace}/leases`;
+  const retry = backoff(200, 7000);
+  let timer: { cancel(): void } | undefined;
+  let stopped = false;
+
+  function ownerReferences(): unknown[] | undefined {
+    const uid = opts.nodeUid?.();
+    return uid ? [{ apiVersion: 'v1', kind: 'Node', name: opts.nodeName, uid }] : undefined;
+  }
+
+  async function renew(): Promise<void> {
+    const spec = { holderIdentity: opts.nodeName, leaseDurationSeconds: opts.leaseDurationSeconds, renewTime: microTime(opts.clock.now()) };
+    let current: Lease | undefined;
+    try { current = await opts.client.get<Lease>(`${path}/${opts.nodeName}`); } catch (err) { if (!isNotFound(err)) throw err; }
+    if (!current) {
+      const owners = ownerReferences();
+      const lease: Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: opts.nodeName, namespace: leaseNamespace, ...(owners ? { ownerReferences: owners } : {}) }, spec };
+      try { await opts.client.create(path, lease); return; } catch (err) { if (!isAlreadyExists(err)) throw err; }
+      current = await opts.client.get<Lease>(`${path}/${opts.nodeName}`);
+    }
+    const owners = current.metadata.ownerReferences?.length ? current.metadata.ownerReferences : ownerReferences();
+    await opts.client.update(`${path}/${opts.nodeName}`, { ...current, metadata: { ...current.metadata, ...(owners ? { ownerReferences: owners } : {}) }, spec: { ...current.spec, ...spec } });
+  }
+
+  async function tick(): Promise<void> {
+    if (stopped) return;
+    let delay: number;
+    try {
+      await renew();
+      retry.reset();
+      opts.onRenew?.(true, opts.clock.now());
+      delay = renewIntervalMs(opts.leaseDurationSeconds);
+    } catch (err) {
+      opts.onRenew?.(false, opts.clock.now());
+      delay = retry.next();
+      opts.log.warn('failed to renew the node lease; retrying', { node: opts.nodeName, retryInMs: delay, err: String((err as Error).message ?? err) });
+    }
+    if (!stopped) timer = opts.clock.after(delay, () => void tick());
+  }
+
+  void tick();
+  return {
+    stop() { stopped = true; timer?.cancel(); },
+    renewNow: () => renew(),
+  };
+}

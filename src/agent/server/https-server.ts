@@ -1,0 +1,77 @@
+// The agent's HTTPS endpoint (port 10250): until the authorization webhook exists, only clients
+// presenting a certificate signed by the cluster CA get in; everyone else gets 401. Routes are
+// added by the parts of the agent that serve them (health here; logs and checkpoints later).
+
+import { createServer as createHttpsServer, type Server } from 'node:https';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../../api/log.ts';
+import type { CertAndKey } from '../../pki/certs.ts';
+import type { HealthRegistry } from './health.ts';
+
+export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> | void;
+
+export interface AgentServerOptions {
+  address: string;
+  port: number;
+  serving: CertAndKey;
+  /** PEM bundle of the CAs whose client certificates are accepted */
+  clientCA: string;
+  health: HealthRegistry;
+  /** extra lines for /healthz?verbose (kernel features, ...) */
+  verboseLines?: () => string[];
+  log: Logger;
+}
+
+export interface AgentServer {
+  port: number;
+  /** prefix → handler; the longest matching prefix wins */
+  route(prefix: string, handler: Route): void;
+  close(): Promise<void>;
+}
+
+function unauthorized(res: ServerResponse): void {
+  res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8' }).end('Unauthorized\n');
+}
+
+export function answerHealth(health: HealthRegistry, url: URL, res: ServerResponse, verboseLines?: () => string[]): void {
+  const verbose = url.searchParams.has('verbose');
+  const [code, body] = health.answer(url.pathname, verbose, verbose ? verboseLines?.() : undefined);
+  res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }).end(body);
+}
+
+export async function startAgentServer(opts: AgentServerOptions): Promise<AgentServer> {
+  const routes = new Map<string, Route>();
+  routes.set('/healthz', (_req, res, url) => answerHealth(opts.health, url, res, opts.verboseLines));
+
+  const server: Server = createHttpsServer({ cert: opts.serving.cert, key: opts.serving.key, ca: opts.clientCA, requestCert: true, rejectUnauthorized: false }, (req, res) => {
+    const socket = req.socket as TLSSocket;
+    if (!socket.authorized) return unauthorized(res);
+    const url = new URL(req.url ?? '/', 'https://agent');
+    const prefix = [...routes.keys()].filter(p => url.pathname === p || url.pathname.startsWith(p.endsWith('/') ? p : `${p}/`)).sort((a, b) => b.length - a.length)[0];
+    if (!prefix) { res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('404 page not found\n'); return; }
+    Promise.resolve(routes.get(prefix)!(req, res, url)).catch(err => {
+      opts.log.error('agent request failed', { path: url.pathname, err: String(err) });
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`${(err as Error).message ?? err}\n`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(opts.port, opts.address, () => resolve()); });
+  return {
+    port: (server.address() as AddressInfo).port,
+    route(prefix, handler) { routes.set(prefix, handler); },
+    close: () => new Promise(r => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+/** the unauthenticated local health port (healthzPort, 10248 on 127.0.0.1), as the kubelet has */
+export async function startHealthzServer(address: string, port: number, health: HealthRegistry): Promise<{ port: number; close(): Promise<void> }> {
+  const server = createHttpServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://agent');
+    if (url.pathname !== '/healthz' && !url.pathname.startsWith('/healthz/')) { res.writeHead(404).end('404 page not found\n'); return; }
+    answerHealth(health, url, res);
+  });
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, address, () => resolve()); });
+  return { port: (server.address() as AddressInfo).port, close: () => new Promise(r => { server.closeAllConnections(); server.close(() => r()); }) };
+}

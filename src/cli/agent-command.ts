@@ -1,0 +1,88 @@
+// `orch agent`: the node agent. With --kubeconfig it registers this machine as a Node and keeps
+// its status and lease; without, it runs standalone.
+
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createLogger, levelFromVerbosity } from '../api/log.ts';
+import { startAgent } from '../agent/agent.ts';
+import { AgentConfigError, loadAgentConfig } from '../agent/config/load.ts';
+import { criRuntimeProbe } from '../agent/runtime-probe.ts';
+import { connectCri } from '../agent/cri/client.ts';
+import { loadKubeconfig } from '../client/kubeconfig.ts';
+import { createClient } from '../client/rest.ts';
+import { flag, type Command } from './command.ts';
+
+/** "a=b,c=d" → { a: 'b', c: 'd' } */
+export function parseLabels(s: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of s.split(',').map(x => x.trim()).filter(Boolean)) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) throw new Error(`invalid --node-labels entry "${part}": want key=value`);
+    out[part.slice(0, eq)] = part.slice(eq + 1);
+  }
+  return out;
+}
+
+export const agentCommand: Command = {
+  name: 'agent',
+  summary: 'Run the node agent: register this machine as a Node, heartbeat, serve its endpoint.',
+  usage: 'orch agent [--kubeconfig FILE] [--config FILE] [--config-dir DIR] [--root-dir DIR] [flags]',
+  flags: {
+    kubeconfig: { type: 'string', default: '', description: 'kubeconfig for the API server; without it the agent runs standalone' },
+    config: { type: 'string', default: '', description: 'KubeletConfiguration file (kubelet.config.k8s.io/v1beta1)' },
+    'config-dir': { type: 'string', default: '', description: 'directory of drop-in configuration files (*.conf), merged over --config in lexical order' },
+    'root-dir': { type: 'string', default: '/var/lib/agent', description: 'the agent\'s state directory' },
+    'cert-dir': { type: 'string', default: '', description: 'where the serving certificate is kept (default <root-dir>/pki)' },
+    'hostname-override': { type: 'string', default: '', description: 'the node name and Hostname address instead of the machine\'s hostname' },
+    'node-ip': { type: 'string', default: '', description: 'comma-separated addresses to report as InternalIP' },
+    'node-labels': { type: 'string', default: '', description: 'labels to add when registering the node (key=value,...)' },
+    'container-runtime-endpoint': { type: 'string', default: '', description: 'CRI endpoint (overrides containerRuntimeEndpoint in --config)' },
+    'lock-file': { type: 'string', default: '', description: 'a lock file only one agent may hold' },
+    'exit-on-lock-contention': { type: 'boolean', default: false, description: 'exit when another agent asks for the lock file' },
+    v: { type: 'string', default: '0', description: 'log verbosity: 0 warnings and errors, 1 info, 4 debug' },
+  },
+  async run(values) {
+    const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    let config;
+    try {
+      config = await loadAgentConfig({ configFile: String(values.config ?? '') || undefined, configDir: String(values['config-dir'] ?? '') || undefined });
+    } catch (err) {
+      if (!(err instanceof AgentConfigError)) throw err;
+      process.stderr.write(`Error: ${err.message}\n`);
+      return 1;
+    }
+    if (values['container-runtime-endpoint']) config.containerRuntimeEndpoint = String(values['container-runtime-endpoint']);
+    const labels = flag(() => parseLabels(String(values['node-labels'] ?? '')));
+    const rootDir = resolve(String(values['root-dir']));
+    const kubeconfig = values.kubeconfig ? await loadKubeconfig(String(values.kubeconfig)) : undefined;
+    const client = kubeconfig ? createClient(kubeconfig, { userAgent: 'orch-agent' }) : undefined;
+    const endpoint = config.containerRuntimeEndpoint;
+    let agent;
+    try {
+      agent = await startAgent({
+        settings: config,
+        client,
+        clusterCA: kubeconfig?.ca?.toString('utf8'),
+        hostnameOverride: String(values['hostname-override'] ?? '') || undefined,
+        nodeLabels: labels,
+        nodeIPs: String(values['node-ip'] ?? '').split(',').map(x => x.trim()).filter(Boolean),
+        rootDir,
+        certDir: String(values['cert-dir'] ?? '') ? resolve(String(values['cert-dir'])) : join(rootDir, 'pki'),
+        runtime: criRuntimeProbe(() => connectCri(endpoint, { timeoutMs: 10_000 })),
+        readFile: p => readFile(p, 'utf8'),
+        log,
+      });
+    } catch (err) {
+      process.stderr.write(`Error: ${(err as Error).message}\n`);
+      client?.close();
+      return 1;
+    }
+    process.stdout.write(`orch agent running: node ${agent.nodeName}, port ${agent.port}${client ? '' : ' (standalone)'}\n`);
+    await new Promise<void>(done => {
+      const stop = () => { void agent.stop().then(() => { client?.close(); done(); }); };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+    return 0;
+  },
+};

@@ -1,0 +1,37 @@
+// Recording core/v1 Events about objects, as controllers and agents do for users to read in
+// `kubectl describe` and `kubectl get events`. Best effort: a failed record never fails the work.
+
+import type { Logger } from '../api/log.ts';
+import type { Client } from './rest.ts';
+
+export interface EventTarget { apiVersion?: string; kind: string; metadata: { name: string; namespace?: string; uid?: string; resourceVersion?: string } }
+
+export interface EventRecorder {
+  record(target: EventTarget, type: 'Normal' | 'Warning', reason: string, message: string): void;
+}
+
+export function eventRecorder(client: Client, component: string, log: Logger, host?: string, now: () => number = Date.now): EventRecorder {
+  return {
+    record(target, type, reason, message) {
+      const namespace = target.metadata.namespace || 'default';
+      const t = new Date(now());
+      const stamp = t.toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const event = {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: `${target.metadata.name}.${(t.getTime() * 1e6 + Math.floor(Math.random() * 1e6)).toString(16)}`, namespace },
+        involvedObject: { apiVersion: target.apiVersion, kind: target.kind, name: target.metadata.name, namespace: target.metadata.namespace, uid: target.metadata.uid, resourceVersion: target.metadata.resourceVersion },
+        reason,
+        message,
+        type,
+        source: { component, ...(host ? { host } : {}) },
+        firstTimestamp: stamp,
+        lastTimestamp: stamp,
+        count: 1,
+        reportingComponent: component,
+        reportingInstance: host ?? '',
+      };
+      client.create(`/api/v1/namespaces/${encodeURIComponent(namespace)}/events`, event).catch(err => log.debug('event not recorded', { reason, err: String(err) }));
+    },
+  };
+}
