@@ -21,14 +21,17 @@ interface File {
   services?: Array<{ name: string; rpcs: Rpc[] }>;
 }
 
+// JSON names: the wire uses field numbers, so camelCase names change nothing there
+const camel = (n: string) => n.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+
 const files = (JSON.parse(readFileSync(source, 'utf8')) as { files: File[] }).files.filter(f => f.package === 'runtime.v1');
 const nested: Record<string, unknown> = {};
 for (const f of files) {
   for (const m of f.messages) {
     const fields: Record<string, unknown> = {};
     for (const fl of m.fields) {
-      if (fl.type === 'map') fields[fl.name] = { keyType: fl.key, type: fl.value, id: fl.number };
-      else fields[fl.name] = { type: fl.type, id: fl.number, ...(fl.label === 'repeated' ? { rule: 'repeated' } : {}) };
+      if (fl.type === 'map') fields[camel(fl.name)] = { keyType: fl.key, type: fl.value, id: fl.number };
+      else fields[camel(fl.name)] = { type: fl.type, id: fl.number, ...(fl.label === 'repeated' ? { rule: 'repeated' } : {}) };
     }
     nested[m.name] = { fields };
   }

@@ -18,7 +18,7 @@ let loaded: CriServices | undefined;
 export function criServices(): CriServices {
   if (loaded) return loaded;
   const json = require('./generated/cri-api.json');
-  const def = fromJSON(json, { keepCase: false, longs: Number, enums: String, defaults: true, arrays: true, objects: false });
+  const def = fromJSON(json, { longs: Number, enums: String, defaults: true, arrays: true, objects: false });
   const pkg = loadPackageDefinition(def) as unknown as { runtime: { v1: CriServices } };
   loaded = pkg.runtime.v1;
   return loaded;

@@ -2,7 +2,7 @@
 // self-signed pair kept in <cert-dir> (kubelet.crt/kubelet.key) and made once, as the kubelet
 // does when nobody gives it one.
 
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../pki/atomic-write.ts';
 import { createCa, issueCert, splitHostsAndIps, type CertAndKey } from '../../pki/certs.ts';
@@ -18,7 +18,8 @@ export async function servingCert(opts: { certFile?: string; keyFile?: string; c
   const { dnsNames, ips } = splitHostsAndIps([opts.nodeName, 'localhost', ...opts.addresses], ['127.0.0.1']);
   const leaf = await issueCert(ca, { commonName: `${opts.nodeName}@${Math.floor(Date.now() / 1000)}`, days: 365, usage: 'server', dnsNames, ips });
   // the chain lets clients that trust the self-made CA verify the leaf
-  const pair = { cert: leaf.cert + ca.cert, key: leaf.key };
+  const pair = { cert: `${leaf.cert.trimEnd()}\n${ca.cert.trimEnd()}\n`, key: leaf.key };
+  await mkdir(opts.certDir, { recursive: true, mode: 0o700 });
   await writeFileAtomic(keyPath, pair.key, 0o600);
   await writeFileAtomic(certPath, pair.cert, 0o644);
   return pair;

@@ -5,6 +5,7 @@ import { isObject, type KubeObject } from '../../api/object.ts';
 import { validatePodSpec } from '../validation/pod-spec.ts';
 import { validatePodSpecUpdate } from '../validation/immutable.ts';
 import { defaultPodSpec } from '../defaults/pod-spec.ts';
+import { addDefaultTolerations } from './pod-default-tolerations.ts';
 
 function spec(obj: KubeObject): Record<string, unknown> {
   return isObject(obj.spec) ? obj.spec : {};
@@ -35,6 +36,7 @@ export const podStrategy = strategyWith({
     const s = obj.spec as Record<string, unknown>;
     if (s.priority === undefined) s.priority = 0;
     if (s.serviceAccountName === undefined) s.serviceAccountName = 'default';
+    addDefaultTolerations(s);
     obj.status = { phase: 'Pending', qosClass: qosClass(obj) };
   },
   validateCreate: obj => validatePodSpec(obj.spec, 'spec'),
