@@ -23,6 +23,7 @@ import { healthRegistry, type HealthRegistry } from './server/health.ts';
 import { startAgentServer, startHealthzServer } from './server/https-server.ts';
 import { servingCert } from './server/serving-cert.ts';
 import { swapOnBytes, swapStartupProblem } from './swap.ts';
+import { startWatchdog } from './watchdog.ts';
 
 /** the configuration fields the agent reads (KubeletConfiguration names) */
 export interface AgentSettings {
@@ -64,6 +65,8 @@ export interface AgentOptions {
   /** where /proc, /sys and /etc are read (tests point it at a fake tree) */
   hostFiles?: HostFiles;
   diskStats?: DiskStats;
+  /** the environment the service manager gave (NOTIFY_SOCKET, WATCHDOG_USEC) */
+  env?: NodeJS.ProcessEnv;
   /** read the CA file (tests may inject) */
   readFile?: (path: string) => Promise<string>;
 }
@@ -147,6 +150,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     lease = { stop: () => timer.cancel() };
   }
 
+  const watchdog = startWatchdog({ env: opts.env ?? process.env, healthy: () => health.failures().length === 0, log });
+
   return {
     nodeName,
     facts,
@@ -156,6 +161,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     healthzPort: healthz?.port,
     reporter,
     async stop() {
+      watchdog.stop();
       reporter?.stop();
       lease?.stop();
       await Promise.all([server.close(), healthz?.close()]);

@@ -7,6 +7,7 @@ import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { startAgent } from '../agent/agent.ts';
 import { AgentConfigError, loadAgentConfig } from '../agent/config/load.ts';
 import { criRuntimeProbe } from '../agent/runtime-probe.ts';
+import { acquireLockFile, type HeldLock } from '../agent/lock-file.ts';
 import { connectCri } from '../agent/cri/client.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
 import { createClient } from '../client/rest.ts';
@@ -57,6 +58,16 @@ export const agentCommand: Command = {
     const kubeconfig = values.kubeconfig ? await loadKubeconfig(String(values.kubeconfig)) : undefined;
     const client = kubeconfig ? createClient(kubeconfig, { userAgent: 'orch-agent' }) : undefined;
     const endpoint = config.containerRuntimeEndpoint;
+    let lock: HeldLock | undefined;
+    let contended: () => void = () => {};
+    if (values['lock-file']) {
+      try {
+        lock = await acquireLockFile(resolve(String(values['lock-file'])), { exitOnContention: !!values['exit-on-lock-contention'], onContention: () => contended() });
+      } catch (err) {
+        process.stderr.write(`Error: ${(err as Error).message}\n`);
+        return 1;
+      }
+    }
     let agent;
     try {
       agent = await startAgent({
@@ -75,13 +86,15 @@ export const agentCommand: Command = {
     } catch (err) {
       process.stderr.write(`Error: ${(err as Error).message}\n`);
       client?.close();
+      await lock?.release();
       return 1;
     }
     process.stdout.write(`orch agent running: node ${agent.nodeName}, port ${agent.port}${client ? '' : ' (standalone)'}\n`);
     await new Promise<void>(done => {
-      const stop = () => { void agent.stop().then(() => { client?.close(); done(); }); };
+      const stop = () => { void agent.stop().then(async () => { client?.close(); await lock?.release(); done(); }); };
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
+      contended = () => { log.warn('another agent wants the lock file; exiting'); stop(); };
     });
     return 0;
   },

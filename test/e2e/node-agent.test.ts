@@ -150,3 +150,32 @@ test('a node whose runtime is down reports NotReady with the reason, and is tain
   const tainted = await until('not-ready taints', async () => { const n = await getJson(c, `/api/v1/nodes/${name}`); return taintKeys(n).length === 2 && n; }, 15_000);
   assert.deepEqual(taintKeys(tainted), ['node.kubernetes.io/not-ready:NoExecute', 'node.kubernetes.io/not-ready:NoSchedule']);
 });
+
+test('standalone agents: the lock file admits one; a bad drop-in stops start-up naming the file and field; --help', async t => {
+  const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { execFile } = await import('node:child_process');
+  const { repoRoot } = await import('./support/orch-process.ts');
+  const run = (args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>(r => execFile(join(repoRoot, 'bin/orch'), args, { timeout: 30_000 }, (err, stdout, stderr) => r({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) })));
+  const dir = await mkdtemp(join(tmpdir(), 'orch-standalone-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const lockFile = join(dir, 'agent.lock');
+
+  const first = await startAgentProcess({ args: ['--lock-file', lockFile, '--hostname-override', 'standalone-1'] });
+  t.after(async () => { await first.kill(); await first.cleanup(); });
+  assert.equal((await agentGet(first.port, '/healthz')).status, 401, 'no CA given: nobody is let in');
+  const second = await run(['agent', '--lock-file', lockFile, '--root-dir', join(dir, 'r2')]);
+  assert.equal(second.code, 1);
+  assert.match(second.stderr, /unable to acquire the lock file ".*agent\.lock": another agent holds it/);
+
+  await mkdir(join(dir, 'conf.d'));
+  await writeFile(join(dir, 'conf.d', '50-bad.conf'), 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: 10s\nbogusField: 1\n');
+  const bad = await run(['agent', '--config-dir', join(dir, 'conf.d'), '--root-dir', join(dir, 'r3')]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /50-bad\.conf": strict decoding error: unknown field "bogusField"/);
+
+  const help = await run(['agent', '--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /--config-dir[\s\S]*--lock-file[\s\S]*--exit-on-lock-contention/);
+});
