@@ -14,4 +14,3 @@ export class CriError extends Error {
   }
 }
 
-export const isCriCode = (err: unknown, code: string): boolean => err instanceof CriError && err.code === code;
