@@ -83,6 +83,9 @@ export async function startContainerd(opts: { sandboxImage?: string; subnet?: st
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise(r => setTimeout(r, 5000))]);
       if (child.exitCode === null) { child.kill('SIGKILL'); await exited; }
+      // shims outlive containerd by design; ours must not outlive the test
+      await new Promise(r => execFile('pkill', ['-KILL', '-f', `containerd-shim.*-address ${sock}`], r));
+      await new Promise(r => execFile('sh', ['-c', `grep -o ' ${dir}[^ ]*' /proc/mounts | sort -r | xargs -r -n1 umount -l`], r));
       await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     },
   };
