@@ -30,6 +30,7 @@ const servedSubresources: Record<string, string[]> = {
   status: ['get', 'update', 'patch'],
   scale: ['get', 'update', 'patch'],
   finalize: ['update'],
+  binding: ['create'],
 };
 
 export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Promise<void> {

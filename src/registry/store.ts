@@ -207,6 +207,8 @@ export class GenericStore {
     } else if (opts.subresource === 'finalize') {
       const finalizers = (obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
       obj = { ...deepClone(current), spec: { ...(current.spec as object), finalizers } };
+    } else if (opts.subresource === 'binding') {
+      // the binding handler set spec.nodeName and the PodScheduled condition, and only those
     } else if (this.hasStatus(info)) {
       if (current.status === undefined) delete obj.status; else obj.status = deepClone(current.status);
     }

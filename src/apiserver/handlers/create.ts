@@ -6,9 +6,11 @@ import { readObject } from '../request-object.ts';
 import { dryRun } from './options.ts';
 import { checkTypeMeta } from './type-meta.ts';
 import { fieldValidation, managerName } from './write-options.ts';
+import { handleBinding } from './binding.ts';
 
 export async function handleCreate(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
+  if (ctx.info.subresource === 'binding' && info.resource === 'pods') return handleBinding(ctx, deps);
   if (ctx.info.subresource || ctx.info.name !== undefined) throw methodNotAllowed();
   const validation = fieldValidation(ctx, 'CreateOptions');
   const manager = managerName(ctx, 'CreateOptions');

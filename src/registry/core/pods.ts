@@ -40,7 +40,8 @@ export const podStrategy = strategyWith({
     obj.status = { phase: 'Pending', qosClass: qosClass(obj) };
   },
   validateCreate: obj => validatePodSpec(obj.spec, 'spec'),
-  validateUpdate: (obj, old) => [...validatePodSpec(obj.spec, 'spec'), ...validatePodSpecUpdate(obj, old)],
+  // a binding is the one write that may set spec.nodeName
+  validateUpdate: (obj, old, ctx) => [...validatePodSpec(obj.spec, 'spec'), ...(ctx.subresource === 'binding' ? [] : validatePodSpecUpdate(obj, old))],
   deleteDecision(obj, requested) {
     const s = spec(obj);
     const phase = (obj.status as { phase?: string } | undefined)?.phase;
