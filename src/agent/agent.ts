@@ -2,6 +2,7 @@
 // heartbeat, the HTTPS endpoint with health checks, and the supervisor watchdog. Without a
 // client (no kubeconfig) it runs standalone: nothing is registered, the endpoint still serves.
 
+import { mkdir, readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import type { Logger } from '../api/log.ts';
 import { parseDuration } from '../api/duration.ts';
@@ -67,8 +68,6 @@ export interface AgentOptions {
   diskStats?: DiskStats;
   /** the environment the service manager gave (NOTIFY_SOCKET, WATCHDOG_USEC) */
   env?: NodeJS.ProcessEnv;
-  /** read the CA file (tests may inject) */
-  readFile?: (path: string) => Promise<string>;
 }
 
 export interface Agent {
@@ -87,6 +86,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const clock = opts.clock ?? realClock;
   const files = opts.hostFiles ?? hostFiles('/');
   const log = opts.log;
+  await mkdir(opts.rootDir, { recursive: true });
   const facts = await readMachineFacts(files, opts.hostnameOverride);
   const nodeName = facts.hostname;
 
@@ -108,8 +108,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   // the status loop is the agent's main loop until pods are synced here; a wedged loop is unhealthy
   health.add('syncloop', () => (clock.now() - lastLoop > 3 * updateMs + 30_000 ? `sync loop has not run for ${Math.round((clock.now() - lastLoop) / 1000)}s` : undefined));
 
-  const readText = opts.readFile ?? (async (p: string) => (await import('node:fs/promises')).readFile(p, 'utf8'));
-  const clientCA = s.authentication?.x509?.clientCAFile ? await readText(s.authentication.x509.clientCAFile) : (opts.clusterCA ?? '');
+  const clientCA = s.authentication?.x509?.clientCAFile ? await readFile(s.authentication.x509.clientCAFile, 'utf8') : (opts.clusterCA ?? '');
   const addressesNow = () => nodeAddresses({ hostname: nodeName, nodeIPs: opts.nodeIPs, interfaces: networkInterfaces() });
   const serving = await servingCert({ certFile: s.tlsCertFile, keyFile: s.tlsPrivateKeyFile, certDir: opts.certDir, nodeName, addresses: addressesNow().filter(a => a.type !== 'Hostname').map(a => a.address) });
   const verboseLines = () => kernel.map(k => `[${k.supported ? '+' : '-'}]kernel ${k.feature} (${k.requirement})`);

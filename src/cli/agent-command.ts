@@ -1,7 +1,6 @@
 // `orch agent`: the node agent. With --kubeconfig it registers this machine as a Node and keeps
 // its status and lease; without, it runs standalone.
 
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { startAgent } from '../agent/agent.ts';
@@ -80,7 +79,6 @@ export const agentCommand: Command = {
         rootDir,
         certDir: String(values['cert-dir'] ?? '') ? resolve(String(values['cert-dir'])) : join(rootDir, 'pki'),
         runtime: criRuntimeProbe(() => connectCri(endpoint, { timeoutMs: 10_000 })),
-        readFile: p => readFile(p, 'utf8'),
         log,
       });
     } catch (err) {
