@@ -1,6 +1,6 @@
 // The agent's CRI client: runtime.v1 over the runtime's UNIX socket with @grpc/grpc-js. Every
 // call has a deadline (the runtime request timeout, 2 minutes by default as in Kubernetes;
-// stopping a container adds its grace period). Requests and responses are plain objects with
+// stopping a container adds its grace period; image pulls have none). Requests and responses are plain objects with
 // camelCase fields as the descriptor gives them.
 
 import { credentials, type Client as GrpcClient, type ServiceError } from '@grpc/grpc-js';
@@ -37,7 +37,8 @@ export function grpcAddress(endpoint: string): string {
 function bind(client: GrpcClient, method: string, timeoutMs: number) {
   const fn = (client as unknown as Record<string, Function>)[method[0]!.toUpperCase() + method.slice(1)]!;
   return (req: Msg = {}, callTimeoutMs?: number) => new Promise<Msg>((resolve, reject) => {
-    const deadline = new Date(Date.now() + (callTimeoutMs ?? timeoutMs));
+    const ms = callTimeoutMs ?? timeoutMs;
+    const deadline = Number.isFinite(ms) ? new Date(Date.now() + ms) : Infinity;
     fn.call(client, req, { deadline }, (err: ServiceError | null, res: Msg) => {
       if (err) reject(new CriError(method, err.code, err.details || err.message));
       else resolve(res);
@@ -56,6 +57,9 @@ export async function connectCri(endpoint: string, opts: CriOptions = {}): Promi
   const stop = out.stopContainer as (req?: Msg, t?: number) => Promise<Msg>;
   // the runtime waits up to the grace period before killing; the deadline must outlast it
   out.stopContainer = (req: Msg = {}, t?: number) => stop(req, t ?? timeoutMs + Number(req.timeout ?? 0) * 1000);
+  // pulls take as long as the image is big; the runtime reports no progress to time them by
+  const pull = out.pullImage as (req?: Msg, t?: number) => Promise<Msg>;
+  out.pullImage = (req: Msg = {}, t?: number) => pull(req, t ?? Infinity);
   out.close = () => { runtime.close(); images.close(); };
   return out as CriClient;
 }

@@ -1,6 +1,10 @@
 // JSON forms of the apimachinery types that are messages on the wire but strings in JSON:
 // timestamps (RFC 3339, seconds or microseconds) and durations (Go's duration syntax).
 
+import { formatDuration } from '../../api/duration.ts';
+
+export { formatDuration };
+
 // An object's timestamps mostly repeat (creation, managed fields, conditions), and formatting
 // and parsing dates dominates the cost of small messages; a bounded memo removes most of it.
 const formatted = new Map<number, string>();
@@ -42,26 +46,6 @@ function parseTimeUncached(text: string): { seconds: number; nanos: number } | u
   const frac = fraction.exec(text.slice(19, 30))?.[1];
   const nanos = frac ? Number(frac.slice(0, 9).padEnd(9, '0')) : 0;
   return { seconds, nanos };
-}
-
-function trimmed(whole: number, part: number, digits: number): string {
-  if (part === 0) return String(whole);
-  return `${whole}.${String(part).padStart(digits, '0').replace(/0+$/, '')}`;
-}
-
-/** nanoseconds as a Go duration string: 1h2m3.5s, 300ms, 1.5µs, 0s */
-export function formatDuration(ns: number): string {
-  if (ns === 0) return '0s';
-  const sign = ns < 0 ? '-' : '';
-  const n = Math.abs(Math.trunc(ns));
-  if (n < 1e3) return `${sign}${n}ns`;
-  if (n < 1e6) return `${sign}${trimmed(Math.floor(n / 1e3), n % 1e3, 3)}µs`;
-  if (n < 1e9) return `${sign}${trimmed(Math.floor(n / 1e6), n % 1e6, 6)}ms`;
-  const h = Math.floor(n / 3.6e12);
-  const m = Math.floor((n % 3.6e12) / 6e10);
-  const rest = n % 6e10;
-  const s = trimmed(Math.floor(rest / 1e9), rest % 1e9, 9);
-  return `${sign}${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${s}s`;
 }
 
 const unitNs: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 6e10, h: 3.6e12 };

@@ -1,0 +1,135 @@
+// The CRI requests for a pod: its sandbox configuration and each container's configuration,
+// from the pod spec and what the agent prepared on the host (volumes, environment).
+
+import { parseQuantity } from '../../api/quantity.ts';
+import { CONTAINER_HASH, CONTAINER_RESTART_COUNT, TERMINATION_GRACE, containerLabels, sandboxLabels } from './cri-labels.ts';
+import { containerHash } from './container-hash.ts';
+import { configError } from './config-errors.ts';
+import { expandReferences as expandArg } from './env.ts';
+import type { PreparedVolume } from './volumes.ts';
+import type { Container, Obj, Pod } from './types.ts';
+
+export interface SandboxSettings {
+  podLogsDir: string;
+  nodeName: string;
+  clusterDNS: string[];
+  clusterDomain: string;
+}
+
+export const podLogDir = (podLogsDir: string, pod: Pod) => `${podLogsDir}/${pod.metadata.namespace}_${pod.metadata.name}_${pod.metadata.uid}`;
+
+function namespaceOptions(pod: Pod): Obj {
+  return {
+    network: pod.spec.hostNetwork ? 'NODE' : 'POD',
+    pid: pod.spec.hostPID ? 'NODE' : pod.spec.shareProcessNamespace ? 'POD' : 'CONTAINER',
+    ipc: pod.spec.hostIPC ? 'NODE' : 'POD',
+  };
+}
+
+export function sandboxConfig(pod: Pod, attempt: number, s: SandboxSettings, extraLinux: Obj = {}): Obj {
+  const ports: Obj[] = [];
+  for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
+    for (const p of (c.ports ?? []) as Obj[]) {
+      if (!p.hostPort) continue;
+      ports.push({ protocol: p.protocol ?? 'TCP', containerPort: p.containerPort, hostPort: p.hostPort, hostIp: p.hostIP ?? '' });
+    }
+  }
+  const dnsPolicy = pod.spec.dnsPolicy ?? 'ClusterFirst';
+  const useClusterDNS = s.clusterDNS.length > 0 && (dnsPolicy === 'ClusterFirst' && !pod.spec.hostNetwork || dnsPolicy === 'ClusterFirstWithHostNet');
+  const searches = s.clusterDomain ? [`${pod.metadata.namespace}.svc.${s.clusterDomain}`, `svc.${s.clusterDomain}`, s.clusterDomain] : [];
+  const dnsConfig = dnsPolicy === 'None' ? pod.spec.dnsConfig ?? {} : useClusterDNS ? { servers: s.clusterDNS, searches, options: ['ndots:5'] } : undefined;
+  const privileged = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].some(c => c.securityContext?.privileged);
+  return {
+    metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, attempt },
+    hostname: pod.spec.hostNetwork ? s.nodeName : (pod.spec.hostname ?? pod.metadata.name).slice(0, 63),
+    logDirectory: podLogDir(s.podLogsDir, pod),
+    ...(dnsConfig ? { dnsConfig } : {}),
+    portMappings: ports,
+    labels: sandboxLabels(pod),
+    annotations: { ...(pod.metadata.annotations ?? {}) },
+    linux: { securityContext: { namespaceOptions: namespaceOptions(pod), privileged }, ...extraLinux },
+  };
+}
+
+function quantity(q: unknown, scale: number): number | undefined {
+  if (q === undefined) return undefined;
+  const v = parseQuantity(String(q));
+  return v === undefined ? undefined : Math.round(v * scale);
+}
+const milli = (q: unknown) => quantity(q, 1000);
+const bytes = (q: unknown) => quantity(q, 1);
+
+/** cgroup settings from requests and limits, as the kubelet converts them */
+export function linuxResources(c: Container): Obj {
+  const req = c.resources?.requests ?? {};
+  const lim = c.resources?.limits ?? {};
+  const cpuReq = milli(req.cpu ?? lim.cpu);
+  const cpuLim = milli(lim.cpu);
+  const memLim = bytes(lim.memory);
+  const out: Obj = { cpuShares: cpuReq === undefined ? 2 : Math.max(2, Math.floor((cpuReq * 1024) / 1000)) };
+  if (cpuLim !== undefined) { out.cpuPeriod = 100_000; out.cpuQuota = Math.max(1000, Math.floor((cpuLim * 100_000) / 1000)); }
+  if (memLim !== undefined) out.memoryLimitInBytes = memLim;
+  return out;
+}
+
+export interface ContainerInputs {
+  pod: Pod;
+  container: Container;
+  restartCount: number;
+  envs: Array<{ key: string; value: string }>;
+  volumes: Map<string, PreparedVolume>;
+  /** extra fields for linux.securityContext (seccomp) and linux.resources (swap) */
+  securityContext?: Obj;
+  resources?: Obj;
+}
+
+export function containerConfig(inp: ContainerInputs): Obj {
+  const { pod, container: c } = inp;
+  const mounts: Obj[] = [];
+  for (const m of (c.volumeMounts ?? []) as Obj[]) {
+    const v = inp.volumes.get(m.name);
+    if (!v) throw configError(`cannot find volume "${m.name}" to mount into container "${c.name}"`);
+    const hostPath = m.subPath ? `${v.hostPath}/${m.subPath}` : v.hostPath;
+    if (String(m.subPath ?? '').split('/').includes('..')) throw configError(`invalid subpath "${m.subPath}": must not contain '..'`);
+    mounts.push({ containerPath: m.mountPath, hostPath, readonly: !!m.readOnly || v.readOnly, propagation: m.mountPropagation === 'Bidirectional' ? 'PROPAGATION_BIDIRECTIONAL' : m.mountPropagation === 'HostToContainer' ? 'PROPAGATION_HOST_TO_CONTAINER' : 'PROPAGATION_PRIVATE' });
+  }
+  const vars = new Map(inp.envs.map(e => [e.key, e.value]));
+  const expand = (list: unknown) => (Array.isArray(list) ? list.map(x => expandArg(String(x), vars)) : []);
+  const sc = c.securityContext ?? {};
+  const podSc = pod.spec.securityContext ?? {};
+  const runAsUser = sc.runAsUser ?? podSc.runAsUser;
+  const runAsGroup = sc.runAsGroup ?? podSc.runAsGroup;
+  return {
+    metadata: { name: c.name, attempt: inp.restartCount },
+    image: { image: c.image },
+    command: expand(c.command),
+    args: expand(c.args),
+    workingDir: c.workingDir ?? '',
+    envs: inp.envs,
+    mounts,
+    labels: containerLabels(pod, c.name),
+    annotations: {
+      [CONTAINER_HASH]: containerHash(c),
+      [CONTAINER_RESTART_COUNT]: String(inp.restartCount),
+      [TERMINATION_GRACE]: String(pod.spec.terminationGracePeriodSeconds ?? 30),
+    },
+    logPath: `${c.name}/${inp.restartCount}.log`,
+    stdin: !!c.stdin,
+    stdinOnce: !!c.stdinOnce,
+    tty: !!c.tty,
+    linux: {
+      resources: { ...linuxResources(c), ...(inp.resources ?? {}) },
+      securityContext: {
+        namespaceOptions: namespaceOptions(pod),
+        privileged: !!sc.privileged,
+        readonlyRootfs: !!sc.readOnlyRootFilesystem,
+        ...(runAsUser !== undefined ? { runAsUser: { value: runAsUser } } : {}),
+        ...(runAsGroup !== undefined ? { runAsGroup: { value: runAsGroup } } : {}),
+        ...(sc.capabilities ? { capabilities: { addCapabilities: sc.capabilities.add ?? [], dropCapabilities: sc.capabilities.drop ?? [] } } : {}),
+        noNewPrivs: sc.allowPrivilegeEscalation === false,
+        supplementalGroups: podSc.supplementalGroups ?? [],
+        ...(inp.securityContext ?? {}),
+      },
+    },
+  };
+}

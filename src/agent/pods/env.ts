@@ -1,0 +1,95 @@
+// A container's environment as the kubelet builds it: envFrom sources first, then env entries in
+// order (later ones win), values from the pod's own fields, ConfigMaps and Secrets, and
+// `$(NAME)` references to earlier variables expanded (`$$` escapes a reference).
+
+import { configError } from './config-errors.ts';
+import { kindWord, objectData, type ObjectSource } from './object-source.ts';
+import type { Container, Obj, Pod } from './types.ts';
+
+export interface PodFacts { podIPs: string[]; hostIPs: string[] }
+
+/** `$(NAME)` replaced by its value when defined; `$$(NAME)` stays literally `$(NAME)` */
+export function expandReferences(text: string, vars: Map<string, string>): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch !== '$' || i + 1 >= text.length) { out += ch; continue; }
+    const next = text[i + 1];
+    if (next === '$') { out += '$'; i++; continue; }
+    if (next === '(') {
+      const close = text.indexOf(')', i + 2);
+      if (close > 0) {
+        const name = text.slice(i + 2, close);
+        out += vars.has(name) ? vars.get(name)! : text.slice(i, close + 1);
+        i = close;
+        continue;
+      }
+    }
+    out += ch;
+  }
+  return out;
+}
+
+function fieldValue(pod: Pod, path: string, facts: PodFacts): string {
+  const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
+  if (m) return (pod.metadata[m[1]!] ?? {})[m[2]!] ?? '';
+  switch (path) {
+    case 'metadata.name': return pod.metadata.name;
+    case 'metadata.namespace': return pod.metadata.namespace;
+    case 'metadata.uid': return pod.metadata.uid;
+    case 'spec.nodeName': return pod.spec.nodeName ?? '';
+    case 'spec.serviceAccountName': return pod.spec.serviceAccountName ?? '';
+    case 'status.podIP': return facts.podIPs[0] ?? '';
+    case 'status.podIPs': return facts.podIPs.join(',');
+    case 'status.hostIP': return facts.hostIPs[0] ?? '';
+    case 'status.hostIPs': return facts.hostIPs.join(',');
+    default: throw configError(`unsupported fieldRef path: ${path}`);
+  }
+}
+
+async function keyRef(src: ObjectSource, kind: 'configmaps' | 'secrets', ns: string, ref: Obj): Promise<string | undefined> {
+  const obj = await src.get(kind, ns, ref.name);
+  if (!obj) {
+    if (ref.optional) return undefined;
+    throw configError(`${kindWord(kind)} "${ref.name}" not found`);
+  }
+  const v = objectData(kind, obj).get(ref.key);
+  if (v === undefined) {
+    if (ref.optional) return undefined;
+    throw configError(`couldn't find key ${ref.key} in ${kind === 'configmaps' ? 'ConfigMap' : 'Secret'} ${ns}/${ref.name}`);
+  }
+  return v.toString();
+}
+
+export async function containerEnv(pod: Pod, c: Container, src: ObjectSource, facts: PodFacts): Promise<Array<{ key: string; value: string }>> {
+  const vars = new Map<string, string>();
+  const ns = pod.metadata.namespace;
+  for (const from of (c.envFrom ?? []) as Obj[]) {
+    const kind = from.configMapRef ? 'configmaps' : from.secretRef ? 'secrets' : undefined;
+    if (!kind) continue;
+    const ref = from.configMapRef ?? from.secretRef;
+    const obj = await src.get(kind, ns, ref.name);
+    if (!obj) {
+      if (ref.optional) continue;
+      throw configError(`${kindWord(kind)} "${ref.name}" not found`);
+    }
+    for (const [k, v] of objectData(kind, obj)) vars.set(`${from.prefix ?? ''}${k}`, v.toString());
+  }
+  for (const e of (c.env ?? []) as Obj[]) {
+    if (e.value !== undefined || !e.valueFrom) { vars.set(e.name, expandReferences(String(e.value ?? ''), vars)); continue; }
+    const vf = e.valueFrom;
+    let v: string | undefined;
+    if (vf.fieldRef) v = fieldValue(pod, vf.fieldRef.fieldPath, facts);
+    else if (vf.configMapKeyRef) v = await keyRef(src, 'configmaps', ns, vf.configMapKeyRef);
+    else if (vf.secretKeyRef) v = await keyRef(src, 'secrets', ns, vf.secretKeyRef);
+    else if (vf.resourceFieldRef) v = resourceField(c, vf.resourceFieldRef);
+    if (v !== undefined) vars.set(e.name, v);
+  }
+  return [...vars].map(([key, value]) => ({ key, value }));
+}
+
+function resourceField(c: Container, ref: Obj): string {
+  const [kind, name] = String(ref.resource).split('.');
+  const v = c.resources?.[kind === 'limits' ? 'limits' : 'requests']?.[name!];
+  return v === undefined ? '0' : String(v);
+}

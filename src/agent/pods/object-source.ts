@@ -1,0 +1,36 @@
+// ConfigMaps and Secrets that pods reference, read through the API. Standalone agents have no
+// API: references to them fail as they would against a cluster that lacks the object.
+
+import { ApiError } from '../../client/api-error.ts';
+import type { Client } from '../../client/rest.ts';
+import type { Obj } from './types.ts';
+
+export interface ObjectSource {
+  /** undefined when the object does not exist */
+  get(kind: 'configmaps' | 'secrets', namespace: string, name: string): Promise<Obj | undefined>;
+}
+
+export function apiObjectSource(client: Client | undefined): ObjectSource {
+  return {
+    async get(kind, namespace, name) {
+      if (!client) return undefined;
+      try {
+        return await client.get(`/api/v1/namespaces/${encodeURIComponent(namespace)}/${kind}/${encodeURIComponent(name)}`);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 404) return undefined;
+        throw err;
+      }
+    },
+  };
+}
+
+/** a ConfigMap's or Secret's entries as bytes */
+export function objectData(kind: 'configmaps' | 'secrets', obj: Obj): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const [k, v] of Object.entries(obj.data ?? {})) out.set(k, kind === 'secrets' ? Buffer.from(String(v), 'base64') : Buffer.from(String(v)));
+  if (kind === 'configmaps') for (const [k, v] of Object.entries(obj.binaryData ?? {})) out.set(k, Buffer.from(String(v), 'base64'));
+  if (kind === 'secrets') for (const [k, v] of Object.entries(obj.stringData ?? {})) out.set(k, Buffer.from(String(v)));
+  return out;
+}
+
+export const kindWord = (kind: 'configmaps' | 'secrets') => (kind === 'configmaps' ? 'configmap' : 'secret');

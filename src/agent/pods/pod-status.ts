@@ -1,0 +1,159 @@
+// The status the agent reports for a pod, computed from its spec and what the runtime shows:
+// phase, conditions, IPs and one status per container, worded as the kubelet words them.
+// Pure: times come in, the previous status keeps transition times and startTime stable.
+
+import { secondsTime } from '../clock.ts';
+import { isSidecar } from './restart-policy.ts';
+import type { Waiting } from './pod-actions.ts';
+import type { Container, Obj, Pod, RuntimeContainer, RuntimePod } from './types.ts';
+
+export interface StatusInputs {
+  pod: Pod;
+  runtime: RuntimePod | undefined;
+  /** why containers that are not running wait (back-off, image pull, create errors), by name */
+  waiting: Map<string, Waiting>;
+  /** readiness probe results, by container name (absent: no probe, or not yet known) */
+  ready: Map<string, boolean>;
+  /** startup probe done, by container name (absent: no startup probe) */
+  started: Map<string, boolean>;
+  /** an init container failed for good */
+  initFailed: boolean;
+  nodeIPs: string[];
+  runtimeName: string;
+  now: number;
+}
+
+const nsTime = (ns: number | undefined) => (ns ? secondsTime(Math.floor(ns / 1e6)) : undefined);
+
+function newestTwo(rt: RuntimePod | undefined, name: string): [RuntimeContainer | undefined, RuntimeContainer | undefined] {
+  const list = (rt?.containers ?? []).filter(c => c.name === name).sort((a, b) => b.createdAt - a.createdAt);
+  return [list[0], list[1]];
+}
+
+function terminated(rc: RuntimeContainer, runtimeName: string): Obj {
+  return {
+    terminated: {
+      exitCode: rc.exitCode ?? 0,
+      reason: rc.reason || (rc.exitCode === 0 ? 'Completed' : 'Error'),
+      ...(rc.message ? { message: rc.message } : {}),
+      startedAt: nsTime(rc.startedAt) ?? null,
+      finishedAt: nsTime(rc.finishedAt) ?? null,
+      containerID: `${runtimeName}://${rc.id}`,
+    },
+  };
+}
+
+interface Built { status: Obj; running: boolean; ready: boolean; restarting: boolean; exitCode?: number; terminated: boolean; everRan: boolean }
+
+function containerStatus(inp: StatusInputs, c: Container, defaultWaiting: string, sandboxId: string | undefined): Built {
+  const [latest, prior] = newestTwo(inp.runtime, c.name);
+  const base: Obj = { name: c.name, image: c.image ?? '', imageID: latest?.imageRef ?? '', restartCount: latest?.restartCount ?? 0 };
+  if (latest) base.containerID = `${inp.runtimeName}://${latest.id}`;
+  const held = inp.waiting.get(c.name);
+  const current = latest && latest.sandboxId === sandboxId ? latest : undefined;
+  if (current?.state === 'CONTAINER_RUNNING') {
+    const started = inp.started.get(c.name) ?? true;
+    const ready = started && (inp.ready.get(c.name) ?? !c.readinessProbe);
+    return {
+      status: { ...base, state: { running: { startedAt: nsTime(current.startedAt) ?? secondsTime(inp.now) } }, lastState: prior?.state === 'CONTAINER_EXITED' ? terminated(prior, inp.runtimeName) : {}, ready, started },
+      running: true, ready, restarting: false, terminated: false, everRan: true,
+    };
+  }
+  if (current?.state === 'CONTAINER_EXITED' && !held) {
+    return {
+      status: { ...base, state: terminated(current, inp.runtimeName), lastState: prior?.state === 'CONTAINER_EXITED' ? terminated(prior, inp.runtimeName) : {}, ready: false, started: false },
+      running: false, ready: false, restarting: false, exitCode: current.exitCode, terminated: true, everRan: true,
+    };
+  }
+  // waiting: held back, being created, or not yet reached
+  const last = latest?.state === 'CONTAINER_EXITED' ? latest : undefined;
+  const w = held ?? { reason: defaultWaiting, message: '' };
+  return {
+    status: { ...base, state: { waiting: { reason: w.reason, ...(w.message ? { message: w.message } : {}) } }, lastState: last ? terminated(last, inp.runtimeName) : {}, ready: false, started: false },
+    running: false, ready: false, restarting: !!last, terminated: false, everRan: !!latest,
+  };
+}
+
+function condition(type: string, ok: boolean, reason?: string, message?: string): Obj {
+  return { type, status: ok ? 'True' : 'False', lastProbeTime: null, ...(ok || !reason ? {} : { reason }), ...(ok || !message ? {} : { message }) };
+}
+
+export function podStatus(inp: StatusInputs): Obj {
+  const { pod, runtime } = inp;
+  const prev = pod.status ?? {};
+  const sandbox = runtime?.sandboxes[0];
+  const sandboxReady = sandbox?.state === 'SANDBOX_READY';
+  const sandboxId = sandboxReady ? sandbox!.id : undefined;
+  const inits = pod.spec.initContainers ?? [];
+  const regular = pod.spec.containers;
+
+  const initBuilt = inits.map(c => ({ c, b: containerStatus(inp, c, 'PodInitializing', sandboxId) }));
+  const regularEver = regular.some(c => (runtime?.containers ?? []).some(rc => rc.name === c.name && rc.sandboxId === sandboxId));
+  const initIncomplete = regularEver ? [] : initBuilt.filter(({ c, b }) => (isSidecar(c) ? !b.running : !(b.terminated && b.exitCode === 0))).map(({ c }) => c.name);
+  const initialized = initIncomplete.length === 0;
+  // a container still waiting for init containers says so, as the kubelet does
+  const regularBuilt = regular.map(c => ({ c, b: containerStatus(inp, c, initialized ? 'ContainerCreating' : 'PodInitializing', sandboxId) }));
+
+  // the phase, as the kubelet reckons it
+  let phase: string;
+  const policy = pod.spec.restartPolicy ?? 'Always';
+  if (inp.initFailed) phase = 'Failed';
+  else if (!initialized) phase = 'Pending';
+  else {
+    let running = 0, waiting = 0, stopped = 0, succeeded = 0;
+    for (const { b } of regularBuilt) {
+      if (b.running) running++;
+      else if (b.terminated) { stopped++; if (b.exitCode === 0) succeeded++; }
+      else if (b.restarting) stopped++;
+      else waiting++;
+    }
+    if (waiting > 0) phase = 'Pending';
+    else if (running > 0) phase = 'Running';
+    else if (stopped > 0) phase = policy === 'Always' ? 'Running' : stopped === succeeded ? 'Succeeded' : policy === 'Never' ? 'Failed' : 'Running';
+    else phase = 'Pending';
+  }
+  const terminal = phase === 'Succeeded' || phase === 'Failed';
+
+  const unready = [...initBuilt.filter(({ c }) => isSidecar(c)), ...regularBuilt].filter(({ b }) => !b.ready).map(({ c }) => c.name);
+  const conds: Obj[] = [
+    condition('PodReadyToStartContainers', sandboxReady && !terminal),
+    condition('Initialized', initialized, 'ContainersNotInitialized', `containers with incomplete status: [${initIncomplete.join(' ')}]`),
+    terminal ? condition('Ready', false, 'PodCompleted', '') : condition('Ready', unready.length === 0, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`),
+    terminal ? condition('ContainersReady', false, 'PodCompleted', '') : condition('ContainersReady', unready.length === 0, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`),
+  ];
+  if (initialized && !inp.initFailed && terminal) conds[1] = condition('Initialized', true);
+  const stamp = secondsTime(inp.now);
+  const prevConds: Obj[] = Array.isArray(prev.conditions) ? prev.conditions : [];
+  for (const c of conds) {
+    const before = prevConds.find(p => p.type === c.type);
+    c.lastTransitionTime = before && before.status === c.status ? before.lastTransitionTime : stamp;
+  }
+  // conditions other writers own (PodScheduled, readiness gates, DisruptionTarget) stay
+  const owned = new Set(conds.map(c => c.type));
+  const kept = prevConds.filter(c => !owned.has(c.type));
+  const order = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
+  const all = [...conds, ...kept].sort((a, b) => (order.indexOf(a.type) + 1 || 99) - (order.indexOf(b.type) + 1 || 99));
+
+  const hostNetwork = !!pod.spec.hostNetwork;
+  const podIPs = hostNetwork ? inp.nodeIPs : sandboxReady && sandbox!.ip ? [sandbox!.ip, ...(sandbox!.additionalIps ?? [])] : [];
+  const out: Obj = {
+    ...(prev.observedGeneration !== undefined || pod.metadata.generation !== undefined ? { observedGeneration: pod.metadata.generation } : {}),
+    phase,
+    conditions: all,
+    ...(inp.nodeIPs[0] ? { hostIP: inp.nodeIPs[0], hostIPs: inp.nodeIPs.map(ip => ({ ip })) } : {}),
+    ...(podIPs.length ? { podIP: podIPs[0], podIPs: podIPs.map(ip => ({ ip })) } : {}),
+    startTime: prev.startTime ?? stamp,
+    ...(inits.length ? { initContainerStatuses: initBuilt.map(x => x.b.status) } : {}),
+    containerStatuses: regularBuilt.map(x => x.b.status),
+    qosClass: prev.qosClass,
+  };
+  if (out.qosClass === undefined) delete out.qosClass;
+  // a pod that ran and finished keeps the IPs it had
+  if (terminal && !out.podIP && prev.podIP) { out.podIP = prev.podIP; out.podIPs = prev.podIPs; }
+  return out;
+}
+
+/** whether two statuses differ in more than the times a rewrite would refresh */
+export function statusChanged(a: Obj | undefined, b: Obj): boolean {
+  return JSON.stringify(a ?? {}) !== JSON.stringify(b);
+}

@@ -1,0 +1,108 @@
+// The runtime's pods as the agent sees them: one list of sandboxes and one of containers,
+// grouped by pod UID. Start times, exit codes and finish times are not in ListContainers, so a
+// container is asked about with ContainerStatus once when it is seen running and once when seen
+// exited; neither answer changes while the container stays in that state.
+
+import type { CriClient } from '../cri/client.ts';
+import { CONTAINER_HASH, CONTAINER_NAME, CONTAINER_RESTART_COUNT, MANAGED_BY, MANAGED_BY_VALUE, POD_NAME, POD_NAMESPACE, POD_UID } from './cri-labels.ts';
+import type { RuntimeContainer, RuntimePod, RuntimeSandbox } from './types.ts';
+
+type Msg = Record<string, any>;
+
+export interface RuntimeSnapshot {
+  pods: Map<string, RuntimePod>;
+  takenAt: number;
+}
+
+export interface SnapshotReader {
+  read(): Promise<RuntimeSnapshot>;
+  /** the latest snapshot read, if any */
+  latest(): RuntimeSnapshot | undefined;
+}
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0));
+
+export function snapshotReader(cri: CriClient, now: () => number = Date.now): SnapshotReader {
+  const seen = new Map<string, Msg>();
+  let last: RuntimeSnapshot | undefined;
+
+  async function details(c: Msg): Promise<Msg | undefined> {
+    if (c.state !== 'CONTAINER_EXITED' && c.state !== 'CONTAINER_RUNNING') return undefined;
+    const key = `${c.id}/${c.state}`;
+    const known = seen.get(key);
+    if (known) return known;
+    try {
+      const res = await cri.containerStatus({ containerId: c.id });
+      if (res.status) seen.set(key, res.status);
+      return res.status;
+    } catch {
+      return undefined; // removed between the list and the status: the next relist will not show it
+    }
+  }
+
+  return {
+    latest: () => last,
+    async read() {
+      const [sbRes, ctRes] = await Promise.all([cri.listPodSandbox({}), cri.listContainers({})]);
+      const pods = new Map<string, RuntimePod>();
+      const podFor = (labels: Record<string, string>): RuntimePod | undefined => {
+        if (labels[MANAGED_BY] !== MANAGED_BY_VALUE || !labels[POD_UID]) return undefined;
+        let p = pods.get(labels[POD_UID]!);
+        if (!p) pods.set(labels[POD_UID]!, p = { uid: labels[POD_UID]!, name: labels[POD_NAME] ?? '', namespace: labels[POD_NAMESPACE] ?? '', sandboxes: [], containers: [] });
+        return p;
+      };
+      const ips = new Map<string, Msg>();
+      for (const s of sbRes.items ?? []) {
+        const p = podFor(s.labels ?? {});
+        if (!p) continue;
+        const sb: RuntimeSandbox = { id: s.id, attempt: num(s.metadata?.attempt), state: s.state, createdAt: num(s.createdAt) };
+        p.sandboxes.push(sb);
+        if (s.state === 'SANDBOX_READY') ips.set(s.id, sb);
+      }
+      // sandbox IPs are only in PodSandboxStatus; ask for ready sandboxes only
+      await Promise.all([...ips.values()].map(async sb => {
+        try {
+          const st = await cri.podSandboxStatus({ podSandboxId: sb.id });
+          sb.ip = st.status?.network?.ip || undefined;
+          sb.additionalIps = (st.status?.network?.additionalIps ?? []).map((x: Msg) => x.ip).filter(Boolean);
+        } catch { /* gone since the list */ }
+      }));
+      const live = new Set<string>();
+      await Promise.all((ctRes.containers ?? []).map(async (c: Msg) => {
+        const labels = c.labels ?? {};
+        const p = podFor(labels);
+        if (!p) return;
+        live.add(c.id);
+        const d = await details(c);
+        const rc: RuntimeContainer = {
+          id: c.id,
+          sandboxId: c.podSandboxId,
+          name: labels[CONTAINER_NAME] ?? c.metadata?.name,
+          attempt: num(c.metadata?.attempt),
+          state: c.state,
+          image: c.image?.image ?? '',
+          imageRef: c.imageRef ?? '',
+          createdAt: num(c.createdAt),
+          hash: c.annotations?.[CONTAINER_HASH],
+          restartCount: num(c.annotations?.[CONTAINER_RESTART_COUNT] ?? c.metadata?.attempt),
+        };
+        if (d) {
+          rc.startedAt = num(d.startedAt) || undefined;
+          rc.finishedAt = num(d.finishedAt) || undefined;
+          if (c.state === 'CONTAINER_EXITED') rc.exitCode = num(d.exitCode);
+          rc.reason = d.reason || undefined;
+          rc.message = d.message || undefined;
+          rc.imageRef = d.imageRef || rc.imageRef;
+        }
+        p.containers.push(rc);
+      }));
+      for (const key of seen.keys()) if (!live.has(key.slice(0, key.indexOf('/')))) seen.delete(key);
+      for (const p of pods.values()) {
+        p.sandboxes.sort((a, b) => b.createdAt - a.createdAt);
+        p.containers.sort((a, b) => b.createdAt - a.createdAt);
+      }
+      last = { pods, takenAt: now() };
+      return last;
+    },
+  };
+}
