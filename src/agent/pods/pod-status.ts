@@ -18,6 +18,8 @@ export interface StatusInputs {
   started: Map<string, boolean>;
   /** an init container failed for good */
   initFailed: boolean;
+  /** the pod is being stopped: nothing will restart, so finished containers decide the phase */
+  terminating?: boolean;
   nodeIPs: string[];
   runtimeName: string;
   now: number;
@@ -83,7 +85,8 @@ export function podStatus(inp: StatusInputs): Obj {
   const prev = pod.status ?? {};
   const sandbox = runtime?.sandboxes[0];
   const sandboxReady = sandbox?.state === 'SANDBOX_READY';
-  const sandboxId = sandboxReady ? sandbox!.id : undefined;
+  // containers of the newest sandbox are the current ones, even once it has stopped
+  const sandboxId = sandbox?.id;
   const inits = pod.spec.initContainers ?? [];
   const regular = pod.spec.containers;
 
@@ -96,7 +99,7 @@ export function podStatus(inp: StatusInputs): Obj {
 
   // the phase, as the kubelet reckons it
   let phase: string;
-  const policy = pod.spec.restartPolicy ?? 'Always';
+  const policy = inp.terminating ? 'Never' : pod.spec.restartPolicy ?? 'Always';
   if (inp.initFailed) phase = 'Failed';
   else if (!initialized) phase = 'Pending';
   else {

@@ -16,6 +16,8 @@ export interface RuntimeSnapshot {
 
 export interface SnapshotReader {
   read(): Promise<RuntimeSnapshot>;
+  /** one pod's sandboxes and containers only (a cheaper read for one worker's sync) */
+  readPod(uid: string): Promise<RuntimePod | undefined>;
   /** the latest snapshot read, if any */
   latest(): RuntimeSnapshot | undefined;
 }
@@ -43,66 +45,74 @@ export function snapshotReader(cri: CriClient, now: () => number = Date.now): Sn
   return {
     latest: () => last,
     async read() {
-      const [sbRes, ctRes] = await Promise.all([cri.listPodSandbox({}), cri.listContainers({})]);
-      const pods = new Map<string, RuntimePod>();
-      const podFor = (labels: Record<string, string>): RuntimePod | undefined => {
-        if (labels[MANAGED_BY] !== MANAGED_BY_VALUE || !labels[POD_UID]) return undefined;
-        let p = pods.get(labels[POD_UID]!);
-        if (!p) pods.set(labels[POD_UID]!, p = { uid: labels[POD_UID]!, name: labels[POD_NAME] ?? '', namespace: labels[POD_NAMESPACE] ?? '', sandboxes: [], containers: [] });
-        return p;
-      };
-      const ips = new Map<string, Msg>();
-      for (const s of sbRes.items ?? []) {
-        const p = podFor(s.labels ?? {});
-        if (!p) continue;
-        const sb: RuntimeSandbox = { id: s.id, attempt: num(s.metadata?.attempt), state: s.state, createdAt: num(s.createdAt) };
-        p.sandboxes.push(sb);
-        if (s.state === 'SANDBOX_READY') ips.set(s.id, sb);
-      }
-      // sandbox IPs are only in PodSandboxStatus; ask for ready sandboxes only
-      await Promise.all([...ips.values()].map(async sb => {
-        try {
-          const st = await cri.podSandboxStatus({ podSandboxId: sb.id });
-          sb.ip = st.status?.network?.ip || undefined;
-          sb.additionalIps = (st.status?.network?.additionalIps ?? []).map((x: Msg) => x.ip).filter(Boolean);
-        } catch { /* gone since the list */ }
-      }));
-      const live = new Set<string>();
-      await Promise.all((ctRes.containers ?? []).map(async (c: Msg) => {
-        const labels = c.labels ?? {};
-        const p = podFor(labels);
-        if (!p) return;
-        live.add(c.id);
-        const d = await details(c);
-        const rc: RuntimeContainer = {
-          id: c.id,
-          sandboxId: c.podSandboxId,
-          name: labels[CONTAINER_NAME] ?? c.metadata?.name,
-          attempt: num(c.metadata?.attempt),
-          state: c.state,
-          image: c.image?.image ?? '',
-          imageRef: c.imageRef ?? '',
-          createdAt: num(c.createdAt),
-          hash: c.annotations?.[CONTAINER_HASH],
-          restartCount: num(c.annotations?.[CONTAINER_RESTART_COUNT] ?? c.metadata?.attempt),
-        };
-        if (d) {
-          rc.startedAt = num(d.startedAt) || undefined;
-          rc.finishedAt = num(d.finishedAt) || undefined;
-          if (c.state === 'CONTAINER_EXITED') rc.exitCode = num(d.exitCode);
-          rc.reason = d.reason || undefined;
-          rc.message = d.message || undefined;
-          rc.imageRef = d.imageRef || rc.imageRef;
-        }
-        p.containers.push(rc);
-      }));
-      for (const key of seen.keys()) if (!live.has(key.slice(0, key.indexOf('/')))) seen.delete(key);
-      for (const p of pods.values()) {
-        p.sandboxes.sort((a, b) => b.createdAt - a.createdAt);
-        p.containers.sort((a, b) => b.createdAt - a.createdAt);
-      }
-      last = { pods, takenAt: now() };
+      last = { pods: await group(), takenAt: now() };
       return last;
     },
+    async readPod(uid) {
+      return (await group(uid)).get(uid);
+    },
   };
+
+  async function group(uid?: string): Promise<Map<string, RuntimePod>> {
+    const filter = uid ? { filter: { labelSelector: { [POD_UID]: uid } } } : {};
+    const [sbRes, ctRes] = await Promise.all([cri.listPodSandbox(filter), cri.listContainers(filter)]);
+    const pods = new Map<string, RuntimePod>();
+    const podFor = (labels: Record<string, string>): RuntimePod | undefined => {
+      if (labels[MANAGED_BY] !== MANAGED_BY_VALUE || !labels[POD_UID]) return undefined;
+      let p = pods.get(labels[POD_UID]!);
+      if (!p) pods.set(labels[POD_UID]!, p = { uid: labels[POD_UID]!, name: labels[POD_NAME] ?? '', namespace: labels[POD_NAMESPACE] ?? '', sandboxes: [], containers: [] });
+      return p;
+    };
+    const ips = new Map<string, Msg>();
+    for (const s of sbRes.items ?? []) {
+      const p = podFor(s.labels ?? {});
+      if (!p) continue;
+      const sb: RuntimeSandbox = { id: s.id, attempt: num(s.metadata?.attempt), state: s.state, createdAt: num(s.createdAt) };
+      p.sandboxes.push(sb);
+      if (s.state === 'SANDBOX_READY') ips.set(s.id, sb);
+    }
+    // sandbox IPs are only in PodSandboxStatus; ask for ready sandboxes only
+    await Promise.all([...ips.values()].map(async sb => {
+      try {
+        const st = await cri.podSandboxStatus({ podSandboxId: sb.id });
+        sb.ip = st.status?.network?.ip || undefined;
+        sb.additionalIps = (st.status?.network?.additionalIps ?? []).map((x: Msg) => x.ip).filter(Boolean);
+      } catch { /* gone since the list */ }
+    }));
+    const live = new Set<string>();
+    await Promise.all((ctRes.containers ?? []).map(async (c: Msg) => {
+      const labels = c.labels ?? {};
+      const p = podFor(labels);
+      if (!p) return;
+      live.add(c.id);
+      const d = await details(c);
+      const rc: RuntimeContainer = {
+        id: c.id,
+        sandboxId: c.podSandboxId,
+        name: labels[CONTAINER_NAME] ?? c.metadata?.name,
+        attempt: num(c.metadata?.attempt),
+        state: c.state,
+        image: c.image?.image ?? '',
+        imageRef: c.imageRef ?? '',
+        createdAt: num(c.createdAt),
+        hash: c.annotations?.[CONTAINER_HASH],
+        restartCount: num(c.annotations?.[CONTAINER_RESTART_COUNT] ?? c.metadata?.attempt),
+      };
+      if (d) {
+        rc.startedAt = num(d.startedAt) || undefined;
+        rc.finishedAt = num(d.finishedAt) || undefined;
+        if (c.state === 'CONTAINER_EXITED') rc.exitCode = num(d.exitCode);
+        rc.reason = d.reason || undefined;
+        rc.message = d.message || undefined;
+        rc.imageRef = d.imageRef || rc.imageRef;
+      }
+      p.containers.push(rc);
+    }));
+    if (!uid) for (const key of seen.keys()) if (!live.has(key.slice(0, key.indexOf('/')))) seen.delete(key);
+    for (const p of pods.values()) {
+      p.sandboxes.sort((a, b) => b.createdAt - a.createdAt);
+      p.containers.sort((a, b) => b.createdAt - a.createdAt);
+    }
+    return pods;
+  }
 }
