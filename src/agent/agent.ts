@@ -19,6 +19,8 @@ import { startLeaseHeartbeat } from './node/lease.ts';
 import { nodeStatus, registrationNode, type Taint } from './node/node-object.ts';
 import { nodeResources } from './node/resources.ts';
 import { startStatusReporter, type StatusReporter } from './node/status-reporter.ts';
+import type { CriClient } from './cri/client.ts';
+import { startPodManager, type PodManager } from './pods/pod-manager.ts';
 import type { RuntimeProbe } from './runtime-probe.ts';
 import { healthRegistry, type HealthRegistry } from './server/health.ts';
 import { startAgentServer, startHealthzServer } from './server/https-server.ts';
@@ -47,6 +49,13 @@ export interface AgentSettings {
   failSwapOn?: boolean;
   featureGates?: Record<string, boolean>;
   podCIDR?: string;
+  staticPodPath?: string;
+  podLogsDir?: string;
+  clusterDNS?: string[];
+  clusterDomain?: string;
+  fileCheckFrequency?: string;
+  syncFrequency?: string;
+  crashLoopBackOff?: { maxContainerRestartPeriod?: string };
 }
 
 export interface AgentOptions {
@@ -61,6 +70,8 @@ export interface AgentOptions {
   rootDir: string;
   certDir: string;
   runtime: RuntimeProbe;
+  /** the container runtime that runs pods; without it the agent reports its node only */
+  cri?: CriClient;
   log: Logger;
   clock?: Clock;
   /** where /proc, /sys and /etc are read (tests point it at a fake tree) */
@@ -78,6 +89,7 @@ export interface Agent {
   port: number;
   healthzPort?: number;
   reporter?: StatusReporter;
+  pods?: PodManager;
   stop(): Promise<void>;
 }
 
@@ -108,6 +120,10 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   // the status loop is the agent's main loop until pods are synced here; a wedged loop is unhealthy
   health.add('syncloop', () => (clock.now() - lastLoop > 3 * updateMs + 30_000 ? `sync loop has not run for ${Math.round((clock.now() - lastLoop) / 1000)}s` : undefined));
 
+  let pods: PodManager | undefined;
+  // a runtime relist that stalls makes the node unhealthy and not ready
+  health.add('pleg', () => pods?.pleg.unhealthy());
+
   const clientCA = s.authentication?.x509?.clientCAFile ? await readFile(s.authentication.x509.clientCAFile, 'utf8') : (opts.clusterCA ?? '');
   const addressesNow = () => nodeAddresses({ hostname: nodeName, nodeIPs: opts.nodeIPs, interfaces: networkInterfaces() });
   const serving = await servingCert({ certFile: s.tlsCertFile, keyFile: s.tlsPrivateKeyFile, certDir: opts.certDir, nodeName, addresses: addressesNow().filter(a => a.type !== 'Hostname').map(a => a.address) });
@@ -121,6 +137,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     const observe = async () => {
       lastLoop = clock.now();
       const [usage, runtime] = await Promise.all([readMachineUsage(files, opts.rootDir, opts.diskStats), opts.runtime.state()]);
+      const plegProblem = pods?.pleg.unhealthy();
+      if (plegProblem) runtime.notReadyReasons.push(plegProblem);
       const resources = nodeResources(facts, usage.nodefsCapacityBytes, s.maxPods, s);
       const networkReady = (opts.nodeIPs?.length ?? 0) > 0 || hostAddresses().length > 0;
       return {
@@ -149,6 +167,25 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     lease = { stop: () => timer.cancel() };
   }
 
+  if (opts.cri) {
+    const internal = () => addressesNow().filter(a => a.type === 'InternalIP').map(a => a.address);
+    pods = await startPodManager({
+      cri: opts.cri,
+      client: opts.client,
+      nodeName,
+      nodeUid: () => reporter?.uid(),
+      nodeIPs: () => (opts.nodeIPs?.length ? opts.nodeIPs : internal()),
+      rootDir: opts.rootDir,
+      sandbox: { podLogsDir: s.podLogsDir || '/var/log/pods', nodeName, clusterDNS: s.clusterDNS ?? [], clusterDomain: s.clusterDomain ?? '' },
+      staticPodPath: s.staticPodPath || '/etc/kubernetes/manifests',
+      fileCheckMs: parseDuration(s.fileCheckFrequency ?? '20s'),
+      resyncMs: parseDuration(s.syncFrequency ?? '1m'),
+      maxContainerRestartPeriodMs: s.crashLoopBackOff?.maxContainerRestartPeriod ? parseDuration(s.crashLoopBackOff.maxContainerRestartPeriod) : undefined,
+      clock,
+      log,
+    });
+  }
+
   const watchdog = startWatchdog({ env: opts.env ?? process.env, healthy: () => health.failures().length === 0, log });
 
   return {
@@ -159,8 +196,10 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     port: server.port,
     healthzPort: healthz?.port,
     reporter,
+    pods,
     async stop() {
       watchdog.stop();
+      await pods?.stop();
       reporter?.stop();
       lease?.stop();
       await Promise.all([server.close(), healthz?.close()]);

@@ -3,6 +3,7 @@
 
 import { join, resolve } from 'node:path';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
+import { parseDuration } from '../api/duration.ts';
 import { startAgent } from '../agent/agent.ts';
 import { AgentConfigError, loadAgentConfig } from '../agent/config/load.ts';
 import { criRuntimeProbe } from '../agent/runtime-probe.ts';
@@ -79,6 +80,7 @@ export const agentCommand: Command = {
         rootDir,
         certDir: String(values['cert-dir'] ?? '') ? resolve(String(values['cert-dir'])) : join(rootDir, 'pki'),
         runtime: criRuntimeProbe(() => connectCri(endpoint, { timeoutMs: 10_000 })),
+        cri: await connectCri(endpoint, { timeoutMs: parseDuration(config.runtimeRequestTimeout), imageEndpoint: config.imageServiceEndpoint || undefined }),
         log,
       });
     } catch (err) {

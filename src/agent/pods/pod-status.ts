@@ -134,6 +134,8 @@ export function podStatus(inp: StatusInputs): Obj {
   // conditions other writers own (PodScheduled, readiness gates, DisruptionTarget) stay
   const owned = new Set(conds.map(c => c.type));
   const kept = prevConds.filter(c => !owned.has(c.type));
+  // a pod on a node has been scheduled, whoever put it there
+  if (!kept.some(c => c.type === 'PodScheduled')) kept.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: stamp });
   const order = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
   const all = [...conds, ...kept].sort((a, b) => (order.indexOf(a.type) + 1 || 99) - (order.indexOf(b.type) + 1 || 99));
 

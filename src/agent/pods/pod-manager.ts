@@ -1,0 +1,123 @@
+// The agent's pod machinery, wired: sources feed pod workers; the PLEG and the probers wake
+// them; the syncer acts through the CRI and reports through the status manager. Runtime pods
+// that no source knows (left from before a restart, or deleted while the agent was away) are
+// stopped and removed once the sources have been read.
+
+import type { Logger } from '../../api/log.ts';
+import { eventRecorder } from '../../client/events.ts';
+import type { Client } from '../../client/rest.ts';
+import type { Clock } from '../clock.ts';
+import type { CriClient } from '../cri/client.ts';
+import { restartBackoff } from './backoff.ts';
+import type { SandboxSettings } from './cri-config.ts';
+import { apiObjectSource } from './object-source.ts';
+import { startPleg, type Pleg } from './pleg.ts';
+import { startPodSources } from './pod-sources.ts';
+import { deletePodObject, podSyncer, type ContainerPolicy, type SandboxPolicy } from './pod-syncer.ts';
+import { startPodWorkers, type PodWorkers } from './pod-workers.ts';
+import { startProber } from './prober.ts';
+import { snapshotReader, type SnapshotReader } from './runtime-snapshot.ts';
+import { startStatusManager } from './status-manager.ts';
+import type { Pod } from './types.ts';
+
+export interface PodManagerOptions {
+  cri: CriClient;
+  client?: Client;
+  nodeName: string;
+  nodeUid(): string | undefined;
+  nodeIPs(): string[];
+  rootDir: string;
+  sandbox: SandboxSettings;
+  staticPodPath?: string;
+  fileCheckMs: number;
+  resyncMs: number;
+  maxContainerRestartPeriodMs?: number;
+  containerPolicy?: ContainerPolicy;
+  sandboxPolicy?: SandboxPolicy;
+  clock: Clock;
+  log: Logger;
+}
+
+export interface PodManager {
+  workers: PodWorkers;
+  reader: SnapshotReader;
+  pleg: Pleg;
+  stop(): Promise<void>;
+}
+
+export async function startPodManager(o: PodManagerOptions): Promise<PodManager> {
+  const log = o.log.with({ component: 'pods' });
+  const now = () => o.clock.now();
+  const recorder = o.client ? eventRecorder(o.client, 'kubelet', log, o.nodeName, now) : undefined;
+  const event = (pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string) =>
+    recorder?.record({ apiVersion: 'v1', kind: 'Pod', metadata: pod.metadata }, type, reason, message);
+  let runtimeName = 'containerd';
+  try {
+    runtimeName = (await o.cri.version({}, 5000)).runtimeName || runtimeName;
+  } catch { /* the runtime may come up later; containerd is the usual name */ }
+
+  const reader = snapshotReader(o.cri, now);
+  let workers: PodWorkers | undefined;
+  const prober = startProber({ cri: o.cri, clock: o.clock, wake: uid => workers?.wake(uid), event });
+  const status = startStatusManager(o.client, log);
+  const syncer = podSyncer({
+    cri: o.cri, reader, client: o.client, objects: apiObjectSource(o.client), status, prober,
+    backoff: restartBackoff(now, 10_000, o.maxContainerRestartPeriodMs ?? 300_000),
+    clock: o.clock, log, event, rootDir: o.rootDir, sandbox: o.sandbox,
+    nodeIPs: o.nodeIPs, runtimeName: () => runtimeName,
+    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy,
+  });
+  workers = startPodWorkers({
+    syncer, clock: o.clock, log, resyncMs: o.resyncMs,
+    onRemoved: o.client ? pod => deletePodObject(o.client!, pod) : undefined,
+  });
+  const w = workers;
+
+  let sourcesSynced = false;
+  const orphans = new Set<string>();
+  async function removeOrphan(uid: string): Promise<void> {
+    if (orphans.has(uid)) return;
+    orphans.add(uid);
+    try {
+      const rt = await reader.readPod(uid);
+      if (!rt || w.has(uid)) return;
+      log.info('removing a pod no source knows', { uid, pod: `${rt.namespace}/${rt.name}` });
+      await syncer.syncTerminatingPod({ metadata: { name: rt.name, namespace: rt.namespace, uid }, spec: { containers: [], terminationGracePeriodSeconds: 2 } }, 2);
+      await syncer.syncTerminatedPod({ metadata: { name: rt.name, namespace: rt.namespace, uid }, spec: { containers: [] } }, true);
+    } catch (err) {
+      log.warn('orphaned pod not removed', { uid, err: String(err) });
+    } finally {
+      orphans.delete(uid);
+    }
+  }
+
+  const pleg = startPleg({
+    reader, clock: o.clock, log,
+    onEvents(events, snap) {
+      for (const uid of new Set(events.map(e => e.uid))) {
+        if (w.has(uid)) w.wake(uid);
+        else if (sourcesSynced && snap.pods.has(uid)) void removeOrphan(uid);
+      }
+    },
+  });
+
+  const sources = startPodSources({ client: o.client, nodeName: o.nodeName, nodeUid: o.nodeUid, staticPodPath: o.staticPodPath, fileCheckMs: o.fileCheckMs, sink: w, clock: o.clock, log });
+  void sources.synced().then(async () => {
+    sourcesSynced = true;
+    const snap = await pleg.relist();
+    for (const uid of snap?.pods.keys() ?? []) if (!w.has(uid)) void removeOrphan(uid);
+  });
+
+  return {
+    workers: w,
+    reader,
+    pleg,
+    async stop() {
+      sources.stop();
+      pleg.stop();
+      prober.stop();
+      w.stop();
+      await status.flush();
+    },
+  };
+}

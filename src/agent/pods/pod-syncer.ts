@@ -1,0 +1,234 @@
+// The three things a pod worker does, as the kubelet's syncer names them: SyncPod (make the
+// runtime match the spec: sandbox, init containers, containers, restarts, status),
+// SyncTerminatingPod (stop every container within the grace period, then the sandbox) and
+// SyncTerminatedPod (clean up; a deleted pod is removed from the runtime, its files and the API).
+
+import { mkdir } from 'node:fs/promises';
+import type { Logger } from '../../api/log.ts';
+import { ApiError } from '../../client/api-error.ts';
+import type { Client } from '../../client/rest.ts';
+import type { Clock } from '../clock.ts';
+import type { CriClient } from '../cri/client.ts';
+import type { RestartBackoff } from './backoff.ts';
+import { ContainerStartError } from './config-errors.ts';
+import { containerConfig, podLogDir, sandboxConfig, type SandboxSettings } from './cri-config.ts';
+import { containerEnv } from './env.ts';
+import { ensureImage } from './images.ts';
+import type { ObjectSource } from './object-source.ts';
+import { computePodActions, type StartAction, type Waiting } from './pod-actions.ts';
+import { podStatus } from './pod-status.ts';
+import type { Prober, RunningContainer } from './prober.ts';
+import type { SnapshotReader } from './runtime-snapshot.ts';
+import type { StatusManager } from './status-manager.ts';
+import type { Obj, Pod, RuntimePod } from './types.ts';
+import { prepareVolumes, removePodDir } from './volumes.ts';
+
+export type PodEventFn = (pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string) => void;
+
+/** per-container additions the node's policies make (seccomp, swap); may refuse a container */
+export type ContainerPolicy = (pod: Pod, c: Obj) => Promise<{ securityContext?: Obj; resources?: Obj }>;
+/** sandbox additions (sysctls, pod seccomp) */
+export type SandboxPolicy = (pod: Pod) => Obj;
+
+export interface SyncerDeps {
+  cri: CriClient;
+  reader: SnapshotReader;
+  client?: Client;
+  objects: ObjectSource;
+  status: StatusManager;
+  prober: Prober;
+  backoff: RestartBackoff;
+  clock: Clock;
+  log: Logger;
+  event: PodEventFn;
+  rootDir: string;
+  sandbox: SandboxSettings;
+  nodeIPs: () => string[];
+  runtimeName: () => string;
+  containerPolicy?: ContainerPolicy;
+  sandboxPolicy?: SandboxPolicy;
+  runtimeHandler?: string;
+}
+
+export interface SyncResult {
+  /** the pod has finished for good (every container done, nothing restarts) */
+  terminal: boolean;
+  /** sync again after this long (back-off ends) */
+  requeueAfterMs?: number;
+}
+
+const toMs = (ns: number | undefined) => (ns ? Math.floor(ns / 1e6) : 0);
+
+export interface PodSyncer {
+  syncPod(pod: Pod): Promise<SyncResult>;
+  syncTerminatingPod(pod: Pod, gracePeriodSeconds: number): Promise<void>;
+  syncTerminatedPod(pod: Pod, remove: boolean): Promise<void>;
+}
+
+export function podSyncer(d: SyncerDeps): PodSyncer {
+  /** why containers wait, kept from the last attempt to start them */
+  const startErrors = new Map<string, Map<string, Waiting>>();
+
+  function stopContainer(pod: Pod, id: string, name: string, grace: number, message?: string): Promise<unknown> {
+    d.event(pod, 'Normal', 'Killing', message ?? `Stopping container ${name}`);
+    return d.cri.stopContainer({ containerId: id, timeout: grace }).catch(err => d.log.warn('stopping a container failed', { pod: pod.metadata.name, container: name, err: String(err) }));
+  }
+
+  async function startOne(pod: Pod, a: StartAction, sandboxId: string, sbConfig: Obj, podIPs: string[], volumes: Map<string, any>): Promise<void> {
+    const c = a.container;
+    await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m));
+    const envs = await containerEnv(pod, c, d.objects, { podIPs, hostIPs: d.nodeIPs() });
+    const policy = d.containerPolicy ? await d.containerPolicy(pod, c) : {};
+    const config = containerConfig({ pod, container: c, restartCount: a.restartCount, envs, volumes, ...policy });
+    let containerId: string;
+    try {
+      ({ containerId } = await d.cri.createContainer({ podSandboxId: sandboxId, config, sandboxConfig: sbConfig }));
+    } catch (err) {
+      throw new ContainerStartError('CreateContainerError', (err as Error).message);
+    }
+    d.event(pod, 'Normal', 'Created', `Created container: ${c.name}`);
+    try {
+      await d.cri.startContainer({ containerId });
+    } catch (err) {
+      throw new ContainerStartError('RunContainerError', (err as Error).message);
+    }
+    d.event(pod, 'Normal', 'Started', `Started container ${c.name}`);
+  }
+
+  function writeStatus(pod: Pod, runtime: RuntimePod | undefined, waiting: Map<string, Waiting>, initFailed: boolean, terminating = false): Obj {
+    const uid = pod.metadata.uid;
+    const status = podStatus({
+      pod: { ...pod, status: d.status.get(uid) ?? pod.status },
+      runtime,
+      waiting,
+      ready: d.prober.ready(uid),
+      started: d.prober.started(uid),
+      initFailed,
+      terminating,
+      nodeIPs: d.nodeIPs(),
+      runtimeName: d.runtimeName(),
+      now: d.clock.now(),
+    });
+    d.status.set(pod, status);
+    return status;
+  }
+
+  async function stopAll(pod: Pod, runtime: RuntimePod | undefined, grace: number): Promise<void> {
+    await Promise.all((runtime?.containers ?? []).filter(c => c.state === 'CONTAINER_RUNNING' || c.state === 'CONTAINER_CREATED').map(c => stopContainer(pod, c.id, c.name, grace)));
+    for (const s of runtime?.sandboxes ?? []) if (s.state === 'SANDBOX_READY') await d.cri.stopPodSandbox({ podSandboxId: s.id });
+  }
+
+  return {
+    async syncPod(pod) {
+      const uid = pod.metadata.uid;
+      let runtime = await d.reader.readPod(uid);
+      const now = d.clock.now();
+      const actions = computePodActions({ pod, runtime, now, backoff: (k, since) => d.backoff.check(k, since), probeFailures: d.prober.failures(uid) });
+      const errors = startErrors.get(uid) ?? new Map<string, Waiting>();
+      startErrors.set(uid, errors);
+      const grace = pod.spec.terminationGracePeriodSeconds ?? 30;
+
+      if (actions.killPod) await stopAll(pod, runtime, grace);
+      await Promise.all(actions.kill.map(k => stopContainer(pod, k.id, k.name, grace, k.message)));
+      for (const id of actions.prune) await d.cri.removeContainer({ containerId: id }).catch(() => undefined);
+      if (actions.terminal) {
+        runtime = await d.reader.readPod(uid);
+        writeStatus(pod, runtime, new Map(), actions.initFailed);
+        return { terminal: true };
+      }
+
+      let sandboxId = actions.sandboxId;
+      const extraLinux = d.sandboxPolicy ? d.sandboxPolicy(pod) : {};
+      const sbConfig = sandboxConfig(pod, actions.sandboxAttempt, d.sandbox, extraLinux);
+      let volumes = new Map();
+      try {
+        volumes = await prepareVolumes(pod, d.rootDir, d.objects);
+      } catch (err) {
+        if (!(err instanceof ContainerStartError)) throw err;
+        for (const a of actions.start) errors.set(a.container.name, { reason: err.reason, message: err.message });
+        d.event(pod, 'Warning', 'FailedMount', err.message);
+        writeStatus(pod, runtime, new Map([...errors, ...actions.waiting]), false);
+        return { terminal: false, requeueAfterMs: 10_000 };
+      }
+      if (actions.createSandbox) {
+        try {
+          await mkdir(podLogDir(d.sandbox.podLogsDir, pod), { recursive: true });
+          ({ podSandboxId: sandboxId } = await d.cri.runPodSandbox({ config: sbConfig, runtimeHandler: d.runtimeHandler ?? '' }));
+        } catch (err) {
+          d.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${(err as Error).message}`);
+          writeStatus(pod, runtime, new Map(actions.waiting), false);
+          return { terminal: false, requeueAfterMs: 5_000 };
+        }
+      }
+      const sb = sandboxId ? await d.cri.podSandboxStatus({ podSandboxId: sandboxId }).catch(() => undefined) : undefined;
+      const podIPs = pod.spec.hostNetwork ? d.nodeIPs() : [sb?.status?.network?.ip, ...(sb?.status?.network?.additionalIps ?? []).map((x: Obj) => x.ip)].filter(Boolean);
+
+      let requeue: number | undefined;
+      for (const a of actions.start) {
+        try {
+          await startOne(pod, a, sandboxId!, sbConfig, podIPs, volumes);
+          errors.delete(a.container.name);
+          if (a.since !== undefined) d.backoff.next(a.backoffKey, now);
+        } catch (err) {
+          if (!(err instanceof ContainerStartError)) throw err;
+          errors.set(a.container.name, { reason: err.reason, message: err.message });
+          if (err.reason !== 'ImagePullBackOff') d.event(pod, 'Warning', 'Failed', `Error: ${err.reason === 'ErrImagePull' ? 'ErrImagePull' : err.message}`);
+          requeue = Math.min(requeue ?? Infinity, err.reason === 'ErrImagePull' || err.reason === 'ImagePullBackOff' ? 10_000 : 5_000);
+          // init containers run in order: a failure holds back the rest
+          if (a.init) break;
+        }
+      }
+      for (const name of actions.waiting.keys()) {
+        const rc = runtime?.containers.find(c => c.name === name);
+        const left = d.backoff.check(`${uid}/${name}`, toMs(rc?.finishedAt) || now).remainingMs;
+        requeue = Math.min(requeue ?? Infinity, Math.max(100, left));
+        d.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${uid})`);
+      }
+
+      runtime = actions.start.length || actions.kill.length || actions.createSandbox ? await d.reader.readPod(uid) : runtime;
+      const running: RunningContainer[] = [];
+      const all = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
+      for (const rc of runtime?.containers ?? []) {
+        if (rc.state !== 'CONTAINER_RUNNING' || rc.sandboxId !== runtime!.sandboxes[0]?.id) continue;
+        const c = all.find(x => x.name === rc.name);
+        if (c) running.push({ id: rc.id, container: c, startedAtMs: toMs(rc.startedAt) || now });
+      }
+      d.prober.sync(pod, running, podIPs[0] ?? '');
+      const held = new Map(actions.waiting);
+      for (const [k, v] of errors) if (!running.some(r => r.container.name === k)) held.set(k, v);
+      writeStatus(pod, runtime, held, false);
+      return { terminal: false, requeueAfterMs: requeue === Infinity ? undefined : requeue };
+    },
+
+    async syncTerminatingPod(pod, grace) {
+      const uid = pod.metadata.uid;
+      d.prober.forget(uid);
+      const runtime = await d.reader.readPod(uid);
+      await stopAll(pod, runtime, grace);
+      writeStatus(pod, await d.reader.readPod(uid), new Map(), false, true);
+    },
+
+    async syncTerminatedPod(pod, remove) {
+      const uid = pod.metadata.uid;
+      await d.status.flush(uid);
+      if (!remove) return;
+      const runtime = await d.reader.readPod(uid);
+      for (const c of runtime?.containers ?? []) await d.cri.removeContainer({ containerId: c.id }).catch(() => undefined);
+      for (const s of runtime?.sandboxes ?? []) await d.cri.removePodSandbox({ podSandboxId: s.id }).catch(() => undefined);
+      await removePodDir(d.rootDir, uid).catch(() => undefined);
+      d.backoff.forget(`${uid}/`);
+      startErrors.delete(uid);
+      d.status.forget(uid);
+    },
+  };
+}
+
+/** the agent's last step for a deleted pod: remove it from the API once nothing runs */
+export async function deletePodObject(client: Client, pod: Pod): Promise<void> {
+  const m = pod.metadata;
+  try {
+    await client.delete(`/api/v1/namespaces/${encodeURIComponent(m.namespace)}/pods/${encodeURIComponent(m.name)}`, { gracePeriodSeconds: 0, preconditions: { uid: m.uid } });
+  } catch (err) {
+    if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) throw err;
+  }
+}

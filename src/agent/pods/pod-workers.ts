@@ -1,0 +1,149 @@
+// One worker per pod, so a pod's syncs never overlap and pods never wait for each other. A
+// worker moves through syncing → terminating → terminated: a pod that finished, was deleted
+// (deletionTimestamp) or left its source is stopped within its grace period, and a deleted one
+// is then removed from the runtime and the API. Updates that arrive while a sync runs are
+// folded into one more sync.
+
+import type { Logger } from '../../api/log.ts';
+import type { Clock } from '../clock.ts';
+import type { PodSyncer } from './pod-syncer.ts';
+import type { Pod } from './types.ts';
+
+type Phase = 'syncing' | 'terminating' | 'terminated' | 'done';
+
+interface Worker {
+  pod: Pod;
+  phase: Phase;
+  /** gone from its source (deleted from the API, or its static manifest removed) */
+  removed: boolean;
+  running: boolean;
+  pending: boolean;
+  timer?: { cancel(): void };
+  failures: number;
+}
+
+export interface PodWorkers {
+  /** a pod from a source, new or changed */
+  update(pod: Pod): void;
+  /** the source no longer has the pod */
+  remove(uid: string): void;
+  /** something about the pod changed on the node (PLEG, probes): sync it soon */
+  wake(uid: string): void;
+  has(uid: string): boolean;
+  pods(): Pod[];
+  /** resolves when no worker is busy (tests) */
+  idle(): Promise<void>;
+  stop(): void;
+}
+
+export interface PodWorkerOptions {
+  syncer: PodSyncer;
+  clock: Clock;
+  log: Logger;
+  /** a deleted pod is gone from the runtime: remove it from the API */
+  onRemoved?(pod: Pod): Promise<void>;
+  /** resync a settled pod this often even without events */
+  resyncMs?: number;
+}
+
+const isTerminalPhase = (pod: Pod) => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+
+export function startPodWorkers(opts: PodWorkerOptions): PodWorkers {
+  const workers = new Map<string, Worker>();
+  const resync = opts.resyncMs ?? 60_000;
+  let stopped = false;
+  let waiters: Array<() => void> = [];
+
+  const checkIdle = () => {
+    if ([...workers.values()].some(w => w.running)) return;
+    const ws = waiters;
+    waiters = [];
+    for (const fn of ws) fn();
+  };
+
+  function schedule(w: Worker, ms: number): void {
+    w.timer?.cancel();
+    w.timer = opts.clock.after(ms, () => { w.timer = undefined; kick(w); });
+  }
+
+  function kick(w: Worker): void {
+    if (stopped || w.phase === 'done') return;
+    w.pending = true;
+    if (!w.running) void run(w);
+  }
+
+  const grace = (pod: Pod) => pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+
+  async function run(w: Worker): Promise<void> {
+    w.running = true;
+    const uid = w.pod.metadata.uid;
+    try {
+      while (w.pending && !stopped) {
+        w.pending = false;
+        if (w.phase === 'syncing' && (w.removed || w.pod.metadata.deletionTimestamp)) w.phase = 'terminating';
+        if (w.phase === 'syncing') {
+          const r = await opts.syncer.syncPod(w.pod);
+          w.failures = 0;
+          if (r.terminal) w.phase = 'terminating';
+          else { schedule(w, r.requeueAfterMs ?? resync); continue; }
+        }
+        if (w.phase === 'terminating') {
+          await opts.syncer.syncTerminatingPod(w.pod, grace(w.pod));
+          w.phase = 'terminated';
+        }
+        if (w.phase === 'terminated') {
+          const remove = w.removed || !!w.pod.metadata.deletionTimestamp;
+          await opts.syncer.syncTerminatedPod(w.pod, remove);
+          if (remove) {
+            if (!w.removed) await opts.onRemoved?.(w.pod);
+            w.phase = 'done';
+            w.timer?.cancel();
+            workers.delete(uid);
+          }
+        }
+      }
+    } catch (err) {
+      w.failures++;
+      const delay = Math.min(1000 * 2 ** (w.failures - 1), 30_000);
+      opts.log.warn('pod sync failed', { pod: `${w.pod.metadata.namespace}/${w.pod.metadata.name}`, err: String(err), retryInMs: delay });
+      schedule(w, delay);
+    } finally {
+      w.running = false;
+      checkIdle();
+    }
+  }
+
+  return {
+    update(pod) {
+      const uid = pod.metadata.uid;
+      let w = workers.get(uid);
+      if (!w) {
+        // a pod the API already shows finished is not started again (after an agent restart)
+        w = { pod, phase: isTerminalPhase(pod) ? 'terminating' : 'syncing', removed: false, running: false, pending: false, failures: 0 };
+        workers.set(uid, w);
+      }
+      w.pod = pod;
+      kick(w);
+    },
+    remove(uid) {
+      const w = workers.get(uid);
+      if (!w) return;
+      w.removed = true;
+      kick(w);
+    },
+    wake(uid) {
+      const w = workers.get(uid);
+      if (w && w.phase === 'syncing') kick(w);
+    },
+    has: uid => workers.has(uid),
+    pods: () => [...workers.values()].map(w => w.pod),
+    idle() {
+      if (![...workers.values()].some(w => w.running)) return Promise.resolve();
+      return new Promise(r => waiters.push(r));
+    },
+    stop() {
+      stopped = true;
+      for (const w of workers.values()) w.timer?.cancel();
+    },
+  };
+}

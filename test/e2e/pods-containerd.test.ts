@@ -1,0 +1,161 @@
+// Pods on a real runtime: `orch server`, `orch agent` and a private containerd. A pod bound to
+// the node runs, gets an IP, becomes Ready through its readiness probe, restarts as its policy
+// says with crash-loop back-off, finishes, is stopped gracefully on delete and removed from the
+// API; a static pod manifest starts a pod the API shows as a mirror pod.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { containerdSkipReason, startContainerd, type Containerd } from '../support/containerd.ts';
+import { busyboxSkipReason, importBusyboxImage } from '../support/oci-image.ts';
+import { startAgentProcess, type AgentProcess } from './support/agent-process.ts';
+import { kubectl, kubectls } from './support/kubectl.ts';
+import { startOrch, type OrchProcess } from './support/orch-process.ts';
+import { rawClient, type RawClient } from './support/raw-client.ts';
+
+const image = 'docker.io/library/busybox:1.36';
+
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try { const v = await fn(); if (v) return v; } catch (err) { last = err; }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
+    await new Promise(r => setTimeout(r, 250));
+  }
+}
+
+interface Cluster { orch: OrchProcess; agent: AgentProcess; runtime: Containerd; c: RawClient; node: string; staticDir: string; logsDir: string }
+
+async function startCluster(t: { after(fn: () => unknown): void }): Promise<Cluster> {
+  const runtime = await startContainerd();
+  t.after(() => runtime.stop());
+  await importBusyboxImage(runtime, [image, 'registry.k8s.io/pause:3.9'], ['sleep', '2147483647']);
+  const orch = await startOrch({ args: [] });
+  t.after(async () => { await orch.stop(); await orch.cleanup(); });
+  const dir = await mkdtemp(join(tmpdir(), 'orch-pods-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const staticDir = join(dir, 'manifests');
+  const logsDir = join(dir, 'logs');
+  await mkdir(staticDir);
+  const node = `pods-node-${process.pid}`;
+  const agent = await startAgentProcess({
+    kubeconfig: orch.kubeconfig,
+    args: ['--hostname-override', node, '--node-ip', '127.0.0.1', '--container-runtime-endpoint', runtime.endpoint],
+    config: { nodeStatusUpdateFrequency: '1s', staticPodPath: staticDir, podLogsDir: logsDir, fileCheckFrequency: '1s' },
+  });
+  t.after(async () => { await agent.stop(); await agent.cleanup(); });
+  const c = rawClient(orch.kubeconfig);
+  await until('the node', async () => (await c.request('GET', `/api/v1/nodes/${node}`)).status === 200);
+  return { orch, agent, runtime, c, node, staticDir, logsDir };
+}
+
+const create = (c: RawClient, obj: unknown) => c.request('POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify(obj), headers: { 'content-type': 'application/json' } });
+const getPod = async (c: RawClient, name: string) => { const r = await c.request('GET', `/api/v1/namespaces/default/pods/${name}`); return r.status === 200 ? r.json() : undefined; };
+const cond = (pod: any, type: string) => pod?.status?.conditions?.find((x: any) => x.type === type)?.status;
+
+function pod(name: string, node: string, container: Record<string, unknown>, spec: Record<string, unknown> = {}) {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { nodeName: node, terminationGracePeriodSeconds: 5, containers: [{ name: 'main', image, imagePullPolicy: 'IfNotPresent', ...container }], ...spec } };
+}
+
+test('pods on containerd: run, probe, restart, finish, delete gracefully; static pods mirrored', async t => {
+  const skip = containerdSkipReason() ?? busyboxSkipReason();
+  if (skip) return t.skip(skip);
+  const { c, node, runtime, staticDir, orch } = await startCluster(t);
+
+  await t.test('a pod runs with an IP and turns Ready through its readiness probe', async () => {
+    const body = pod('web', node, {
+      command: ['sh', '-c', 'echo hello from web; sleep 2; touch /tmp/ready; while true; do sleep 1; done'],
+      readinessProbe: { exec: { command: ['test', '-e', '/tmp/ready'] }, periodSeconds: 1 },
+    });
+    assert.equal((await create(c, body)).status, 201);
+    const running = await until('web Running', async () => { const p = await getPod(c, 'web'); return p?.status?.phase === 'Running' && p; });
+    assert.match(running.status.podIP, /^\d+\.\d+\.\d+\.\d+$/);
+    assert.equal(running.status.hostIP, '127.0.0.1');
+    assert.ok(running.status.startTime);
+    const cs = running.status.containerStatuses[0];
+    assert.equal(cs.name, 'main');
+    assert.ok(cs.state.running?.startedAt, JSON.stringify(cs));
+    assert.match(cs.containerID, /^containerd:\/\/[0-9a-f]{64}$/);
+    assert.equal(cs.image, image);
+    const ready = await until('web Ready', async () => { const p = await getPod(c, 'web'); return cond(p, 'Ready') === 'True' && p; });
+    assert.equal(cond(ready, 'ContainersReady'), 'True');
+    assert.equal(cond(ready, 'Initialized'), 'True');
+    assert.equal(cond(ready, 'PodReadyToStartContainers'), 'True');
+    assert.equal(cond(ready, 'PodScheduled'), 'True');
+    assert.equal(ready.status.containerStatuses[0].ready, true);
+    for (const k of kubectls()) {
+      const get = await kubectl(k.path, orch.kubeconfig, ['get', 'pod', 'web', '-o', 'wide']);
+      assert.equal(get.code, 0, get.stderr);
+      assert.match(get.stdout, new RegExp(`^web\\s+1/1\\s+Running\\s+0\\s+\\S+\\s+${running.status.podIP.replace(/\./g, '\\.')}\\s+${node}`, 'm'), `${k.label}: ${get.stdout}`);
+    }
+  });
+
+  await t.test('a crashing container restarts with back-off and shows CrashLoopBackOff', async () => {
+    const body = pod('crash', node, { command: ['sh', '-c', 'echo boom; exit 3'] });
+    assert.equal((await create(c, body)).status, 201);
+    const looping = await until('CrashLoopBackOff', async () => {
+      const p = await getPod(c, 'crash');
+      const cs = p?.status?.containerStatuses?.[0];
+      return cs?.state?.waiting?.reason === 'CrashLoopBackOff' && cs.restartCount >= 1 && p;
+    }, 40_000);
+    const cs = looping.status.containerStatuses[0];
+    assert.equal(cs.lastState.terminated.exitCode, 3);
+    assert.equal(cs.lastState.terminated.reason, 'Error');
+    assert.match(cs.state.waiting.message, /^back-off \d+s restarting failed container=main pod=crash_default\(/);
+    assert.equal(looping.status.phase, 'Running');
+  });
+
+  await t.test('init containers run first; a finished OnFailure pod Succeeds; a failed Never pod Fails', async () => {
+    const ok = pod('done', node, { command: ['sh', '-c', 'test -e /work/init-was-here && echo done'], volumeMounts: [{ name: 'w', mountPath: '/work' }] }, {
+      restartPolicy: 'OnFailure',
+      volumes: [{ name: 'w', emptyDir: {} }],
+      initContainers: [{ name: 'init', image, imagePullPolicy: 'IfNotPresent', command: ['touch', '/work/init-was-here'], volumeMounts: [{ name: 'w', mountPath: '/work' }] }],
+    });
+    const bad = pod('fails', node, { command: ['sh', '-c', 'exit 7'] }, { restartPolicy: 'Never' });
+    for (const b of [ok, bad]) assert.equal((await create(c, b)).status, 201);
+    const done = await until('done Succeeded', async () => { const p = await getPod(c, 'done'); return p?.status?.phase === 'Succeeded' && p; });
+    assert.equal(done.status.initContainerStatuses[0].state.terminated.exitCode, 0);
+    assert.equal(done.status.containerStatuses[0].state.terminated.reason, 'Completed');
+    assert.equal(cond(done, 'Ready'), 'False');
+    const failed = await until('fails Failed', async () => { const p = await getPod(c, 'fails'); return p?.status?.phase === 'Failed' && p; });
+    assert.equal(failed.status.containerStatuses[0].state.terminated.exitCode, 7);
+    assert.equal(failed.status.containerStatuses[0].restartCount, 0);
+  });
+
+  await t.test('deleting a pod stops its container with SIGTERM and removes it from the API', async () => {
+    const body = pod('graceful', node, { command: ['sh', '-c', 'trap "echo got TERM; exit 0" TERM; while true; do sleep 0.2; done'] });
+    assert.equal((await create(c, body)).status, 201);
+    const running = await until('graceful Running', async () => { const p = await getPod(c, 'graceful'); return p?.status?.phase === 'Running' && p; });
+    const id = running.status.containerStatuses[0].containerID.replace('containerd://', '');
+    const started = Date.now();
+    const del = await c.request('DELETE', '/api/v1/namespaces/default/pods/graceful');
+    assert.equal(del.status, 200, del.body);
+    assert.ok(del.json().metadata.deletionTimestamp, 'a pod on a node is deleted gracefully');
+    await until('graceful gone from the API', async () => (await c.request('GET', '/api/v1/namespaces/default/pods/graceful')).status === 404, 20_000);
+    // the trap exits at once: far sooner than the 5 s grace period a kill would wait for
+    assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+    const tasks = await runtime.ctr(['containers', 'ls', '-q']);
+    assert.ok(!tasks.includes(id), 'the container is removed from the runtime');
+  });
+
+  await t.test('a static pod manifest runs and appears in the API as a mirror pod', async () => {
+    await writeFile(join(staticDir, 'static-web.yaml'), [
+      'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: static-web', 'spec:', '  containers:', '  - name: web', `    image: ${image}`, '    command: ["sh", "-c", "while true; do sleep 1; done"]', '',
+    ].join('\n'));
+    const name = `static-web-${node}`;
+    const mirror = await until('the mirror pod Running', async () => { const p = await getPod(c, name); return p?.status?.phase === 'Running' && p; });
+    assert.ok(mirror.metadata.annotations['kubernetes.io/config.mirror']);
+    assert.equal(mirror.metadata.annotations['kubernetes.io/config.source'], 'file');
+    assert.equal(mirror.metadata.ownerReferences?.[0]?.kind, 'Node');
+    assert.equal(mirror.spec.nodeName, node);
+    // deleting the mirror does not stop the static pod: the agent recreates the mirror
+    await c.request('DELETE', `/api/v1/namespaces/default/pods/${name}?gracePeriodSeconds=0`);
+    await until('the mirror recreated', async () => { const p = await getPod(c, name); return p && p.metadata.uid !== mirror.metadata.uid && p; });
+    // removing the manifest stops the pod and its mirror goes away
+    await rm(join(staticDir, 'static-web.yaml'));
+    await until('the mirror removed', async () => (await c.request('GET', `/api/v1/namespaces/default/pods/${name}`)).status === 404);
+  });
+});
