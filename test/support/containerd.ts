@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connectCri } from '../../src/agent/cri/client.ts';
 
 export interface Containerd {
   endpoint: string;
@@ -25,12 +26,12 @@ export function containerdSkipReason(): string | undefined {
 }
 
 /** a bridge network with host-local addresses from the subnet, plus port mappings */
-function cniConfig(subnet: string, bridge: string): string {
+function cniConfig(subnet: string, bridge: string, ipamDir: string): string {
   return JSON.stringify({
     cniVersion: '0.4.0',
     name: 'orch-test',
     plugins: [
-      { type: 'bridge', bridge, isGateway: true, ipMasq: true, ipam: { type: 'host-local', ranges: [[{ subnet }]], routes: [{ dst: '0.0.0.0/0' }] } },
+      { type: 'bridge', bridge, isGateway: true, ipMasq: true, ipam: { type: 'host-local', ranges: [[{ subnet }]], routes: [{ dst: '0.0.0.0/0' }], dataDir: ipamDir } },
       { type: 'portmap', capabilities: { portMappings: true } },
     ],
   }, null, 2);
@@ -43,7 +44,7 @@ export async function startContainerd(opts: { sandboxImage?: string; subnet?: st
   await mkdir(cniDir);
   // bridge names are limited to 15 characters and shared by the whole machine
   const bridge = `orch${process.pid % 100000}`;
-  await writeFile(join(cniDir, '10-orch.conflist'), cniConfig(opts.subnet ?? `10.${88 + (process.pid % 50)}.0.0/16`, bridge));
+  await writeFile(join(cniDir, '10-orch.conflist'), cniConfig(opts.subnet ?? `10.${88 + (process.pid % 50)}.0.0/16`, bridge, join(dir, 'ipam')));
   await writeFile(join(dir, 'config.toml'), [
     'version = 2',
     `root = "${join(dir, 'root')}"`,
@@ -77,7 +78,10 @@ export async function startContainerd(opts: { sandboxImage?: string; subnet?: st
     dir,
     ctr,
     async stop() {
-      // containers first, so no shim outlives the test
+      // sandboxes first, through the CRI, so the network plugins undo what they did on the host
+      // (veth pairs, network namespaces, NAT rules)
+      await removeSandboxes(`unix://${sock}`).catch(() => undefined);
+      // containers next, so no shim outlives the test
       const tasks = await ctr(['task', 'ls', '-q']).catch(() => '');
       for (const id of tasks.split('\n').filter(Boolean)) await ctr(['task', 'kill', '-s', 'SIGKILL', id]).catch(() => undefined);
       child.kill('SIGTERM');
@@ -86,7 +90,21 @@ export async function startContainerd(opts: { sandboxImage?: string; subnet?: st
       // shims outlive containerd by design; ours must not outlive the test
       await new Promise(r => execFile('pkill', ['-KILL', '-f', `containerd-shim.*-address ${sock}`], r));
       await new Promise(r => execFile('sh', ['-c', `grep -o ' ${dir}[^ ]*' /proc/mounts | sort -r | xargs -r -n1 umount -l`], r));
+      await new Promise(r => execFile('ip', ['link', 'del', bridge], r));
       await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     },
   };
+}
+
+async function removeSandboxes(endpoint: string): Promise<void> {
+  const cri = await connectCri(endpoint, { timeoutMs: 15_000 });
+  try {
+    const { items } = await cri.listPodSandbox({});
+    for (const s of items ?? []) {
+      await cri.stopPodSandbox({ podSandboxId: s.id }).catch(() => undefined);
+      await cri.removePodSandbox({ podSandboxId: s.id }).catch(() => undefined);
+    }
+  } finally {
+    cri.close();
+  }
 }
