@@ -6,6 +6,7 @@ import { startServer } from '../apiserver/start.ts';
 import { flag, type Command } from './command.ts';
 import { parseDuration } from '../api/duration.ts';
 import { startControllers } from '../controllers/manager.ts';
+import { startScheduler } from '../controllers/scheduler/scheduler.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
 import { createClient } from '../client/rest.ts';
@@ -31,6 +32,8 @@ export const serverCommand: Command = {
     'etcd-compaction-interval': { type: 'string', default: '5m', description: 'history kept for watches and reads at past versions; compaction runs this often (0 disables it)' },
     'watch-bookmark-interval': { type: 'string', default: '1m', description: 'how often watches that allow bookmarks get one' },
     ...controllerFlags,
+    'disable-scheduler': { type: 'boolean', default: false, description: 'do not run the scheduler in this process (run `orch scheduler` apart, or place pods with spec.nodeName)' },
+    'scheduler-name': { type: 'string', default: 'default-scheduler', description: 'spec.schedulerName values the in-process scheduler serves, comma-separated' },
     v: { type: 'string', default: '0', description: 'log verbosity: 0 warnings and errors, 1 info, 4 debug' },
   },
   async run(values) {
@@ -69,11 +72,13 @@ export const serverCommand: Command = {
     // the controllers are clients of the API like any other, here with the admin credentials
     const client = createClient(await loadKubeconfig(server.kubeconfigPath));
     const running = startControllers({ client, log, ...controllers });
+    const scheduler = values['disable-scheduler'] ? undefined : startScheduler({ client, log: log.with({ component: 'scheduler' }), schedulerNames: String(values['scheduler-name']).split(',').map(x => x.trim()).filter(Boolean) });
     process.stdout.write(`orch server listening on ${server.url}\nkubeconfig: ${server.kubeconfigPath}\n`);
     await new Promise<void>(done => {
       const stop = (sig: string) => {
         log.info('shutting down', { signal: sig });
         running.stop();
+        scheduler?.stop();
         client.close();
         void server.shutdown().then(done);
       };

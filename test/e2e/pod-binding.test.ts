@@ -6,7 +6,8 @@ import { startOrch } from './support/orch-process.ts';
 import { rawClient } from './support/raw-client.ts';
 
 test('a binding sets spec.nodeName and PodScheduled once; a second is a 409; bad targets are 422', async t => {
-  const orch = await startOrch();
+  // this test binds by hand
+  const orch = await startOrch({ args: ['--disable-scheduler'] });
   t.after(async () => { await orch.stop(); await orch.cleanup(); });
   const c = rawClient(orch.kubeconfig);
   const pods = '/api/v1/namespaces/default/pods';

@@ -1,0 +1,192 @@
+// The scheduler: pods without a node, meant for one of its scheduler names, are filtered
+// against every node, scored, and bound through pods/binding. A placed pod counts against its
+// node at once ("assumed") so binds in flight cannot overcommit; the assumption ends when the
+// pod is seen bound, or is dropped if the bind fails. Pods that fit nowhere get a
+// FailedScheduling event and PodScheduled=False, and are tried again when nodes or pods change
+// and at least every minute.
+
+import type { Logger } from '../../api/log.ts';
+import { ApiError } from '../../client/api-error.ts';
+import { eventRecorder } from '../../client/events.ts';
+import { createInformer, objectKey } from '../../client/informer.ts';
+import type { Client } from '../../client/rest.ts';
+import { failureMessage } from './failure-message.ts';
+import { filterNode, type Failure } from './filters.ts';
+import { addPod, emptyNodeInfo, type NodeInfo } from './node-info.ts';
+import { scoreNode } from './scores.ts';
+
+type Obj = Record<string, any>;
+
+export interface SchedulerOptions {
+  client: Client;
+  log: Logger;
+  /** the spec.schedulerName values this scheduler serves */
+  schedulerNames?: string[];
+  /** binds in flight at once */
+  parallelBinds?: number;
+  /** how long an unschedulable pod waits at most before it is tried again */
+  retryUnschedulableMs?: number;
+}
+
+export interface Scheduler { stop(): void }
+
+const isTerminal = (p: Obj) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+
+export function startScheduler(o: SchedulerOptions): Scheduler {
+  const names = new Set(o.schedulerNames ?? ['default-scheduler']);
+  const parallel = o.parallelBinds ?? 32;
+  const retryMs = o.retryUnschedulableMs ?? 60_000;
+  const events = eventRecorder(o.client, 'default-scheduler', o.log);
+  const nodes = createInformer(o.client, '/api/v1/nodes', { log: o.log });
+  const pods = createInformer(o.client, '/api/v1/pods', { log: o.log });
+
+  /** pod key → node, for pods bound (or being bound) but not yet seen with spec.nodeName */
+  const assumed = new Map<string, { node: string; pod: Obj }>();
+  const active: string[] = [];
+  const queued = new Set<string>();
+  const unschedulable = new Set<string>();
+  const errorBackoff = new Map<string, number>();
+  let inFlight = 0;
+  let stopped = false;
+  let draining = false;
+
+  const wanted = (p: Obj) => !p.spec?.nodeName && names.has(p.spec?.schedulerName ?? 'default-scheduler') && !p.metadata?.deletionTimestamp && !isTerminal(p) && !(p.spec?.schedulingGates?.length);
+
+  function enqueue(key: string): void {
+    if (queued.has(key) || assumed.has(key)) return;
+    queued.add(key);
+    active.push(key);
+    drainSoon();
+  }
+
+  /** cluster changes may make room: everything waiting is tried again */
+  function retryUnschedulable(): void {
+    for (const k of unschedulable) enqueue(k);
+    unschedulable.clear();
+  }
+
+  function drainSoon(): void {
+    if (draining || stopped) return;
+    draining = true;
+    setImmediate(drain);
+  }
+
+  function nodeInfos(): Map<string, NodeInfo> {
+    const infos = new Map<string, NodeInfo>();
+    for (const n of nodes.list()) infos.set(n.metadata.name, emptyNodeInfo(n));
+    for (const p of pods.list()) {
+      const info = p.spec?.nodeName ? infos.get(p.spec.nodeName) : undefined;
+      if (info && !isTerminal(p)) addPod(info, p);
+    }
+    for (const a of assumed.values()) { const info = infos.get(a.node); if (info) addPod(info, a.pod); }
+    return infos;
+  }
+
+  function drain(): void {
+    draining = false;
+    if (stopped || !nodes.hasSynced() || !pods.hasSynced()) return;
+    let infos: Map<string, NodeInfo> | undefined;
+    while (active.length && inFlight < parallel) {
+      const key = active.shift()!;
+      queued.delete(key);
+      const pod = pods.get(key);
+      if (!pod || !wanted(pod) || assumed.has(key)) continue;
+      infos ??= nodeInfos();
+      scheduleOne(pod, key, infos);
+    }
+  }
+
+  function scheduleOne(pod: Obj, key: string, infos: Map<string, NodeInfo>): void {
+    const failures: Failure[][] = [];
+    let best: NodeInfo | undefined;
+    let bestScore = -1;
+    let ties = 0;
+    for (const info of infos.values()) {
+      const f = filterNode(pod, info);
+      if (f.length) { failures.push(f); continue; }
+      const s = scoreNode(pod, info);
+      // equal scores: each candidate is kept with equal chance
+      if (s > bestScore) { best = info; bestScore = s; ties = 1; } else if (s === bestScore && Math.random() * ++ties < 1) best = info;
+    }
+    if (!best) return void markUnschedulable(pod, key, failureMessage(infos.size, failures));
+    const nodeName = best.node.metadata.name;
+    addPod(best, pod);
+    assumed.set(key, { node: nodeName, pod });
+    inFlight++;
+    void bind(pod, nodeName).then(ok => {
+      inFlight--;
+      if (!ok) { assumed.delete(key); }
+      drainSoon();
+    });
+  }
+
+  async function bind(pod: Obj, nodeName: string): Promise<boolean> {
+    const m = pod.metadata;
+    try {
+      await o.client.create(`/api/v1/namespaces/${encodeURIComponent(m.namespace)}/pods/${encodeURIComponent(m.name)}/binding`, {
+        apiVersion: 'v1', kind: 'Binding', metadata: { name: m.name, namespace: m.namespace, uid: m.uid }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName },
+      });
+      errorBackoff.delete(objectKey(pod));
+      events.record({ apiVersion: 'v1', kind: 'Pod', metadata: m }, 'Normal', 'Scheduled', `Successfully assigned ${m.namespace}/${m.name} to ${nodeName}`);
+      return true;
+    } catch (err) {
+      // already placed by someone else, or gone: nothing left to do for it
+      if (err instanceof ApiError && (err.code === 409 || err.code === 404)) return false;
+      const key = objectKey(pod);
+      const delay = Math.min((errorBackoff.get(key) ?? 500) * 2, 10_000);
+      errorBackoff.set(key, delay);
+      o.log.warn('binding failed', { pod: key, node: nodeName, err: String(err), retryInMs: delay });
+      setTimeout(() => enqueue(key), delay).unref();
+      return false;
+    }
+  }
+
+  function markUnschedulable(pod: Obj, key: string, message: string): void {
+    unschedulable.add(key);
+    const m = pod.metadata;
+    events.record({ apiVersion: 'v1', kind: 'Pod', metadata: m }, 'Warning', 'FailedScheduling', message);
+    const existing = (pod.status?.conditions ?? []).find((c: Obj) => c.type === 'PodScheduled');
+    if (existing?.status === 'False' && existing.message === message) return;
+    const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null, lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') };
+    const conditions = [...(pod.status?.conditions ?? []).filter((c: Obj) => c.type !== 'PodScheduled'), condition];
+    // only if the pod is still as seen: a bind that landed meanwhile must not be contradicted
+    const patch = [{ op: 'test', path: '/metadata/resourceVersion', value: m.resourceVersion }, { op: 'add', path: '/status/conditions', value: conditions }];
+    o.client.patch(`/api/v1/namespaces/${encodeURIComponent(m.namespace)}/pods/${encodeURIComponent(m.name)}/status`, patch, 'application/json-patch+json')
+      .catch(err => o.log.debug('PodScheduled condition not written', { pod: key, err: String(err) }));
+  }
+
+  nodes
+    .on('add', () => retryUnschedulable())
+    .on('update', (a, b) => { if (JSON.stringify(a.spec) !== JSON.stringify(b.spec) || JSON.stringify(a.status?.allocatable) !== JSON.stringify(b.status?.allocatable) || readyOf(a) !== readyOf(b) || JSON.stringify(a.metadata.labels) !== JSON.stringify(b.metadata.labels)) retryUnschedulable(); })
+    .on('delete', () => undefined);
+  pods
+    .on('add', p => { if (wanted(p)) enqueue(objectKey(p)); })
+    .on('update', (_a, p) => {
+      const key = objectKey(p);
+      if (p.spec?.nodeName) assumed.delete(key);
+      if (wanted(p) && !unschedulable.has(key)) enqueue(key);
+      if (p.spec?.nodeName && isTerminal(p)) retryUnschedulable();
+    })
+    .on('delete', p => {
+      const key = objectKey(p);
+      assumed.delete(key);
+      unschedulable.delete(key);
+      if (p.spec?.nodeName) retryUnschedulable();
+    });
+  nodes.start();
+  pods.start();
+  void Promise.all([nodes.synced(), pods.synced()]).then(drainSoon);
+  const periodic = setInterval(() => { retryUnschedulable(); drainSoon(); }, retryMs);
+  periodic.unref();
+
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(periodic);
+      nodes.stop();
+      pods.stop();
+    },
+  };
+}
+
+const readyOf = (n: Obj) => (n.status?.conditions ?? []).find((c: Obj) => c.type === 'Ready')?.status;
