@@ -11,7 +11,8 @@ import { realClock, type Clock } from './clock.ts';
 import { declaredFeatures, featureGates } from './features.ts';
 import { readMachineFacts, type MachineFacts } from './machine/facts.ts';
 import { hostFiles, type HostFiles } from './machine/host-files.ts';
-import { kernelFeatures, type KernelFeature } from './machine/kernel.ts';
+import { kernelFeatures, parseKernelVersion, type KernelFeature } from './machine/kernel.ts';
+import { nodePolicy } from './security/node-policy.ts';
 import { readMachineUsage, type DiskStats } from './machine/usage.ts';
 import { hostAddresses, nodeAddresses } from './node/addresses.ts';
 import { observedConditions } from './node/conditions.ts';
@@ -56,6 +57,9 @@ export interface AgentSettings {
   fileCheckFrequency?: string;
   syncFrequency?: string;
   crashLoopBackOff?: { maxContainerRestartPeriod?: string };
+  seccompDefault?: boolean;
+  allowedUnsafeSysctls?: string[];
+  memorySwap?: { swapBehavior?: string };
 }
 
 export interface AgentOptions {
@@ -168,6 +172,16 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   }
 
   if (opts.cri) {
+    const policy = nodePolicy({
+      rootDir: opts.rootDir,
+      seccompDefault: s.seccompDefault ?? false,
+      allowedUnsafeSysctls: s.allowedUnsafeSysctls ?? [],
+      kernel: parseKernelVersion(facts.kernelVersion),
+      swapBehavior: s.memorySwap?.swapBehavior === 'LimitedSwap' ? 'LimitedSwap' : 'NoSwap',
+      cgroupV2: kernel.some(k => k.feature === 'cgroup v2' && k.supported),
+      nodeMemoryBytes: facts.memoryBytes,
+      swapCapacityBytes: swap,
+    });
     const internal = () => addressesNow().filter(a => a.type === 'InternalIP').map(a => a.address);
     pods = await startPodManager({
       cri: opts.cri,
@@ -181,6 +195,9 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       fileCheckMs: parseDuration(s.fileCheckFrequency ?? '20s'),
       resyncMs: parseDuration(s.syncFrequency ?? '1m'),
       maxContainerRestartPeriodMs: s.crashLoopBackOff?.maxContainerRestartPeriod ? parseDuration(s.crashLoopBackOff.maxContainerRestartPeriod) : undefined,
+      admit: pod => policy.admit(pod),
+      sandboxPolicy: pod => policy.sandbox(pod),
+      containerPolicy: (pod, c) => policy.container(pod, c),
       clock,
       log,
     });

@@ -29,3 +29,12 @@ export function containerSwapLimit(behavior: SwapBehavior, opts: { qosClass: str
   if (opts.memoryLimitBytes !== undefined && opts.memoryLimitBytes === opts.memoryRequestBytes) return 0;
   return Math.floor((opts.memoryRequestBytes / opts.nodeMemoryBytes) * opts.swapCapacityBytes);
 }
+
+/**
+ * The swap part of a container's CRI resources. Swap limits exist only on cgroup v2
+ * (memory.swap.max); NoSwap sets none there. On cgroup v1 the runtime's defaults stand.
+ */
+export function criSwapResources(behavior: SwapBehavior, cgroupV2: boolean, swapLimitBytes: number): { unified?: Record<string, string> } {
+  if (!cgroupV2) return {};
+  return { unified: { 'memory.swap.max': String(behavior === 'LimitedSwap' ? swapLimitBytes : 0) } };
+}

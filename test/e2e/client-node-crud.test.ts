@@ -13,7 +13,8 @@ let coord: k8s.CoordinationV1Api;
 const ns = 'client-node';
 
 before(async () => {
-  orch = await startOrch();
+  // read-modify-write of pods below: no scheduler may write them meanwhile
+  orch = await startOrch({ args: ['--disable-scheduler'] });
   const kc = new k8s.KubeConfig();
   kc.loadFromFile(orch.kubeconfig);
   core = kc.makeApiClient(k8s.CoreV1Api);

@@ -13,7 +13,7 @@ import type { SandboxSettings } from './cri-config.ts';
 import { apiObjectSource } from './object-source.ts';
 import { startPleg, type Pleg } from './pleg.ts';
 import { startPodSources } from './pod-sources.ts';
-import { deletePodObject, podSyncer, type ContainerPolicy, type SandboxPolicy } from './pod-syncer.ts';
+import { deletePodObject, podSyncer, type ContainerPolicy, type SandboxPolicy, type SyncerDeps } from './pod-syncer.ts';
 import { startPodWorkers, type PodWorkers } from './pod-workers.ts';
 import { startProber } from './prober.ts';
 import { snapshotReader, type SnapshotReader } from './runtime-snapshot.ts';
@@ -34,6 +34,7 @@ export interface PodManagerOptions {
   maxContainerRestartPeriodMs?: number;
   containerPolicy?: ContainerPolicy;
   sandboxPolicy?: SandboxPolicy;
+  admit?: SyncerDeps['admit'];
   clock: Clock;
   log: Logger;
 }
@@ -65,7 +66,7 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
     backoff: restartBackoff(now, 10_000, o.maxContainerRestartPeriodMs ?? 300_000),
     clock: o.clock, log, event, rootDir: o.rootDir, sandbox: o.sandbox,
     nodeIPs: o.nodeIPs, runtimeName: () => runtimeName,
-    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy,
+    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit,
   });
   workers = startPodWorkers({
     syncer, clock: o.clock, log, resyncMs: o.resyncMs,

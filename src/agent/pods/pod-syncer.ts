@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Logger } from '../../api/log.ts';
 import { ApiError } from '../../client/api-error.ts';
 import type { Client } from '../../client/rest.ts';
-import type { Clock } from '../clock.ts';
+import { secondsTime, type Clock } from '../clock.ts';
 import type { CriClient } from '../cri/client.ts';
 import type { RestartBackoff } from './backoff.ts';
 import { ContainerStartError } from './config-errors.ts';
@@ -47,6 +47,8 @@ export interface SyncerDeps {
   runtimeName: () => string;
   containerPolicy?: ContainerPolicy;
   sandboxPolicy?: SandboxPolicy;
+  /** whether the node takes the pod at all (sysctls); asked before anything runs */
+  admit?: (pod: Pod) => { admit: true } | { admit: false; reason: string; message: string };
   runtimeHandler?: string;
 }
 
@@ -68,6 +70,8 @@ export interface PodSyncer {
 export function podSyncer(d: SyncerDeps): PodSyncer {
   /** why containers wait, kept from the last attempt to start them */
   const startErrors = new Map<string, Map<string, Waiting>>();
+  /** pods refused before they ran: their Failed status stays as written */
+  const rejected = new Set<string>();
 
   function stopContainer(pod: Pod, id: string, name: string, grace: number, message?: string): Promise<unknown> {
     d.event(pod, 'Normal', 'Killing', message ?? `Stopping container ${name}`);
@@ -123,6 +127,13 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       const uid = pod.metadata.uid;
       let runtime = await d.reader.readPod(uid);
       const now = d.clock.now();
+      const verdict = runtime ? { admit: true as const } : d.admit?.(pod) ?? { admit: true as const };
+      if (!verdict.admit) {
+        rejected.add(uid);
+        d.event(pod, 'Warning', verdict.reason, verdict.message);
+        d.status.set(pod, { ...(pod.status ?? {}), phase: 'Failed', reason: verdict.reason, message: verdict.message, startTime: pod.status?.startTime ?? secondsTime(now) });
+        return { terminal: true };
+      }
       const actions = computePodActions({ pod, runtime, now, backoff: (k, since) => d.backoff.check(k, since), probeFailures: d.prober.failures(uid) });
       const errors = startErrors.get(uid) ?? new Map<string, Waiting>();
       startErrors.set(uid, errors);
@@ -205,7 +216,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       d.prober.forget(uid);
       const runtime = await d.reader.readPod(uid);
       await stopAll(pod, runtime, grace);
-      writeStatus(pod, await d.reader.readPod(uid), new Map(), false, true);
+      if (!rejected.has(uid)) writeStatus(pod, await d.reader.readPod(uid), new Map(), false, true);
     },
 
     async syncTerminatedPod(pod, remove) {
@@ -218,6 +229,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       await removePodDir(d.rootDir, uid).catch(() => undefined);
       d.backoff.forget(`${uid}/`);
       startErrors.delete(uid);
+      rejected.delete(uid);
       d.status.forget(uid);
     },
   };
