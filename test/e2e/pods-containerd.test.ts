@@ -63,7 +63,7 @@ function pod(name: string, node: string, container: Record<string, unknown>, spe
 test('pods on containerd: run, probe, restart, finish, delete gracefully; static pods mirrored', async t => {
   const skip = containerdSkipReason() ?? busyboxSkipReason();
   if (skip) return t.skip(skip);
-  const { c, node, runtime, staticDir, orch } = await startCluster(t);
+  const { c, node, runtime, staticDir, orch, agent } = await startCluster(t);
 
   await t.test('a pod runs with an IP and turns Ready through its readiness probe', async () => {
     const body = pod('web', node, {
@@ -139,6 +139,32 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
     const tasks = await runtime.ctr(['containers', 'ls', '-q']);
     assert.ok(!tasks.includes(id), 'the container is removed from the runtime');
+  });
+
+  await t.test('seccomp Localhost: a missing profile is CreateContainerError, a present one runs; a forbidden sysctl fails the pod', async () => {
+    await mkdir(join(agent.rootDir, 'seccomp'), { recursive: true });
+    await writeFile(join(agent.rootDir, 'seccomp', 'allow-all.json'), JSON.stringify({ defaultAction: 'SCMP_ACT_ALLOW', syscalls: [{ names: ['mount'], action: 'SCMP_ACT_ERRNO', errnoRet: 1 }] }));
+    const sleeper = { command: ['sh', '-c', 'while true; do sleep 1; done'] };
+    const localhost = (file: string) => ({ ...sleeper, securityContext: { seccompProfile: { type: 'Localhost', localhostProfile: file } } });
+    assert.equal((await create(c, pod('no-profile', node, localhost('missing.json')))).status, 201);
+    assert.equal((await create(c, pod('with-profile', node, localhost('allow-all.json')))).status, 201);
+    const refused = await until('CreateContainerError', async () => {
+      const p = await getPod(c, 'no-profile');
+      return p?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CreateContainerError' && p;
+    });
+    const missing = join(agent.rootDir, 'seccomp', 'missing.json');
+    assert.equal(refused.status.containerStatuses[0].state.waiting.message, `cannot load seccomp profile "${missing}": open ${missing}: no such file or directory`);
+    assert.equal(refused.status.phase, 'Pending');
+    await until('with-profile Running', async () => (await getPod(c, 'with-profile'))?.status?.phase === 'Running');
+    for (const k of kubectls()) {
+      const get = await kubectl(k.path, orch.kubeconfig, ['get', 'pod', 'no-profile']);
+      assert.match(get.stdout, /^no-profile\s+0\/1\s+CreateContainerError\s+0/m, `${k.label}: ${get.stdout}`);
+    }
+    const sysctl = pod('sysctl', node, sleeper, { securityContext: { sysctls: [{ name: 'net.core.somaxconn', value: '1024' }] } });
+    assert.equal((await create(c, sysctl)).status, 201);
+    const failed = await until('SysctlForbidden', async () => { const p = await getPod(c, 'sysctl'); return p?.status?.phase === 'Failed' && p; });
+    assert.equal(failed.status.reason, 'SysctlForbidden');
+    assert.equal(failed.status.message, 'forbidden sysctl: "net.core.somaxconn" not allowlisted');
   });
 
   await t.test('a static pod manifest runs and appears in the API as a mirror pod', async () => {
