@@ -21,6 +21,8 @@ import { nodeStatus, registrationNode, type Taint } from './node/node-object.ts'
 import { nodeResources } from './node/resources.ts';
 import { startStatusReporter, type StatusReporter } from './node/status-reporter.ts';
 import type { CriClient } from './cri/client.ts';
+import { containerLogsRoute } from './logs/container-logs-route.ts';
+import { findLogFile } from './pods/log-files.ts';
 import { startPodManager, type PodManager } from './pods/pod-manager.ts';
 import type { RuntimeProbe } from './runtime-probe.ts';
 import { healthRegistry, type HealthRegistry } from './server/health.ts';
@@ -182,6 +184,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       nodeMemoryBytes: facts.memoryBytes,
       swapCapacityBytes: swap,
     });
+    const podLogsDir = s.podLogsDir || '/var/log/pods';
     const internal = () => addressesNow().filter(a => a.type === 'InternalIP').map(a => a.address);
     pods = await startPodManager({
       cri: opts.cri,
@@ -190,7 +193,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       nodeUid: () => reporter?.uid(),
       nodeIPs: () => (opts.nodeIPs?.length ? opts.nodeIPs : internal()),
       rootDir: opts.rootDir,
-      sandbox: { podLogsDir: s.podLogsDir || '/var/log/pods', nodeName, clusterDNS: s.clusterDNS ?? [], clusterDomain: s.clusterDomain ?? '' },
+      sandbox: { podLogsDir, nodeName, clusterDNS: s.clusterDNS ?? [], clusterDomain: s.clusterDomain ?? '' },
       staticPodPath: s.staticPodPath || '/etc/kubernetes/manifests',
       fileCheckMs: parseDuration(s.fileCheckFrequency ?? '20s'),
       resyncMs: parseDuration(s.syncFrequency ?? '1m'),
@@ -201,6 +204,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       clock,
       log,
     });
+    const manager = pods;
+    server.route('/containerLogs', containerLogsRoute((ns, pod, container, previous) => findLogFile(manager.workers, manager.reader, podLogsDir, ns, pod, container, previous)));
   }
 
   const watchdog = startWatchdog({ env: opts.env ?? process.env, healthy: () => health.failures().length === 0, log });

@@ -21,6 +21,9 @@ export interface Pki {
   serverKey: string;
   adminCert: string;
   adminKey: string;
+  /** what the API server shows node agents when it proxies to them (pods/log) */
+  kubeletClientCert: string;
+  kubeletClientKey: string;
 }
 
 export interface PkiOptions {
@@ -104,7 +107,8 @@ export async function ensurePki(dataDir: string, opts: PkiOptions): Promise<Pki>
   };
   const server = await ensureLeaf('apiserver', { commonName: 'kube-apiserver', days: LEAF_DAYS, usage: 'server', dnsNames: names.dnsNames, ips: names.ips });
   const admin = await ensureLeaf('admin', { commonName: ADMIN_USER, organizations: [ADMIN_GROUP], days: LEAF_DAYS, usage: 'client' });
-  return { dir, caCert: ca.cert, caKey: ca.key, serverCert: server.cert, serverKey: server.key, adminCert: admin.cert, adminKey: admin.key };
+  const kubeletClient = await ensureLeaf('apiserver-kubelet-client', { commonName: 'kube-apiserver-kubelet-client', organizations: [ADMIN_GROUP], days: LEAF_DAYS, usage: 'client' });
+  return { dir, caCert: ca.cert, caKey: ca.key, serverCert: server.cert, serverKey: server.key, adminCert: admin.cert, adminKey: admin.key, kubeletClientCert: kubeletClient.cert, kubeletClientKey: kubeletClient.key };
 }
 
 /** a client certificate signed by the cluster CA (node agents, controllers, extra users) */

@@ -31,6 +31,7 @@ const servedSubresources: Record<string, string[]> = {
   scale: ['get', 'update', 'patch'],
   finalize: ['update'],
   binding: ['create'],
+  log: ['get'],
 };
 
 export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Promise<void> {

@@ -26,6 +26,8 @@ export interface ApiServerOptions {
   health: Health;
   log: Logger;
   tls: { cert: string; key: string; ca: string };
+  /** the client certificate for requests to node agents */
+  nodeClientTls?: { cert: string; key: string };
   now?: () => Date;
   /** bounds of the server-chosen watch timeout, in seconds */
   minWatchTimeoutSeconds?: number;
@@ -67,6 +69,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     now,
     watchTimeoutSeconds: () => minWatch + Math.floor(Math.random() * minWatch),
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
+    nodeClientTls: opts.nodeClientTls,
   };
   const sessions = new Set<http2.ServerHttp2Session>();
   const sockets = new Set<import('node:net').Socket>();

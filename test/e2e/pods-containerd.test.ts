@@ -67,7 +67,7 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
 
   await t.test('a pod runs with an IP and turns Ready through its readiness probe', async () => {
     const body = pod('web', node, {
-      command: ['sh', '-c', 'echo hello from web; sleep 2; touch /tmp/ready; while true; do sleep 1; done'],
+      command: ['sh', '-c', 'echo hello from web; sleep 2; touch /tmp/ready; i=0; while true; do i=$((i+1)); echo tick $i; sleep 0.5; done'],
       readinessProbe: { exec: { command: ['test', '-e', '/tmp/ready'] }, periodSeconds: 1 },
     });
     assert.equal((await create(c, body)).status, 201);
@@ -106,6 +106,30 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.equal(cs.lastState.terminated.reason, 'Error');
     assert.match(cs.state.waiting.message, /^back-off \d+s restarting failed container=main pod=crash_default\(/);
     assert.equal(looping.status.phase, 'Running');
+  });
+
+  await t.test('kubectl logs: through the API server to the agent; --tail, --previous, -f, errors', async () => {
+    for (const k of kubectls()) {
+      const all = await kubectl(k.path, orch.kubeconfig, ['logs', 'web']);
+      assert.equal(all.code, 0, all.stderr);
+      assert.match(all.stdout, /^hello from web\ntick 1\n/, k.label);
+      const tail = await kubectl(k.path, orch.kubeconfig, ['logs', 'web', '--tail=1', '--timestamps']);
+      assert.match(tail.stdout, /^\d{4}-\d\d-\d\dT\S+ tick \d+\n$/, `${k.label}: ${tail.stdout}`);
+      const previous = await kubectl(k.path, orch.kubeconfig, ['logs', 'crash', '--previous']);
+      assert.equal(previous.stdout, 'boom\n', `${k.label}: ${previous.stderr}`);
+      const bad = await kubectl(k.path, orch.kubeconfig, ['logs', 'web', '-c', 'nope']);
+      assert.notEqual(bad.code, 0);
+      assert.match(bad.stderr, /container nope is not valid for pod web/, k.label);
+    }
+    // -f follows new lines as they are written
+    const { spawn } = await import('node:child_process');
+    const follow = spawn(kubectls()[0]!.path, ['--kubeconfig', orch.kubeconfig, 'logs', '-f', 'web', '--tail=1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    follow.stdout.on('data', d => { out += d; });
+    await until('three followed lines', async () => out.split('\n').filter(l => l.startsWith('tick')).length >= 3, 15_000);
+    follow.kill();
+    const ticks = out.split('\n').filter(Boolean).map(l => Number(l.split(' ')[1]));
+    assert.ok(ticks.every((n, i) => i === 0 || n === ticks[i - 1]! + 1), `consecutive: ${out}`);
   });
 
   await t.test('init containers run first; a finished OnFailure pod Succeeds; a failed Never pod Fails', async () => {

@@ -4,12 +4,11 @@
 
 import { join } from 'node:path';
 import { podLogDir } from './cri-config.ts';
+import type { LogLocation } from '../logs/container-logs-route.ts';
 import type { PodWorkers } from './pod-workers.ts';
 import type { SnapshotReader } from './runtime-snapshot.ts';
 
-export type LogFile = { path: string; running: () => boolean } | { error: string; code: 400 | 404 };
-
-export async function findLogFile(workers: PodWorkers, reader: SnapshotReader, podLogsDir: string, namespace: string, podName: string, container: string, previous: boolean): Promise<LogFile> {
+export async function findLogFile(workers: PodWorkers, reader: SnapshotReader, podLogsDir: string, namespace: string, podName: string, container: string, previous: boolean): Promise<LogLocation> {
   const pod = workers.pods().find(p => p.metadata.namespace === namespace && p.metadata.name === podName);
   if (!pod) return { code: 404, error: `pod "${podName}" does not exist` };
   const all = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];

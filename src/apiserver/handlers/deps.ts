@@ -11,4 +11,6 @@ export interface HandlerDeps {
   watchTimeoutSeconds(): number;
   /** how often a watch that asked for bookmarks gets one */
   bookmarkIntervalMs: number;
+  /** client certificate for node agents (pods/log); absent: logs cannot be fetched */
+  nodeClientTls?: { cert: string; key: string };
 }

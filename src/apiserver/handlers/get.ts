@@ -3,9 +3,11 @@ import type { HandlerDeps } from './deps.ts';
 import { plainJsonRequested, sendJsonText, sendObject } from '../respond.ts';
 import { awaitRevision, getPlan } from './resource-version.ts';
 import { getScale } from './scale.ts';
+import { handlePodLog } from './pod-log.ts';
 
 export async function handleGet(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
+  if (ctx.info.subresource === 'log' && info.resource === 'pods') return handlePodLog(ctx, deps);
   const plan = getPlan(ctx);
   if (plan.notOlderThan !== undefined) await awaitRevision(deps.store.storage, plan.notOlderThan);
   if (!ctx.info.subresource && plainJsonRequested(ctx, 'object')) {
