@@ -4,6 +4,7 @@ import { helpText, runCommand, type Command } from './command.ts';
 import { serverCommand } from './server-command.ts';
 import { controllerManagerCommand } from './controller-manager-command.ts';
 import { agentCommand } from './agent-command.ts';
+import { runtimeSimCommand } from './runtime-sim-command.ts';
 import { versionInfo } from '../apiserver/version.ts';
 
 const versionCommand: Command = {
@@ -16,7 +17,7 @@ const versionCommand: Command = {
   },
 };
 
-const commands: Command[] = [serverCommand, controllerManagerCommand, agentCommand, versionCommand];
+const commands: Command[] = [serverCommand, controllerManagerCommand, agentCommand, runtimeSimCommand, versionCommand];
 
 function usage(): string {
   const lines = ['orch: a small Kubernetes-compatible control plane and node agent.', '', 'Usage:\n  orch <command> [flags]', '', 'Commands:'];
