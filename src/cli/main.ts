@@ -5,6 +5,7 @@ import { serverCommand } from './server-command.ts';
 import { controllerManagerCommand } from './controller-manager-command.ts';
 import { agentCommand } from './agent-command.ts';
 import { schedulerCommand } from './scheduler-command.ts';
+import { runtimeSimCommand } from './runtime-sim-command.ts';
 import { versionInfo } from '../apiserver/version.ts';
 
 const versionCommand: Command = {
@@ -17,7 +18,7 @@ const versionCommand: Command = {
   },
 };
 
-const commands: Command[] = [serverCommand, controllerManagerCommand, schedulerCommand, agentCommand, versionCommand];
+const commands: Command[] = [serverCommand, controllerManagerCommand, schedulerCommand, agentCommand, runtimeSimCommand, versionCommand];
 
 function usage(): string {
   const lines = ['orch: a small Kubernetes-compatible control plane and node agent.', '', 'Usage:\n  orch <command> [flags]', '', 'Commands:'];

@@ -1,0 +1,55 @@
+// `orch runtime-sim`: a simulated container runtime serving the CRI on a UNIX socket, for
+// machines without containerd and for scale tests.
+
+import { createLogger, levelFromVerbosity } from '../api/log.ts';
+import { parseDuration } from '../api/duration.ts';
+import { startRuntimeSim } from '../runtime-sim/server.ts';
+import { IpPool } from '../runtime-sim/ip-pool.ts';
+import { normalizeImageRef } from '../runtime-sim/image-ref.ts';
+import { flag, UsageError, type Command } from './command.ts';
+
+const list = (v: unknown) => String(v ?? '').split(',').map(s => s.trim()).filter(Boolean);
+
+export const runtimeSimCommand: Command = {
+  name: 'runtime-sim',
+  summary: 'Serve a simulated container runtime (CRI runtime.v1) on a UNIX socket.',
+  usage: 'orch runtime-sim --socket PATH [--start-delay DURATION] [--pull-delay DURATION] [--pod-subnet CIDR] [--checkpoint] [--unpullable-images A,B] [--preload-images A,B]',
+  flags: {
+    socket: { type: 'string', default: '', description: 'the UNIX socket to listen on (required)' },
+    'start-delay': { type: 'string', default: '0s', description: 'how long StartContainer takes before the container runs' },
+    'pull-delay': { type: 'string', default: '0s', description: 'how long PullImage takes' },
+    'pod-subnet': { type: 'string', default: '10.244.0.0/16', description: 'CIDR that sandbox IPs are allocated from' },
+    checkpoint: { type: 'boolean', default: false, description: 'let CheckpointContainer write archives (off: UNIMPLEMENTED, as containerd 1.6)' },
+    'unpullable-images': { type: 'string', default: '', description: 'comma-separated images whose pull fails as a registry without them answers' },
+    'preload-images': { type: 'string', default: '', description: 'comma-separated images present from the start' },
+    v: { type: 'string', default: '0', short: 'v', description: 'log verbosity: 0 warnings and errors, 1 info, 4 debug' },
+  },
+  async run(values) {
+    if (!values.socket) throw new UsageError('--socket is required');
+    const startDelayMs = flag(() => parseDuration(String(values['start-delay'])));
+    const pullDelayMs = flag(() => parseDuration(String(values['pull-delay'])));
+    const podSubnet = String(values['pod-subnet']);
+    flag(() => new IpPool(podSubnet));
+    const preloadedImages = list(values['preload-images']);
+    for (const image of preloadedImages) if (!normalizeImageRef(image)) throw new UsageError(`--preload-images: ${JSON.stringify(image)} is not an image reference`);
+    const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    const sim = await startRuntimeSim({
+      socket: String(values.socket),
+      startDelayMs,
+      pullDelayMs,
+      podSubnet,
+      checkpoint: values.checkpoint === true,
+      unpullableImages: list(values['unpullable-images']),
+      preloadedImages,
+      log,
+    });
+    process.stdout.write(`orch runtime-sim serving the CRI on ${sim.endpoint}\n`);
+    await new Promise<void>(done => {
+      const stop = () => { process.off('SIGTERM', stop); process.off('SIGINT', stop); done(); };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+    await sim.stop();
+    return 0;
+  },
+};

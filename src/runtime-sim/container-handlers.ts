@@ -1,0 +1,115 @@
+// CreateContainer, StartContainer, StopContainer, RemoveContainer, ListContainers,
+// ContainerStatus, UpdateContainerResources and ReopenContainerLog.
+
+import { join } from 'node:path';
+import { SimContainer } from './container.ts';
+import { containerFilter } from './filters.ts';
+import { notFound, unknown } from './grpc-errors.ts';
+import type { Handlers } from './handlers.ts';
+import { normalizeImageRef } from './image-ref.ts';
+import { readOverrides } from './overrides.ts';
+import { containerProgram } from './program.ts';
+import type { SimRuntime } from './runtime-state.ts';
+import type { Msg, Sandbox } from './sandbox.ts';
+
+/** finds a container or fails as containerd does for an unknown id */
+export function findContainer(rt: SimRuntime, id: string): SimContainer {
+  const c = rt.containers.find(id);
+  if (!c) throw notFound(`an error occurred when try to find container "${id}": not found`);
+  return c;
+}
+
+/** the environment a container's processes see: the spec's variables and the pod's hostname */
+function containerEnv(config: Msg, sandbox: Sandbox): Record<string, string> {
+  const env: Record<string, string> = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOSTNAME: sandbox.config.hostname || sandbox.config.metadata?.name || '' };
+  for (const kv of config.envs ?? []) {
+    // KeyValue.value is a string in the CRI proto; the descriptor's table says bytes, which read
+    // the same on the wire
+    env[kv.key] = typeof kv.value === 'string' ? kv.value : Buffer.from(kv.value ?? []).toString('utf8');
+  }
+  return env;
+}
+
+export function containerHandlers(rt: SimRuntime): Handlers {
+  const { settings, sandboxes, containers, names, images } = rt;
+
+  return {
+    async CreateContainer(req: Msg) {
+      const sandbox = sandboxes.find(req.podSandboxId);
+      if (!sandbox) throw notFound(`failed to find sandbox id "${req.podSandboxId}": not found`);
+      if (sandbox.state !== 'SANDBOX_READY') throw unknown(`sandbox container "${sandbox.id}" is not running`);
+      const config: Msg | null = req.config;
+      if (!config?.metadata) throw unknown('container config must include metadata');
+      const asked: string = config.image?.image ?? '';
+      const image = images.find(asked);
+      if (!image) throw notFound(`failed to resolve image "${asked}": not found`);
+      const overrides = readOverrides(config.metadata.name, config.annotations, sandbox.config.annotations);
+      const id = settings.newId();
+      const sm = sandbox.config.metadata ?? {};
+      const name = [config.metadata.name, sm.name, sm.namespace, sm.uid, config.metadata.attempt ?? 0].join('_');
+      const owner = names.reserve(name, id);
+      if (owner) throw unknown(`failed to reserve container name "${name}": name "${name}" is reserved for "${owner}"`);
+      const logDir: string = sandbox.config.logDirectory ?? '';
+      const container = new SimContainer({
+        id,
+        sandboxId: sandbox.id,
+        name,
+        config,
+        image,
+        imageName: image.repoTags[0] ?? normalizeImageRef(asked) ?? asked,
+        logPath: logDir && config.logPath ? join(logDir, config.logPath) : '',
+        env: containerEnv(config, sandbox),
+        program: containerProgram(config.command ?? [], config.args ?? [], overrides),
+        clock: settings.clock,
+      });
+      containers.add(id, container);
+      settings.log.debug('container created', { id, name });
+      return { containerId: id };
+    },
+
+    async StartContainer(req: Msg) {
+      const c = findContainer(rt, req.containerId);
+      const sandbox = sandboxes.find(c.spec.sandboxId);
+      if (!sandbox || sandbox.state !== 'SANDBOX_READY') throw unknown(`sandbox container "${c.spec.sandboxId}" is not running`);
+      await c.start(settings.startDelayMs);
+      settings.log.debug('container started', { id: c.id });
+      return {};
+    },
+
+    async StopContainer(req: Msg) {
+      await findContainer(rt, req.containerId).stop(Number(req.timeout ?? 0));
+      return {};
+    },
+
+    async RemoveContainer(req: Msg) {
+      const c = containers.find(req.containerId);
+      if (!c) return {};
+      await c.remove();
+      containers.delete(c.id);
+      names.release(c.spec.name);
+      return {};
+    },
+
+    async ListContainers(req: Msg) {
+      return { containers: containers.values().filter(containerFilter(rt, req.filter)).map(c => c.summary()) };
+    },
+
+    async ContainerStatus(req: Msg) {
+      return { status: findContainer(rt, req.containerId).status(), info: {} };
+    },
+
+    async UpdateContainerResources(req: Msg) {
+      const c = findContainer(rt, req.containerId);
+      if (c.state === 'CONTAINER_EXITED') throw unknown(`container "${c.id}" is in ${c.state} state`);
+      if (req.linux) c.resources = req.linux;
+      return {};
+    },
+
+    async ReopenContainerLog(req: Msg) {
+      const c = findContainer(rt, req.containerId);
+      // output is appended by path, so a rotated log is recreated by the next line on its own
+      if (c.state !== 'CONTAINER_RUNNING') throw unknown('container is not running');
+      return {};
+    },
+  };
+}

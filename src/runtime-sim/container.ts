@@ -1,0 +1,190 @@
+// A simulated container: created, started after the start delay, running its interpreted
+// program with output going to its CRI log, then exited with a status and a reason. Stopping
+// sends SIGTERM and, once the grace period is over (or at once without one), SIGKILL.
+
+import { CriLogWriter } from './cri-log.ts';
+import { SimError, unknown } from './grpc-errors.ts';
+import type { SimImage } from './images.ts';
+import { nanos, type SimClock } from './options.ts';
+import { SimProcess } from './process.ts';
+import type { Msg } from './sandbox.ts';
+import type { CommandList } from './shell/ast.ts';
+import { argvCommand } from './shell/parse.ts';
+import { status as grpcStatus } from '@grpc/grpc-js';
+
+export type ContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
+
+export interface ContainerSpec {
+  id: string;
+  sandboxId: string;
+  /** "container_pod_namespace_uid_attempt", reserved per runtime */
+  name: string;
+  config: Msg;
+  image: SimImage;
+  /** the image as the container shows it: its first tag, else what the config asked for */
+  imageName: string;
+  /** sandbox log directory joined with the container's log path; "" when either is empty */
+  logPath: string;
+  env: Record<string, string>;
+  program: CommandList;
+  clock: SimClock;
+}
+
+export interface ExecResult {
+  stdout: Buffer;
+  stderr: Buffer;
+  exitCode: number;
+}
+
+export class SimContainer {
+  readonly spec: ContainerSpec;
+  readonly createdAt: number;
+  /** files the container's processes wrote, shared with exec'd ones */
+  readonly files = new Map<string, string>();
+  state: ContainerState = 'CONTAINER_CREATED';
+  startedAt = 0;
+  finishedAt = 0;
+  exitCode = 0;
+  reason = '';
+  message = '';
+  resources: Msg | null;
+  #starting: Promise<void> | undefined;
+  #process: SimProcess | undefined;
+  #exited: Promise<void> | undefined;
+  #removed = false;
+  readonly #execs = new Set<SimProcess>();
+
+  constructor(spec: ContainerSpec) {
+    this.spec = spec;
+    this.createdAt = nanos(spec.clock.now());
+    this.resources = spec.config.linux?.resources ?? null;
+  }
+
+  get id(): string {
+    return this.spec.id;
+  }
+
+  async start(delayMs: number): Promise<void> {
+    if (this.#starting) throw unknown(`failed to set starting state for container "${this.id}": container is already in starting state`);
+    if (this.state !== 'CONTAINER_CREATED') throw unknown(`failed to set starting state for container "${this.id}": container is in ${this.state} state`);
+    this.#starting = delayMs > 0 ? new Promise<void>(done => this.spec.clock.after(delayMs, done)) : Promise.resolve();
+    await this.#starting;
+    this.#starting = undefined;
+    if (this.#removed) throw unknown(`failed to start containerd task "${this.id}": container was removed while starting`);
+    const clock = this.spec.clock;
+    const log = this.spec.logPath ? new CriLogWriter(this.spec.logPath, clock) : undefined;
+    const proc = new SimProcess({
+      env: this.spec.env,
+      files: this.files,
+      cwd: this.spec.config.workingDir,
+      unknownCommand: 'daemon',
+      clock,
+      output: (stream, text) => log?.write(stream, text) ?? Promise.resolve(),
+    });
+    this.#process = proc;
+    this.state = 'CONTAINER_RUNNING';
+    this.startedAt = nanos(clock.now());
+    this.#exited = proc.run(this.spec.program).then(async code => {
+      await log?.end();
+      for (const e of this.#execs) e.signal('KILL');
+      this.finishedAt = nanos(clock.now());
+      this.exitCode = code;
+      this.reason = code === 0 ? 'Completed' : 'Error';
+      this.state = 'CONTAINER_EXITED';
+    });
+  }
+
+  /** SIGTERM, then SIGKILL after timeoutSeconds; a container not running is left as it is */
+  async stop(timeoutSeconds: number): Promise<void> {
+    if (this.#starting) await this.#starting.catch(() => {});
+    const proc = this.#process, exited = this.#exited;
+    if (this.state !== 'CONTAINER_RUNNING' || !proc || !exited) return;
+    if (timeoutSeconds > 0) {
+      proc.signal('TERM');
+      if (await this.#settlesWithin(exited, timeoutSeconds * 1000)) return;
+    }
+    proc.signal('KILL');
+    await exited;
+  }
+
+  /** stops it at once and marks it gone, so a start still waiting fails */
+  async remove(): Promise<void> {
+    this.#removed = true;
+    await this.stop(0);
+  }
+
+  async exec(argv: string[], timeoutSeconds: number): Promise<ExecResult> {
+    if (this.state !== 'CONTAINER_RUNNING') throw unknown(`container is in ${this.state} state`);
+    let stdout = '', stderr = '';
+    const proc = new SimProcess({
+      env: this.spec.env,
+      files: this.files,
+      cwd: this.spec.config.workingDir,
+      unknownCommand: 'succeed',
+      clock: this.spec.clock,
+      output: async (stream, text) => { if (stream === 'stdout') stdout += text; else stderr += text; },
+    });
+    this.#execs.add(proc);
+    const done = proc.run(argvCommand(argv)).finally(() => this.#execs.delete(proc));
+    if (timeoutSeconds > 0 && !(await this.#settlesWithin(done, timeoutSeconds * 1000))) {
+      proc.signal('KILL');
+      await done;
+      throw new SimError(grpcStatus.DEADLINE_EXCEEDED, `failed to exec in container: timeout ${timeoutSeconds}s exceeded: context deadline exceeded`);
+    }
+    return { stdout: Buffer.from(stdout), stderr: Buffer.from(stderr), exitCode: await done };
+  }
+
+  #settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+    return new Promise(resolve => {
+      const timer = this.spec.clock.after(ms, () => resolve(false));
+      p.then(() => { timer.cancel(); resolve(true); }, () => { timer.cancel(); resolve(true); });
+    });
+  }
+
+  /** Container, as ListContainers answers: the image ref is the image's id there */
+  summary(): Msg {
+    const c = this.spec.config;
+    return {
+      id: this.id,
+      podSandboxId: this.spec.sandboxId,
+      metadata: c.metadata,
+      image: this.#imageSpec(),
+      imageRef: this.spec.image.id,
+      state: this.state,
+      createdAt: this.createdAt,
+      labels: c.labels ?? {},
+      annotations: c.annotations ?? {},
+      imageId: this.spec.image.id,
+    };
+  }
+
+  /** ContainerStatus: the image ref is a repo digest there, as containerd reports it */
+  status(): Msg {
+    const c = this.spec.config;
+    return {
+      id: this.id,
+      metadata: c.metadata,
+      state: this.state,
+      createdAt: this.createdAt,
+      startedAt: this.startedAt,
+      finishedAt: this.finishedAt,
+      exitCode: this.exitCode,
+      image: this.#imageSpec(),
+      imageRef: this.spec.image.repoDigests[0] ?? this.spec.image.id,
+      reason: this.reason,
+      message: this.message,
+      labels: c.labels ?? {},
+      annotations: c.annotations ?? {},
+      mounts: c.mounts ?? [],
+      logPath: this.spec.logPath,
+      resources: this.resources ? { linux: this.resources } : null,
+      imageId: this.spec.image.id,
+      stopSignal: c.stopSignal ?? 'SIGNAL_RUNTIME_DEFAULT',
+    };
+  }
+
+  #imageSpec(): Msg {
+    const asked = this.spec.config.image ?? {};
+    return { image: this.spec.imageName, annotations: asked.annotations ?? {}, userSpecifiedImage: asked.userSpecifiedImage ?? '' };
+  }
+}

@@ -1,0 +1,49 @@
+// The ImageService: ListImages, ImageStatus, PullImage, RemoveImage and ImageFsInfo.
+
+import { dirname } from 'node:path';
+import type { Handlers } from './handlers.ts';
+import type { SimImage } from './images.ts';
+import { nanos } from './options.ts';
+import type { SimRuntime } from './runtime-state.ts';
+import type { Msg } from './sandbox.ts';
+
+function imageMsg(img: SimImage): Msg {
+  return { id: img.id, repoTags: img.repoTags, repoDigests: img.repoDigests, size: img.size, uid: null, username: '', spec: { image: img.id, annotations: {} }, pinned: img.pinned };
+}
+
+export function imageHandlers(rt: SimRuntime): Handlers {
+  const { images, settings } = rt;
+  return {
+    async ListImages(req: Msg) {
+      const wanted: string = req.filter?.image?.image ?? '';
+      if (!wanted) return { images: images.list().map(imageMsg) };
+      const one = images.find(wanted);
+      return { images: one ? [imageMsg(one)] : [] };
+    },
+
+    async ImageStatus(req: Msg) {
+      const img = images.find(req.image?.image ?? '');
+      return { image: img ? imageMsg(img) : null, info: {} };
+    },
+
+    async PullImage(req: Msg) {
+      const img = await images.pull(req.image?.image ?? '');
+      settings.log.debug('image pulled', { image: req.image?.image, id: img.id });
+      return { imageRef: img.id };
+    },
+
+    async RemoveImage(req: Msg) {
+      images.remove(req.image?.image ?? '');
+      return {};
+    },
+
+    async ImageFsInfo() {
+      const all = images.list();
+      const used = all.reduce((sum, i) => sum + i.size, 0);
+      const now = nanos(settings.clock.now());
+      // the socket's directory stands in for the snapshotter's: it exists on the node
+      const usage = (bytes: number, inodes: number) => ({ timestamp: now, fsId: { mountpoint: dirname(settings.socket) }, usedBytes: { value: bytes }, inodesUsed: { value: inodes } });
+      return { imageFilesystems: [usage(used, all.length * 64)], containerFilesystems: [] };
+    },
+  };
+}

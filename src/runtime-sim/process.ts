@@ -1,0 +1,109 @@
+// A simulated process: an interpreted script that time passes for and signals reach. SIGTERM
+// ends it with status 143 unless trapped or ignored; SIGKILL ends it with 137 whatever it does.
+
+import type { CommandList } from './shell/ast.ts';
+import { ScriptExit, type OutputStream, type ShellHost } from './shell/host.ts';
+import { Interpreter } from './shell/interpreter.ts';
+import type { SimClock } from './options.ts';
+
+export type Signal = 'TERM' | 'KILL';
+
+// setTimeout cannot wait longer; a longer sleep (`sleep 2147483647`) is as good as forever here
+const longestTimerMs = 2 ** 31 - 1;
+
+export interface ProcessOptions {
+  env: Record<string, string>;
+  files: Map<string, string>;
+  cwd?: string;
+  unknownCommand: 'daemon' | 'succeed';
+  clock: SimClock;
+  output(stream: OutputStream, text: string): Promise<void>;
+}
+
+export class SimProcess implements ShellHost {
+  readonly env: Record<string, string>;
+  readonly files: Map<string, string>;
+  readonly unknownCommand: 'daemon' | 'succeed';
+  readonly #clock: SimClock;
+  readonly #output: ProcessOptions['output'];
+  readonly #cwd: string;
+  readonly #traps = new Map<'TERM' | 'INT', string>();
+  #pending: string[] = [];
+  #endedBy: number | undefined;
+  #wake: (() => void) | undefined;
+  #slept = 0;
+  #exited = false;
+
+  constructor(opts: ProcessOptions) {
+    this.env = opts.env;
+    this.files = opts.files;
+    this.unknownCommand = opts.unknownCommand;
+    this.#clock = opts.clock;
+    this.#output = opts.output;
+    this.#cwd = opts.cwd || '/';
+  }
+
+  /** runs the program to its end; resolves with the exit status */
+  async run(program: CommandList): Promise<number> {
+    try {
+      return await new Interpreter(this, this.#cwd).run(program);
+    } finally {
+      this.#exited = true;
+    }
+  }
+
+  signal(sig: Signal): void {
+    if (this.#exited || this.#endedBy !== undefined) return;
+    if (sig === 'KILL') {
+      this.#endedBy = 137;
+    } else {
+      const action = this.#traps.get('TERM');
+      if (action === '') return;
+      if (action === undefined) this.#endedBy = 143;
+      else this.#pending.push(action);
+    }
+    this.#wake?.();
+  }
+
+  output(stream: OutputStream, text: string): Promise<void> {
+    return this.#output(stream, text);
+  }
+
+  check(): void {
+    if (this.#endedBy !== undefined) throw new ScriptExit(this.#endedBy);
+  }
+
+  sleptMs(): number {
+    return this.#slept;
+  }
+
+  setTrap(signal: 'TERM' | 'INT', action: string | undefined): void {
+    if (action === undefined) this.#traps.delete(signal);
+    else this.#traps.set(signal, action);
+  }
+
+  takeTraps(): string[] {
+    const out = this.#pending;
+    this.#pending = [];
+    return out;
+  }
+
+  sleep(ms: number): Promise<boolean> {
+    this.check();
+    if (this.#pending.length > 0) return Promise.resolve(false);
+    const forever = !(ms <= longestTimerMs);
+    this.#slept += forever ? longestTimerMs : ms;
+    return new Promise<boolean>((resolve, reject) => {
+      const timer = forever ? undefined : this.#clock.after(ms, () => {
+        this.#wake = undefined;
+        resolve(true);
+      });
+      this.#wake = () => {
+        timer?.cancel();
+        this.#wake = undefined;
+        if (this.#endedBy !== undefined) reject(new ScriptExit(this.#endedBy));
+        else resolve(false);
+      };
+    });
+  }
+}

@@ -1,0 +1,48 @@
+// A pod sandbox: the pod's network identity (an IP from the pod subnet, none for host-network
+// pods) and the place its containers run.
+
+export type Msg = Record<string, any>;
+export type SandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
+
+export interface Sandbox {
+  id: string;
+  /** "name_namespace_uid_attempt", unique per runtime as containerd reserves it */
+  name: string;
+  config: Msg;
+  runtimeHandler: string;
+  createdAt: number;
+  state: SandboxState;
+  /** "" for host-network pods */
+  ip: string;
+}
+
+export function sandboxName(config: Msg): string {
+  const m = config.metadata ?? {};
+  return `${m.name ?? ''}_${m.namespace ?? ''}_${m.uid ?? ''}_${m.attempt ?? 0}`;
+}
+
+export function usesHostNetwork(config: Msg): boolean {
+  return config.linux?.securityContext?.namespaceOptions?.network === 'NODE';
+}
+
+/** PodSandbox, as ListPodSandbox answers */
+export function sandboxSummary(sb: Sandbox): Msg {
+  return {
+    id: sb.id,
+    metadata: sb.config.metadata,
+    state: sb.state,
+    createdAt: sb.createdAt,
+    labels: sb.config.labels ?? {},
+    annotations: sb.config.annotations ?? {},
+    runtimeHandler: sb.runtimeHandler,
+  };
+}
+
+/** PodSandboxStatus, as PodSandboxStatus answers */
+export function sandboxStatus(sb: Sandbox): Msg {
+  return {
+    ...sandboxSummary(sb),
+    network: { ip: sb.ip, additionalIps: [] },
+    linux: { namespaces: { options: sb.config.linux?.securityContext?.namespaceOptions ?? {} } },
+  };
+}

@@ -1,0 +1,32 @@
+// What an interpreted script runs against: the container's environment and files, its output,
+// time, and the signals sent to it.
+
+export type OutputStream = 'stdout' | 'stderr';
+
+/** the script ends with this status: `exit N`, or a signal that ends the process */
+export class ScriptExit {
+  readonly status: number;
+  constructor(status: number) {
+    this.status = status;
+  }
+}
+
+export interface ShellHost {
+  env: Record<string, string>;
+  /** files the container wrote (`echo x > /tmp/f`), by absolute path */
+  files: Map<string, string>;
+  /** what an unknown program does: a container's main process keeps running (a daemon the sim
+   * does not know); an exec'd one succeeds (a tool the image would have) */
+  unknownCommand: 'daemon' | 'succeed';
+  output(stream: OutputStream, text: string): Promise<void>;
+  /** false when a trapped signal cut it short; throws ScriptExit when a signal ends the process */
+  sleep(ms: number): Promise<boolean>;
+  /** milliseconds slept so far, to tell a loop that passes time from one that spins */
+  sleptMs(): number;
+  /** trap: '' ignores the signal, undefined restores the default, anything else is run on it */
+  setTrap(signal: 'TERM' | 'INT', action: string | undefined): void;
+  /** trap actions of signals that arrived since the last call */
+  takeTraps(): string[];
+  /** throws ScriptExit when a signal has ended the process */
+  check(): void;
+}

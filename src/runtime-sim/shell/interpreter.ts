@@ -1,0 +1,195 @@
+// Runs parsed scripts against a ShellHost. Traps run between commands, as a shell runs them
+// once its foreground command returns; a loop that passes no time is slowed to one iteration a
+// second, so a busy loop looks like a running process rather than freezing the sim.
+
+import { posix } from 'node:path';
+import type { Command, CommandList, SimpleCommand, Word } from './ast.ts';
+import { builtins, type CommandIo, type ShellAccess } from './builtins.ts';
+import { ScriptExit, type OutputStream, type ShellHost } from './host.ts';
+import { parseScript } from './parse.ts';
+import { ShellSyntaxError } from './tokens.ts';
+
+type Sink = { kind: 'stream'; stream: OutputStream } | { kind: 'file'; path: string } | { kind: 'null' };
+
+const shells = new Set(['sh', 'bash', 'ash', 'dash']);
+const busyLoopPauseMs = 1000;
+
+export class Interpreter implements ShellAccess {
+  readonly host: ShellHost;
+  cwd: string;
+  #status = 0;
+  readonly #vars: Record<string, string> = {};
+
+  constructor(host: ShellHost, cwd = '/') {
+    this.host = host;
+    this.cwd = cwd || '/';
+  }
+
+  /** the program's exit status: its last command's, `exit N`'s, or the signal's that ended it */
+  async run(program: CommandList): Promise<number> {
+    try {
+      await this.#list(program);
+      this.host.check();
+      return this.#status;
+    } catch (err) {
+      if (err instanceof ScriptExit) return err.status;
+      throw err;
+    }
+  }
+
+  /** `sh -c SCRIPT`: its own exit ends only it; a signal ending the process goes on up */
+  async runScript(src: string): Promise<number> {
+    let program: CommandList;
+    try {
+      program = parseScript(src);
+    } catch (err) {
+      if (!(err instanceof ShellSyntaxError)) throw err;
+      // not a script the sim can follow: behave as an unknown program would
+      return this.#unknown();
+    }
+    try {
+      return await this.#list(program);
+    } catch (err) {
+      if (!(err instanceof ScriptExit)) throw err;
+      this.host.check();
+      return err.status;
+    }
+  }
+
+  async runArgv(argv: string[], io: CommandIo): Promise<number> {
+    const [name = '', ...args] = argv;
+    const base = name.includes('/') ? posix.basename(name) : name;
+    if (shells.has(base)) {
+      const c = args.indexOf('-c');
+      return c >= 0 && args[c + 1] !== undefined ? this.runScript(args[c + 1]!) : this.#unknown();
+    }
+    if (base === 'exit') throw new ScriptExit(args[0] === undefined ? this.#status : (Number.parseInt(args[0], 10) & 255));
+    if (base === 'exec') {
+      if (args.length === 0) return 0;
+      throw new ScriptExit(await this.runArgv(args, io));
+    }
+    if (base === 'env' && args.length > 0 && !args[0]!.startsWith('-')) {
+      // `env A=1 cmd`: the assignments are not interpreted, the command is
+      const cmd = args.findIndex(a => !a.includes('='));
+      if (cmd >= 0) return this.runArgv(args.slice(cmd), io);
+    }
+    const builtin = builtins[base];
+    if (builtin) return builtin(args, io, this);
+    return this.#unknown();
+  }
+
+  async #unknown(): Promise<number> {
+    if (this.host.unknownCommand === 'succeed') return 0;
+    return (await this.host.sleep(Infinity)) ? 0 : 143;
+  }
+
+  async #list(list: CommandList): Promise<number> {
+    for (const item of list) {
+      let status = await this.#negated(item.negate, item.first);
+      for (const next of item.rest) {
+        if ((next.op === '&&') !== (status === 0)) continue;
+        status = await this.#negated(next.negate, next.command);
+      }
+    }
+    return this.#status;
+  }
+
+  async #negated(negate: boolean, cmd: Command): Promise<number> {
+    const status = await this.#command(cmd);
+    this.#status = negate ? (status === 0 ? 1 : 0) : status;
+    await this.#runTraps();
+    return this.#status;
+  }
+
+  async #runTraps(): Promise<void> {
+    for (const action of this.host.takeTraps()) {
+      const saved = this.#status;
+      try {
+        await this.#list(parseScript(action));
+      } catch (err) {
+        if (!(err instanceof ShellSyntaxError)) throw err;
+      }
+      this.#status = saved;
+    }
+  }
+
+  async #command(cmd: Command): Promise<number> {
+    this.host.check();
+    switch (cmd.kind) {
+      case 'simple': return this.#simple(cmd);
+      case 'group': return this.#list(cmd.body);
+      case 'forever': return this.#unknownForever();
+      case 'if': {
+        for (const b of cmd.branches) if ((await this.#list(b.cond)) === 0) return this.#list(b.body);
+        return cmd.otherwise ? this.#list(cmd.otherwise) : 0;
+      }
+      case 'for': {
+        let status = 0;
+        for (const w of cmd.items) {
+          const v = this.#expand(w);
+          if (v === undefined) continue;
+          this.#vars[cmd.name] = v;
+          status = await this.#list(cmd.body);
+        }
+        return status;
+      }
+      case 'loop': {
+        let status = 0;
+        for (;;) {
+          const slept = this.host.sleptMs();
+          const cond = await this.#list(cmd.cond);
+          if ((cond === 0) === cmd.until) return status;
+          status = await this.#list(cmd.body);
+          if (this.host.sleptMs() === slept) await this.host.sleep(busyLoopPauseMs);
+        }
+      }
+    }
+  }
+
+  async #unknownForever(): Promise<number> {
+    return (await this.host.sleep(Infinity)) ? 0 : 143;
+  }
+
+  async #simple(cmd: SimpleCommand): Promise<number> {
+    const argv = cmd.words.map(w => this.#expand(w)).filter((w): w is string => w !== undefined);
+    const sinks: Record<1 | 2, Sink> = { 1: { kind: 'stream', stream: 'stdout' }, 2: { kind: 'stream', stream: 'stderr' } };
+    for (const r of cmd.redirects) {
+      if (typeof r.target === 'number') { sinks[r.fd] = sinks[r.target]; continue; }
+      sinks[r.fd] = this.#fileSink(this.#expand(r.target) ?? '', r.append);
+    }
+    const io: CommandIo = {
+      write: async (fd, text) => {
+        const sink = sinks[fd];
+        if (sink.kind === 'stream') await this.host.output(sink.stream, text);
+        else if (sink.kind === 'file') this.host.files.set(sink.path, (this.host.files.get(sink.path) ?? '') + text);
+        this.host.check();
+      },
+    };
+    if (argv.length === 0) return 0;
+    return this.runArgv(argv, io);
+  }
+
+  #fileSink(target: string, append: boolean): Sink {
+    if (target === '/dev/null') return { kind: 'null' };
+    if (target === '/dev/stdout' || target === '/proc/1/fd/1') return { kind: 'stream', stream: 'stdout' };
+    if (target === '/dev/stderr' || target === '/proc/1/fd/2') return { kind: 'stream', stream: 'stderr' };
+    const path = posix.resolve(this.cwd, target);
+    if (!append || !this.host.files.has(path)) this.host.files.set(path, '');
+    return { kind: 'file', path };
+  }
+
+  /** the word's value; undefined when it is unquoted and expands to nothing (and so vanishes) */
+  #expand(w: Word): string | undefined {
+    let out = '';
+    for (const p of w.parts) out += 'text' in p ? p.text : this.#param(p.param);
+    return out === '' && !w.quoted ? undefined : out;
+  }
+
+  #param(name: string): string {
+    if (name === '?') return String(this.#status);
+    if (name === '$') return '1';
+    if (name === '#') return '0';
+    if (name === '0') return 'sh';
+    return this.#vars[name] ?? this.host.env[name] ?? '';
+  }
+}
