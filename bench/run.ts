@@ -11,6 +11,7 @@ import { node24, repoRoot, rssKiB, startChild } from './support/processes.ts';
 import { runFanout, type FanoutResult } from './support/fanout.ts';
 import { runPodBench } from './support/pods.ts';
 import { runEtcdBench } from './support/etcd-bench.ts';
+import { runPodStartBench } from './support/pod-start.ts';
 
 const quick = process.argv.includes('--quick');
 const scale = quick ? 0.2 : 1;
@@ -176,6 +177,14 @@ async function main(): Promise<void> {
       say(row(`orch list ${e.create.requests} configmaps on etcd`, e.list));
       say(ratio('list on etcd vs raw range', e.list.perSecond, e.rawList.perSecond));
     }
+
+    // pods from create to Running on 20 simulated nodes
+    say('');
+    const ps = await runPodStartBench(dir, { pods: Math.round(1000 * scale), nodes: 20 });
+    say(`raw CRI sandbox + container start    p50 ${ps.rawP50ms.toFixed(1).padStart(7)} ms  p99 ${ps.rawP99ms.toFixed(1).padStart(7)} ms  (one simulated runtime, 32 at once)`);
+    say(`orch pod create to Running          p50 ${ps.p50ms.toFixed(1).padStart(7)} ms  p99 ${ps.p99ms.toFixed(1).padStart(7)} ms  max ${ps.maxms.toFixed(0)} ms  (${ps.pods} pods, ${ps.nodes} nodes, all Running in ${(ps.totalMs / 1000).toFixed(1)} s)`);
+    say(`pod start p99 target < 2000 ms: ${ps.p99ms < 2000 ? 'met' : 'NOT met'}${quick ? ' (quick run: fewer pods)' : ''}; p99 vs raw ${(ps.p99ms / ps.rawP99ms).toFixed(1)}x`);
+    say(`orch server during pod starts: ${ps.serverCpuSeconds.toFixed(1)} s CPU (${(ps.serverCpuSeconds * 1000 / ps.pods).toFixed(1)} ms per pod), peak RSS ${ps.serverPeakRssMiB.toFixed(0)} MiB`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -10,7 +10,21 @@ export interface EventRecorder {
   record(target: EventTarget, type: 'Normal' | 'Warning', reason: string, message: string): void;
 }
 
+/** events are sent a few at a time, so a burst of them never delays the work they describe */
+const maxInFlight = 4;
+
 export function eventRecorder(client: Client, component: string, log: Logger, host?: string, now: () => number = Date.now): EventRecorder {
+  const queue: Array<{ namespace: string; event: unknown; reason: string }> = [];
+  let inFlight = 0;
+  const pump = () => {
+    while (inFlight < maxInFlight && queue.length) {
+      const { namespace, event, reason } = queue.shift()!;
+      inFlight++;
+      client.create(`/api/v1/namespaces/${encodeURIComponent(namespace)}/events`, event)
+        .catch(err => log.debug('event not recorded', { reason, err: String(err) }))
+        .finally(() => { inFlight--; pump(); });
+    }
+  };
   return {
     record(target, type, reason, message) {
       const namespace = target.metadata.namespace || 'default';
@@ -31,7 +45,8 @@ export function eventRecorder(client: Client, component: string, log: Logger, ho
         reportingComponent: component,
         reportingInstance: host ?? '',
       };
-      client.create(`/api/v1/namespaces/${encodeURIComponent(namespace)}/events`, event).catch(err => log.debug('event not recorded', { reason, err: String(err) }));
+      queue.push({ namespace, event, reason });
+      pump();
     },
   };
 }

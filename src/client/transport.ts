@@ -4,6 +4,7 @@
 
 import http from 'node:http';
 import https from 'node:https';
+import { createSecureContext } from 'node:tls';
 import type { ClientConfig } from './kubeconfig.ts';
 
 const idempotent = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -25,8 +26,10 @@ export function createTransport(cfg: ClientConfig, opts: { maxSockets?: number }
   const prefix = base.pathname.replace(/\/+$/, '');
   const host = base.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = base.port || (secure ? 443 : 80);
+  // one secure context for every connection: building it parses the key and certificates,
+  // which costs more than the handshake itself when connections come and go
   const tls = secure
-    ? { ca: cfg.ca, cert: cfg.cert, key: cfg.key, servername: cfg.tlsServerName, rejectUnauthorized: !cfg.insecureSkipTLSVerify }
+    ? { secureContext: createSecureContext({ ca: cfg.ca, cert: cfg.cert, key: cfg.key }), servername: cfg.tlsServerName, rejectUnauthorized: !cfg.insecureSkipTLSVerify }
     : {};
   const makeAgent = (maxSockets: number) => secure
     ? new https.Agent({ keepAlive: true, maxSockets, ...tls })

@@ -30,13 +30,16 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
 interface Cluster { orch: OrchProcess; agent: AgentProcess; runtime: Containerd; c: RawClient; node: string; staticDir: string; logsDir: string }
 
 async function startCluster(t: { after(fn: () => unknown): void }): Promise<Cluster> {
+  // torn down in reverse: the agent first (so nothing restarts containers), the runtime last
+  const teardown: Array<() => Promise<unknown>> = [];
+  t.after(async () => { for (const fn of teardown.reverse()) await fn().catch(() => undefined); });
   const runtime = await startContainerd();
-  t.after(() => runtime.stop());
+  teardown.push(() => runtime.stop());
   await importBusyboxImage(runtime, [image, 'registry.k8s.io/pause:3.9'], ['sleep', '2147483647']);
   const orch = await startOrch({ args: [] });
-  t.after(async () => { await orch.stop(); await orch.cleanup(); });
+  teardown.push(async () => { await orch.stop(); await orch.cleanup(); });
   const dir = await mkdtemp(join(tmpdir(), 'orch-pods-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
+  teardown.push(() => rm(dir, { recursive: true, force: true }));
   const staticDir = join(dir, 'manifests');
   const logsDir = join(dir, 'logs');
   await mkdir(staticDir);
@@ -46,7 +49,7 @@ async function startCluster(t: { after(fn: () => unknown): void }): Promise<Clus
     args: ['--hostname-override', node, '--node-ip', '127.0.0.1', '--container-runtime-endpoint', runtime.endpoint],
     config: { nodeStatusUpdateFrequency: '1s', staticPodPath: staticDir, podLogsDir: logsDir, fileCheckFrequency: '1s' },
   });
-  t.after(async () => { await agent.stop(); await agent.cleanup(); });
+  teardown.push(async () => { await agent.stop(); await agent.cleanup(); });
   const c = rawClient(orch.kubeconfig);
   await until('the node', async () => (await c.request('GET', `/api/v1/nodes/${node}`)).status === 200);
   return { orch, agent, runtime, c, node, staticDir, logsDir };

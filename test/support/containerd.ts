@@ -4,7 +4,7 @@
 
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectCri } from '../../src/agent/cri/client.ts';
@@ -80,6 +80,7 @@ export async function startContainerd(opts: { sandboxImage?: string; subnet?: st
     async stop() {
       // sandboxes first, through the CRI, so the network plugins undo what they did on the host
       // (veth pairs, network namespaces, NAT rules)
+      const ids = (await ctr(['containers', 'ls', '-q']).catch(() => '')).split('\n').filter(Boolean);
       await removeSandboxes(`unix://${sock}`).catch(() => undefined);
       // containers next, so no shim outlives the test
       const tasks = await ctr(['task', 'ls', '-q']).catch(() => '');
@@ -90,10 +91,22 @@ export async function startContainerd(opts: { sandboxImage?: string; subnet?: st
       // shims outlive containerd by design; ours must not outlive the test
       await new Promise(r => execFile('pkill', ['-KILL', '-f', `containerd-shim.*-address ${sock}`], r));
       await new Promise(r => execFile('sh', ['-c', `grep -o ' ${dir}[^ ]*' /proc/mounts | sort -r | xargs -r -n1 umount -l`], r));
+      // a container whose shim died first is reparented to init and keeps running: its cgroup
+      // still names it
+      await killCgroups(ids);
       await new Promise(r => execFile('ip', ['link', 'del', bridge], r));
       await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     },
   };
+}
+
+async function killCgroups(ids: string[]): Promise<void> {
+  for (const id of ids) {
+    for (const controller of ['pids', 'memory', 'cpu,cpuacct', 'unified']) {
+      const procs = await readFile(`/sys/fs/cgroup/${controller}/k8s.io/${id}/cgroup.procs`, 'utf8').catch(() => '');
+      for (const pid of procs.split('\n').filter(Boolean)) { try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ } }
+    }
+  }
 }
 
 async function removeSandboxes(endpoint: string): Promise<void> {

@@ -26,6 +26,7 @@ const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0))
 
 export function snapshotReader(cri: CriClient, now: () => number = Date.now): SnapshotReader {
   const seen = new Map<string, Msg>();
+  const sandboxIps = new Map<string, { ip?: string; additional: string[] }>();
   let last: RuntimeSnapshot | undefined;
 
   async function details(c: Msg): Promise<Msg | undefined> {
@@ -71,14 +72,21 @@ export function snapshotReader(cri: CriClient, now: () => number = Date.now): Sn
       p.sandboxes.push(sb);
       if (s.state === 'SANDBOX_READY') ips.set(s.id, sb);
     }
-    // sandbox IPs are only in PodSandboxStatus; ask for ready sandboxes only
+    // sandbox IPs are only in PodSandboxStatus; they do not change while a sandbox is ready, so
+    // each ready sandbox is asked once
     await Promise.all([...ips.values()].map(async sb => {
-      try {
-        const st = await cri.podSandboxStatus({ podSandboxId: sb.id });
-        sb.ip = st.status?.network?.ip || undefined;
-        sb.additionalIps = (st.status?.network?.additionalIps ?? []).map((x: Msg) => x.ip).filter(Boolean);
-      } catch { /* gone since the list */ }
+      let net = sandboxIps.get(sb.id);
+      if (!net) {
+        try {
+          const st = await cri.podSandboxStatus({ podSandboxId: sb.id });
+          net = { ip: st.status?.network?.ip || undefined, additional: (st.status?.network?.additionalIps ?? []).map((x: Msg) => x.ip).filter(Boolean) };
+          sandboxIps.set(sb.id, net);
+        } catch { return; /* gone since the list */ }
+      }
+      sb.ip = net.ip;
+      sb.additionalIps = net.additional;
     }));
+    if (!uid) for (const id of sandboxIps.keys()) if (!ips.has(id)) sandboxIps.delete(id);
     const live = new Set<string>();
     await Promise.all((ctRes.containers ?? []).map(async (c: Msg) => {
       const labels = c.labels ?? {};
