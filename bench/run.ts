@@ -178,13 +178,17 @@ async function main(): Promise<void> {
       say(ratio('list on etcd vs raw range', e.list.perSecond, e.rawList.perSecond));
     }
 
-    // pods from create to Running on 20 simulated nodes
+    // pods from create to Running on 20 simulated nodes: at a steady 20 pods/s (what the
+    // target is about) and all at once (how many the cluster starts per second)
     say('');
-    const ps = await runPodStartBench(dir, { pods: Math.round(1000 * scale), nodes: 20 });
-    say(`raw CRI sandbox + container start    p50 ${ps.rawP50ms.toFixed(1).padStart(7)} ms  p99 ${ps.rawP99ms.toFixed(1).padStart(7)} ms  (one simulated runtime, 32 at once)`);
-    say(`orch pod create to Running          p50 ${ps.p50ms.toFixed(1).padStart(7)} ms  p99 ${ps.p99ms.toFixed(1).padStart(7)} ms  max ${ps.maxms.toFixed(0)} ms  (${ps.pods} pods, ${ps.nodes} nodes, all Running in ${(ps.totalMs / 1000).toFixed(1)} s)`);
-    say(`pod start p99 target < 2000 ms: ${ps.p99ms < 2000 ? 'met' : 'NOT met'}${quick ? ' (quick run: fewer pods)' : ''}; p99 vs raw ${(ps.p99ms / ps.rawP99ms).toFixed(1)}x`);
-    say(`orch server during pod starts: ${ps.serverCpuSeconds.toFixed(1)} s CPU (${(ps.serverCpuSeconds * 1000 / ps.pods).toFixed(1)} ms per pod), peak RSS ${ps.serverPeakRssMiB.toFixed(0)} MiB`);
+    const podCount = Math.round(1000 * scale);
+    const paced = await runPodStartBench(dir, { pods: podCount, nodes: 20, perSecond: 20 });
+    const burst = await runPodStartBench(dir, { pods: podCount, nodes: 20 });
+    say(`raw CRI sandbox + container start    p50 ${paced.rawP50ms.toFixed(1).padStart(7)} ms  p99 ${paced.rawP99ms.toFixed(1).padStart(7)} ms  (one simulated runtime, 32 at once)`);
+    say(`orch create to Running, 20 pods/s   p50 ${paced.p50ms.toFixed(1).padStart(7)} ms  p99 ${paced.p99ms.toFixed(1).padStart(7)} ms  max ${paced.maxms.toFixed(0)} ms  (${podCount} pods, 20 nodes; create to bound p99 ${paced.boundP99ms.toFixed(0)} ms)`);
+    say(`pod start p99 target < 2000 ms: ${paced.p99ms < 2000 ? 'met' : 'NOT met'}${quick ? ' (quick run: fewer pods)' : ''}; p99 vs raw ${(paced.p99ms / paced.rawP99ms).toFixed(1)}x`);
+    say(`orch server during paced starts: ${paced.serverCpuSeconds.toFixed(1)} s CPU (${(paced.serverCpuSeconds * 1000 / podCount).toFixed(1)} ms per pod), peak RSS ${paced.serverPeakRssMiB.toFixed(0)} MiB`);
+    say(`orch create to Running, all at once p50 ${burst.p50ms.toFixed(1).padStart(7)} ms  p99 ${burst.p99ms.toFixed(1).padStart(7)} ms  (${podCount} pods Running ${(burst.totalMs / 1000).toFixed(1)} s after the first create: ${(podCount / burst.totalMs * 1000).toFixed(0)} pods/s; server ${burst.serverCpuSeconds.toFixed(1)} s CPU, peak RSS ${burst.serverPeakRssMiB.toFixed(0)} MiB)`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

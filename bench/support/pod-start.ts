@@ -1,5 +1,5 @@
 // Pod start latency: a fresh `orch server` (scheduler in-process) and 20 simulated nodes (real
-// agents on `orch runtime-sim`, in this process); pods are created 32 at a time and each one's
+// agents on `orch runtime-sim`, together in one other process); pods are created 32 at a time and each one's
 // time from its create request to the watch showing it Running is recorded. The raw baseline
 // is the same sandbox + container start asked of one simulated runtime directly over the CRI.
 // The API server's CPU time and peak RSS during the run are read from /proc.
@@ -10,12 +10,13 @@ import { connectCri } from '../../src/agent/cri/client.ts';
 import { loadKubeconfig } from '../../src/client/kubeconfig.ts';
 import { createClient } from '../../src/client/rest.ts';
 import { startRuntimeSim } from '../../src/runtime-sim/server.ts';
-import { startNodePool } from '../../test/support/node-pool.ts';
-import { repoRoot, rssKiB, startChild } from './processes.ts';
+import { node24, repoRoot, rssKiB, startChild } from './processes.ts';
 
 export interface PodStartResult {
   pods: number;
   nodes: number;
+  /** from the first create request to the last create answered */
+  createMs: number;
   p50ms: number;
   p99ms: number;
   maxms: number;
@@ -63,12 +64,12 @@ async function rawBaseline(dir: string, n: number): Promise<number[]> {
   return out;
 }
 
-export async function runPodStartBench(dir: string, opts: { pods: number; nodes: number }): Promise<PodStartResult> {
+export async function runPodStartBench(dir: string, opts: { pods: number; nodes: number; perSecond?: number }): Promise<PodStartResult> {
   const raw = await rawBaseline(dir, opts.pods);
   const server = await startChild(join(repoRoot, 'bin/orch'), ['server', '--data-dir', join(dir, 'pods-orch'), '--port', '0']);
   const pid = server.child.pid!;
   const kubeconfig = join(dir, 'pods-orch', 'admin.kubeconfig');
-  const pool = await startNodePool({ kubeconfig, nodes: opts.nodes, images: [image] });
+  const pool = await startChild(node24, [join(repoRoot, 'bench/support/node-pool-process.ts'), kubeconfig, String(opts.nodes), image]);
   const client = createClient(await loadKubeconfig(kubeconfig));
   try {
     for (;;) {
@@ -94,21 +95,27 @@ export async function runPodStartBench(dir: string, opts: { pods: number; nodes:
     let peak = rssKiB(pid);
     const sampler = setInterval(() => { peak = Math.max(peak, rssKiB(pid)); }, 100);
     const start = performance.now();
-    let next = 0;
-    await Promise.all(Array.from({ length: 32 }, async () => {
-      while (next < opts.pods) {
-        const name = `app-${next++}`;
-        createdAt.set(name, performance.now());
-        await client.create('/api/v1/namespaces/default/pods', { metadata: { name }, spec: { containers: [{ name: 'app', image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', 'while true; do sleep 1; done'], resources: { requests: { cpu: '10m', memory: '16Mi' } } }] } });
-      }
-    }));
+    const create = async (name: string) => {
+      createdAt.set(name, performance.now());
+      await client.create('/api/v1/namespaces/default/pods', { metadata: { name }, spec: { containers: [{ name: 'app', image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', 'while true; do sleep 1; done'], resources: { requests: { cpu: '10m', memory: '16Mi' } } }] } });
+    };
+    if (opts.perSecond) {
+      // paced: each pod is created on its own schedule, whatever the others are doing
+      await Promise.all(Array.from({ length: opts.pods }, (_, i) => new Promise<void>((resolve, reject) => {
+        setTimeout(() => create(`app-${i}`).then(resolve, reject), (i * 1000) / opts.perSecond!);
+      })));
+    } else {
+      let next = 0;
+      await Promise.all(Array.from({ length: 32 }, async () => { while (next < opts.pods) await create(`app-${next++}`); }));
+    }
+    const createMs = performance.now() - start;
     await Promise.race([done, new Promise((_, rej) => setTimeout(() => rej(new Error(`only ${latency.size}/${opts.pods} pods Running after 5 minutes`)), 300_000))]);
     const totalMs = performance.now() - start;
     clearInterval(sampler);
     watch.stop();
     const xs = [...latency.values()];
     return {
-      pods: opts.pods, nodes: opts.nodes, p50ms: pct(xs, 50), p99ms: pct(xs, 99), maxms: Math.max(...xs), totalMs,
+      pods: opts.pods, nodes: opts.nodes, createMs, p50ms: pct(xs, 50), p99ms: pct(xs, 99), maxms: Math.max(...xs), totalMs,
       rawP50ms: pct(raw, 50), rawP99ms: pct(raw, 99), boundP50ms: pct([...boundAt.values()], 50), boundP99ms: pct([...boundAt.values()], 99),
       serverCpuSeconds: cpuSeconds(pid) - cpu0, serverPeakRssMiB: peak / 1024,
     };

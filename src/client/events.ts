@@ -11,7 +11,7 @@ export interface EventRecorder {
 }
 
 /** events are sent a few at a time, so a burst of them never delays the work they describe */
-const maxInFlight = 4;
+const maxInFlight = 1;
 
 export function eventRecorder(client: Client, component: string, log: Logger, host?: string, now: () => number = Date.now): EventRecorder {
   const queue: Array<{ namespace: string; event: unknown; reason: string }> = [];

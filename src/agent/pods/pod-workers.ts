@@ -46,6 +46,13 @@ export interface PodWorkerOptions {
   resyncMs?: number;
 }
 
+/** a change the worker acts on: spec, labels, annotations, deletion */
+function meaningfulChange(a: Pod, b: Pod): boolean {
+  const ma = a.metadata, mb = b.metadata;
+  return ma.deletionTimestamp !== mb.deletionTimestamp || ma.deletionGracePeriodSeconds !== mb.deletionGracePeriodSeconds
+    || JSON.stringify(a.spec) !== JSON.stringify(b.spec) || JSON.stringify(ma.labels) !== JSON.stringify(mb.labels) || JSON.stringify(ma.annotations) !== JSON.stringify(mb.annotations);
+}
+
 const isTerminalPhase = (pod: Pod) => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 
 export function startPodWorkers(opts: PodWorkerOptions): PodWorkers {
@@ -122,7 +129,10 @@ export function startPodWorkers(opts: PodWorkerOptions): PodWorkers {
         w = { pod, phase: isTerminalPhase(pod) ? 'terminating' : 'syncing', removed: false, running: false, pending: false, failures: 0 };
         workers.set(uid, w);
       }
+      const before = w.pod;
       w.pod = pod;
+      // the agent's own status writes come back as updates; only what it acts on wakes it
+      if (before !== pod && !meaningfulChange(before, pod)) return;
       kick(w);
     },
     remove(uid) {
