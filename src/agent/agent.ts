@@ -199,6 +199,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       resyncMs: parseDuration(s.syncFrequency ?? '1m'),
       maxContainerRestartPeriodMs: s.crashLoopBackOff?.maxContainerRestartPeriod ? parseDuration(s.crashLoopBackOff.maxContainerRestartPeriod) : undefined,
       admit: pod => policy.admit(pod),
+      resourceCheckpoints: gates.enabled('InPlacePodVerticalScaling'),
       sandboxPolicy: pod => policy.sandbox(pod),
       containerPolicy: (pod, c) => policy.container(pod, c),
       clock,

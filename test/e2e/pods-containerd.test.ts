@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { containerdSkipReason, startContainerd, type Containerd } from '../support/containerd.ts';
@@ -89,6 +89,11 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.equal(cond(ready, 'PodReadyToStartContainers'), 'True');
     assert.equal(cond(ready, 'PodScheduled'), 'True');
     assert.equal(ready.status.containerStatuses[0].ready, true);
+    // the resource checkpoints of appendix B name the pod once it runs
+    for (const file of ['allocated_pods_state', 'actuated_pods_state']) {
+      const state = await until(file, async () => { const d = JSON.parse(await readFile(join(agent.rootDir, file), 'utf8')); return d.data.entries[ready.metadata.uid] && d; }, 5000);
+      assert.ok(state.data.entries[ready.metadata.uid].main, file);
+    }
     for (const k of kubectls()) {
       const get = await kubectl(k.path, orch.kubeconfig, ['get', 'pod', 'web', '-o', 'wide']);
       assert.equal(get.code, 0, get.stderr);

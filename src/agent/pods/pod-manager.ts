@@ -16,6 +16,7 @@ import { startPodSources } from './pod-sources.ts';
 import { deletePodObject, podSyncer, type ContainerPolicy, type SandboxPolicy, type SyncerDeps } from './pod-syncer.ts';
 import { startPodWorkers, type PodWorkers } from './pod-workers.ts';
 import { startProber } from './prober.ts';
+import { resourceStateFile } from './resource-state.ts';
 import { snapshotReader, type SnapshotReader } from './runtime-snapshot.ts';
 import { startStatusManager } from './status-manager.ts';
 import type { Pod } from './types.ts';
@@ -35,6 +36,8 @@ export interface PodManagerOptions {
   containerPolicy?: ContainerPolicy;
   sandboxPolicy?: SandboxPolicy;
   admit?: SyncerDeps['admit'];
+  /** keep allocated_pods_state and actuated_pods_state (the InPlacePodVerticalScaling gate) */
+  resourceCheckpoints?: boolean;
   clock: Clock;
   log: Logger;
 }
@@ -58,6 +61,9 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
   } catch { /* the runtime may come up later; containerd is the usual name */ }
 
   const reader = snapshotReader(o.cri, now);
+  const resourceState = o.resourceCheckpoints
+    ? { allocated: await resourceStateFile(o.rootDir, 'allocated_pods_state'), actuated: await resourceStateFile(o.rootDir, 'actuated_pods_state') }
+    : undefined;
   let workers: PodWorkers | undefined;
   const prober = startProber({ cri: o.cri, clock: o.clock, wake: uid => workers?.wake(uid), event });
   const status = startStatusManager(o.client, log);
@@ -66,7 +72,7 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
     backoff: restartBackoff(now, 10_000, o.maxContainerRestartPeriodMs ?? 300_000),
     clock: o.clock, log, event, rootDir: o.rootDir, sandbox: o.sandbox,
     nodeIPs: o.nodeIPs, runtimeName: () => runtimeName,
-    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit,
+    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit, resourceState,
   });
   workers = startPodWorkers({
     syncer, clock: o.clock, log, resyncMs: o.resyncMs,
@@ -119,6 +125,7 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
       prober.stop();
       w.stop();
       await status.flush();
+      await Promise.all([resourceState?.allocated.flush(), resourceState?.actuated.flush()]);
     },
   };
 }

@@ -21,6 +21,7 @@ import type { Prober, RunningContainer } from './prober.ts';
 import type { SnapshotReader } from './runtime-snapshot.ts';
 import type { StatusManager } from './status-manager.ts';
 import type { Obj, Pod, RuntimePod } from './types.ts';
+import { podResources, type ResourceStateFile } from './resource-state.ts';
 import { prepareVolumes, removePodDir } from './volumes.ts';
 
 export type PodEventFn = (pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string) => void;
@@ -50,6 +51,8 @@ export interface SyncerDeps {
   /** whether the node takes the pod at all (sysctls); asked before anything runs */
   admit?: (pod: Pod) => { admit: true } | { admit: false; reason: string; message: string };
   runtimeHandler?: string;
+  /** the resource checkpoints, when InPlacePodVerticalScaling is on */
+  resourceState?: { allocated: ResourceStateFile; actuated: ResourceStateFile };
 }
 
 export interface SyncResult {
@@ -99,6 +102,14 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     d.event(pod, 'Normal', 'Started', `Started container ${c.name}`);
   }
 
+  /** what the runtime now runs a container with, recorded per pod */
+  const actuatedByPod = new Map<string, ReturnType<typeof podResources>>();
+  function actuated(pod: Pod, c: Obj): void {
+    const entry = { ...(actuatedByPod.get(pod.metadata.uid) ?? {}), [c.name]: { requests: c.resources?.requests, limits: c.resources?.limits } };
+    actuatedByPod.set(pod.metadata.uid, entry);
+    d.resourceState!.actuated.set(pod.metadata.uid, entry);
+  }
+
   function writeStatus(pod: Pod, runtime: RuntimePod | undefined, waiting: Map<string, Waiting>, initFailed: boolean, terminating = false): Obj {
     const uid = pod.metadata.uid;
     const status = podStatus({
@@ -135,6 +146,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
         return { terminal: true };
       }
       const actions = computePodActions({ pod, runtime, now, backoff: (k, since) => d.backoff.check(k, since), probeFailures: d.prober.failures(uid) });
+      d.resourceState?.allocated.set(uid, podResources(pod));
       const errors = startErrors.get(uid) ?? new Map<string, Waiting>();
       startErrors.set(uid, errors);
       const grace = pod.spec.terminationGracePeriodSeconds ?? 30;
@@ -179,6 +191,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
         try {
           await startOne(pod, a, sandboxId!, sbConfig, podIPs, volumes);
           errors.delete(a.container.name);
+          if (d.resourceState) actuated(pod, a.container);
           if (a.since !== undefined) d.backoff.next(a.backoffKey, now);
         } catch (err) {
           if (!(err instanceof ContainerStartError)) throw err;
@@ -227,9 +240,12 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       for (const c of runtime?.containers ?? []) await d.cri.removeContainer({ containerId: c.id }).catch(() => undefined);
       for (const s of runtime?.sandboxes ?? []) await d.cri.removePodSandbox({ podSandboxId: s.id }).catch(() => undefined);
       await removePodDir(d.rootDir, uid).catch(() => undefined);
+      d.resourceState?.allocated.remove(uid);
+      d.resourceState?.actuated.remove(uid);
       d.backoff.forget(`${uid}/`);
       startErrors.delete(uid);
       rejected.delete(uid);
+      actuatedByPod.delete(uid);
       d.status.forget(uid);
     },
   };
