@@ -19,7 +19,7 @@ export interface NodePool {
   stop(): Promise<void>;
 }
 
-export async function startNodePool(opts: { kubeconfig: string; nodes: number; prefix?: string; images?: string[]; startDelayMs?: number }): Promise<NodePool> {
+export async function startNodePool(opts: { kubeconfig: string; nodes: number; prefix?: string; images?: string[]; startDelayMs?: number; unpullableImages?: string[] }): Promise<NodePool> {
   const dir = await mkdtemp(join(tmpdir(), 'orch-pool-'));
   const kc = await loadKubeconfig(opts.kubeconfig);
   const log = createLogger('error');
@@ -32,7 +32,7 @@ export async function startNodePool(opts: { kubeconfig: string; nodes: number; p
     const name = `${opts.prefix ?? 'sim-node'}-${i}`;
     const root = join(dir, name);
     await mkdir(root, { recursive: true });
-    const sim = await startRuntimeSim({ socket: join(root, 'cri.sock'), podSubnet: `10.${200 + Math.floor(i / 250)}.${i % 250}.0/24`, preloadedImages: opts.images ?? [], startDelayMs: opts.startDelayMs ?? 0 });
+    const sim = await startRuntimeSim({ socket: join(root, 'cri.sock'), podSubnet: `10.${200 + Math.floor(i / 250)}.${i % 250}.0/24`, preloadedImages: opts.images ?? [], startDelayMs: opts.startDelayMs ?? 0, unpullableImages: opts.unpullableImages });
     sims.push(sim);
     const client = createClient(kc, { userAgent: `orch-agent/${name}` });
     clients.push(client);
