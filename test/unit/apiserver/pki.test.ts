@@ -63,10 +63,15 @@ test('first start: a CA, a serving certificate with every wanted name, an admin 
   }
   assert.ok(server.checkPrivateKey(createPrivateKey(pki.serverKey)));
   assert.ok(admin.checkPrivateKey(createPrivateKey(pki.adminKey)));
+  // what the API server shows node agents when it fetches logs
+  const kubeletClient = new X509Certificate(pki.kubeletClientCert);
+  assert.equal(kubeletClient.subject, 'O=system:masters\nCN=kube-apiserver-kubelet-client');
+  assert.deepEqual(kubeletClient.keyUsage, [clientAuth]);
+  assert.ok(kubeletClient.verify(ca.publicKey));
 
   const pkiDir = join(dir, 'pki');
   assert.equal(pki.dir, pkiDir);
-  assert.deepEqual((await readdir(pkiDir)).sort(), ['admin.crt', 'admin.key', 'apiserver.crt', 'apiserver.key', 'ca.crt', 'ca.key'], 'no temp files left');
+  assert.deepEqual((await readdir(pkiDir)).sort(), ['admin.crt', 'admin.key', 'apiserver-kubelet-client.crt', 'apiserver-kubelet-client.key', 'apiserver.crt', 'apiserver.key', 'ca.crt', 'ca.key'], 'no temp files left');
   assert.equal((await stat(pkiDir)).mode & 0o777, 0o700);
   for (const f of ['ca.key', 'apiserver.key', 'admin.key']) assert.equal((await stat(join(pkiDir, f))).mode & 0o777, 0o600, f);
   for (const f of ['ca.crt', 'apiserver.crt', 'admin.crt']) assert.equal((await stat(join(pkiDir, f))).mode & 0o777, 0o644, f);
