@@ -47,6 +47,24 @@ test('image pulls, pull policy and liveness on a simulated node', async t => {
     assert.equal(s.state.waiting.message, 'Container image "registry.local/absent:2.0" is not present with pull policy of Never');
   });
 
+  await t.test('pods/log: Kubernetes errors for an unplaced pod, a missing container name, a bad option', async () => {
+    const two = { metadata: { name: 'two' }, spec: { containers: [{ name: 'a', image: present, imagePullPolicy: 'IfNotPresent' }, { name: 'b', image: present, imagePullPolicy: 'IfNotPresent' }], initContainers: [{ name: 'i', image: present, imagePullPolicy: 'IfNotPresent', command: ['true'] }] } };
+    const unplaced = { metadata: { name: 'unplaced' }, spec: { schedulerName: 'nobody', containers: [{ name: 'a', image: present }] } };
+    for (const body of [two, unplaced]) await c.request('POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const log = (path: string) => c.request('GET', `/api/v1/namespaces/default/pods/${path}`);
+    const noName = await log('two/log');
+    assert.equal(noName.status, 400);
+    assert.equal(noName.json().message, 'a container name must be specified for pod two, choose one of: [a b] or one of the init containers: [i]');
+    assert.equal((await log('two/log?container=zzz')).json().message, 'container zzz is not valid for pod two');
+    assert.equal((await log('unplaced/log')).json().message, 'pod unplaced does not have a host assigned');
+    assert.equal((await log('two/log?container=a&tailLines=-2')).status, 400);
+    assert.equal((await log('missing/log')).status, 404);
+    await until('two runs', async () => (await c.request('GET', '/api/v1/namespaces/default/pods/two')).json().status?.phase === 'Running');
+    const ok = await log('two/log?container=a');
+    assert.equal(ok.status, 200, ok.body);
+    assert.match(String(ok.headers['content-type']), /^text\/plain/);
+  });
+
   await t.test('a failing liveness probe restarts the container', async () => {
     assert.equal((await create(c, 'unhealthy', { image: present, imagePullPolicy: 'IfNotPresent', livenessProbe: { exec: { command: ['false'] }, periodSeconds: 1, failureThreshold: 2 } })).status, 201);
     const restarted = await until('a restart', async () => { const s = await waiting(c, 'unhealthy'); return s?.restartCount >= 1 && s; });
