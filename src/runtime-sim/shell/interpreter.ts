@@ -135,12 +135,14 @@ export class Interpreter implements ShellAccess {
       }
       case 'loop': {
         let status = 0;
+        let spun = false;
         for (;;) {
-          const slept = this.host.sleptMs();
           const cond = await this.#list(cmd.cond);
           if ((cond === 0) === cmd.until) return status;
+          if (spun) await this.host.sleep(busyLoopPauseMs);
+          const slept = this.host.sleptMs();
           status = await this.#list(cmd.body);
-          if (this.host.sleptMs() === slept) await this.host.sleep(busyLoopPauseMs);
+          spun = this.host.sleptMs() === slept;
         }
       }
     }

@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SimProcess } from '../../../../src/runtime-sim/process.ts';
+import { argvCommand, parseScript } from '../../../../src/runtime-sim/shell/parse.ts';
+import { ShellSyntaxError } from '../../../../src/runtime-sim/shell/tokens.ts';
+import { fakeClock } from '../../agent/fake-clock.ts';
+
+async function sh(script: string, env: Record<string, string> = {}) {
+  let out = '';
+  const files = new Map<string, string>();
+  const p = new SimProcess({ env, files, unknownCommand: 'succeed', clock: fakeClock(), output: async (s, t) => { out += s === 'stdout' ? t : `[err]${t}`; } });
+  const status = await p.run(argvCommand(['sh', '-c', script]));
+  return { status, out, files };
+}
+
+test('sequences, && and ||, ! and $?', async () => {
+  assert.deepEqual(await sh('echo a; false; echo $?'), { status: 0, out: 'a\n1\n', files: new Map() });
+  assert.equal((await sh('true && echo yes || echo no')).out, 'yes\n');
+  assert.equal((await sh('false && echo yes || echo no')).out, 'no\n');
+  assert.equal((await sh('! false && echo negated')).out, 'negated\n');
+  assert.equal((await sh('false || false')).status, 1);
+  assert.equal((await sh('exit 300')).status, 44, 'exit codes are taken mod 256');
+  assert.equal((await sh('echo before; exit 2; echo after')).out, 'before\n');
+});
+
+test('quoting, parameters and redirections', async () => {
+  assert.equal((await sh(`echo 'single $X' "double $X" \${X}y plain\\ word`, { X: 'v' })).out, 'single $X double v vy plain word\n');
+  assert.equal((await sh('echo $UNSET x "$UNSET" y')).out, 'x  y\n', 'an unquoted empty expansion vanishes, a quoted one stays');
+  const r = await sh('echo one > /tmp/f; echo two >> /tmp/f; cd /tmp; echo three >> f; echo err 2>/dev/null >&2; echo hidden > /dev/null; cat f');
+  assert.equal(r.out, 'one\ntwo\nthree\n');
+  assert.equal(r.files.get('/tmp/f'), 'one\ntwo\nthree\n');
+  assert.equal((await sh('echo e >&2; echo o 2>&1')).out, '[err]e\no\n');
+});
+
+test('loops and conditionals', async () => {
+  assert.equal((await sh('for i in a b c; do echo $i; done')).out, 'a\nb\nc\n');
+  assert.equal((await sh('if [ 3 -gt 2 ]; then echo big; elif true; then echo no; else echo no; fi')).out, 'big\n');
+  assert.equal((await sh('if test -n ""; then echo no; else echo empty; fi')).out, 'empty\n');
+  assert.equal((await sh('touch /a; while [ -f /a ]; do echo once; rm /a; done; until true; do echo never; done')).out, 'once\n');
+  assert.equal((await sh('{ echo grouped; false; }; echo $?')).out, 'grouped\n1\n');
+});
+
+test('what the sim cannot follow is a syntax error to the parser', () => {
+  for (const script of ['a | b', 'echo $(date)', 'echo `date`', 'cat < f', '(sub)', 'if true; then echo', 'echo "open']) {
+    assert.throws(() => parseScript(script), ShellSyntaxError, script);
+  }
+});
+
+test('sleep waits on the clock; SIGTERM ends it with 143, SIGKILL with 137, trap \'\' ignores TERM', async () => {
+  const clock = fakeClock();
+  const make = () => new SimProcess({ env: {}, files: new Map(), unknownCommand: 'daemon', clock, output: async () => {} });
+  const sleeper = make();
+  const slept = sleeper.run(argvCommand(['sleep', '1m']));
+  await clock.advance(59_999);
+  let done = false;
+  void slept.then(() => { done = true; });
+  await clock.advance(0);
+  assert.equal(done, false);
+  await clock.advance(1);
+  assert.equal(await slept, 0);
+
+  const termed = make();
+  const t1 = termed.run(argvCommand(['sleep', 'infinity']));
+  termed.signal('TERM');
+  assert.equal(await t1, 143);
+
+  const ignoring = make();
+  const t2 = ignoring.run(argvCommand(['sh', '-c', "trap '' TERM; sleep 10; exit 5"]));
+  await clock.advance(0);
+  ignoring.signal('TERM');
+  await clock.advance(10_000);
+  assert.equal(await t2, 5);
+
+  const killed = make();
+  const t3 = killed.run(argvCommand(['sh', '-c', "trap '' TERM; sleep 10"]));
+  await clock.advance(0);
+  killed.signal('KILL');
+  assert.equal(await t3, 137);
+});
