@@ -12,16 +12,7 @@ import { startAgentProcess, type AgentProcess } from './support/agent-process.ts
 import { kubectl, kubectls } from './support/kubectl.ts';
 import { startOrch, type OrchProcess } from './support/orch-process.ts';
 import { rawClient, type RawClient } from './support/raw-client.ts';
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try { const v = await fn(); if (v) return v; } catch (err) { last = err; }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
-    await new Promise(r => setTimeout(r, 200));
-  }
-}
+import { until } from './support/until.ts';
 
 const getJson = async (c: RawClient, path: string) => { const r = await c.request('GET', path); assert.equal(r.status, 200, r.body); return r.json(); };
 const condition = (node: any, type: string) => node.status?.conditions?.find((x: any) => x.type === type);

@@ -14,18 +14,9 @@ import { startAgentProcess, type AgentProcess } from './support/agent-process.ts
 import { kubectl, kubectls } from './support/kubectl.ts';
 import { startOrch, type OrchProcess } from './support/orch-process.ts';
 import { rawClient, type RawClient } from './support/raw-client.ts';
+import { until } from './support/until.ts';
 
 const image = 'docker.io/library/busybox:1.36';
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try { const v = await fn(); if (v) return v; } catch (err) { last = err; }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
-    await new Promise(r => setTimeout(r, 250));
-  }
-}
 
 interface Cluster { orch: OrchProcess; agent: AgentProcess; runtime: Containerd; c: RawClient; node: string; staticDir: string; logsDir: string }
 
@@ -70,7 +61,8 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
 
   await t.test('a pod runs with an IP and turns Ready through its readiness probe', async () => {
     const body = pod('web', node, {
-      command: ['sh', '-c', 'echo hello from web; sleep 2; touch /tmp/ready; i=0; while true; do i=$((i+1)); echo tick $i; sleep 0.5; done'],
+      env: [{ name: 'GREETING', value: 'hello' }, { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+      command: ['sh', '-c', 'echo $GREETING from $POD_NAME; sleep 2; touch /tmp/ready; i=0; while true; do i=$((i+1)); echo tick $i; sleep 0.5; done'],
       readinessProbe: { exec: { command: ['test', '-e', '/tmp/ready'] }, periodSeconds: 1 },
     });
     assert.equal((await create(c, body)).status, 201);

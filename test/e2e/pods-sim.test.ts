@@ -7,16 +7,7 @@ import assert from 'node:assert/strict';
 import { startNodePool } from '../support/node-pool.ts';
 import { startOrch } from './support/orch-process.ts';
 import { rawClient, type RawClient } from './support/raw-client.ts';
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise(r => setTimeout(r, 250));
-  }
-}
+import { until } from './support/until.ts';
 
 async function inBatches(n: number, parallel: number, fn: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;

@@ -8,16 +8,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot, startOrch } from './support/orch-process.ts';
 import { rawClient, type RawClient } from './support/raw-client.ts';
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise(r => setTimeout(r, 100));
-  }
-}
+import { until } from './support/until.ts';
 
 const send = (c: RawClient, method: string, path: string, body: unknown, type = 'application/json') => c.request(method, path, { body: JSON.stringify(body), headers: { 'content-type': type } });
 

@@ -105,7 +105,8 @@ export function containerConfig(inp: ContainerInputs): Obj {
     command: expand(c.command),
     args: expand(c.args),
     workingDir: c.workingDir ?? '',
-    envs: inp.envs,
+    // the reference facts type KeyValue.value as bytes: the same bytes on the wire as a string
+    envs: inp.envs.map(e => ({ key: e.key, value: Buffer.from(e.value) })),
     mounts,
     labels: containerLabels(pod, c.name),
     annotations: {

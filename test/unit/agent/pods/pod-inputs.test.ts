@@ -84,6 +84,7 @@ test('CRI configs: labels tie runtime objects to the pod, resources become cgrou
   const cc = containerConfig({ pod: p, container: p.spec.containers[0]!, restartCount: 3, envs: [{ key: 'GREETING', value: 'hello' }], volumes: new Map() });
   assert.deepEqual(cc.args, []);
   assert.deepEqual(cc.command, ['sh', '-c', 'echo hello']);
+  assert.deepEqual(cc.envs, [{ key: 'GREETING', value: Buffer.from('hello') }]);
   assert.equal(cc.logPath, 'main/3.log');
   assert.deepEqual(cc.metadata, { name: 'main', attempt: 3 });
   assert.equal(cc.annotations['io.kubernetes.container.restartCount'], '3');
