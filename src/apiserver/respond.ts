@@ -2,7 +2,7 @@
 // compress large bodies, and frame watch streams. Errors go out as Status objects.
 
 import { gzipSync } from 'node:zlib';
-import { badRequest, unsupportedMediaType, type StatusError } from '../api/status.ts';
+import type { StatusError } from '../api/status.ts';
 import { isObject, type KubeList, type KubeObject } from '../api/object.ts';
 import type { RequestContext } from './context.ts';
 import { negotiateResponse, responseContentType, type Negotiated } from '../codec/negotiate.ts';

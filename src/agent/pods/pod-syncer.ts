@@ -22,7 +22,7 @@ import type { SnapshotReader } from './runtime-snapshot.ts';
 import type { StatusManager } from './status-manager.ts';
 import type { Obj, Pod, RuntimePod } from './types.ts';
 import { podResources, type ResourceStateFile } from './resource-state.ts';
-import { prepareVolumes, removePodDir } from './volumes.ts';
+import { prepareVolumes, removePodDir, type PreparedVolume } from './volumes.ts';
 
 export type PodEventFn = (pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string) => void;
 
@@ -81,7 +81,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     return d.cri.stopContainer({ containerId: id, timeout: grace }).catch(err => d.log.warn('stopping a container failed', { pod: pod.metadata.name, container: name, err: String(err) }));
   }
 
-  async function startOne(pod: Pod, a: StartAction, sandboxId: string, sbConfig: Obj, podIPs: string[], volumes: Map<string, any>): Promise<void> {
+  async function startOne(pod: Pod, a: StartAction, sandboxId: string, sbConfig: Obj, podIPs: string[], volumes: Map<string, PreparedVolume>): Promise<void> {
     const c = a.container;
     await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m));
     const envs = await containerEnv(pod, c, d.objects, { podIPs, hostIPs: d.nodeIPs() });
@@ -163,7 +163,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       let sandboxId = actions.sandboxId;
       const extraLinux = d.sandboxPolicy ? d.sandboxPolicy(pod) : {};
       const sbConfig = sandboxConfig(pod, actions.sandboxAttempt, d.sandbox, extraLinux);
-      let volumes = new Map();
+      let volumes = new Map<string, PreparedVolume>();
       try {
         volumes = await prepareVolumes(pod, d.rootDir, d.objects);
       } catch (err) {
