@@ -15,7 +15,7 @@ import { containerConfig, podLogDir, sandboxConfig, type SandboxSettings } from 
 import { containerEnv } from './env.ts';
 import { ensureImage } from './images.ts';
 import type { ObjectSource } from './object-source.ts';
-import { computePodActions, type StartAction, type Waiting } from './pod-actions.ts';
+import { backoffKey, computePodActions, type StartAction, type Waiting } from './pod-actions.ts';
 import { podStatus } from './pod-status.ts';
 import type { Prober, RunningContainer } from './prober.ts';
 import type { SnapshotReader } from './runtime-snapshot.ts';
@@ -196,15 +196,17 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
         } catch (err) {
           if (!(err instanceof ContainerStartError)) throw err;
           errors.set(a.container.name, { reason: err.reason, message: err.message });
-          if (err.reason !== 'ImagePullBackOff') d.event(pod, 'Warning', 'Failed', `Error: ${err.reason === 'ErrImagePull' ? 'ErrImagePull' : err.message}`);
-          requeue = Math.min(requeue ?? Infinity, err.reason === 'ErrImagePull' || err.reason === 'ImagePullBackOff' ? 10_000 : 5_000);
+          const imageProblem = ['ErrImagePull', 'ImagePullBackOff', 'ErrImageNeverPull'].includes(err.reason);
+          // image problems have had their events from the image step
+          if (!imageProblem) d.event(pod, 'Warning', 'Failed', `Error: ${err.message}`);
+          requeue = Math.min(requeue ?? Infinity, imageProblem ? 10_000 : 5_000);
           // init containers run in order: a failure holds back the rest
           if (a.init) break;
         }
       }
       for (const name of actions.waiting.keys()) {
         const rc = runtime?.containers.find(c => c.name === name);
-        const left = d.backoff.check(`${uid}/${name}`, toMs(rc?.finishedAt) || now).remainingMs;
+        const left = d.backoff.check(backoffKey(pod, name), toMs(rc?.finishedAt) || now).remainingMs;
         requeue = Math.min(requeue ?? Infinity, Math.max(100, left));
         d.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${uid})`);
       }
