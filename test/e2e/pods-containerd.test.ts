@@ -93,6 +93,16 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     }
   });
 
+  await t.test('kubectl run: the scheduler places the pod on the node and it runs', async () => {
+    const k = kubectls()[0]!;
+    const run = await kubectl(k.path, orch.kubeconfig, ['run', 'placed', `--image=${image}`, '--image-pull-policy=IfNotPresent', '--command', '--', 'sh', '-c', 'echo placed by the scheduler; sleep 3600']);
+    assert.equal(run.code, 0, run.stderr);
+    const p = await until('placed Running', async () => { const p = await getPod(c, 'placed'); return p?.status?.phase === 'Running' && p; });
+    assert.equal(p.spec.nodeName, node);
+    const logs = await until('its log', async () => { const r = await kubectl(k.path, orch.kubeconfig, ['logs', 'placed']); return r.stdout.includes('placed by the scheduler') && r; });
+    assert.equal(logs.code, 0);
+  });
+
   await t.test('a crashing container restarts with back-off and shows CrashLoopBackOff', async () => {
     const body = pod('crash', node, { command: ['sh', '-c', 'echo boom; exit 3'] });
     assert.equal((await create(c, body)).status, 201);
