@@ -18,7 +18,7 @@ import { until } from './support/until.ts';
 
 const image = 'docker.io/library/busybox:1.36';
 
-interface Cluster { orch: OrchProcess; agent: AgentProcess; runtime: Containerd; c: RawClient; node: string; staticDir: string; logsDir: string }
+interface Cluster { orch: OrchProcess; agent: AgentProcess; runtime: Containerd; c: RawClient; node: string; staticDir: string; logsDir: string; restartAgent(): Promise<AgentProcess> }
 
 async function startCluster(t: { after(fn: () => unknown): void }): Promise<Cluster> {
   // torn down in reverse: the agent first (so nothing restarts containers), the runtime last
@@ -35,15 +35,22 @@ async function startCluster(t: { after(fn: () => unknown): void }): Promise<Clus
   const logsDir = join(dir, 'logs');
   await mkdir(staticDir);
   const node = `pods-node-${process.pid}`;
-  const agent = await startAgentProcess({
+  const agentOptions = {
     kubeconfig: orch.kubeconfig,
     args: ['--hostname-override', node, '--node-ip', '127.0.0.1', '--container-runtime-endpoint', runtime.endpoint],
     config: { nodeStatusUpdateFrequency: '1s', staticPodPath: staticDir, podLogsDir: logsDir, fileCheckFrequency: '1s' },
-  });
+  };
+  let agent = await startAgentProcess(agentOptions);
   teardown.push(async () => { await agent.stop(); await agent.cleanup(); });
   const c = rawClient(orch.kubeconfig);
   await until('the node', async () => (await c.request('GET', `/api/v1/nodes/${node}`)).status === 200);
-  return { orch, agent, runtime, c, node, staticDir, logsDir };
+  // kill -9 and start again on the same root directory and port
+  const restartAgent = async () => {
+    await agent.kill();
+    agent = await startAgentProcess({ ...agentOptions, rootDir: agent.rootDir, port: agent.port });
+    return agent;
+  };
+  return { orch, agent, runtime, c, node, staticDir, logsDir, restartAgent };
 }
 
 const create = (c: RawClient, obj: unknown) => c.request('POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify(obj), headers: { 'content-type': 'application/json' } });
@@ -57,7 +64,7 @@ function pod(name: string, node: string, container: Record<string, unknown>, spe
 test('pods on containerd: run, probe, restart, finish, delete gracefully; static pods mirrored', async t => {
   const skip = containerdSkipReason() ?? busyboxSkipReason();
   if (skip) return t.skip(skip);
-  const { c, node, runtime, staticDir, orch, agent } = await startCluster(t);
+  const { c, node, runtime, staticDir, orch, agent, restartAgent } = await startCluster(t);
 
   await t.test('a pod runs with an IP and turns Ready through its readiness probe', async () => {
     const body = pod('web', node, {
@@ -101,6 +108,19 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.equal(p.spec.nodeName, node);
     const logs = await until('its log', async () => { const r = await kubectl(k.path, orch.kubeconfig, ['logs', 'placed']); return r.stdout.includes('placed by the scheduler') && r; });
     assert.equal(logs.code, 0);
+  });
+
+  await t.test('an agent killed and started again adopts its running pods without restarting them', async () => {
+    const before = await getPod(c, 'web');
+    await restartAgent();
+    // the new agent has synced the pod: still Running, same container, no restart
+    await new Promise(r => setTimeout(r, 3000));
+    const after = await getPod(c, 'web');
+    assert.equal(after.status.phase, 'Running');
+    assert.equal(after.status.containerStatuses[0].containerID, before.status.containerStatuses[0].containerID);
+    assert.equal(after.status.containerStatuses[0].restartCount, 0);
+    assert.equal(after.status.podIP, before.status.podIP);
+    assert.equal(after.status.startTime, before.status.startTime);
   });
 
   await t.test('a crashing container restarts with back-off and shows CrashLoopBackOff', async () => {
