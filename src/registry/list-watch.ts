@@ -3,9 +3,9 @@
 
 import { expired, StatusError } from '../api/status.ts';
 import { apiVersionOf, type KubeList, type KubeObject } from '../api/object.ts';
-import { prefixEnd, StorageError, type IndexHint, type Storage, type Watcher } from '../storage/interface.ts';
+import { prefixEnd, StorageError, type IndexHint, type KeyValue, type Storage, type Watcher } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
-import { decodeFromStorage, decodeShared, jsonPartsFromStorage } from './codec.ts';
+import { decodeFromStorage, decodeShared, jsonListFromStorage } from './codec.ts';
 import { collectionPrefix } from './keys.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 
@@ -23,16 +23,13 @@ export interface ListOptions {
 }
 
 /** a list whose items are already JSON bytes, in pieces (see listJson) */
-export interface JsonList { list: KubeList; itemsJson: Uint8Array[][] }
+export interface JsonList { list: KubeList; itemsJson: KeyValue[] }
 
 const pageReadSize = 500;
 
 export async function listObjects(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: ListOptions = {}): Promise<KubeList> {
   return (await readList(storage, info, namespace, opts, false)).list;
 }
-
-const comma = Buffer.from(',');
-const listEnd = Buffer.from(']}');
 
 /**
  * The list as JSON bytes, items spliced from storage without a parse and re-encode, and the
@@ -42,10 +39,7 @@ export async function listJson(storage: Storage, info: ResourceInfo, namespace: 
   const { list, itemsJson } = await readList(storage, info, namespace, opts, true);
   const { items: _items, ...head } = list;
   const prefix = JSON.stringify(head);
-  const parts: Uint8Array[] = [Buffer.from(`${prefix.slice(0, -1)},"items":[`)];
-  itemsJson.forEach((item, i) => { if (i) parts.push(comma); parts.push(...item); });
-  parts.push(listEnd);
-  return Buffer.concat(parts);
+  return jsonListFromStorage(`${prefix.slice(0, -1)},"items":[`, itemsJson, list.apiVersion, info.kind, ']}');
 }
 
 async function readList(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: ListOptions, asJson: boolean): Promise<JsonList> {
@@ -61,7 +55,7 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
   const end = prefixEnd(prefix);
   const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
   const items: KubeObject[] = [];
-  const itemsJson: Uint8Array[][] = [];
+  const itemsJson: KeyValue[] = [];
   let count = 0;
   let served = 0;
   let nextStart: string | undefined;
@@ -76,7 +70,7 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
       for (const kv of res.kvs) {
         lastKey = kv.key;
         if (asJson) {
-          itemsJson.push(jsonPartsFromStorage(kv, apiVersion, info.kind));
+          itemsJson.push(kv);
         } else {
           const obj = decodeFromStorage(kv, apiVersion);
           if (opts.name !== undefined && obj.metadata.name !== opts.name) continue;
