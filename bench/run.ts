@@ -14,6 +14,11 @@ import { runEtcdBench } from './support/etcd-bench.ts';
 import { runPodStartBench } from './support/pod-start.ts';
 
 const quick = process.argv.includes('--quick');
+// --only=lists,fanout runs just those sections (start always runs: it brings up the server)
+const only = process.argv.find(a => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start'];
+for (const s of only ?? []) if (!sections.includes(s)) throw new Error(`unknown section ${s}; sections: ${sections.join(', ')}`);
+const want = (section: string) => !only || only.includes(section);
 const scale = quick ? 0.2 : 1;
 const concurrency = 32;
 
@@ -72,123 +77,135 @@ async function main(): Promise<void> {
     const payload = join(dir, 'payload.json');
     const created = { ...JSON.parse(configMap('x')), metadata: { name: 'x', namespace: 'default', uid: '00000000-0000-0000-0000-000000000000', resourceVersion: '12345', creationTimestamp: '2026-01-01T00:00:00Z', labels: { app: 'bench' } } };
     await writeFile(payload, JSON.stringify(created));
-    const raw = await startChild(node24, [join(repoRoot, 'bench/support/raw-server.ts'), join(dir, 'orch', 'pki'), 'plain', payload]);
-    const rawDb = await startChild(node24, [join(repoRoot, 'bench/support/raw-server.ts'), join(dir, 'orch', 'pki'), 'sqlite', payload, join(dir, 'raw.db')]);
+    if (want('writes')) {
+      const raw = await startChild(node24, [join(repoRoot, 'bench/support/raw-server.ts'), join(dir, 'orch', 'pki'), 'plain', payload]);
+      const rawDb = await startChild(node24, [join(repoRoot, 'bench/support/raw-server.ts'), join(dir, 'orch', 'pki'), 'sqlite', payload, join(dir, 'raw.db')]);
 
-    const nCreate = Math.round(5000 * scale);
-    const cm = '/api/v1/namespaces/default/configmaps';
-    // three alternating rounds of a third each (object names c0…c{n-1} overall); the median round decides
-    const third = Math.ceil(nCreate / 3);
-    const createRounds: Array<[LoadResult, LoadResult, LoadResult]> = [];
-    for (let round = 0; round < 3; round++) {
-      const base = round * third;
-      const rp = await runLoad(raw.url, tls, { total: third, concurrency, request: i => ({ method: 'POST', path: cm, body: configMap(`r${base + i}`) }), expect: 201 });
-      const ri = await runLoad(rawDb.url, tls, { total: third, concurrency, request: i => ({ method: 'POST', path: cm, body: configMap(`r${base + i}`) }), expect: 201 });
-      const oc = await runLoad(server.url, tls, { total: third, concurrency, request: i => ({ method: 'POST', path: cm, body: configMap(`c${base + i}`) }), expect: 201 });
-      createRounds.push([rp, ri, oc]);
-    }
-    createRounds.sort((a, b) => a[2].perSecond / a[0].perSecond - b[2].perSecond / b[0].perSecond);
-    const [rawPost, rawInsert, create] = createRounds[1]!;
-    say('');
-    say(`create rounds (orch/raw POST): ${createRounds.map(([r, , o]) => `${(o.perSecond / r.perSecond * 100).toFixed(0)}%`).join(', ')}; the median round:`);
-    say(row('raw POST (HTTP/2 TLS, no storage)', rawPost));
-    say(row('raw POST + durable SQLite insert', rawInsert));
-    say(row('orch create configmap', create));
-    say(ratio('create vs raw POST', create.perSecond, rawPost.perSecond, 50));
-    say(ratio('create vs raw POST + SQLite insert', create.perSecond, rawInsert.perSecond));
+      const nCreate = Math.round(5000 * scale);
+      const cm = '/api/v1/namespaces/default/configmaps';
+      // three alternating rounds of a third each (object names c0…c{n-1} overall); the median round decides
+      const third = Math.ceil(nCreate / 3);
+      const createRounds: Array<[LoadResult, LoadResult, LoadResult]> = [];
+      for (let round = 0; round < 3; round++) {
+        const base = round * third;
+        const rp = await runLoad(raw.url, tls, { total: third, concurrency, request: i => ({ method: 'POST', path: cm, body: configMap(`r${base + i}`) }), expect: 201 });
+        const ri = await runLoad(rawDb.url, tls, { total: third, concurrency, request: i => ({ method: 'POST', path: cm, body: configMap(`r${base + i}`) }), expect: 201 });
+        const oc = await runLoad(server.url, tls, { total: third, concurrency, request: i => ({ method: 'POST', path: cm, body: configMap(`c${base + i}`) }), expect: 201 });
+        createRounds.push([rp, ri, oc]);
+      }
+      createRounds.sort((a, b) => a[2].perSecond / a[0].perSecond - b[2].perSecond / b[0].perSecond);
+      const [rawPost, rawInsert, create] = createRounds[1]!;
+      say('');
+      say(`create rounds (orch/raw POST): ${createRounds.map(([r, , o]) => `${(o.perSecond / r.perSecond * 100).toFixed(0)}%`).join(', ')}; the median round:`);
+      say(row('raw POST (HTTP/2 TLS, no storage)', rawPost));
+      say(row('raw POST + durable SQLite insert', rawInsert));
+      say(row('orch create configmap', create));
+      say(ratio('create vs raw POST', create.perSecond, rawPost.perSecond, 50));
+      say(ratio('create vs raw POST + SQLite insert', create.perSecond, rawInsert.perSecond));
 
-    const nGet = Math.round(20000 * scale);
-    // alternate rounds so that machine noise falls on both sides; the median round decides
-    const rounds: Array<[LoadResult, LoadResult]> = [];
-    for (let round = 0; round < 3; round++) {
-      const rawGet = await runLoad(raw.url, tls, { total: nGet, concurrency, request: () => ({ method: 'GET', path: `${cm}/c1` }), expect: 200 });
-      const get = await runLoad(server.url, tls, { total: nGet, concurrency, request: i => ({ method: 'GET', path: `${cm}/c${i % nCreate}` }), expect: 200 });
-      rounds.push([rawGet, get]);
+      const nGet = Math.round(20000 * scale);
+      // alternate rounds so that machine noise falls on both sides; the median round decides
+      const rounds: Array<[LoadResult, LoadResult]> = [];
+      for (let round = 0; round < 3; round++) {
+        const rawGet = await runLoad(raw.url, tls, { total: nGet, concurrency, request: () => ({ method: 'GET', path: `${cm}/c1` }), expect: 200 });
+        const get = await runLoad(server.url, tls, { total: nGet, concurrency, request: i => ({ method: 'GET', path: `${cm}/c${i % nCreate}` }), expect: 200 });
+        rounds.push([rawGet, get]);
+      }
+      rounds.sort((a, b) => a[1].perSecond / a[0].perSecond - b[1].perSecond / b[0].perSecond);
+      const [rawGet, get] = rounds[1]!;
+      say('');
+      say(`get rounds (orch/raw): ${rounds.map(([r, o]) => `${(o.perSecond / r.perSecond * 100).toFixed(0)}%`).join(', ')}; the median round:`);
+      say(row('raw GET', rawGet));
+      say(row('orch get configmap', get));
+      say(ratio('get vs raw GET', get.perSecond, rawGet.perSecond, 70));
+      await raw.stop();
+      await rawDb.stop();
     }
-    rounds.sort((a, b) => a[1].perSecond / a[0].perSecond - b[1].perSecond / b[0].perSecond);
-    const [rawGet, get] = rounds[1]!;
-    say('');
-    say(`get rounds (orch/raw): ${rounds.map(([r, o]) => `${(o.perSecond / r.perSecond * 100).toFixed(0)}%`).join(', ')}; the median round:`);
-    say(row('raw GET', rawGet));
-    say(row('orch get configmap', get));
-    say(ratio('get vs raw GET', get.perSecond, rawGet.perSecond, 70));
-    await raw.stop();
-    await rawDb.stop();
 
     // lists of 1k and 10k objects, each in its own namespace
-    say('');
-    for (const size of [1000, 10000].map(n => Math.round(n * scale))) {
-      const ns = `list-${size}`;
-      await runLoad(server.url, tls, { total: 1, concurrency: 1, request: () => ({ method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ metadata: { name: ns } }) }) });
-      await runLoad(server.url, tls, { total: size, concurrency, request: i => ({ method: 'POST', path: `/api/v1/namespaces/${ns}/configmaps`, body: configMap(`l${i}`) }), expect: 201 });
-      const listPayload = join(dir, `list-${size}.json`);
-      const items = Array.from({ length: size }, (_, i) => ({ ...created, metadata: { ...created.metadata, name: `l${i}`, namespace: ns } }));
-      await writeFile(listPayload, JSON.stringify({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '1' }, items }));
-      const rawList = await startChild(node24, [join(repoRoot, 'bench/support/raw-server.ts'), join(dir, 'orch', 'pki'), 'plain', listPayload]);
-      const reps = size >= 10000 ? 10 : 40;
-      const rl = await runLoad(rawList.url, tls, { total: reps, concurrency: 1, request: () => ({ method: 'GET', path: `/x` }), expect: 200 });
-      const ol = await runLoad(server.url, tls, { total: reps, concurrency: 1, request: () => ({ method: 'GET', path: `/api/v1/namespaces/${ns}/configmaps` }), expect: 200 });
-      await rawList.stop();
-      say(row(`raw GET of a ${size}-item list`, rl));
-      say(row(`orch list ${size} configmaps`, ol));
-      say(ratio(`list ${size} vs raw`, ol.perSecond, rl.perSecond));
+    if (want('lists')) {
+      say('');
+      for (const size of [1000, 10000].map(n => Math.round(n * scale))) {
+        const ns = `list-${size}`;
+        await runLoad(server.url, tls, { total: 1, concurrency: 1, request: () => ({ method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ metadata: { name: ns } }) }) });
+        await runLoad(server.url, tls, { total: size, concurrency, request: i => ({ method: 'POST', path: `/api/v1/namespaces/${ns}/configmaps`, body: configMap(`l${i}`) }), expect: 201 });
+        const listPayload = join(dir, `list-${size}.json`);
+        const items = Array.from({ length: size }, (_, i) => ({ ...created, metadata: { ...created.metadata, name: `l${i}`, namespace: ns } }));
+        await writeFile(listPayload, JSON.stringify({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '1' }, items }));
+        const rawList = await startChild(node24, [join(repoRoot, 'bench/support/raw-server.ts'), join(dir, 'orch', 'pki'), 'plain', listPayload]);
+        const reps = size >= 10000 ? 10 : 40;
+        const rl = await runLoad(rawList.url, tls, { total: reps, concurrency: 1, request: () => ({ method: 'GET', path: `/x` }), expect: 200 });
+        const ol = await runLoad(server.url, tls, { total: reps, concurrency: 1, request: () => ({ method: 'GET', path: `/api/v1/namespaces/${ns}/configmaps` }), expect: 200 });
+        await rawList.stop();
+        say(row(`raw GET of a ${size}-item list`, rl));
+        say(row(`orch list ${size} configmaps`, ol));
+        say(ratio(`list ${size} vs raw`, ol.perSecond, rl.perSecond));
+      }
     }
     // watch fan-out: 1,000 watchers, 100 writes/s
-    say('');
-    const fanWatchers = Math.round(1000 * scale), fanSeconds = quick ? 3 : 10;
-    const rawFan = await startChild(node24, [join(repoRoot, 'bench/support/raw-server.ts'), join(dir, 'orch', 'pki'), 'fanout', payload]);
-    const rf = await runFanout(rawFan.url, tls, { watchers: fanWatchers, perSecond: 100, seconds: fanSeconds, watchPath: '/w?watch=1', postPath: '/p' });
-    await rawFan.stop();
-    await runLoad(server.url, tls, { total: 1, concurrency: 1, request: () => ({ method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ metadata: { name: 'fanout' } }) }) });
-    const of = await runFanout(server.url, tls, { watchers: fanWatchers, perSecond: 100, seconds: fanSeconds, watchPath: '/api/v1/namespaces/fanout/configmaps?watch=1&resourceVersion=0', postPath: '/api/v1/namespaces/fanout/configmaps' });
-    const fan = (name: string, r: FanoutResult) => `${name.padEnd(34)} p50 ${r.p50ms.toFixed(1).padStart(7)} ms  p99 ${r.p99ms.toFixed(1).padStart(7)} ms  max ${r.maxms.toFixed(0)} ms  (${r.deliveries}/${r.expected} delivered)`;
-    say(fan(`raw fan-out, ${fanWatchers} streams x 100/s`, rf));
-    say(fan(`orch watch, ${fanWatchers} watchers x 100/s`, of));
-    say(`watch delivery p99 target < 100 ms: ${of.p99ms < 100 && of.deliveries === of.expected ? 'met' : 'NOT met'}`);
+    if (want('fanout')) {
+      say('');
+      const fanWatchers = Math.round(1000 * scale), fanSeconds = quick ? 3 : 10;
+      const rawFan = await startChild(node24, [join(repoRoot, 'bench/support/raw-server.ts'), join(dir, 'orch', 'pki'), 'fanout', payload]);
+      const rf = await runFanout(rawFan.url, tls, { watchers: fanWatchers, perSecond: 100, seconds: fanSeconds, watchPath: '/w?watch=1', postPath: '/p' });
+      await rawFan.stop();
+      await runLoad(server.url, tls, { total: 1, concurrency: 1, request: () => ({ method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ metadata: { name: 'fanout' } }) }) });
+      const of = await runFanout(server.url, tls, { watchers: fanWatchers, perSecond: 100, seconds: fanSeconds, watchPath: '/api/v1/namespaces/fanout/configmaps?watch=1&resourceVersion=0', postPath: '/api/v1/namespaces/fanout/configmaps' });
+      const fan = (name: string, r: FanoutResult) => `${name.padEnd(34)} p50 ${r.p50ms.toFixed(1).padStart(7)} ms  p99 ${r.p99ms.toFixed(1).padStart(7)} ms  max ${r.maxms.toFixed(0)} ms  (${r.deliveries}/${r.expected} delivered)`;
+      say(fan(`raw fan-out, ${fanWatchers} streams x 100/s`, rf));
+      say(fan(`orch watch, ${fanWatchers} watchers x 100/s`, of));
+      say(`watch delivery p99 target < 100 ms: ${of.p99ms < 100 && of.deliveries === of.expected ? 'met' : 'NOT met'}`);
+    }
 
     // pods: a 10k list against raw, a node's pods through the index, memory at 100k pods
-    say('');
-    const pods = await runPodBench(server.url, server.child.pid!, tls, dir, { listSize: Math.round(10000 * scale), largeCount: Math.round(100000 * scale) });
-    say(row(`orch create pod (${pods.createRate.requests})`, pods.createRate));
-    say(row(`raw GET of the same ${pods.createRate.requests}-pod list`, pods.rawList));
-    say(row(`orch list ${pods.createRate.requests} pods`, pods.list));
-    say(ratio(`pod list vs raw`, pods.list.perSecond, pods.rawList.perSecond));
-    say(`pod list p50 target < 100 ms (10k pods): ${pods.list.p50ms < 100 ? 'met' : 'NOT met'}${quick ? ' (quick run: fewer pods)' : ''}`);
-    say(row('orch list one node\'s pods (index)', pods.nodeList));
-    if (pods.largeList) say(row(`orch list all ${pods.largeCount} pods`, pods.largeList));
-    say(`orch server RSS with ${pods.createRate.requests} pods: ${pods.rssMiB.toFixed(0)} MiB; with ${pods.largeCount}: ${pods.largeRssMiB.toFixed(0)} MiB (target < 450 MiB at 100k: ${pods.largeRssMiB < 450 ? 'met' : 'NOT met'}${quick ? ', quick run: fewer pods' : ''})`);
+    if (want('pods')) {
+      say('');
+      const pods = await runPodBench(server.url, server.child.pid!, tls, dir, { listSize: Math.round(10000 * scale), largeCount: Math.round(100000 * scale) });
+      say(row(`orch create pod (${pods.createRate.requests})`, pods.createRate));
+      say(row(`raw GET of the same ${pods.createRate.requests}-pod list`, pods.rawList));
+      say(row(`orch list ${pods.createRate.requests} pods`, pods.list));
+      say(ratio(`pod list vs raw`, pods.list.perSecond, pods.rawList.perSecond));
+      say(`pod list p50 target < 100 ms (10k pods): ${pods.list.p50ms < 100 ? 'met' : 'NOT met'}${quick ? ' (quick run: fewer pods)' : ''}`);
+      say(row('orch list one node\'s pods (index)', pods.nodeList));
+      if (pods.largeList) say(row(`orch list all ${pods.largeCount} pods`, pods.largeList));
+      say(`orch server RSS with ${pods.createRate.requests} pods: ${pods.rssMiB.toFixed(0)} MiB; with ${pods.largeCount}: ${pods.largeRssMiB.toFixed(0)} MiB (target < 450 MiB at 100k: ${pods.largeRssMiB < 450 ? 'met' : 'NOT met'}${quick ? ', quick run: fewer pods' : ''})`);
+    }
 
     say('');
     say(`orch server RSS after the run: ${(rssKiB(server.child.pid!) / 1024).toFixed(0)} MiB`);
     await server.stop();
 
     // the same API on etcd, next to the same etcd driven directly
-    say('');
-    const e = await runEtcdBench(dir, tlsFrom, waitReady, { creates: Math.round(3000 * scale), gets: Math.round(10000 * scale) });
-    if (typeof e === 'string') say(`etcd: skipped (${e})`);
-    else {
-      say(row('raw etcd create txn (32 at once)', e.rawPut));
-      say(row('orch create configmap on etcd', e.create));
-      say(ratio('create on etcd vs raw put', e.create.perSecond, e.rawPut.perSecond, 50));
-      say(row('raw etcd range (one key)', e.rawRange));
-      say(row('orch get configmap on etcd', e.get));
-      say(ratio('get on etcd vs raw range', e.get.perSecond, e.rawRange.perSecond));
-      say(row(`raw etcd range of ${e.create.requests} keys`, e.rawList));
-      say(row(`orch list ${e.create.requests} configmaps on etcd`, e.list));
-      say(ratio('list on etcd vs raw range', e.list.perSecond, e.rawList.perSecond));
+    if (want('etcd')) {
+      say('');
+      const e = await runEtcdBench(dir, tlsFrom, waitReady, { creates: Math.round(3000 * scale), gets: Math.round(10000 * scale) });
+      if (typeof e === 'string') say(`etcd: skipped (${e})`);
+      else {
+        say(row('raw etcd create txn (32 at once)', e.rawPut));
+        say(row('orch create configmap on etcd', e.create));
+        say(ratio('create on etcd vs raw put', e.create.perSecond, e.rawPut.perSecond, 50));
+        say(row('raw etcd range (one key)', e.rawRange));
+        say(row('orch get configmap on etcd', e.get));
+        say(ratio('get on etcd vs raw range', e.get.perSecond, e.rawRange.perSecond));
+        say(row(`raw etcd range of ${e.create.requests} keys`, e.rawList));
+        say(row(`orch list ${e.create.requests} configmaps on etcd`, e.list));
+        say(ratio('list on etcd vs raw range', e.list.perSecond, e.rawList.perSecond));
+      }
     }
 
     // pods from create to Running on 20 simulated nodes: at a steady 20 pods/s (what the
     // target is about) and all at once (how many the cluster starts per second)
-    say('');
-    const podCount = Math.round(1000 * scale);
-    const paced = await runPodStartBench(dir, { pods: podCount, nodes: 20, perSecond: 20 });
-    const burst = await runPodStartBench(dir, { pods: podCount, nodes: 20 });
-    say(`raw CRI sandbox + container start    p50 ${paced.rawP50ms.toFixed(1).padStart(7)} ms  p99 ${paced.rawP99ms.toFixed(1).padStart(7)} ms  (one simulated runtime, 32 at once)`);
-    say(`orch create to Running, 20 pods/s   p50 ${paced.p50ms.toFixed(1).padStart(7)} ms  p99 ${paced.p99ms.toFixed(1).padStart(7)} ms  max ${paced.maxms.toFixed(0)} ms  (${podCount} pods, 20 nodes; create to bound p99 ${paced.boundP99ms.toFixed(0)} ms)`);
-    say(`pod start p99 target < 2000 ms: ${paced.p99ms < 2000 ? 'met' : 'NOT met'}${quick ? ' (quick run: fewer pods)' : ''}; p99 vs raw ${(paced.p99ms / paced.rawP99ms).toFixed(1)}x`);
-    say(`orch server during paced starts: ${paced.serverCpuSeconds.toFixed(1)} s CPU (${(paced.serverCpuSeconds * 1000 / podCount).toFixed(1)} ms per pod), peak RSS ${paced.serverPeakRssMiB.toFixed(0)} MiB`);
-    say(`orch create to Running, all at once p50 ${burst.p50ms.toFixed(1).padStart(7)} ms  p99 ${burst.p99ms.toFixed(1).padStart(7)} ms  (${podCount} pods Running ${(burst.totalMs / 1000).toFixed(1)} s after the first create: ${(podCount / burst.totalMs * 1000).toFixed(0)} pods/s; server ${burst.serverCpuSeconds.toFixed(1)} s CPU, peak RSS ${burst.serverPeakRssMiB.toFixed(0)} MiB)`);
+    if (want('pod-start')) {
+      say('');
+      const podCount = Math.round(1000 * scale);
+      const paced = await runPodStartBench(dir, { pods: podCount, nodes: 20, perSecond: 20 });
+      const burst = await runPodStartBench(dir, { pods: podCount, nodes: 20 });
+      say(`raw CRI sandbox + container start    p50 ${paced.rawP50ms.toFixed(1).padStart(7)} ms  p99 ${paced.rawP99ms.toFixed(1).padStart(7)} ms  (one simulated runtime, 32 at once)`);
+      say(`orch create to Running, 20 pods/s   p50 ${paced.p50ms.toFixed(1).padStart(7)} ms  p99 ${paced.p99ms.toFixed(1).padStart(7)} ms  max ${paced.maxms.toFixed(0)} ms  (${podCount} pods, 20 nodes; create to bound p99 ${paced.boundP99ms.toFixed(0)} ms)`);
+      say(`pod start p99 target < 2000 ms: ${paced.p99ms < 2000 ? 'met' : 'NOT met'}${quick ? ' (quick run: fewer pods)' : ''}; p99 vs raw ${(paced.p99ms / paced.rawP99ms).toFixed(1)}x`);
+      say(`orch server during paced starts: ${paced.serverCpuSeconds.toFixed(1)} s CPU (${(paced.serverCpuSeconds * 1000 / podCount).toFixed(1)} ms per pod), peak RSS ${paced.serverPeakRssMiB.toFixed(0)} MiB`);
+      say(`orch create to Running, all at once p50 ${burst.p50ms.toFixed(1).padStart(7)} ms  p99 ${burst.p99ms.toFixed(1).padStart(7)} ms  (${podCount} pods Running ${(burst.totalMs / 1000).toFixed(1)} s after the first create: ${(podCount / burst.totalMs * 1000).toFixed(0)} pods/s; server ${burst.serverCpuSeconds.toFixed(1)} s CPU, peak RSS ${burst.serverPeakRssMiB.toFixed(0)} MiB)`);
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

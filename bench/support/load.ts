@@ -13,6 +13,19 @@ export interface LoadResult {
   p99ms: number;
 }
 
+// The flow-control windows Go's HTTP/2 client (kubectl, client-go) opens: 4 MiB per stream,
+// 1 GiB per connection. Node's default of 64 KiB for both would make every large list and busy
+// watch connection wait on window updates, measuring the client rather than the server.
+const streamWindow = 4 << 20;
+const connectionWindow = 1 << 30;
+
+/** an HTTP/2 session as the clients of a Kubernetes API open one */
+export function connect(url: string, tls: TlsClient): http2.ClientHttp2Session {
+  const session = http2.connect(url, { ca: tls.ca, cert: tls.cert, key: tls.key, settings: { initialWindowSize: streamWindow } });
+  session.once('connect', () => session.setLocalWindowSize(connectionWindow));
+  return session;
+}
+
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -24,7 +37,7 @@ export async function runLoad(url: string, tls: TlsClient, opts: {
   request: (i: number) => { method: string; path: string; body?: string };
   expect?: number;
 }): Promise<LoadResult> {
-  const session = http2.connect(url, { ca: tls.ca, cert: tls.cert, key: tls.key });
+  const session = connect(url, tls);
   await new Promise<void>((res, rej) => { session.once('connect', () => res()); session.once('error', rej); });
   const latencies: number[] = [];
   let next = 0, errors = 0;

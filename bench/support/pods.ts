@@ -2,9 +2,8 @@
 // node's pods through the spec.nodeName index, and the server's memory holding 100k pods.
 
 import { writeFile } from 'node:fs/promises';
-import http2 from 'node:http2';
 import { join } from 'node:path';
-import { runLoad, type LoadResult, type TlsClient } from './load.ts';
+import { connect, runLoad, type LoadResult, type TlsClient } from './load.ts';
 import { node24, repoRoot, rssKiB, startChild } from './processes.ts';
 
 export const podNodes = 100;
@@ -73,7 +72,7 @@ export async function runPodBench(url: string, pid: number, tls: TlsClient, dir:
 }
 
 async function fetchText(url: string, tls: TlsClient, path: string): Promise<string> {
-  const session = http2.connect(url, { ca: tls.ca, cert: tls.cert, key: tls.key });
+  const session = connect(url, tls);
   try {
     return await new Promise<string>((resolve, reject) => {
       const s = session.request({ ':path': path });

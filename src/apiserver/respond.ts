@@ -144,20 +144,45 @@ function eventLine(type: string, obj: object): Buffer {
   return line;
 }
 
+// The watchers of one dispatch are sent the same lines in the same order: join them once.
+let lastJoin: { parts: Buffer[]; joined: Buffer } | undefined;
+
+function joinLines(parts: Buffer[]): Buffer {
+  const last = lastJoin;
+  if (last && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i])) return last.joined;
+  const joined = Buffer.concat(parts);
+  lastJoin = { parts, joined };
+  return joined;
+}
+
 /** a chunked stream of watch events, one JSON document per line */
 export function openWatchStream(ctx: RequestContext): WatchStream {
   const n = negotiateResponse(ctx.headers.accept, 'watch', { tableSupported: !!ctx.resource });
   let started = false;
   let first = true;
   let behindSince = 0;
+  let cutOff = false;
   let pending: Buffer[] = [];
-  const out = (ctx.res as unknown as { stream?: { write(b: Buffer): boolean } }).stream ?? ctx.res;
+  const res = ctx.res as unknown as { writableLength?: number; stream?: { write(b: Buffer): boolean; writableLength?: number; close(): void }; socket?: { destroy(): void } };
+  const out = res.stream ?? ctx.res;
+  // the backlog is looked at once per write, not per event
+  const checkBacklog = () => {
+    const backlog = res.stream?.writableLength ?? res.writableLength ?? 0;
+    if (backlog <= watchBacklogSoftBytes) { behindSince = 0; return; }
+    if (behindSince === 0) behindSince = Date.now();
+    if (backlog <= watchBacklogHardBytes && Date.now() - behindSince <= watchBacklogGraceMs) return;
+    ctx.log.warn('closing a watch that does not keep up', { path: ctx.url.pathname, backlogBytes: backlog });
+    cutOff = true;
+    // reset rather than end: what is still buffered for it is dropped and its memory freed
+    if (res.stream) res.stream.close(); else res.socket?.destroy();
+  };
   const flush = () => {
-    if (pending.length === 0 || ctx.res.writableEnded) { pending = []; return; }
-    const chunk = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+    if (pending.length === 0 || ctx.res.writableEnded || cutOff) { pending = []; return; }
+    const chunk = pending.length === 1 ? pending[0]! : joinLines(pending);
     pending = [];
     // HTTP/2: straight to the stream, past the compatibility layer's per-write bookkeeping
     out.write(chunk);
+    checkBacklog();
   };
   const start = () => {
     if (started) return;
@@ -170,6 +195,7 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
   return {
     send(type, object) {
       start();
+      if (cutOff || ctx.res.writableEnded) return false;
       let obj = object;
       if (n.view && type !== 'ERROR' && type !== 'BOOKMARK') {
         obj = present(ctx, n, object as KubeObject);
@@ -177,21 +203,9 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
         if (!first && isObject(obj) && obj.kind === 'Table') obj = { ...obj, columnDefinitions: [] };
       }
       first = false;
-      if (ctx.res.writableEnded) return false;
       pending.push(obj === object ? eventLine(type, obj as object) : Buffer.from(JSON.stringify({ type, object: obj }) + '\n'));
       // events sent in one turn (a batch from the watch cache) leave in one write
       if (pending.length === 1) queueMicrotask(flush);
-      const res = ctx.res as unknown as { writableLength?: number; stream?: { writableLength?: number; close(): void }; socket?: { destroy(): void } };
-      const backlog = res.stream?.writableLength ?? res.writableLength ?? 0;
-      if (backlog <= watchBacklogSoftBytes) behindSince = 0;
-      else if (behindSince === 0) behindSince = Date.now();
-      if (backlog > watchBacklogHardBytes || (behindSince && Date.now() - behindSince > watchBacklogGraceMs)) {
-        ctx.log.warn('closing a watch that does not keep up', { path: ctx.url.pathname, backlogBytes: backlog });
-        pending = [];
-        // reset rather than end: what is still buffered for it is dropped and its memory freed
-        if (res.stream) res.stream.close(); else res.socket?.destroy();
-        return false;
-      }
       return true;
     },
     start,

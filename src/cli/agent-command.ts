@@ -4,11 +4,8 @@
 import { join, resolve } from 'node:path';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { parseDuration } from '../api/duration.ts';
-import { startAgent } from '../agent/agent.ts';
 import { AgentConfigError, loadAgentConfig } from '../agent/config/load.ts';
-import { criRuntimeProbe } from '../agent/runtime-probe.ts';
 import { acquireLockFile, type HeldLock } from '../agent/lock-file.ts';
-import { connectCri } from '../agent/cri/client.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
 import { createClient } from '../client/rest.ts';
 import { flag, type Command } from './command.ts';
@@ -43,6 +40,8 @@ export const agentCommand: Command = {
     v: { type: 'string', default: '0', description: 'log verbosity: 0 warnings and errors, 1 info, 4 debug' },
   },
   async run(values) {
+    // the agent and its gRPC stack load only when this command runs, not for every orch command
+    const [{ startAgent }, { criRuntimeProbe }, { connectCri }] = await Promise.all([import('../agent/agent.ts'), import('../agent/runtime-probe.ts'), import('../agent/cri/client.ts')]);
     const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
     let config;
     try {

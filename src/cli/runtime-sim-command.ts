@@ -3,7 +3,6 @@
 
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { parseDuration } from '../api/duration.ts';
-import { startRuntimeSim } from '../runtime-sim/server.ts';
 import { IpPool } from '../runtime-sim/ip-pool.ts';
 import { normalizeImageRef } from '../runtime-sim/image-ref.ts';
 import { flag, UsageError, type Command } from './command.ts';
@@ -33,6 +32,8 @@ export const runtimeSimCommand: Command = {
     const preloadedImages = list(values['preload-images']);
     for (const image of preloadedImages) if (!normalizeImageRef(image)) throw new UsageError(`--preload-images: ${JSON.stringify(image)} is not an image reference`);
     const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    // the gRPC stack loads only when this command runs
+    const { startRuntimeSim } = await import('../runtime-sim/server.ts');
     const sim = await startRuntimeSim({
       socket: String(values.socket),
       startDelayMs,

@@ -19,6 +19,11 @@ export interface InformerOptions {
   maxBackoffMs?: number;
   /** the server ends each watch after about this long; default 5–10 minutes, random */
   watchTimeoutSeconds?: () => number;
+  /**
+   * applied to every object before it is kept or handed to handlers: an informer over many
+   * objects keeps only what its owner reads (as client-go's transform functions do)
+   */
+  transform?: (obj: any) => any;
 }
 
 export interface Informer<T = any> {
@@ -51,6 +56,7 @@ export function createInformer<T extends Meta = any>(client: Client, path: strin
   const minBackoff = opts.minBackoffMs ?? 200;
   const maxBackoff = opts.maxBackoffMs ?? 30_000;
   const watchTimeout = opts.watchTimeoutSeconds ?? (() => Math.floor(300 * (1 + Math.random())));
+  const transform = opts.transform ?? ((o: T) => o);
   let backoff = minBackoff;
   let rv: string | undefined;
   let started = false;
@@ -83,7 +89,7 @@ export function createInformer<T extends Meta = any>(client: Client, path: strin
     do {
       const page = await client.list<{ items?: T[]; metadata?: { resourceVersion?: string; continue?: string } }>(path, { ...selectors, limit: (opts.pageSize ?? 500) || undefined, continue: cont });
       if (!version) version = page.metadata?.resourceVersion ?? '';
-      items.push(...(page.items ?? []));
+      for (const item of page.items ?? []) items.push(transform(item));
       cont = page.metadata?.continue || undefined;
     } while (cont);
     return { items, resourceVersion: version };
@@ -131,14 +137,15 @@ export function createInformer<T extends Meta = any>(client: Client, path: strin
     const version = e.object?.metadata?.resourceVersion;
     if (version) rv = version;
     if (e.type === 'BOOKMARK') return;
-    const key = objectKey(e.object);
+    const obj: T = transform(e.object);
+    const key = objectKey(obj);
     const old = store.get(key);
     if (e.type === 'DELETED') {
       store.delete(key);
-      deleted(e.object);
+      deleted(obj);
     } else {
-      store.set(key, e.object);
-      if (old) updated(old, e.object); else added(e.object);
+      store.set(key, obj);
+      if (old) updated(old, obj); else added(obj);
     }
   }
 

@@ -5,11 +5,14 @@ export function lineSplitter(onLine: (line: string) => void): (chunk: string) =>
   let buf = '';
   return chunk => {
     buf += chunk;
+    // cut the consumed part once per chunk, not once per line
+    let start = 0;
     let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, i);
-      buf = buf.slice(i + 1);
+    while ((i = buf.indexOf('\n', start)) >= 0) {
+      const line = buf.slice(start, i);
+      start = i + 1;
       if (line.trim()) onLine(line);
     }
+    if (start) buf = buf.slice(start);
   };
 }

@@ -2,19 +2,32 @@
 // New keys are ECDSA P-256 (quick to make; Go's crypto/tls and Node's accept them). An existing CA
 // key may also be RSA, so a CA brought from elsewhere (kubeadm makes RSA ones) can still sign.
 
-import { X509Certificate as NodeCert, createPrivateKey } from 'node:crypto';
+import { KeyObject, X509Certificate as NodeCert, createPrivateKey } from 'node:crypto';
 import type { webcrypto } from 'node:crypto';
 import { isIP, isIPv4 } from 'node:net';
 import { domainToASCII } from 'node:url';
-import 'reflect-metadata'; // @peculiar/x509 resolves its parts through tsyringe, which needs it
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 type SigningAlgorithm = webcrypto.Algorithm | webcrypto.EcdsaParams;
 
 const subtle = globalThis.crypto.subtle;
-x509.cryptoProvider.set(globalThis.crypto);
+
+let x509Lib: Promise<typeof X509> | undefined;
+
+/**
+ * The certificate builder, loaded on first use: it is a large library, and a server restarting
+ * with certificates that are still good never needs it (checks use node:crypto alone).
+ */
+function loadX509(): Promise<typeof X509> {
+  return x509Lib ??= (async () => {
+    await import('reflect-metadata'); // @peculiar/x509 resolves its parts through tsyringe, which needs it
+    const lib = await import('@peculiar/x509');
+    lib.cryptoProvider.set(globalThis.crypto);
+    return lib;
+  })();
+}
 
 const ecdsa = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 export const DAY_MS = 24 * 3600 * 1000;
@@ -38,7 +51,7 @@ export interface CertRequest {
 }
 
 /** a distinguished name as structured attributes, so commas or '=' in a value need no escaping */
-function distinguishedName(commonName: string, organizations: string[] = []): x509.JsonName {
+function distinguishedName(commonName: string, organizations: string[] = []): X509.JsonName {
   return [...organizations.map(o => ({ O: [o] })), { CN: [commonName] }];
 }
 
@@ -54,7 +67,7 @@ async function newKeyPair(): Promise<CryptoKeyPair> {
 }
 
 async function privateKeyPem(key: CryptoKey): Promise<string> {
-  return x509.PemConverter.encode(await subtle.exportKey('pkcs8', key), 'PRIVATE KEY');
+  return KeyObject.from(key).export({ type: 'pkcs8', format: 'pem' }) as string;
 }
 
 interface Signer { key: CryptoKey; algorithm: SigningAlgorithm }
@@ -77,6 +90,7 @@ async function importSigningKey(pem: string): Promise<Signer> {
 }
 
 export async function createCa(commonName: string, days: number): Promise<CertAndKey> {
+  const x509 = await loadX509();
   const keys = await newKeyPair();
   const now = Date.now();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
@@ -97,11 +111,12 @@ export async function createCa(commonName: string, days: number): Promise<CertAn
 
 /** a leaf certificate with a fresh key, signed by the CA */
 export async function issueCert(ca: CertAndKey, req: CertRequest): Promise<CertAndKey> {
+  const x509 = await loadX509();
   const signer = await importSigningKey(ca.key);
   const caCert = new x509.X509Certificate(ca.cert);
   const keys = await newKeyPair();
   const now = Date.now();
-  const extensions: x509.Extension[] = [
+  const extensions: X509.Extension[] = [
     new x509.BasicConstraintsExtension(false, undefined, true),
     new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
     new x509.ExtendedKeyUsageExtension([req.usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
@@ -151,9 +166,10 @@ export function certProblem(pair: CertAndKey, want: CertExpectations, now = Date
   if (!cert.checkIssued(ca) || !cert.verify(ca.publicKey)) return 'not signed by the current CA';
   if (Date.parse(cert.validTo) - now < want.renewBeforeMs) return 'expires soon';
   // node's subject text escapes special characters; read the attributes structurally instead
-  const subject = new x509.X509Certificate(pair.cert).subjectName;
-  if (want.commonName !== undefined && subject.getField('CN')[0] !== want.commonName) return 'common name changed';
-  if (want.organizations && [...subject.getField('O')].sort().join('\n') !== [...want.organizations].sort().join('\n')) return 'organizations changed';
+  const subject = cert.toLegacyObject().subject as unknown as Record<string, string | string[] | undefined>;
+  const field = (name: string) => { const v = subject[name]; return v === undefined ? [] : Array.isArray(v) ? v : [v]; };
+  if (want.commonName !== undefined && field('CN')[0] !== want.commonName) return 'common name changed';
+  if (want.organizations && [...field('O')].sort().join('\n') !== [...want.organizations].sort().join('\n')) return 'organizations changed';
   const missingHost = (want.dnsNames ?? []).find(h => cert.checkHost(h, { subject: 'never', wildcards: false }) === undefined);
   if (missingHost) return `no subject alternative name ${missingHost}`;
   const missingIp = (want.ips ?? []).find(ip => cert.checkIP(ip) === undefined);

@@ -110,12 +110,21 @@ export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'>, a
 }
 
 // A committed event reaches every watcher as the same KeyValue instance: decode it once per
-// served version and share the (read-only) result, instead of once per watcher.
-const shared = new WeakMap<KeyValue, Map<string, KubeObject>>();
+// served version and share the (read-only) result, instead of once per watcher. The watch cache
+// hands an event to all its watchers in one turn, so the decoded objects are kept for that turn
+// only: kept longer, every cached object would be held a second time, decoded.
+let shared = new Map<KeyValue, Map<string, KubeObject>>();
+let forgetting = false;
 
 export function decodeShared(kv: KeyValue, apiVersion: string, rv: number = kv.modRevision): KubeObject {
   let byVersion = shared.get(kv);
-  if (!byVersion) shared.set(kv, byVersion = new Map());
+  if (!byVersion) {
+    shared.set(kv, byVersion = new Map());
+    if (!forgetting) {
+      forgetting = true;
+      setImmediate(() => { shared = new Map(); forgetting = false; });
+    }
+  }
   const key = rv === kv.modRevision ? apiVersion : `${apiVersion}@${rv}`;
   let obj = byVersion.get(key);
   if (!obj) byVersion.set(key, obj = decodeFromStorage(kv, apiVersion, rv));

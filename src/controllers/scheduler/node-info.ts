@@ -1,20 +1,25 @@
 // A node as the scheduler weighs it: the node object, what the pods placed on it (or about to
 // be) request, how many there are, and which host ports they hold.
 
+import { Interned } from '../../client/interned.ts';
 import { podRequests, type Resources } from './requests.ts';
 
 type Obj = Record<string, any>;
 
-export interface NodeInfo {
-  node: Obj;
+type HostPort = { protocol: string; hostIP: string; port: number };
+
+/** what the pods on one node hold together */
+export interface NodeUsage {
   requested: Resources;
   /** requests with the non-zero defaults, for scoring */
   requestedNonZero: Resources;
   pods: number;
-  ports: Array<{ protocol: string; hostIP: string; port: number }>;
+  ports: HostPort[];
 }
 
-export function hostPorts(pod: Obj): Array<{ protocol: string; hostIP: string; port: number }> {
+export interface NodeInfo extends NodeUsage { node: Obj }
+
+export function hostPorts(pod: Obj): HostPort[] {
   const out = [];
   for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
     for (const p of c.ports ?? []) if (p.hostPort) out.push({ protocol: p.protocol ?? 'TCP', hostIP: p.hostIP || '0.0.0.0', port: p.hostPort });
@@ -22,13 +27,58 @@ export function hostPorts(pod: Obj): Array<{ protocol: string; hostIP: string; p
   return out;
 }
 
-export function emptyNodeInfo(node: Obj): NodeInfo {
-  return { node, requested: new Map(), requestedNonZero: new Map(), pods: 0, ports: [] };
+export function emptyUsage(): NodeUsage {
+  return { requested: new Map(), requestedNonZero: new Map(), pods: 0, ports: [] };
 }
 
-export function addPod(info: NodeInfo, pod: Obj): void {
-  for (const [k, v] of podRequests(pod)) info.requested.set(k, (info.requested.get(k) ?? 0) + v);
-  for (const [k, v] of podRequests(pod, true)) info.requestedNonZero.set(k, (info.requestedNonZero.get(k) ?? 0) + v);
-  info.pods++;
-  info.ports.push(...hostPorts(pod));
+/** the node with a copy of its usage, for one scheduling pass to add to */
+export function nodeInfo(node: Obj, usage: NodeUsage = emptyUsage()): NodeInfo {
+  return { node, requested: new Map(usage.requested), requestedNonZero: new Map(usage.requestedNonZero), pods: usage.pods, ports: [...usage.ports] };
+}
+
+export function addPod(usage: NodeUsage, pod: Obj): void {
+  for (const [k, v] of podRequests(pod)) usage.requested.set(k, (usage.requested.get(k) ?? 0) + v);
+  for (const [k, v] of podRequests(pod, true)) usage.requestedNonZero.set(k, (usage.requestedNonZero.get(k) ?? 0) + v);
+  usage.pods++;
+  usage.ports.push(...hostPorts(pod));
+}
+
+function subtract(from: Resources, what: Resources): void {
+  for (const [k, v] of what) {
+    const left = (from.get(k) ?? 0) - v;
+    if (left === 0) from.delete(k); else from.set(k, left);
+  }
+}
+
+export function removePod(usage: NodeUsage, pod: Obj): void {
+  subtract(usage.requested, podRequests(pod));
+  subtract(usage.requestedNonZero, podRequests(pod, true));
+  usage.pods--;
+  for (const p of hostPorts(pod)) {
+    const i = usage.ports.findIndex(q => q.protocol === p.protocol && q.hostIP === p.hostIP && q.port === p.port);
+    if (i >= 0) usage.ports.splice(i, 1);
+  }
+}
+
+const placedSpecs = new Interned<Obj>();
+const placedStatuses = new Interned<Obj>();
+
+/**
+ * Of a pod placed on a node, only what its node's usage counts: the scheduler holds every pod
+ * in the cluster, and most of them only ever matter through their requests and host ports.
+ * The spec and status parts are shared between pods that have equal ones.
+ */
+export function placedView(pod: Obj): Obj {
+  const { name, namespace, resourceVersion, deletionTimestamp } = pod.metadata ?? {};
+  const container = (c: Obj) => ({
+    name: c.name,
+    restartPolicy: c.restartPolicy,
+    resources: c.resources?.requests ? { requests: c.resources.requests } : undefined,
+    ports: c.ports?.some((p: Obj) => p.hostPort) ? c.ports.filter((p: Obj) => p.hostPort) : undefined,
+  });
+  return {
+    metadata: deletionTimestamp ? { name, namespace, resourceVersion, deletionTimestamp } : { name, namespace, resourceVersion },
+    spec: placedSpecs.of({ nodeName: pod.spec.nodeName, schedulerName: pod.spec.schedulerName, containers: (pod.spec.containers ?? []).map(container), initContainers: pod.spec.initContainers?.map(container), overhead: pod.spec.overhead }),
+    status: placedStatuses.of({ phase: pod.status?.phase }),
+  };
 }

@@ -12,7 +12,7 @@ import { createInformer, objectKey } from '../../client/informer.ts';
 import type { Client } from '../../client/rest.ts';
 import { failureMessage } from './failure-message.ts';
 import { filterNode, type Failure } from './filters.ts';
-import { addPod, emptyNodeInfo, type NodeInfo } from './node-info.ts';
+import { addPod, emptyUsage, nodeInfo, placedView, removePod, type NodeInfo, type NodeUsage } from './node-info.ts';
 import { scoreNode } from './scores.ts';
 
 type Obj = Record<string, any>;
@@ -38,7 +38,10 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
   const retryMs = o.retryUnschedulableMs ?? 60_000;
   const events = eventRecorder(o.client, 'default-scheduler', o.log);
   const nodes = createInformer(o.client, '/api/v1/nodes', { log: o.log });
-  const pods = createInformer(o.client, '/api/v1/pods', { log: o.log });
+  // placed pods are kept as what their node counts; pending ones whole, less their field history
+  const pods = createInformer(o.client, '/api/v1/pods', { log: o.log, transform: (p: Obj) => p.spec?.nodeName ? placedView(p) : { ...p, metadata: { ...p.metadata, managedFields: undefined } } });
+  /** per node, what the pods placed on it hold, kept up to date from the pod events */
+  const usage = new Map<string, NodeUsage>();
 
   /** pod key → node, for pods bound (or being bound) but not yet seen with spec.nodeName */
   const assumed = new Map<string, { node: string; pod: Obj }>();
@@ -71,13 +74,19 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
     setImmediate(drain);
   }
 
+  const counts = (p: Obj) => !!p.spec?.nodeName && !isTerminal(p);
+
+  function count(p: Obj, placed: boolean): void {
+    const node: string = p.spec.nodeName;
+    let u = usage.get(node);
+    if (!u) usage.set(node, u = emptyUsage());
+    if (placed) addPod(u, p); else removePod(u, p);
+    if (u.pods === 0) usage.delete(node);
+  }
+
   function nodeInfos(): Map<string, NodeInfo> {
     const infos = new Map<string, NodeInfo>();
-    for (const n of nodes.list()) infos.set(n.metadata.name, emptyNodeInfo(n));
-    for (const p of pods.list()) {
-      const info = p.spec?.nodeName ? infos.get(p.spec.nodeName) : undefined;
-      if (info && !isTerminal(p)) addPod(info, p);
-    }
+    for (const n of nodes.list()) infos.set(n.metadata.name, nodeInfo(n, usage.get(n.metadata.name)));
     for (const a of assumed.values()) { const info = infos.get(a.node); if (info) addPod(info, a.pod); }
     return infos;
   }
@@ -160,14 +169,20 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
     .on('update', (a, b) => { if (JSON.stringify(a.spec) !== JSON.stringify(b.spec) || JSON.stringify(a.status?.allocatable) !== JSON.stringify(b.status?.allocatable) || readyOf(a) !== readyOf(b) || JSON.stringify(a.metadata.labels) !== JSON.stringify(b.metadata.labels)) retryUnschedulable(); })
     .on('delete', () => undefined);
   pods
-    .on('add', p => { if (wanted(p)) enqueue(objectKey(p)); })
-    .on('update', (_a, p) => {
+    .on('add', p => {
+      if (counts(p)) count(p, true);
+      if (wanted(p)) enqueue(objectKey(p));
+    })
+    .on('update', (a, p) => {
+      if (counts(a)) count(a, false);
+      if (counts(p)) count(p, true);
       const key = objectKey(p);
       if (p.spec?.nodeName) assumed.delete(key);
       if (wanted(p) && !unschedulable.has(key)) enqueue(key);
       if (p.spec?.nodeName && isTerminal(p)) retryUnschedulable();
     })
     .on('delete', p => {
+      if (counts(p)) count(p, false);
       const key = objectKey(p);
       assumed.delete(key);
       unschedulable.delete(key);

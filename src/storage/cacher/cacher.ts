@@ -48,7 +48,7 @@ export interface CacherStats {
 // Under a steady stream of writes, events reach each watcher in batches at most this often: with
 // a thousand watchers, one write per watcher per batch instead of per event is what keeps
 // delivery within a fraction of a second. A write after a quiet spell is delivered at once.
-const defaultDispatchIntervalMs = 40;
+const defaultDispatchIntervalMs = 20;
 
 export type CachedStorage = Storage & { ready(prefix: string): Promise<void>; stats(): CacherStats };
 

@@ -121,7 +121,14 @@ export class FanOut {
       }
       let n = 0;
       while (n < w.queue.length && !('progress' in w.queue[n]!)) n++;
-      const events = w.queue.splice(0, n) as WatchEvent[];
+      // usually the whole queue is events: hand it over rather than copy it out
+      let events: WatchEvent[];
+      if (n === w.queue.length) {
+        events = w.queue as WatchEvent[];
+        w.queue = [];
+      } else {
+        events = w.queue.splice(0, n) as WatchEvent[];
+      }
       w.queuedEvents -= events.length;
       this.call(w, () => w.opts.onEvents(events));
     }

@@ -40,13 +40,16 @@ export interface Row {
 }
 
 /**
- * FULL syncs the WAL on every commit: an acknowledged write survives a crash of the machine,
- * not only of the process. NORMAL syncs only at checkpoints: it survives kill -9 (the
+ * 'full' syncs the WAL after every commit before the commit's writes are acknowledged: an
+ * acknowledged write survives a crash of the machine, not only of the process. SQLite itself
+ * runs at synchronous=NORMAL (it syncs only around checkpoints) and the backend makes that
+ * per-commit sync on a worker thread (see store.ts), so the event loop never waits on the disk.
+ * 'normal' leaves out the per-commit sync: an acknowledged write survives kill -9 (the
  * committed pages are in the OS cache) but a power loss may take the newest commits.
  */
 export type SyncMode = 'full' | 'normal';
 
-export function openDatabase(path: string, sync: SyncMode): DatabaseSync {
+export function openDatabase(path: string): DatabaseSync {
   const db = new DatabaseSync(path, { timeout: 2000 });
   try {
     // EXCLUSIVE before the first access: the process holds the file for as long as it is open
@@ -54,7 +57,7 @@ export function openDatabase(path: string, sync: SyncMode): DatabaseSync {
     // writer), and WAL then keeps its index in process memory instead of a -shm file
     db.exec('PRAGMA locking_mode=EXCLUSIVE');
     db.exec('PRAGMA journal_mode=WAL');
-    db.exec(`PRAGMA synchronous=${sync === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.exec('PRAGMA synchronous=NORMAL');
     // take the write lock now, so a second process fails at open rather than at its first write
     db.exec('BEGIN IMMEDIATE');
     db.exec(schemaSql);

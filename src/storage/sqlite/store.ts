@@ -3,6 +3,7 @@
 // (watch-hub.ts). The process holds the file exclusively, so the current revision and the
 // newest rows of recently used keys are kept in memory and are always exact.
 
+import { closeSync, fsync, openSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Logger } from '../../api/log.ts';
 import { StorageError, type KeyValue, type RangeOptions, type RangeResult, type Storage, type WatchEvent, type WatchOptions, type Watcher } from '../interface.ts';
@@ -67,11 +68,19 @@ class SqliteBackend implements SqliteStorage {
   private compacted: number;
   private compacting: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private walPath: string;
+  /** the WAL, opened at the first commit that syncs it */
+  private walFd: number | undefined;
+  private syncEachCommit: boolean;
+  /** a commit has returned and waits for its sync: reads stay at the acknowledged revision */
+  private unacknowledged = false;
 
   constructor(opts: SqliteOptions) {
     this.log = opts.log;
     this.now = opts.now ?? Date.now;
-    this.db = openDatabase(opts.path, opts.synchronous ?? 'full');
+    this.db = openDatabase(opts.path);
+    this.walPath = `${opts.path}-wal`;
+    this.syncEachCommit = (opts.synchronous ?? 'full') === 'full';
     this.q = new Queries(this.db);
     this.rev = this.q.sequence();
     this.compacted = this.q.getMeta('compacted') ?? 0;
@@ -88,9 +97,13 @@ class SqliteBackend implements SqliteStorage {
         this.txEvents = [];
       },
       apply: op => this.apply(op),
-      commit: () => this.db.exec('COMMIT'),
+      commit: () => {
+        this.db.exec('COMMIT');
+        if (this.syncEachCommit) return this.syncWal();
+      },
       rollback: () => this.db.exec('ROLLBACK'),
       committed: () => {
+        this.unacknowledged = false;
         this.rev = this.txRev;
         this.recent.commitStaged();
         this.hub.publish(this.txEvents);
@@ -101,6 +114,12 @@ class SqliteBackend implements SqliteStorage {
         this.txEvents = [];
         this.log?.error('storage transaction failed', { err: String(err) });
       },
+      syncFailed: err => {
+        // the file now holds a commit nobody was told of: only a restart reads it back right
+        this.log?.error('storage sync failed; the server must be restarted', { err: String(err) });
+        this.closed = true;
+        this.hub.closeAll(new StorageError('unavailable', 'storage sync failed'));
+      },
     });
     this.log?.info('storage opened', { path: opts.path, revision: this.rev, compacted: this.compacted });
   }
@@ -110,10 +129,24 @@ class SqliteBackend implements SqliteStorage {
   revisionBefore(ms: number): number { return this.q.revisionBefore(ms); }
   commitStats(): { batches: number; writes: number } { return { ...this.writer.stats }; }
 
+  /**
+   * The committed WAL written to disk, through the thread pool. Until it is, the commit is in
+   * the file but not acknowledged, so reads are pinned to the acknowledged revision.
+   */
+  private syncWal(): Promise<void> {
+    this.unacknowledged = true;
+    try {
+      this.walFd ??= openSync(this.walPath, 'r');
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return new Promise((resolve, reject) => fsync(this.walFd!, err => (err ? reject(err) : resolve())));
+  }
+
   /** the revision a read is served at; throws for compacted and future revisions */
   private readRevision(revision: number | undefined): number | undefined {
     this.assertOpen();
-    if (!revision) return undefined;
+    if (!revision) return this.unacknowledged ? this.rev : undefined;
     if (revision < this.compacted) throw new StorageError('compacted', `required revision ${revision} has been compacted`, { revision: this.compacted });
     if (revision > this.rev) throw new StorageError('future-revision', `required revision ${revision} is a future revision`, { revision: this.rev });
     return revision;
@@ -238,6 +271,7 @@ class SqliteBackend implements SqliteStorage {
     this.closed = true;
     await this.compacting;
     this.hub.closeAll(new StorageError('unavailable', 'storage closed'));
+    if (this.walFd !== undefined) closeSync(this.walFd);
     this.db.close();
   }
 

@@ -138,3 +138,20 @@ test('a failing list is retried with backoff; stop() ends the watch', async t =>
   inf.stop();
   await until(() => watchClosed, 3000, 'watch closed by stop()');
 });
+
+test('a transform shapes what is kept and handed to handlers, from the list and from the watch', async t => {
+  const { client, close } = await scripted([
+    (_c, res) => sendJSON(res, 200, listOf('10', [obj('a', '4', { data: { big: 'x'.repeat(1000), keep: '1' } })])),
+  ], [
+    (_c, res) => beginWatch(res).write(JSON.stringify({ type: 'MODIFIED', object: obj('a', '11', { data: { big: 'y'.repeat(1000), keep: '2' } }) }) + '\n'),
+  ]);
+  t.after(close);
+  const inf = createInformer(client, '/api/v1/namespaces/ns/configmaps', { transform: o => ({ metadata: o.metadata, keep: o.data.keep }) });
+  const seen: unknown[] = [];
+  inf.on('add', o => seen.push(o)).on('update', (_a, b) => seen.push(b));
+  inf.start();
+  t.after(() => inf.stop());
+  await until(() => seen.length === 2, 3000, 'the add and the update');
+  assert.deepEqual(seen, [obj('a', '4', { keep: '1' }), obj('a', '11', { keep: '2' })]);
+  assert.deepEqual(inf.get('ns/a'), obj('a', '11', { keep: '2' }));
+});

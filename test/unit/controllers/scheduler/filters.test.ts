@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { failureMessage } from '../../../../src/controllers/scheduler/failure-message.ts';
 import { filterNode } from '../../../../src/controllers/scheduler/filters.ts';
-import { addPod, emptyNodeInfo } from '../../../../src/controllers/scheduler/node-info.ts';
+import { addPod, emptyUsage, nodeInfo, placedView, removePod } from '../../../../src/controllers/scheduler/node-info.ts';
 import { podRequests } from '../../../../src/controllers/scheduler/requests.ts';
 import { scoreNode } from '../../../../src/controllers/scheduler/scores.ts';
 
@@ -12,7 +12,7 @@ const node = (name: string, extra: Record<string, any> = {}) => ({
   status: { allocatable: { cpu: extra.cpu ?? '2', memory: extra.memory ?? '4Gi', pods: extra.pods ?? '110' }, conditions: [{ type: 'Ready', status: extra.ready ?? 'True' }] },
 });
 const pod = (spec: Record<string, any> = {}) => ({ metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'x' }], ...spec } });
-const reasons = (p: any, n: any, placed: any[] = []) => { const i = emptyNodeInfo(n); for (const q of placed) addPod(i, q); return filterNode(p, i).map(f => f.reason); };
+const reasons = (p: any, n: any, placed: any[] = []) => { const i = nodeInfo(n); for (const q of placed) addPod(i, q); return filterNode(p, i).map(f => f.reason); };
 
 test('requests: containers summed, init steps as peaks (sidecars carried), overhead added', () => {
   const p = pod({
@@ -50,13 +50,13 @@ test('filters speak as the default scheduler does', () => {
 
 test('scores prefer the emptier node and the balanced one', () => {
   const p = pod({ containers: [{ name: 'c', resources: { requests: { cpu: '500m', memory: '1Gi' } } }] });
-  const empty = emptyNodeInfo(node('a'));
-  const busy = emptyNodeInfo(node('b'));
+  const empty = nodeInfo(node('a'));
+  const busy = nodeInfo(node('b'));
   addPod(busy, p);
   assert.ok(scoreNode(p, empty) > scoreNode(p, busy));
-  const cpuHeavy = emptyNodeInfo(node('c'));
+  const cpuHeavy = nodeInfo(node('c'));
   addPod(cpuHeavy, pod({ containers: [{ name: 'c', resources: { requests: { cpu: '1500m', memory: '100Mi' } } }] }));
-  const evenlyUsed = emptyNodeInfo(node('d'));
+  const evenlyUsed = nodeInfo(node('d'));
   addPod(evenlyUsed, pod({ containers: [{ name: 'c', resources: { requests: { cpu: '800m', memory: '1600Mi' } } }] }));
   assert.ok(scoreNode(p, evenlyUsed) > scoreNode(p, cpuHeavy));
 });
@@ -69,4 +69,23 @@ test('the FailedScheduling message counts and sorts reasons and adds the preempt
     [{ reason: 'Insufficient cpu', resolvable: true }, { reason: 'Insufficient memory', resolvable: true }],
   ]);
   assert.equal(msg, '0/3 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint {node.kubernetes.io/not-ready: }, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.');
+});
+
+test('a placed pod counted and then uncounted leaves its node as it was; its view keeps what is counted', () => {
+  const placed = pod({
+    nodeName: 'a',
+    initContainers: [{ name: 'i', resources: { requests: { cpu: '2' } } }],
+    containers: [{ name: 'c', image: 'x', env: [{ name: 'E', value: 'v' }], resources: { requests: { cpu: '250m', memory: '64Mi' } }, ports: [{ containerPort: 80, hostPort: 8080 }, { containerPort: 81 }] }],
+  });
+  const view = placedView(placed);
+  const u = emptyUsage();
+  addPod(u, pod({ containers: [{ name: 'other', resources: { requests: { cpu: '1' } } }] }));
+  const before = structuredClone(u);
+  addPod(u, view);
+  assert.equal(u.requested.get('cpu'), 3000, 'the init container peak counts');
+  assert.deepEqual(u.ports, [{ protocol: 'TCP', hostIP: '0.0.0.0', port: 8080 }]);
+  removePod(u, view);
+  assert.deepEqual(u, before);
+  assert.equal(view.spec.containers[0].env, undefined);
+  assert.equal(placedView(structuredClone(placed)).spec, view.spec, 'equal specs are shared');
 });
