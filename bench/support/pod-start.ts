@@ -5,6 +5,7 @@
 // The API server's CPU time and peak RSS during the run are read from /proc.
 
 import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connectCri } from '../../src/agent/cri/client.ts';
 import { loadKubeconfig } from '../../src/client/kubeconfig.ts';
@@ -64,7 +65,9 @@ async function rawBaseline(dir: string, n: number): Promise<number[]> {
   return out;
 }
 
-export async function runPodStartBench(dir: string, opts: { pods: number; nodes: number; perSecond?: number }): Promise<PodStartResult> {
+export async function runPodStartBench(parent: string, opts: { pods: number; nodes: number; perSecond?: number }): Promise<PodStartResult> {
+  // each run on a cluster of its own: a fresh data directory, runtime sockets and logs
+  const dir = await mkdtemp(join(parent, 'pod-start-'));
   const raw = await rawBaseline(dir, opts.pods);
   const server = await startChild(join(repoRoot, 'bin/orch'), ['server', '--data-dir', join(dir, 'pods-orch'), '--port', '0']);
   const pid = server.child.pid!;
