@@ -1,20 +1,7 @@
-// Time as the agent's loops see it, injectable so tests can run heartbeats and backoff on a
-// fake clock.
+// Time as the agent's loops see it (the clock itself is shared, in src/api/clock.ts) and the
+// time formats and back-off they use.
 
-export interface Clock {
-  now(): number;
-  /** runs fn after ms; the handle cancels it */
-  after(ms: number, fn: () => void): { cancel(): void };
-}
-
-export const realClock: Clock = {
-  now: () => Date.now(),
-  after(ms, fn) {
-    const t = setTimeout(fn, ms);
-    t.unref();
-    return { cancel: () => clearTimeout(t) };
-  },
-};
+export { realClock, type Clock } from '../api/clock.ts';
 
 /** an RFC 3339 time with microseconds, as Kubernetes writes MicroTime (lease renewals) */
 export function microTime(ms: number): string {

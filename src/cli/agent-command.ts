@@ -8,7 +8,7 @@ import { AgentConfigError, loadAgentConfig } from '../agent/config/load.ts';
 import { acquireLockFile, type HeldLock } from '../agent/lock-file.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
 import { createClient } from '../client/rest.ts';
-import { flag, type Command } from './command.ts';
+import { flag, signalled, verbosityFlag, type Command } from './command.ts';
 
 /** "a=b,c=d" → { a: 'b', c: 'd' } */
 export function parseLabels(s: string): Record<string, string> {
@@ -37,7 +37,7 @@ export const agentCommand: Command = {
     'container-runtime-endpoint': { type: 'string', default: '', description: 'CRI endpoint (overrides containerRuntimeEndpoint in --config)' },
     'lock-file': { type: 'string', default: '', description: 'a lock file only one agent may hold' },
     'exit-on-lock-contention': { type: 'boolean', default: false, description: 'exit when another agent asks for the lock file' },
-    v: { type: 'string', default: '0', description: 'log verbosity: 0 warnings and errors, 1 info, 4 debug' },
+    v: verbosityFlag,
   },
   async run(values) {
     // the agent and its gRPC stack load only when this command runs, not for every orch command
@@ -90,11 +90,12 @@ export const agentCommand: Command = {
     }
     process.stdout.write(`orch agent running: node ${agent.nodeName}, port ${agent.port}${client ? '' : ' (standalone)'}\n`);
     await new Promise<void>(done => {
-      const stop = () => { void agent.stop().then(async () => { client?.close(); await lock?.release(); done(); }); };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
-      contended = () => { log.warn('another agent wants the lock file; exiting'); stop(); };
+      void signalled().then(done);
+      contended = () => { log.warn('another agent wants the lock file; exiting'); done(); };
     });
+    await agent.stop();
+    client?.close();
+    await lock?.release();
     return 0;
   },
 };

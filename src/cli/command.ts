@@ -18,6 +18,18 @@ export interface Command {
   run(values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<number | void>;
 }
 
+/** the log verbosity flag every long-running command takes */
+export const verbosityFlag: Flag = { type: 'string', default: '0', description: 'log verbosity: 0 warnings and errors, 1 info, 4 debug' };
+
+/** resolves at the first SIGTERM or SIGINT, the way every long-running command is stopped */
+export function signalled(): Promise<void> {
+  return new Promise(done => {
+    const stop = () => { process.off('SIGTERM', stop); process.off('SIGINT', stop); done(); };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+}
+
 /** a bad flag value: printed as `Error: …` with exit code 2 */
 export class UsageError extends Error {}
 

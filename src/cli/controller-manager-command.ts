@@ -1,10 +1,9 @@
 // `orch controller-manager`: the control loops as a separate process, against any API server.
 
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
-import { loadKubeconfig } from '../client/kubeconfig.ts';
-import { createClient } from '../client/rest.ts';
 import { startControllers } from '../controllers/manager.ts';
-import type { Command } from './command.ts';
+import { apiClient, kubeconfigFlag } from './api-client-flags.ts';
+import { signalled, verbosityFlag, type Command } from './command.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
 
 export const controllerManagerCommand: Command = {
@@ -12,25 +11,19 @@ export const controllerManagerCommand: Command = {
   summary: 'Run the control loops (namespace lifecycle, node lifecycle, taint eviction) against an API server.',
   usage: 'orch controller-manager --kubeconfig FILE [--controllers LIST]',
   flags: {
-    kubeconfig: { type: 'string', default: '', description: 'kubeconfig with the API server address and credentials (required)' },
+    kubeconfig: kubeconfigFlag,
     ...controllerFlags,
-    v: { type: 'string', default: '0', description: 'log verbosity: 0 warnings and errors, 1 info, 4 debug' },
+    v: verbosityFlag,
   },
   async run(values) {
-    if (!values.kubeconfig) {
-      process.stderr.write('Error: --kubeconfig is required\n');
-      return 2;
-    }
+    const client = await apiClient(values);
     const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
     const controllers = controllerOptions(values);
-    const client = createClient(await loadKubeconfig(String(values.kubeconfig)));
     const running = startControllers({ client, log, ...controllers });
     process.stdout.write(`orch controller-manager running: ${controllers.enabled.join(', ')}\n`);
-    await new Promise<void>(done => {
-      const stop = () => { running.stop(); client.close(); done(); };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
-    });
+    await signalled();
+    running.stop();
+    client.close();
     return 0;
   },
 };

@@ -5,7 +5,7 @@ import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { parseDuration } from '../api/duration.ts';
 import { IpPool } from '../runtime-sim/ip-pool.ts';
 import { normalizeImageRef } from '../runtime-sim/image-ref.ts';
-import { flag, UsageError, type Command } from './command.ts';
+import { flag, signalled, UsageError, verbosityFlag, type Command } from './command.ts';
 
 const list = (v: unknown) => String(v ?? '').split(',').map(s => s.trim()).filter(Boolean);
 
@@ -21,7 +21,7 @@ export const runtimeSimCommand: Command = {
     checkpoint: { type: 'boolean', default: false, description: 'let CheckpointContainer write archives (off: UNIMPLEMENTED, as containerd 1.6)' },
     'unpullable-images': { type: 'string', default: '', description: 'comma-separated images whose pull fails as a registry without them answers' },
     'preload-images': { type: 'string', default: '', description: 'comma-separated images present from the start' },
-    v: { type: 'string', default: '0', short: 'v', description: 'log verbosity: 0 warnings and errors, 1 info, 4 debug' },
+    v: { ...verbosityFlag, short: 'v' },
   },
   async run(values) {
     if (!values.socket) throw new UsageError('--socket is required');
@@ -45,11 +45,7 @@ export const runtimeSimCommand: Command = {
       log,
     });
     process.stdout.write(`orch runtime-sim serving the CRI on ${sim.endpoint}\n`);
-    await new Promise<void>(done => {
-      const stop = () => { process.off('SIGTERM', stop); process.off('SIGINT', stop); done(); };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
-    });
+    await signalled();
     await sim.stop();
     return 0;
   },

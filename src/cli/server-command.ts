@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { startServer } from '../apiserver/start.ts';
-import { flag, type Command } from './command.ts';
+import { flag, verbosityFlag, type Command } from './command.ts';
 import { parseDuration } from '../api/duration.ts';
 import { startControllers } from '../controllers/manager.ts';
 import { startScheduler } from '../controllers/scheduler/scheduler.ts';
@@ -34,7 +34,7 @@ export const serverCommand: Command = {
     ...controllerFlags,
     'disable-scheduler': { type: 'boolean', default: false, description: 'do not run the scheduler in this process (run `orch scheduler` apart, or place pods with spec.nodeName)' },
     'scheduler-name': { type: 'string', default: 'default-scheduler', description: 'spec.schedulerName values the in-process scheduler serves, comma-separated' },
-    v: { type: 'string', default: '0', description: 'log verbosity: 0 warnings and errors, 1 info, 4 debug' },
+    v: verbosityFlag,
   },
   async run(values) {
     const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));

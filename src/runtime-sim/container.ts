@@ -5,7 +5,8 @@
 import { CriLogWriter } from './cri-log.ts';
 import { SimError, unknown } from './grpc-errors.ts';
 import type { SimImage } from './images.ts';
-import { nanos, type SimClock } from './options.ts';
+import type { Clock } from '../api/clock.ts';
+import { nanos } from './options.ts';
 import { SimProcess } from './process.ts';
 import type { Msg } from './sandbox.ts';
 import type { CommandList } from './shell/ast.ts';
@@ -27,7 +28,7 @@ export interface ContainerSpec {
   logPath: string;
   env: Record<string, string>;
   program: CommandList;
-  clock: SimClock;
+  clock: Clock;
 }
 
 export interface ExecResult {

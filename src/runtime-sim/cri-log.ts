@@ -4,7 +4,7 @@
 
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { SimClock } from './options.ts';
+import type { Clock } from '../api/clock.ts';
 
 export type LogStream = 'stdout' | 'stderr';
 
@@ -22,12 +22,12 @@ export function criLogLine(ms: number, stream: LogStream, text: string, partial 
 
 export class CriLogWriter {
   readonly #path: string;
-  readonly #clock: SimClock;
+  readonly #clock: Clock;
   readonly #open: Record<LogStream, string> = { stdout: '', stderr: '' };
   #madeDir = false;
   #tail: Promise<void> = Promise.resolve();
 
-  constructor(path: string, clock: SimClock) {
+  constructor(path: string, clock: Clock) {
     this.#path = path;
     this.#clock = clock;
   }

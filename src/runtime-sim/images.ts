@@ -4,7 +4,7 @@
 import { status } from '@grpc/grpc-js';
 import { formatImageRef, normalizeImageRef, parseImageRef, simulatedDigest } from './image-ref.ts';
 import { SimError, unknown } from './grpc-errors.ts';
-import type { SimClock } from './options.ts';
+import type { Clock } from '../api/clock.ts';
 
 export interface SimImage {
   /** the config digest, "sha256:…" */
@@ -18,10 +18,10 @@ export interface SimImage {
 export class ImageStore {
   readonly #images = new Map<string, SimImage>();
   readonly #unpullable: Set<string>;
-  readonly #clock: SimClock;
+  readonly #clock: Clock;
   readonly #pullDelayMs: number;
 
-  constructor(opts: { clock: SimClock; pullDelayMs: number; unpullable: string[]; preloaded: string[] }) {
+  constructor(opts: { clock: Clock; pullDelayMs: number; unpullable: string[]; preloaded: string[] }) {
     this.#clock = opts.clock;
     this.#pullDelayMs = opts.pullDelayMs;
     this.#unpullable = new Set(opts.unpullable.map(n => normalizeImageRef(n) ?? n));

@@ -1,24 +1,8 @@
 // What a simulated runtime is told at start, and the defaults it falls back on.
 
 import { randomBytes } from 'node:crypto';
+import { realClock, type Clock } from '../api/clock.ts';
 import { silentLogger, type Logger } from '../api/log.ts';
-
-/** time as the sim sees it; the agent's Clock and its tests' fake clock have this shape */
-export interface SimClock {
-  now(): number;
-  /** runs fn after ms; the handle cancels it */
-  after(ms: number, fn: () => void): { cancel(): void };
-}
-
-export const realClock: SimClock = {
-  now: () => Date.now(),
-  after(ms, fn) {
-    // timers of running containers must not keep a test process alive once its sim stops
-    const t = setTimeout(fn, ms);
-    t.unref();
-    return { cancel: () => clearTimeout(t) };
-  },
-};
 
 export interface RuntimeSimOptions {
   /** the UNIX socket to listen on */
@@ -37,7 +21,7 @@ export interface RuntimeSimOptions {
   checkpoint?: boolean;
   /** the image a sandbox is made from; present (and pinned) once a sandbox has run */
   sandboxImage?: string;
-  clock?: SimClock;
+  clock?: Clock;
   log?: Logger;
   /** the source of sandbox and container ids; default 64 random hex digits */
   newId?: () => string;
@@ -52,7 +36,7 @@ export interface SimSettings {
   preloadedImages: string[];
   checkpoint: boolean;
   sandboxImage: string;
-  clock: SimClock;
+  clock: Clock;
   log: Logger;
   newId: () => string;
 }

@@ -4,7 +4,7 @@
 import type { CommandList } from './shell/ast.ts';
 import { ScriptExit, type OutputStream, type ShellHost } from './shell/host.ts';
 import { Interpreter } from './shell/interpreter.ts';
-import type { SimClock } from './options.ts';
+import type { Clock } from '../api/clock.ts';
 
 export type Signal = 'TERM' | 'KILL';
 
@@ -16,7 +16,7 @@ export interface ProcessOptions {
   files: Map<string, string>;
   cwd?: string;
   unknownCommand: 'daemon' | 'succeed';
-  clock: SimClock;
+  clock: Clock;
   output(stream: OutputStream, text: string): Promise<void>;
 }
 
@@ -24,7 +24,7 @@ export class SimProcess implements ShellHost {
   readonly env: Record<string, string>;
   readonly files: Map<string, string>;
   readonly unknownCommand: 'daemon' | 'succeed';
-  readonly #clock: SimClock;
+  readonly #clock: Clock;
   readonly #output: ProcessOptions['output'];
   readonly #cwd: string;
   readonly #traps = new Map<'TERM' | 'INT', string>();
