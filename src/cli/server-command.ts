@@ -6,6 +6,7 @@ import { startServer } from '../apiserver/start.ts';
 import { flag, verbosityFlag, type Command } from './command.ts';
 import { parseDuration } from '../api/duration.ts';
 import { startControllers } from '../controllers/manager.ts';
+import { podInformer } from '../controllers/pod-view.ts';
 import { startScheduler } from '../controllers/scheduler/scheduler.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
@@ -71,14 +72,17 @@ export const serverCommand: Command = {
     }
     // the controllers are clients of the API like any other, here with the admin credentials
     const client = createClient(await loadKubeconfig(server.kubeconfigPath));
-    const running = startControllers({ client, log, ...controllers });
-    const scheduler = values['disable-scheduler'] ? undefined : startScheduler({ client, log: log.with({ component: 'scheduler' }), schedulerNames: String(values['scheduler-name']).split(',').map(x => x.trim()).filter(Boolean) });
+    // the scheduler and the taint eviction controller both hold every pod: one informer serves both
+    const pods = podInformer(client, log.with({ component: 'pod-informer' }));
+    const running = startControllers({ client, log, ...controllers, shared: { pods } });
+    const scheduler = values['disable-scheduler'] ? undefined : startScheduler({ client, log: log.with({ component: 'scheduler' }), schedulerNames: String(values['scheduler-name']).split(',').map(x => x.trim()).filter(Boolean), pods });
     process.stdout.write(`orch server listening on ${server.url}\nkubeconfig: ${server.kubeconfigPath}\n`);
     await new Promise<void>(done => {
       const stop = (sig: string) => {
         log.info('shutting down', { signal: sig });
         running.stop();
         scheduler?.stop();
+        pods.stop();
         client.close();
         void server.shutdown().then(done);
       };

@@ -27,6 +27,7 @@ export interface InformerOptions {
 }
 
 export interface Informer<T = any> {
+  /** an add handler registered after the first list still hears of every object held (as client-go's) */
   on(event: 'add', fn: (obj: T) => void): Informer<T>;
   on(event: 'update', fn: (oldObj: T, newObj: T) => void): Informer<T>;
   on(event: 'delete', fn: (obj: T) => void): Informer<T>;
@@ -167,6 +168,8 @@ export function createInformer<T extends Meta = any>(client: Client, path: strin
   const informer: Informer<T> = {
     on(event: 'add' | 'update' | 'delete', fn: any) {
       (handlers[event] as unknown[]).push(fn);
+      // a handler that comes late (the informer is shared) is told of what is already held
+      if (event === 'add' && hasSynced) for (const o of store.values()) emit(() => fn(o));
       return informer;
     },
     start() {

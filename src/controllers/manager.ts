@@ -3,6 +3,7 @@
 // on every controller that is on by default. A new controller is one line in the table.
 
 import type { Logger } from '../api/log.ts';
+import type { Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
 import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './node/lifecycle.ts';
@@ -16,14 +17,20 @@ export interface ControllerSettings {
   nodeMonitorPeriodMs?: number;
 }
 
-type Starter = (client: Client, log: Logger, settings: ControllerSettings) => { stop(): void };
+/** informers the process already runs, for controllers to use instead of their own */
+export interface SharedInformers {
+  /** every pod, as podInformer keeps it */
+  pods?: Informer;
+}
+
+type Starter = (client: Client, log: Logger, settings: ControllerSettings, shared: SharedInformers) => { stop(): void };
 
 interface Entry { start: Starter; offByDefault?: boolean }
 
 const controllers: Record<string, Entry> = {
   namespace: { start: (c, l) => startNamespaceController(c, l) },
   nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
-  'taint-eviction-controller': { start: (c, l) => startTaintEvictionController(c, l) },
+  'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -63,13 +70,14 @@ export interface StartControllersOptions {
   enabled: string[];
   log: Logger;
   settings?: ControllerSettings;
+  shared?: SharedInformers;
 }
 
 export function startControllers(opts: StartControllersOptions): { stop(): void } {
   const running = selectControllers(opts.enabled).map(name => {
     const l = opts.log.with({ controller: name });
     l.info('starting controller');
-    return controllers[name]!.start(opts.client, l, opts.settings ?? {});
+    return controllers[name]!.start(opts.client, l, opts.settings ?? {}, opts.shared ?? {});
   });
   return { stop() { for (const r of running) r.stop(); } };
 }

@@ -6,11 +6,11 @@
 import type { Logger } from '../../api/log.ts';
 import { isNotFound } from '../../client/api-error.ts';
 import { eventRecorder } from '../../client/events.ts';
-import { createInformer, objectKey } from '../../client/informer.ts';
-import { Interned } from '../../client/interned.ts';
+import { createInformer, objectKey, type Informer } from '../../client/informer.ts';
 import type { Client } from '../../client/rest.ts';
 import type { Taint } from './health.ts';
 import { evictionTime, type Toleration } from './tolerations.ts';
+import { podInformer } from '../pod-view.ts';
 
 interface Node { metadata: { name: string }; spec?: { taints?: Taint[] } }
 interface Pod {
@@ -18,22 +18,12 @@ interface Pod {
   spec?: { nodeName?: string; tolerations?: Toleration[] };
 }
 
-const evictionSpecs = new Interned<NonNullable<Pod['spec']>>();
-
-/** of every pod in the cluster, only what eviction reads is kept; equal specs are shared */
-function evictionView(p: Pod): Pod {
-  const { name, namespace, uid, resourceVersion, deletionTimestamp } = p.metadata;
-  return {
-    metadata: deletionTimestamp ? { name, namespace, uid, resourceVersion, deletionTimestamp } : { name, namespace, uid, resourceVersion },
-    spec: evictionSpecs.of({ nodeName: p.spec?.nodeName, tolerations: p.spec?.tolerations }),
-  };
-}
-
-export function startTaintEvictionController(client: Client, log: Logger, opts: { now?: () => number } = {}): { stop(): void } {
+/** `pods`: a pod informer shared with other controllers (podInformer's view); by default its own */
+export function startTaintEvictionController(client: Client, log: Logger, opts: { now?: () => number; pods?: Informer<Pod> } = {}): { stop(): void } {
   const now = opts.now ?? Date.now;
   const events = eventRecorder(client, 'taint-eviction-controller', log);
   const nodes = createInformer<Node>(client, '/api/v1/nodes', { log });
-  const pods = createInformer<Pod>(client, '/api/v1/pods', { log, transform: evictionView });
+  const pods: Informer<Pod> = opts.pods ?? podInformer(client, log);
   const scheduled = new Map<string, { at: number; timer: NodeJS.Timeout }>();
 
   function cancel(key: string): void {
@@ -85,7 +75,7 @@ export function startTaintEvictionController(client: Client, log: Logger, opts: 
   return {
     stop() {
       nodes.stop();
-      pods.stop();
+      if (!opts.pods) pods.stop();
       for (const key of [...scheduled.keys()]) cancel(key);
     },
   };

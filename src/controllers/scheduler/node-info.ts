@@ -1,7 +1,6 @@
 // A node as the scheduler weighs it: the node object, what the pods placed on it (or about to
 // be) request, how many there are, and which host ports they hold.
 
-import { Interned } from '../../client/interned.ts';
 import { podRequests, type Resources } from './requests.ts';
 
 type Obj = Record<string, any>;
@@ -58,27 +57,4 @@ export function removePod(usage: NodeUsage, pod: Obj): void {
     const i = usage.ports.findIndex(q => q.protocol === p.protocol && q.hostIP === p.hostIP && q.port === p.port);
     if (i >= 0) usage.ports.splice(i, 1);
   }
-}
-
-const placedSpecs = new Interned<Obj>();
-const placedStatuses = new Interned<Obj>();
-
-/**
- * Of a pod placed on a node, only what its node's usage counts: the scheduler holds every pod
- * in the cluster, and most of them only ever matter through their requests and host ports.
- * The spec and status parts are shared between pods that have equal ones.
- */
-export function placedView(pod: Obj): Obj {
-  const { name, namespace, resourceVersion, deletionTimestamp } = pod.metadata ?? {};
-  const container = (c: Obj) => ({
-    name: c.name,
-    restartPolicy: c.restartPolicy,
-    resources: c.resources?.requests ? { requests: c.resources.requests } : undefined,
-    ports: c.ports?.some((p: Obj) => p.hostPort) ? c.ports.filter((p: Obj) => p.hostPort) : undefined,
-  });
-  return {
-    metadata: deletionTimestamp ? { name, namespace, resourceVersion, deletionTimestamp } : { name, namespace, resourceVersion },
-    spec: placedSpecs.of({ nodeName: pod.spec.nodeName, schedulerName: pod.spec.schedulerName, containers: (pod.spec.containers ?? []).map(container), initContainers: pod.spec.initContainers?.map(container), overhead: pod.spec.overhead }),
-    status: placedStatuses.of({ phase: pod.status?.phase }),
-  };
 }

@@ -8,11 +8,12 @@
 import type { Logger } from '../../api/log.ts';
 import { ApiError } from '../../client/api-error.ts';
 import { eventRecorder } from '../../client/events.ts';
-import { createInformer, objectKey } from '../../client/informer.ts';
+import { createInformer, objectKey, type Informer } from '../../client/informer.ts';
 import type { Client } from '../../client/rest.ts';
 import { failureMessage } from './failure-message.ts';
 import { filterNode, type Failure } from './filters.ts';
-import { addPod, emptyUsage, nodeInfo, placedView, removePod, type NodeInfo, type NodeUsage } from './node-info.ts';
+import { podInformer } from '../pod-view.ts';
+import { addPod, emptyUsage, nodeInfo, removePod, type NodeInfo, type NodeUsage } from './node-info.ts';
 import { scoreNode } from './scores.ts';
 
 type Obj = Record<string, any>;
@@ -26,6 +27,8 @@ export interface SchedulerOptions {
   parallelBinds?: number;
   /** how long an unschedulable pod waits at most before it is tried again */
   retryUnschedulableMs?: number;
+  /** a pod informer shared with other controllers (podInformer's view); by default its own */
+  pods?: Informer;
 }
 
 export interface Scheduler { stop(): void }
@@ -38,8 +41,7 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
   const retryMs = o.retryUnschedulableMs ?? 60_000;
   const events = eventRecorder(o.client, 'default-scheduler', o.log);
   const nodes = createInformer(o.client, '/api/v1/nodes', { log: o.log });
-  // placed pods are kept as what their node counts; pending ones whole, less their field history
-  const pods = createInformer(o.client, '/api/v1/pods', { log: o.log, transform: (p: Obj) => p.spec?.nodeName ? placedView(p) : { ...p, metadata: { ...p.metadata, managedFields: undefined } } });
+  const pods = o.pods ?? podInformer(o.client, o.log);
   /** per node, what the pods placed on it hold, kept up to date from the pod events */
   const usage = new Map<string, NodeUsage>();
 
@@ -199,7 +201,7 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
       stopped = true;
       clearInterval(periodic);
       nodes.stop();
-      pods.stop();
+      if (!o.pods) pods.stop();
     },
   };
 }

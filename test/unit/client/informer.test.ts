@@ -66,6 +66,19 @@ test('lists (paged), then watches from the list version; events split across chu
   assert.ok(Number(w.query.get('timeoutSeconds')) >= 300);
 });
 
+test('an add handler registered after the first list hears of every object held, once', async t => {
+  const { client, close } = await scripted([(_c, res) => sendJSON(res, 200, listOf('7', [obj('a', '3'), obj('b', '5')]))], []);
+  t.after(close);
+  const inf = createInformer(client, '/api/v1/namespaces/ns/configmaps');
+  const early = record(inf);
+  inf.start();
+  t.after(() => inf.stop());
+  await inf.synced();
+  const late = record(inf);
+  assert.deepEqual(late, ['add a@3', 'add b@5']);
+  assert.deepEqual(early, ['add a@3', 'add b@5'], 'handlers already there are not told twice');
+});
+
 test('an ERROR event with code 410 lists again and reports what changed meanwhile', async t => {
   const { srv, client, close } = await scripted([
     (_c, res) => sendJSON(res, 200, listOf('5', [obj('a', '3'), obj('b', '4')])),

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { failureMessage } from '../../../../src/controllers/scheduler/failure-message.ts';
 import { filterNode } from '../../../../src/controllers/scheduler/filters.ts';
-import { addPod, emptyUsage, nodeInfo, placedView, removePod } from '../../../../src/controllers/scheduler/node-info.ts';
+import { addPod, emptyUsage, nodeInfo, removePod } from '../../../../src/controllers/scheduler/node-info.ts';
+import { podView } from '../../../../src/controllers/pod-view.ts';
 import { podRequests } from '../../../../src/controllers/scheduler/requests.ts';
 import { scoreNode } from '../../../../src/controllers/scheduler/scores.ts';
 
@@ -77,7 +78,7 @@ test('a placed pod counted and then uncounted leaves its node as it was; its vie
     initContainers: [{ name: 'i', resources: { requests: { cpu: '2' } } }],
     containers: [{ name: 'c', image: 'x', env: [{ name: 'E', value: 'v' }], resources: { requests: { cpu: '250m', memory: '64Mi' } }, ports: [{ containerPort: 80, hostPort: 8080 }, { containerPort: 81 }] }],
   });
-  const view = placedView(placed);
+  const view = podView(placed);
   const u = emptyUsage();
   addPod(u, pod({ containers: [{ name: 'other', resources: { requests: { cpu: '1' } } }] }));
   const before = structuredClone(u);
@@ -87,5 +88,9 @@ test('a placed pod counted and then uncounted leaves its node as it was; its vie
   removePod(u, view);
   assert.deepEqual(u, before);
   assert.equal(view.spec.containers[0].env, undefined);
-  assert.equal(placedView(structuredClone(placed)).spec, view.spec, 'equal specs are shared');
+  assert.equal(podView(structuredClone(placed)).spec, view.spec, 'equal specs are shared');
+  const unplaced = { ...pod(), metadata: { name: 'q', namespace: 'default', managedFields: [{ manager: 'm' }] } };
+  const whole = podView(unplaced);
+  assert.equal(whole.spec.containers[0].image, 'x', 'a pod without a node is kept whole');
+  assert.equal(whole.metadata.managedFields, undefined);
 });
