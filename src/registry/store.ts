@@ -125,6 +125,7 @@ export class GenericStore {
     if (this.hasStatus(info)) delete obj.status;
     await strategy.prepareForCreate(obj, ctx);
     this.recordManager(info, undefined, obj, opts, now);
+    strategy.admitCreate?.(obj, ctx);
 
     const named = !!meta.name;
     if (!named && !meta.generateName) {

@@ -31,6 +31,12 @@ export interface Strategy {
   returnDeletedObject: boolean;
   /** server defaults and server-owned fields for a new object (mutates obj) */
   prepareForCreate(obj: KubeObject, ctx: StrategyContext): void | Promise<void>;
+  /**
+   * what Kubernetes' mutating admission plugins set on a new object (mutates obj); it runs after
+   * the write is recorded in managedFields, as admission runs after the field manager there, so
+   * the fields it sets belong to no manager
+   */
+  admitCreate?(obj: KubeObject, ctx: StrategyContext): void;
   /** carry server-owned fields over on update (mutates obj) */
   prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   validateCreate(obj: KubeObject, ctx: StrategyContext): FieldError[];

@@ -27,6 +27,11 @@ test('a binding sets spec.nodeName and PodScheduled once; a second is a 409; bad
   assert.equal(pod.metadata.annotations.why, 'fits');
   assert.deepEqual(pod.status.conditions.filter((x: any) => x.type === 'PodScheduled').map((x: any) => x.status), ['True']);
   assert.equal(pod.status.phase, 'Pending');
+  // admission's additions come after the field manager, as in Kubernetes: in the spec, owned by nobody
+  assert.deepEqual([pod.spec.priority, pod.spec.serviceAccountName, pod.spec.tolerations.length], [0, 'default', 2]);
+  const owned = Object.keys(pod.metadata.managedFields[0].fieldsV1['f:spec']);
+  assert.ok(owned.includes('f:dnsPolicy') && owned.includes('f:containers'), owned.join(' '));
+  for (const f of ['f:priority', 'f:serviceAccountName', 'f:tolerations']) assert.ok(!owned.includes(f), f);
 
   const again = await bind({ apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p' }, target: { kind: 'Node', name: 'node-b' } });
   assert.equal(again.status, 409);

@@ -33,11 +33,14 @@ export const podStrategy = strategyWith({
   prepareForCreate(obj) {
     if (!isObject(obj.spec)) obj.spec = {};
     defaultPodSpec(obj.spec);
+    obj.status = { phase: 'Pending', qosClass: qosClass(obj) };
+  },
+  // the Priority, ServiceAccount and DefaultTolerationSeconds admission plugins
+  admitCreate(obj) {
     const s = obj.spec as Record<string, unknown>;
     if (s.priority === undefined) s.priority = 0;
     if (s.serviceAccountName === undefined) s.serviceAccountName = 'default';
     addDefaultTolerations(s);
-    obj.status = { phase: 'Pending', qosClass: qosClass(obj) };
   },
   validateCreate: obj => validatePodSpec(obj.spec, 'spec'),
   // a binding is the one write that may set spec.nodeName
