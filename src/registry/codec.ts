@@ -64,10 +64,13 @@ function servedHead(apiVersion: string, kind: string): Uint8Array {
  */
 export function jsonListFromStorage(open: string, kvs: Array<Pick<KeyValue, 'value' | 'modRevision'>>, apiVersion: string, kind: string, close: string): Buffer {
   const head = servedHead(apiVersion, kind);
+  // per item, worked out while sizing and used while writing: where its stored head ends (0: it
+  // takes the slow path, whose bytes are kept in `slow`)
+  const heads = new Int32Array(kvs.length);
   const slow = new Map<number, Uint8Array>();
   let size = Buffer.byteLength(open) + Buffer.byteLength(close) + Math.max(0, kvs.length - 1);
   kvs.forEach((kv, i) => {
-    const hl = storedHeadLength(kv.value);
+    const hl = heads[i] = storedHeadLength(kv.value);
     if (hl === 0) {
       const whole = enc.encode(JSON.stringify(decodeFromStorage(kv, apiVersion)));
       slow.set(i, whole);
@@ -81,9 +84,13 @@ export function jsonListFromStorage(open: string, kvs: Array<Pick<KeyValue, 'val
   let at = out.write(open, 0);
   kvs.forEach((kv, i) => {
     if (i) out[at++] = 0x2c; /* , */
-    const whole = slow.get(i);
-    if (whole) { out.set(whole, at); at += whole.length; return; }
-    const hl = storedHeadLength(kv.value);
+    const hl = heads[i]!;
+    if (hl === 0) {
+      const whole = slow.get(i)!;
+      out.set(whole, at);
+      at += whole.length;
+      return;
+    }
     out.set(head, at);
     at += head.length;
     at += out.write(String(kv.modRevision), at, 'latin1');

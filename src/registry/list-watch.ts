@@ -22,8 +22,8 @@ export interface ListOptions {
   index?: IndexHint;
 }
 
-/** a list whose items are already JSON bytes, in pieces (see listJson) */
-export interface JsonList { list: KubeList; itemsJson: KeyValue[] }
+/** a list read for the JSON fast path: its items as stored, to be written out without a parse (see listJson) */
+export interface JsonList { list: KubeList; stored: KeyValue[] }
 
 const pageReadSize = 500;
 
@@ -36,10 +36,10 @@ export async function listObjects(storage: Storage, info: ResourceInfo, namespac
  * stored bytes copied once into the answer: the fast path for unfiltered JSON lists.
  */
 export async function listJson(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: Omit<ListOptions, 'filter' | 'name'> = {}): Promise<Buffer> {
-  const { list, itemsJson } = await readList(storage, info, namespace, opts, true);
+  const { list, stored } = await readList(storage, info, namespace, opts, true);
   const { items: _items, ...head } = list;
   const prefix = JSON.stringify(head);
-  return jsonListFromStorage(`${prefix.slice(0, -1)},"items":[`, itemsJson, list.apiVersion, info.kind, ']}');
+  return jsonListFromStorage(`${prefix.slice(0, -1)},"items":[`, stored, list.apiVersion, info.kind, ']}');
 }
 
 async function readList(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: ListOptions, asJson: boolean): Promise<JsonList> {
@@ -55,7 +55,7 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
   const end = prefixEnd(prefix);
   const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
   const items: KubeObject[] = [];
-  const itemsJson: KeyValue[] = [];
+  const stored: KeyValue[] = [];
   let count = 0;
   let served = 0;
   let nextStart: string | undefined;
@@ -70,7 +70,7 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
       for (const kv of res.kvs) {
         lastKey = kv.key;
         if (asJson) {
-          itemsJson.push(kv);
+          stored.push(kv);
         } else {
           const obj = decodeFromStorage(kv, apiVersion);
           if (opts.name !== undefined && obj.metadata.name !== opts.name) continue;
@@ -108,7 +108,7 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
     metadata.continue = encodeContinue({ revision: served, start: nextStart });
     if (remaining !== undefined) metadata.remainingItemCount = remaining;
   }
-  return { list: { apiVersion, kind: info.listKind, metadata, items }, itemsJson };
+  return { list: { apiVersion, kind: info.listKind, metadata, items }, stored };
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
