@@ -3,6 +3,7 @@
 
 import type { KubeObject } from '../api/object.ts';
 import type { KeyValue } from '../storage/interface.ts';
+import { copyValue, valueBytes, valueLength } from '../storage/packed-value.ts';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -15,36 +16,54 @@ export function encodeForStorage(obj: KubeObject): Uint8Array {
   return enc.encode(JSON.stringify({ apiVersion, kind, metadata: meta, ...rest }));
 }
 
-const storedHead = /^\{"apiVersion":"[^"\\]*","kind":"[^"\\]*","metadata":\{/;
-// the head is at most this long: apiVersion and kind are short
-const headProbe = 256;
+// The head is shorter than this: apiVersion and kind are short. Most heads fit the first
+// probe; the byte after the head is read too.
+const headProbes = [96, 256];
+// where a packed value's head is copied to be looked at (lists look at thousands in a row)
+const headScratch = new Uint8Array(headProbes[1]! + 1);
 
-/**
- * The stored object as JSON bytes for a client of apiVersion, in pieces: a new head carrying the
- * served apiVersion and the resourceVersion, then a view of the stored bytes after their head —
- * no parse, no re-encode, no copy of the bulk.
- */
-export function jsonPartsFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'>, apiVersion: string, kind: string, rv: number = kv.modRevision): Uint8Array[] {
-  const headLength = storedHeadLength(kv.value);
-  if (headLength === 0) return [enc.encode(JSON.stringify(decodeFromStorage(kv, apiVersion, rv)))];
-  const rest = kv.value.subarray(headLength);
-  const sep = rest[0] === 0x7d /* } */ ? '' : ',';
-  return [servedHead(apiVersion, kind), enc.encode(`${rv}"${sep}`), rest];
+/** the value's first bytes and the length of its stored head (0: the slow path) */
+function headOf(kv: KeyValue): { start: Uint8Array; length: number } {
+  let start = valueBytes(kv, 0, headProbes[0]! + 1, headScratch);
+  let length = storedHeadLength(start);
+  if (length === 0 && start.length > headProbes[0]!) {
+    start = valueBytes(kv, 0, headProbes[1]! + 1, headScratch);
+    length = storedHeadLength(start);
+  }
+  return { start, length };
 }
 
-// Stored values never change, and a list reads the same ones again and again: where each one's
-// head ends is worked out once.
-const headLengths = new WeakMap<Uint8Array, number>();
+/**
+ * The byte length of the stored head `{"apiVersion":"…","kind":"…","metadata":{` at the start of
+ * `b`, or 0 when the value must take the slow path (no such head, or escapes or non-ASCII text
+ * in it, which a splice would have to re-encode).
+ */
+function storedHeadLength(b: Uint8Array): number {
+  let at = expect(b, 0, apiVersionOpen);
+  at = at && skipPlainString(b, at);
+  at = at && expect(b, at, kindOpen);
+  at = at && skipPlainString(b, at);
+  return at && expect(b, at, metadataOpen);
+}
 
-/** the byte length of the stored head, or 0 when the value must take the slow path */
-function storedHeadLength(value: Uint8Array): number {
-  let n = headLengths.get(value);
-  if (n !== undefined) return n;
-  const head = storedHead.exec(dec.decode(value.subarray(0, headProbe)));
-  // a head with non-ASCII text would have a byte length other than its length: take the slow path
-  n = head && Buffer.byteLength(head[0]) === head[0].length ? head[0].length : 0;
-  headLengths.set(value, n);
-  return n;
+const apiVersionOpen = Buffer.from('{"apiVersion":"');
+const kindOpen = Buffer.from(',"kind":"');
+const metadataOpen = Buffer.from(',"metadata":{');
+
+/** the position after `want` when `b` holds it at `at`, else 0 */
+function expect(b: Uint8Array, at: number, want: Uint8Array): number {
+  for (let i = 0; i < want.length; i++) if (b[at + i] !== want[i]) return 0;
+  return at + want.length;
+}
+
+/** the position after a string's closing quote, when its text is plain ASCII; else 0 */
+function skipPlainString(b: Uint8Array, at: number): number {
+  for (let i = at; i < b.length; i++) {
+    const c = b[i]!;
+    if (c === 0x22 /* " */) return i + 1;
+    if (c === 0x5c /* \ */ || c >= 0x80) return 0;
+  }
+  return 0;
 }
 
 // the head every item of a list shares, up to the resourceVersion's digits
@@ -59,26 +78,30 @@ function servedHead(apiVersion: string, kind: string): Uint8Array {
 
 /**
  * Stored objects as the items of a JSON list, between `open` and `close`, in one buffer sized
- * up front: each item's head written and its stored bulk copied once, no piece allocated per
- * item (a 10k-item list is tens of megabytes, and its pieces once cost more than the copy).
+ * up front. Each item is written as a new head carrying the served apiVersion and its
+ * resourceVersion, then its stored bytes after their head, copied once — no parse, no re-encode,
+ * no piece allocated per item (a 10k-item list is tens of megabytes, and its pieces once cost
+ * more than the copy). Values the watch cache keeps packed are copied out of their template
+ * and delta directly.
  */
-export function jsonListFromStorage(open: string, kvs: Array<Pick<KeyValue, 'value' | 'modRevision'>>, apiVersion: string, kind: string, close: string): Buffer {
+export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: string, kind: string, close: string): Buffer {
   const head = servedHead(apiVersion, kind);
   // per item, worked out while sizing and used while writing: where its stored head ends (0: it
-  // takes the slow path, whose bytes are kept in `slow`)
+  // takes the slow path, whose bytes are kept in `slow`) and whether more fields follow the head
   const heads = new Int32Array(kvs.length);
   const slow = new Map<number, Uint8Array>();
   let size = Buffer.byteLength(open) + Buffer.byteLength(close) + Math.max(0, kvs.length - 1);
   kvs.forEach((kv, i) => {
-    const hl = heads[i] = storedHeadLength(kv.value);
+    const { start, length: hl } = headOf(kv);
     if (hl === 0) {
       const whole = enc.encode(JSON.stringify(decodeFromStorage(kv, apiVersion)));
       slow.set(i, whole);
       size += whole.length;
       return;
     }
-    const sepLength = kv.value[hl] === 0x7d /* } */ ? 0 : 1;
-    size += head.length + String(kv.modRevision).length + 1 + sepLength + kv.value.length - hl;
+    const more = start[hl] !== 0x7d; /* } */
+    heads[i] = more ? hl : -hl;
+    size += head.length + String(kv.modRevision).length + 1 + (more ? 1 : 0) + valueLength(kv) - hl;
   });
   const out = Buffer.allocUnsafe(size);
   let at = out.write(open, 0);
@@ -95,17 +118,16 @@ export function jsonListFromStorage(open: string, kvs: Array<Pick<KeyValue, 'val
     at += head.length;
     at += out.write(String(kv.modRevision), at, 'latin1');
     out[at++] = 0x22; /* " */
-    if (kv.value[hl] !== 0x7d) out[at++] = 0x2c;
-    out.set(kv.value.subarray(hl), at);
-    at += kv.value.length - hl;
+    if (hl > 0) out[at++] = 0x2c;
+    at += copyValue(kv, out, at, Math.abs(hl));
   });
   at += out.write(close, at);
   return at === size ? out : out.subarray(0, at);
 }
 
-/** the stored object as JSON bytes for a client of apiVersion (see jsonPartsFromStorage) */
-export function jsonFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'>, apiVersion: string, kind: string, rv: number = kv.modRevision): Buffer {
-  return Buffer.concat(jsonPartsFromStorage(kv, apiVersion, kind, rv));
+/** the stored object as JSON bytes for a client of apiVersion (see jsonListFromStorage) */
+export function jsonFromStorage(kv: KeyValue, apiVersion: string, kind: string): Buffer {
+  return jsonListFromStorage('', [kv], apiVersion, kind, '');
 }
 
 /** the stored object as the client sees it through apiVersion */

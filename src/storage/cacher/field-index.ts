@@ -5,6 +5,7 @@
 // one check per event and one per watcher per event.
 
 import type { KeyValue } from '../interface.ts';
+import { valueLength } from '../packed-value.ts';
 
 /** reads the indexed field from a stored value; '' when absent */
 export type IndexFunc = (value: Uint8Array) => string;
@@ -22,7 +23,7 @@ export class FieldIndex {
 
   /** the field's value in a stored value (not necessarily the one indexed now); undefined for a deletion's empty value */
   valueIn(kv: KeyValue): string | undefined {
-    if (kv.value.length === 0) return undefined;
+    if (valueLength(kv) === 0) return undefined;
     try { return this.extract(kv.value); } catch { return ''; }
   }
 

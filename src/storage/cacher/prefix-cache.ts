@@ -8,6 +8,7 @@ import type { CacheWatcher, FanOut } from './fan-out.ts';
 import { rangeAt, type SnapshotRange } from './snapshots.ts';
 import { StoreIndex } from './store-index.ts';
 import { FieldIndex, type IndexFunc } from './field-index.ts';
+import { ValuePacker } from './value-packer.ts';
 
 export interface PrefixCacheLimits {
   /** at most this many recent events are kept */
@@ -33,11 +34,13 @@ export class PrefixCache {
   private fanOut: FanOut;
   /** the backend's compacted revision as last seen; history below it is not answered */
   private compacted = 0;
+  /** what the cache holds of a value: the same bytes, packed against similar values */
+  private packer = new ValuePacker();
 
   constructor(prefix: string, kvs: readonly KeyValue[], startRevision: number, limits: PrefixCacheLimits, fanOut: FanOut, indexers?: Record<string, IndexFunc>) {
     this.prefix = prefix;
     this.startRevision = startRevision;
-    this.index = StoreIndex.fromSorted(kvs);
+    this.index = StoreIndex.fromSorted(kvs.map(kv => this.packer.pack(kv)));
     for (const [name, extract] of Object.entries(indexers ?? {})) {
       const idx = new FieldIndex(name, extract);
       for (const kv of kvs) idx.put(kv);
@@ -56,9 +59,10 @@ export class PrefixCache {
     const key = ev.kv.key;
     const revision = ev.kv.modRevision;
     const before = this.index.get(key);
-    if (ev.type === 'put') this.index.put(ev.kv); else this.index.remove(key);
-    // share the cache's own object as prevKv: same content, one copy in memory
-    const out: WatchEvent = before ? { type: ev.type, kv: ev.kv, prevKv: before } : ev;
+    // the event, its history entry and the present state share one packed copy of the value
+    const kv = ev.type === 'put' ? this.packer.pack(ev.kv) : ev.kv;
+    if (ev.type === 'put') this.index.put(kv); else this.index.remove(key);
+    const out: WatchEvent = before ? { type: ev.type, kv, prevKv: before } : { type: ev.type, kv };
     this.buffer.push({ revision, at: this.limits.now(), event: out, before });
     for (const w of this.plainWatchers) if (w.wants(key, revision)) this.fanOut.events(w, [out]);
     for (const [name, idx] of this.indexes) {

@@ -1,0 +1,57 @@
+// Stored objects written out as JSON without a parse: the served apiVersion and resourceVersion
+// spliced into the stored bytes, for plain values and for values the watch cache keeps packed,
+// and the slow path for heads a splice cannot handle.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { encodeForStorage, jsonFromStorage, jsonListFromStorage } from '../../../src/registry/codec.ts';
+import { ValuePacker } from '../../../src/storage/cacher/value-packer.ts';
+import { PackedKeyValue } from '../../../src/storage/packed-value.ts';
+import type { KeyValue } from '../../../src/storage/interface.ts';
+import type { KubeObject } from '../../../src/api/object.ts';
+
+const stored = (obj: KubeObject, rev: number): KeyValue => ({ key: `/registry/things/${rev}`, value: encodeForStorage(obj), createRevision: rev, modRevision: rev });
+
+function thing(i: number, extra: Record<string, unknown> = {}): KubeObject {
+  return { apiVersion: 'example.io/v1beta1', kind: 'Thing', metadata: { name: `thing-${i}`, namespace: 'default', uid: `uid-${i}`, resourceVersion: '999', labels: { app: 'a'.repeat(100) } }, spec: { replicas: i, template: 'x'.repeat(200) }, ...extra } as KubeObject;
+}
+
+/** what a client of example.io/v1 must see for `obj` at revision `rev` */
+const served = (obj: KubeObject, rev: number) => ({ ...obj, apiVersion: 'example.io/v1', metadata: { ...obj.metadata, resourceVersion: String(rev) } });
+
+test('a list of stored objects: each served with the asked apiVersion and its own resourceVersion', () => {
+  const objs = [thing(1), thing(2), thing(3, { status: { phase: 'Ready' } })];
+  const kvs = objs.map((o, i) => stored(o, 10 + i));
+  const out = jsonListFromStorage('{"kind":"ThingList","items":[', kvs, 'example.io/v1', 'Thing', ']}');
+  assert.deepEqual(JSON.parse(out.toString()), { kind: 'ThingList', items: objs.map((o, i) => served(o, 10 + i)) });
+  assert.deepEqual(JSON.parse(jsonFromStorage(kvs[2]!, 'example.io/v1', 'Thing').toString()), served(objs[2]!, 12));
+  assert.equal(jsonListFromStorage('[', [], 'v1', 'Thing', ']').toString(), '[]');
+});
+
+test('packed values are written out byte for byte as their plain originals', () => {
+  const packer = new ValuePacker();
+  const kvs = Array.from({ length: 50 }, (_, i) => stored(thing(i), 100 + i));
+  const packed = kvs.map(kv => packer.pack(kv));
+  assert.ok(packed.every(kv => kv instanceof PackedKeyValue));
+  const plainOut = jsonListFromStorage('{"items":[', kvs, 'example.io/v1', 'Thing', ']}');
+  assert.deepEqual(jsonListFromStorage('{"items":[', packed, 'example.io/v1', 'Thing', ']}'), plainOut);
+  assert.deepEqual(JSON.parse(plainOut.toString()).items[7], served(thing(7), 107));
+  assert.deepEqual(jsonFromStorage(packed[3]!, 'example.io/v1', 'Thing'), jsonFromStorage(kvs[3]!, 'example.io/v1', 'Thing'));
+});
+
+test('heads with escapes or non-ASCII text, long or missing heads (the slow way) and empty metadata are written correctly', () => {
+  const kinds: KubeObject[] = [
+    { apiVersion: 'example.io/v1', kind: 'Th\\"ing', metadata: { name: 'escaped' } } as KubeObject,
+    { apiVersion: 'example.io/v1', kind: 'Thüng', metadata: { name: 'non-ascii' } } as KubeObject,
+    { apiVersion: 'example.io/v1', kind: 'Thing', metadata: {} } as KubeObject,
+    { apiVersion: `example.io/${'v'.repeat(300)}`, kind: 'Thing', metadata: { name: 'long-head' } } as KubeObject,
+  ];
+  const kvs = kinds.map((o, i) => stored(o, 20 + i));
+  kvs.push({ key: '/registry/things/odd', value: new TextEncoder().encode('{"metadata":{"name":"odd"},"kind":"Thing"}'), createRevision: 30, modRevision: 30 });
+  const items = JSON.parse(jsonListFromStorage('[', kvs, 'example.io/v1', 'Thing', ']').toString()) as KubeObject[];
+  assert.deepEqual(items.map(o => [o.apiVersion, o.metadata.resourceVersion, o.metadata.name]), [
+    ['example.io/v1', '20', 'escaped'], ['example.io/v1', '21', 'non-ascii'], ['example.io/v1', '22', undefined],
+    ['example.io/v1', '23', 'long-head'], ['example.io/v1', '30', 'odd'],
+  ]);
+  assert.equal(items[1]!.kind, 'Thüng');
+});
