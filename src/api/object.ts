@@ -53,8 +53,29 @@ export function timestamp(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/**
+ * A deep copy of a JSON value (plain objects, arrays and primitives, as JSON.parse gives them).
+ * A tenth of structuredClone's cost on objects like these, which every write copies.
+ */
 export function deepClone<T>(v: T): T {
-  return structuredClone(v);
+  return cloneJson(v) as T;
+}
+
+function cloneJson(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = cloneJson(v[i]);
+    return out;
+  }
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[k];
+    // a key JSON allows but assignment would take as the prototype (a ConfigMap may have it)
+    if (k === '__proto__') Object.defineProperty(out, k, { value: cloneJson(x), enumerable: true, writable: true, configurable: true });
+    else out[k] = typeof x === 'object' && x !== null ? cloneJson(x) : x;
+  }
+  return out;
 }
 
 /** structural equality of JSON values */

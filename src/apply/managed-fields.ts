@@ -4,7 +4,7 @@
 // that nobody else owns.
 
 import { conflictStatus } from './conflicts.ts';
-import { isObject, jsonEqual } from '../api/object.ts';
+import { deepClone, isObject, jsonEqual } from '../api/object.ts';
 import { schemaNode } from '../schema/schema-walker.ts';
 import { FieldSet, type Path } from './field-set.ts';
 import { shapeOf, type Shape } from './shape.ts';
@@ -134,10 +134,10 @@ export function applyConfiguration(live: Obj | undefined, config: Obj, ctx: Mana
   const shape = rootShape(ctx.definition);
   const liveMeta = live && isObject(live.metadata) ? live.metadata as Obj : {};
   const entries = decodeEntries(liveMeta.managedFields);
-  const cfg = structuredClone(config);
+  const cfg = deepClone(config);
   if (isObject(cfg.metadata)) delete (cfg.metadata as Obj).managedFields;
   const applied = trackedOnly(fieldSetOf(cfg, shape), ctx.subresource);
-  const base: Obj = live ? structuredClone(live) : {};
+  const base: Obj = live ? deepClone(live) : {};
   let merged = mergeConfig(base, onlyTracked(cfg, ctx.subresource), shape) as Obj;
 
   // conflicts: fields this apply changes that another manager owns

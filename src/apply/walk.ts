@@ -1,7 +1,7 @@
 // Walks of objects by shape: the fields a value sets, the fields one write changed, the value
 // at a path, applying a configuration over a live object, and removing a path.
 
-import { isObject, jsonEqual } from '../api/object.ts';
+import { deepClone, isObject, jsonEqual } from '../api/object.ts';
 import { FieldSet, type Path, type PathElement } from './field-set.ts';
 import { childShape, itemKey, itemShape, setKey, type Shape } from './shape.ts';
 
@@ -160,20 +160,20 @@ export function existingOnly(set: FieldSet, obj: unknown, shape: Shape): FieldSe
 /** the applied configuration over the live object: configured fields win, list items merge by key */
 export function mergeConfig(live: unknown, config: unknown, shape: Shape): unknown {
   if (config === undefined) return live;
-  if (shape.kind === 'leaf' || config === null) return structuredClone(config);
+  if (shape.kind === 'leaf' || config === null) return deepClone(config);
   if (shape.kind === 'struct' || shape.kind === 'map') {
-    if (!isObject(config)) return structuredClone(config);
+    if (!isObject(config)) return deepClone(config);
     const out: Obj = isObject(live) ? { ...live } : {};
     for (const [k, c] of Object.entries(config)) out[k] = mergeConfig(out[k], c, childShape(shape, k));
     return out;
   }
-  if (!Array.isArray(config)) return structuredClone(config);
+  if (!Array.isArray(config)) return deepClone(config);
   const out = Array.isArray(live) ? [...live] : [];
   for (const item of config) {
     const at = shape.kind === 'set'
       ? out.findIndex(x => jsonEqual(x, item))
       : out.findIndex(x => itemKey(shape, x) === itemKey(shape, item));
-    if (at < 0) out.push(structuredClone(item));
+    if (at < 0) out.push(deepClone(item));
     else if (shape.kind === 'list-map') out[at] = mergeConfig(out[at], item, itemShape(shape));
   }
   return out;

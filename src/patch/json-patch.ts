@@ -1,6 +1,6 @@
 // JSON patch (RFC 6902): add, remove, replace, move, copy, test over JSON pointers (RFC 6901).
 
-import { jsonEqual } from '../api/object.ts';
+import { deepClone, jsonEqual } from '../api/object.ts';
 
 export class JsonPatchError extends Error {
   /** a failed `test` operation (Kubernetes answers 422) rather than a malformed patch (400) */
@@ -78,13 +78,13 @@ function remove(doc: unknown, path: string): unknown {
 
 export function applyJsonPatch(target: unknown, patch: unknown): unknown {
   if (!Array.isArray(patch)) throw new JsonPatchError(`json: cannot unmarshal ${patch === null ? 'null' : typeof patch === 'object' ? 'object' : typeof patch === 'boolean' ? 'bool' : typeof patch} into Go value of type jsonpatch.Patch`, false, true);
-  let doc = structuredClone(target);
+  let doc = deepClone(target);
   for (const raw of patch as Operation[]) {
     if (!raw || typeof raw !== 'object' || typeof raw.path !== 'string') throw new JsonPatchError('invalid JSON patch operation: missing path');
     switch (raw.op) {
-      case 'add': doc = add(doc, raw.path, structuredClone(raw.value)); break;
+      case 'add': doc = add(doc, raw.path, deepClone(raw.value)); break;
       case 'remove': doc = remove(doc, raw.path); break;
-      case 'replace': if (raw.path === '') { doc = structuredClone(raw.value); break; } get(doc, raw.path); doc = add(remove(doc, raw.path), raw.path, structuredClone(raw.value)); break;
+      case 'replace': if (raw.path === '') { doc = deepClone(raw.value); break; } get(doc, raw.path); doc = add(remove(doc, raw.path), raw.path, deepClone(raw.value)); break;
       case 'move': {
         if (typeof raw.from !== 'string') throw new JsonPatchError('move operation missing from');
         const v = get(doc, raw.from);
@@ -93,7 +93,7 @@ export function applyJsonPatch(target: unknown, patch: unknown): unknown {
       }
       case 'copy': {
         if (typeof raw.from !== 'string') throw new JsonPatchError('copy operation missing from');
-        doc = add(doc, raw.path, structuredClone(get(doc, raw.from)));
+        doc = add(doc, raw.path, deepClone(get(doc, raw.from)));
         break;
       }
       case 'test': {
