@@ -16,18 +16,19 @@ export function encodeForStorage(obj: KubeObject): Uint8Array {
   return enc.encode(JSON.stringify({ apiVersion, kind, metadata: meta, ...rest }));
 }
 
-// The head is shorter than this: apiVersion and kind are short. Most heads fit the first
-// probe; the byte after the head is read too.
-const headProbes = [96, 256];
+// The head is shorter than `longProbe` bytes (apiVersion and kind are short); most fit in
+// `shortProbe`, which is tried first. The byte after the head is read too.
+const shortProbe = 96;
+const longProbe = 256;
 // where a packed value's head is copied to be looked at (lists look at thousands in a row)
-const headScratch = new Uint8Array(headProbes[1]! + 1);
+const headScratch = new Uint8Array(longProbe + 1);
 
 /** the value's first bytes and the length of its stored head (0: the slow path) */
 function headOf(kv: KeyValue): { start: Uint8Array; length: number } {
-  let start = valueBytes(kv, 0, headProbes[0]! + 1, headScratch);
+  let start = valueBytes(kv, 0, shortProbe + 1, headScratch);
   let length = storedHeadLength(start);
-  if (length === 0 && start.length > headProbes[0]!) {
-    start = valueBytes(kv, 0, headProbes[1]! + 1, headScratch);
+  if (length === 0 && start.length > shortProbe) {
+    start = valueBytes(kv, 0, longProbe + 1, headScratch);
     length = storedHeadLength(start);
   }
   return { start, length };

@@ -23,6 +23,10 @@ const samplesFound = 8;
 // (a resource whose values are all unlike each other pays for few template indexes).
 const missStreak = 4;
 const missEvery = 32;
+// Templates kept and tried for each new value, most recently useful first.
+const maxTemplates = 4;
+// A delta may hold at most this share of its value's bytes as literals.
+const literalShare = 0.3;
 
 interface Template {
   bytes: Uint8Array;
@@ -36,29 +40,17 @@ interface Template {
 // where deltas are built before they become strings (packing is synchronous: one serves all)
 let scratch = Buffer.alloc(4096);
 
-export interface PackerLimits {
-  /** templates kept and tried for each new value, most recently useful first */
-  templates: number;
-  /** a delta may hold at most this share of its value's bytes as literals */
-  literalShare: number;
-}
-
 export class ValuePacker {
   private templates: Template[] = [];
-  private limits: PackerLimits;
   /** values in a row that matched no template */
   private misses = 0;
 
-  constructor(limits: PackerLimits = { templates: 4, literalShare: 0.3 }) {
-    this.limits = limits;
-  }
-
-  /** the value packed, or the KeyValue itself when packing would not pay (short or empty values) */
+  /** the value packed, or the KeyValue itself when packing would not pay (short, long or empty values; most unlike ones after a streak) */
   pack(kv: KeyValue): KeyValue {
     if (kv instanceof PackedKeyValue) return kv;
     const v = kv.value;
     if (v.length < minPacked || v.length > maxPacked) return kv;
-    const budget = Math.floor(v.length * this.limits.literalShare);
+    const budget = Math.floor(v.length * literalShare);
     for (let n = 0; n < this.templates.length; n++) {
       const t = this.templates[n]!;
       const delta = this.encode(v, t, budget);
@@ -71,7 +63,7 @@ export class ValuePacker {
     if (this.misses > missStreak && this.misses % missEvery !== 0) return kv;
     const t = template(new Uint8Array(v));
     this.templates.unshift(t);
-    if (this.templates.length > this.limits.templates) this.templates.pop();
+    if (this.templates.length > maxTemplates) this.templates.pop();
     return new PackedKeyValue(kv.key, kv.createRevision, kv.modRevision, t.bytes, this.encode(v, t, budget)!);
   }
 
