@@ -36,8 +36,7 @@ export function dns1035Label(v: string): string[] {
 /** names that cannot appear as one segment of a URL path */
 export function pathSegmentName(v: string): string[] {
   if (v === '.' || v === '..') return [`may not be '${v}'`];
-  for (const bad of ['/', '%']) if (v.includes(bad)) return [`may not contain '${bad}'`];
-  return [];
+  return ['/', '%'].filter(bad => v.includes(bad)).map(bad => `may not contain '${bad}'`);
 }
 
 export function validateName(rule: NameRule, v: string): string[] {

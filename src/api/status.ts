@@ -183,7 +183,10 @@ export function internalError(err: unknown): StatusError {
   return new StatusError(500, 'InternalError', `Internal error occurred: ${msg}`, { causes: [{ message: msg }] });
 }
 
-/** anything thrown, as a StatusError (unknown errors become 500 InternalError) */
+/**
+ * Anything thrown, as a StatusError. An error nobody turned into a Status is a fault of the
+ * server: a 500 InternalError whose details go to the server log, never to the client.
+ */
 export function toStatusError(err: unknown): StatusError {
-  return err instanceof StatusError ? err : internalError(err);
+  return err instanceof StatusError ? err : new StatusError(500, 'InternalError', 'Internal error occurred: the server could not handle this request; its log has the details');
 }

@@ -27,7 +27,6 @@ export interface ResponseLike {
 
 export interface RequestContext {
   method: string;
-  url: URL;
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body(): Promise<Buffer>;

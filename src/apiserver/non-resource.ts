@@ -19,7 +19,7 @@ export interface NonResourceDeps {
 const openapiByCatalog = new WeakMap<Catalog, ReturnType<typeof openapiHandler>>();
 
 export async function serveNonResource(ctx: RequestContext, deps: NonResourceDeps): Promise<void> {
-  const path = ctx.url.pathname.replace(/\/+$/, '') || '/';
+  const path = ctx.info.path.replace(/\/+$/, '') || '/';
   const health = await deps.health.handle(path, ctx.query);
   if (health) return sendRaw(ctx, health.status, health.headers, health.body);
   if (path === '/version') return sendJson(ctx, 200, versionInfo());

@@ -1,7 +1,10 @@
 // What a request path names: group, version, namespace, resource, name, subresource and verb.
 
+import { badRequest } from '../api/status.ts';
+
 export interface RequestInfo {
   isResourceRequest: boolean;
+  /** the decoded path, for matching non-resource paths; unmatchable when a segment held an escaped '/' */
   path: string;
   /** 'api' (core) or 'apis' */
   prefix?: 'api' | 'apis';
@@ -19,9 +22,32 @@ export interface RequestInfo {
 // namespaces/<name>/<these> are subresources of the namespace, not namespaced resources
 const namespaceSubresources = new Set(['status', 'finalize']);
 
-export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
-  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+/**
+ * The segments of a raw (still escaped) path: split first, then each decoded, so that an escaped
+ * '/' or '..' stays inside its segment and never moves the request to another path. Leading and
+ * trailing slashes are dropped; an empty segment inside the path stays (and names nothing).
+ * A segment that is not percent-encoded UTF-8 is a 400.
+ */
+export function pathSegments(rawPath: string): string[] {
+  const trimmed = rawPath.replace(/^\/+|\/+$/g, '');
+  if (trimmed === '') return [];
+  return trimmed.split('/').map(segment => {
+    if (!segment.includes('%')) return segment;
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      throw badRequest(`invalid URL escape in path segment ${JSON.stringify(segment)}: not percent-encoded UTF-8`);
+    }
+  });
+}
+
+/** `rawPath` is the request target's path as sent, before any decoding */
+export function parseRequestInfo(method: string, rawPath: string, query: URLSearchParams): RequestInfo {
+  const parts = pathSegments(rawPath);
+  // a segment that held an escaped '/' matches no fixed path
+  const path = parts.some(p => p.includes('/')) ? rawPath : `/${parts.join('/')}`;
   const info: RequestInfo = { isResourceRequest: false, path, group: '', version: '', resource: '', verb: method.toLowerCase(), parts };
+  if (parts.includes('')) return info;
   let rest: string[];
   if (parts[0] === 'api') {
     if (parts.length < 3) return info;

@@ -2,7 +2,8 @@
 // then checked against the type's schema as the fieldValidation level asks. Type mismatches
 // are 400s at every level; unknown and repeated fields fail (Strict), warn (Warn) or vanish (Ignore).
 
-import { badRequest, unsupportedMediaType } from '../api/status.ts';
+import { badRequest, StatusError, unsupportedMediaType } from '../api/status.ts';
+import { nestedTooDeeply, nestsTooDeeply } from '../codec/nesting.ts';
 import { isObject, type KubeObject } from '../api/object.ts';
 import { decodeBody } from '../codec/decode.ts';
 import { acceptedBodyTypes, parseContentType } from '../codec/media-type.ts';
@@ -12,9 +13,14 @@ import type { RequestContext } from './context.ts';
 
 function decodeProtobufBody(raw: Buffer): Record<string, unknown> {
   try {
-    return decodeProtobufObject(raw).object;
+    const { object } = decodeProtobufObject(raw);
+    if (nestsTooDeeply(object)) throw nestedTooDeeply();
+    return object;
   } catch (err) {
+    if (err instanceof StatusError) throw err;
     if (err instanceof ProtobufError) throw badRequest(err.message);
+    // a message nested past what the decoder's recursion can follow
+    if (err instanceof RangeError) throw nestedTooDeeply();
     throw err;
   }
 }

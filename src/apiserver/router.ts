@@ -1,6 +1,7 @@
 // Resource requests: find the served resource, check the verb is allowed on it, run the handler.
 
-import { methodNotAllowed, notFound, resourceNotFound } from '../api/status.ts';
+import { badRequest, methodNotAllowed, notFound, resourceNotFound } from '../api/status.ts';
+import { pathSegmentName } from '../api/names.ts';
 import type { RequestContext } from './context.ts';
 import type { HandlerDeps } from './handlers/deps.ts';
 import { handleGet } from './handlers/get.ts';
@@ -38,6 +39,8 @@ export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Pro
   const ri = ctx.info;
   const info = deps.catalog.lookup(ri.group, ri.version, ri.resource);
   if (!info) throw resourceNotFound();
+  checkPathName('Namespace', ri.namespace);
+  checkPathName('Name', ri.name);
   ctx.resource = info;
   if (ri.namespace !== undefined && !info.namespaced) throw resourceNotFound();
   if (ri.subresource) {
@@ -46,6 +49,8 @@ export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Pro
     const verb = ri.verb === 'watch' ? 'get' : ri.verb;
     if (!sub.verbs.includes(verb) || !(servedSubresources[sub.name] ?? []).includes(verb)) throw methodNotAllowed();
   } else {
+    // a collection is created into, listed, watched and deleted; it is never replaced or patched
+    if ((ri.verb === 'update' || ri.verb === 'patch') && ri.name === undefined) throw methodNotAllowed();
     const verb = ri.verb === 'watch' && ri.name !== undefined ? 'watch' : ri.verb;
     if (!info.verbs.includes(verb)) throw methodNotAllowed();
   }
@@ -56,4 +61,11 @@ export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Pro
   const handler = handlers[ri.verb];
   if (!handler) throw methodNotAllowed();
   await handler(ctx, deps);
+}
+
+/** `.`, `..` and names holding '/' or '%' never name an object, whatever the resource */
+function checkPathName(what: 'Name' | 'Namespace', value: string | undefined): void {
+  if (value === undefined) return;
+  const errs = pathSegmentName(value);
+  if (errs.length) throw badRequest(`${what} parameter invalid: ${JSON.stringify(value)}: ${errs.join(';')}`);
 }

@@ -7,7 +7,7 @@ import type { TLSSocket } from 'node:tls';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../api/log.ts';
 import { StorageError } from '../storage/interface.ts';
-import { toStatusError, unauthorized, serviceUnavailable } from '../api/status.ts';
+import { badRequest, methodNotAllowed, toStatusError, unauthorized, serviceUnavailable } from '../api/status.ts';
 import type { Catalog } from '../schema/types.ts';
 import type { GenericStore } from '../registry/store.ts';
 import type { RequestContext, ResponseLike } from './context.ts';
@@ -56,9 +56,24 @@ class LazyAbort {
   }
 }
 
-const base = new URL('https://localhost');
-
 const anonymousPaths = /^\/(healthz|livez|readyz)(\/|$)|^\/version\/?$/;
+
+/**
+ * The path (still escaped) and query of a request target. An absolute-form target loses its
+ * scheme and host; anything else that is not a path (authority or asterisk form) is undefined.
+ */
+export function splitTarget(target: string | undefined): { rawPath: string; query: URLSearchParams } | undefined {
+  if (!target) return undefined;
+  let t = target;
+  if (t[0] !== '/') {
+    const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(t);
+    if (!origin) return undefined;
+    t = t.slice(origin[0].length) || '/';
+    if (t[0] === '?') t = `/${t}`;
+  }
+  const q = t.indexOf('?');
+  return q < 0 ? { rawPath: t, query: new URLSearchParams() } : { rawPath: t.slice(0, q), query: new URLSearchParams(t.slice(q + 1)) };
+}
 
 export function createApiServer(opts: ApiServerOptions): ApiServer {
   const now = opts.now ?? (() => new Date());
@@ -90,7 +105,14 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   });
   server.on('session', s => { sessions.add(s); s.on('close', () => sessions.delete(s)); });
   server.on('secureConnection', s => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
-
+  // a CONNECT never reaches 'request' (HTTP/1.1 hands over the socket, HTTP/2 a response):
+  // answer it here rather than drop the connection
+  server.on('connect', (_req: unknown, out: import('node:net').Socket | http2.Http2ServerResponse) => {
+    const body = JSON.stringify(methodNotAllowed().status);
+    const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    if (out instanceof http2.Http2ServerResponse) { out.writeHead(405, headers); out.end(body); return; }
+    out.end(`HTTP/1.1 405 Method Not Allowed\r\ncontent-type: ${headers['content-type']}\r\ncontent-length: ${headers['content-length']}\r\nconnection: close\r\n\r\n${body}`);
+  });
   server.on('request', (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
     active++;
     const abort = new LazyAbort();
@@ -112,22 +134,27 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   });
 
   async function handle(req: http2.Http2ServerRequest, res: ResponseLike, abort: LazyAbort): Promise<void> {
-    const url = new URL(req.url, base);
-    const query = url.searchParams;
     const method = req.method;
-    const info = parseRequestInfo(method, url.pathname, query);
+    const target = splitTarget(req.url);
+    const query = target?.query ?? new URLSearchParams();
     const log = opts.log;
     let bodyPromise: Promise<Buffer> | undefined;
     const ctx: RequestContext = {
-      method, url, query, headers: req.headers, res, info, log,
+      method, query, headers: req.headers, res, log,
+      info: { isResourceRequest: false, path: target?.rawPath ?? '', group: '', version: '', resource: '', verb: method.toLowerCase(), parts: [] },
       body: () => (bodyPromise ??= readBody(req as unknown as Readable)),
       get signal() { return abort.signal; },
       warnings: [],
     };
     const started = performance.now();
-    if (info.verb === 'watch') watches.add(abort);
     try {
-      if (anonymousPaths.test(url.pathname)) {
+      // CONNECT tunnels nothing here; a target that is not a path names nothing
+      if (method === 'CONNECT') throw methodNotAllowed();
+      if (!target) throw badRequest(`the request target ${JSON.stringify(req.url ?? '')} is not a path`);
+      // a path that does not decode is answered before any other work
+      const info = ctx.info = parseRequestInfo(method, target.rawPath, query);
+      if (info.verb === 'watch') watches.add(abort);
+      if (anonymousPaths.test(info.path)) {
         await serveNonResource(ctx, nonResource);
         return;
       }
@@ -138,10 +165,10 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       else await serveNonResource(ctx, nonResource);
     } catch (err) {
       const status = err instanceof StorageError && err.code === 'unavailable' ? serviceUnavailable(`storage is unavailable: ${err.message}`) : toStatusError(err);
-      if (status.code >= 500) log.warn('request error', { method, path: url.pathname, err: err instanceof Error ? err.stack : String(err) });
+      if (status.code >= 500) log.warn('request error', { method, path: ctx.info.path, err: err instanceof Error ? err.stack : String(err) });
       sendError(ctx, status);
     } finally {
-      if (log.enabled('debug')) log.debug('request', { method, path: url.pathname, verb: info.verb, code: res.statusCode, ms: Math.round(performance.now() - started) });
+      if (log.enabled('debug')) log.debug('request', { method, path: ctx.info.path, verb: ctx.info.verb, code: res.statusCode, ms: Math.round(performance.now() - started) });
     }
   }
 

@@ -13,6 +13,9 @@ export class JsonSyntaxError extends Error {
   }
 }
 
+/** Go's decoders refuse values nested deeper than this (objects and arrays counted together) */
+export const maxJsonDepth = 10_000;
+
 const QUOTE = 0x22, BACKSLASH = 0x5c, COLON = 0x3a, COMMA = 0x2c;
 const LBRACE = 0x7b, RBRACE = 0x7d, LBRACKET = 0x5b, RBRACKET = 0x5d;
 
@@ -175,6 +178,8 @@ export function scanJson(text: string): string[] {
     }
     if (i >= n) throw unexpectedEnd(n);
     const c = text.charCodeAt(i);
+    // Go counts a container as soon as it opens, so even an empty one can be one too deep
+    if ((c === LBRACE || c === LBRACKET) && stack.length >= maxJsonDepth) throw invalidChar(text, i, 'exceeded max depth');
     if (c === LBRACE) {
       i++;
       skipSpace();
@@ -221,18 +226,48 @@ export function countJsonKeys(text: string): number {
 
 const spaceBeforeColon = /"[ \t\r\n]+:/;
 
-/** how many keys the objects in a parsed JSON value hold */
-export function countValueKeys(v: unknown): number {
-  if (typeof v !== 'object' || v === null) return 0;
-  let keys = 0;
-  if (Array.isArray(v)) {
-    for (let k = 0; k < v.length; k++) { const e = v[k]; if (typeof e === 'object' && e !== null) keys += countValueKeys(e); }
-    return keys;
+/**
+ * How deep valid JSON text nests objects and arrays, counted up to `cap + 1` (the walk stops
+ * there). Only brackets outside strings count.
+ */
+export function jsonNestingDepth(text: string, cap: number): number {
+  let depth = 0, deepest = 0;
+  for (let i = 0, n = text.length; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      // jump to the closing quote: one not preceded by an odd run of backslashes
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i < 0) return deepest;
+        let b = i - 1, slashes = 0;
+        while (text.charCodeAt(b) === BACKSLASH) { slashes++; b--; }
+        if ((slashes & 1) === 0) break;
+      }
+    } else if (c === LBRACE || c === LBRACKET) {
+      if (++depth > deepest && (deepest = depth) > cap) return deepest;
+    } else if (c === RBRACE || c === RBRACKET) {
+      depth--;
+    }
   }
-  for (const k in v as Record<string, unknown>) {
-    keys++;
-    const e = (v as Record<string, unknown>)[k];
-    if (typeof e === 'object' && e !== null) keys += countValueKeys(e);
+  return deepest;
+}
+
+/** how many keys the objects in a parsed JSON value hold (a loop, not recursion: values may nest deeply) */
+export function countValueKeys(v: unknown): number {
+  let keys = 0;
+  const pending: unknown[] = [v];
+  while (pending.length > 0) {
+    const x = pending.pop();
+    if (typeof x !== 'object' || x === null) continue;
+    if (Array.isArray(x)) {
+      for (let k = 0; k < x.length; k++) { const e = x[k]; if (typeof e === 'object' && e !== null) pending.push(e); }
+      continue;
+    }
+    for (const k in x as Record<string, unknown>) {
+      keys++;
+      const e = (x as Record<string, unknown>)[k];
+      if (typeof e === 'object' && e !== null) pending.push(e);
+    }
   }
   return keys;
 }

@@ -2,7 +2,8 @@
 // field validation reports) and Go-worded syntax errors (which clients show to people).
 
 import { badRequest } from '../api/status.ts';
-import { countJsonKeys, countValueKeys, JsonSyntaxError, scanJson } from './json-scan.ts';
+import { countJsonKeys, countValueKeys, jsonNestingDepth, JsonSyntaxError, maxJsonDepth, scanJson } from './json-scan.ts';
+import { maxBodyNesting, nestedTooDeeply } from './nesting.ts';
 
 export interface DecodedJson {
   object: unknown;
@@ -44,6 +45,11 @@ export function decodeJson(text: string, opts: { duplicates?: boolean; requireOb
   } catch (err) {
     throw badRequest(`couldn't get version/kind; json parse error: ${jsonSyntaxMessage(text, (err as Error).message)}`);
   }
+  // JSON.parse takes any depth; Go's decoder, and code here that walks values, do not
+  // (a value d levels deep takes at least 2d characters, so short bodies are not looked at)
+  const depth = text.length > 2 * maxBodyNesting ? jsonNestingDepth(text, maxJsonDepth) : 0;
+  if (depth > maxJsonDepth) throw badRequest(`couldn't get version/kind; json parse error: ${jsonSyntaxMessage(text, 'exceeded max depth')}`);
+  if (depth > maxBodyNesting) throw nestedTooDeeply();
   if (opts.requireObject !== false && (typeof object !== 'object' || object === null || Array.isArray(object))) {
     throw notAnObjectError(object);
   }

@@ -3,8 +3,9 @@
 // are booleans, 0777 is octal) while timestamps stay strings, as they do for Go clients.
 
 import { isMap, isScalar, isSeq, parseAllDocuments, stringify, type Document, type CreateNodeOptions, type ParseOptions, type DocumentOptions, type SchemaOptions, type ToStringOptions, type Node } from 'yaml';
-import { badRequest } from '../api/status.ts';
+import { badRequest, StatusError } from '../api/status.ts';
 import { notAnObjectError } from './json.ts';
+import { maxBodyNesting, nestedTooDeeply } from './nesting.ts';
 
 export interface DecodedYaml {
   object: unknown;
@@ -61,25 +62,70 @@ function findDuplicates(node: Node | null | undefined, path: string, out: string
   }
 }
 
+/** a parse or conversion that ran out of stack was given a body nested too deeply */
+function depthGuarded<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof RangeError) throw nestedTooDeeply();
+    throw err;
+  }
+}
+
+/**
+ * Make what YAML's tags produced into what JSON can hold, in place, as Kubernetes' YAML-to-JSON
+ * conversion does: binary becomes the string of its bytes, sets and ordered maps become objects;
+ * NaN and infinities have no JSON form (400). A loop, not recursion: the value may nest deeply.
+ */
+function toJsonShape(root: unknown): unknown {
+  const convert = (v: unknown): unknown => {
+    if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8');
+    if (v instanceof Set) return Object.fromEntries([...v].map(k => [String(k), null]));
+    if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), x]));
+    if (typeof v === 'number' && !Number.isFinite(v)) throw badRequest(`error converting YAML to JSON: json: unsupported value: ${Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf'}`);
+    if (typeof v === 'bigint' || typeof v === 'symbol' || typeof v === 'function') throw badRequest(`error converting YAML to JSON: json: unsupported type: ${typeof v}`);
+    return v;
+  };
+  const top = convert(root);
+  const pending: Array<{ v: unknown; depth: number }> = [{ v: top, depth: 1 }];
+  while (pending.length > 0) {
+    const { v, depth } = pending.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > maxBodyNesting) throw nestedTooDeeply();
+    const container = v as Record<string, unknown>;
+    for (const k of Object.keys(container)) {
+      const x = convert(container[k]);
+      if (x !== container[k]) container[k] = x;
+      if (typeof x === 'object' && x !== null) pending.push({ v: x, depth: depth + 1 });
+    }
+  }
+  return top;
+}
+
 /** the single YAML document in `text`, as a JSON-shaped value */
 export function decodeYaml(text: string, opts: { requireObject?: boolean } = {}): DecodedYaml {
-  const parsed = parseAllDocuments(text, readOptions);
+  const parsed = depthGuarded(() => parseAllDocuments(text, readOptions));
   const docs: Document.Parsed[] = Array.isArray(parsed) ? parsed : [];
   // a `---` with nothing after it makes an empty (null) document; it is not a second object
   const real = docs.filter(d => d.errors.length > 0 || !(d.contents === null || (isScalar(d.contents) && d.contents.value === null)));
   if (real.length > 1) throw badRequest('error converting YAML to JSON: the body holds more than one YAML document; send one object per request');
   const doc = real[0];
   if (!doc) throw badRequest("couldn't get version/kind; json parse error: unexpected end of JSON input");
-  if (doc.errors.length) throw yamlError(describe(doc.errors[0]!));
+  if (doc.errors.length) {
+    // the parser reports running out of stack as an error of the document
+    if (doc.errors.some(e => e.message.includes('Maximum call stack'))) throw nestedTooDeeply();
+    throw yamlError(describe(doc.errors[0]!));
+  }
   let object: unknown;
   try {
-    object = doc.toJS({ maxAliasCount: 100 });
+    object = depthGuarded(() => toJsonShape(doc.toJS({ maxAliasCount: 100 })));
   } catch (err) {
+    if (err instanceof StatusError) throw err;
     throw yamlError((err as Error).message);
   }
   if (opts.requireObject !== false && (typeof object !== 'object' || object === null || Array.isArray(object))) throw notAnObjectError(object);
   const duplicates: string[] = [];
-  findDuplicates(doc.contents, '', duplicates);
+  depthGuarded(() => findDuplicates(doc.contents, '', duplicates));
   return { object, duplicates };
 }
 

@@ -1,7 +1,7 @@
 // Reading many objects: paged lists at one consistent revision, and watches that turn the
 // storage event stream into Kubernetes watch events.
 
-import { expired, StatusError } from '../api/status.ts';
+import { expired, internalError, toStatusError, type StatusError } from '../api/status.ts';
 import { apiVersionOf, type KubeList, type KubeObject } from '../api/object.ts';
 import { prefixEnd, StorageError, type IndexHint, type KeyValue, type Storage, type Watcher } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
@@ -163,7 +163,8 @@ export async function watchObjects(storage: Storage, info: ResourceInfo, namespa
       if (err instanceof StorageError && err.code === 'compacted') {
         sink.end(expired(`too old resource version: ${after} (${err.revision ?? 0})`));
       } else {
-        sink.end(new StatusError(500, 'InternalError', `Internal error occurred: ${err.message}`));
+        // a storage failure says what failed; anything else is a fault whose text stays here
+        sink.end(err instanceof StorageError ? internalError(err) : toStatusError(err));
       }
     },
   });

@@ -10,6 +10,7 @@ import { StorageError, type Storage } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { Strategy, StrategyContext } from './strategy.ts';
 import { decodeFromStorage, encodeForStorage, jsonFromStorage } from './codec.ts';
+import { immutableField } from './validation/immutable.ts';
 import { objectKey } from './keys.ts';
 import { recordUpdate } from '../apply/index.ts';
 import { listJson, listObjects, watchObjects, type ListOptions, type WatchOptions, type WatchSink } from './list-watch.ts';
@@ -155,10 +156,9 @@ export class GenericStore {
 
   /** PUT: replace the object (or a subresource of it); creates when the strategy allows */
   async update(info: ResourceInfo, namespace: string | undefined, name: string, body: KubeObject, opts: WriteOptions = {}): Promise<{ object: KubeObject; created: boolean }> {
-    if (!body.metadata?.name) body.metadata = { ...(body.metadata ?? {}), name };
-    if (body.metadata.name !== name) {
-      throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
-    }
+    // a PUT names its object twice, and both must agree (an object without a name does not)
+    const bodyName = body.metadata?.name ?? '';
+    if (bodyName !== name) throw badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${name})`);
     const key = objectKey(info, namespace, name);
     const { kv } = await this.deps.storage.get(key);
     if (!kv) {
@@ -166,9 +166,14 @@ export class GenericStore {
       if (body.metadata.resourceVersion) throw notFound(info, name);
       return { object: await this.create(info, namespace, body, opts), created: true };
     }
+    const current = decodeFromStorage(kv, apiVersionOf(info.group, info.version));
+    // a uid in the body is a precondition, checked before the resourceVersion is
+    const uid = body.metadata.uid;
+    if (uid && uid !== current.metadata.uid) {
+      throw conflict(info, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+    }
     const wanted = body.metadata.resourceVersion;
     if (wanted && wanted !== String(kv.modRevision)) throw conflict(info, name);
-    const current = decodeFromStorage(kv, apiVersionOf(info.group, info.version));
     return { object: await this.writeUpdate(info, namespace, current, body, kv.modRevision, opts), created: false };
   }
 
@@ -222,6 +227,8 @@ export class GenericStore {
       meta.namespace = namespace;
     }
     meta.name = old.name;
+    // a patch that changes the uid fails validation, as in Kubernetes (a PUT's uid was a precondition)
+    if (meta.uid && meta.uid !== old.uid) throw invalid(info.kind, info.group, old.name!, [immutableField('metadata.uid', meta.uid)]);
     meta.uid = old.uid;
     meta.creationTimestamp = old.creationTimestamp;
     if (old.deletionTimestamp) meta.deletionTimestamp = old.deletionTimestamp; else delete meta.deletionTimestamp;

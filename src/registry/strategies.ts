@@ -8,6 +8,7 @@ import { serviceStrategy } from './core/services.ts';
 import { workloadStrategy } from './apps/workloads.ts';
 import { validateImmutableData } from './validation/immutable.ts';
 import { secretStrategy } from './core/secrets.ts';
+import { validateConfigMapSize } from './validation/data-size.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
 const rbacNames = strategyWith({ allowCreateOnUpdate: true, nameRule: 'path-segment' });
@@ -15,7 +16,10 @@ const rbacNames = strategyWith({ allowCreateOnUpdate: true, nameRule: 'path-segm
 const table: Record<string, Strategy> = {
   'namespaces': namespaceStrategy,
   'pods': podStrategy,
-  'configmaps': strategyWith({ validateUpdate: validateImmutableData }),
+  'configmaps': strategyWith({
+    validateCreate: validateConfigMapSize,
+    validateUpdate: (obj, old) => [...validateConfigMapSize(obj), ...validateImmutableData(obj, old)],
+  }),
   'secrets': secretStrategy,
   'services': serviceStrategy,
   'endpoints': createOnUpdate,

@@ -1,4 +1,6 @@
-import { badRequest, methodNotAllowed } from '../../api/status.ts';
+import { badRequest, invalid, methodNotAllowed, type StatusError } from '../../api/status.ts';
+import { notAnObjectError } from '../../codec/json.ts';
+import { checkDecodedObject } from '../../schema/validation/field-validation.ts';
 import { isObject } from '../../api/object.ts';
 import type { DeleteOptions } from '../../registry/store.ts';
 import type { RequestContext } from '../context.ts';
@@ -7,14 +9,23 @@ import { sendObject } from '../respond.ts';
 import { decodeOptionalBody } from '../request-object.ts';
 import { dryRun, intParam } from './options.ts';
 
+const deleteOptionsDefinition = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
+
+function invalidDeleteOptions(field: string, value: unknown, supported: string): StatusError {
+  return invalid('DeleteOptions', 'meta.k8s.io', '', [{ type: 'FieldValueNotSupported', field, value, detail: `supported values: ${supported}` }]);
+}
+
 /** DeleteOptions from the body (kubectl sends one) and the query */
 export async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions> {
   const body = await decodeOptionalBody(ctx);
   const opts: DeleteOptions = { dryRun: dryRun(ctx, 'DeleteOptions') };
   if (body !== undefined) {
-    if (!isObject(body)) throw badRequest('DeleteOptions must be an object');
+    if (!isObject(body)) throw notAnObjectError(body);
+    // the body decodes as DeleteOptions or not at all: another kind is not quietly ignored
+    if (body.kind !== undefined && body.kind !== '' && body.kind !== 'DeleteOptions') throw badRequest('decoded object cannot be converted to DeleteOptions');
+    checkDecodedObject(body, deleteOptionsDefinition, { kind: 'DeleteOptions', version: 'v1', fieldValidation: 'Ignore', wrap: false });
     if (Array.isArray(body.dryRun) && body.dryRun.length) {
-      if (body.dryRun.some(v => v !== 'All')) throw badRequest(`DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ${JSON.stringify(body.dryRun)}: supported values: "All"`);
+      if (body.dryRun.some(v => v !== 'All')) throw invalidDeleteOptions('dryRun', body.dryRun, '"All"');
       opts.dryRun = true;
     }
     if (typeof body.gracePeriodSeconds === 'number') opts.gracePeriodSeconds = body.gracePeriodSeconds;
@@ -26,7 +37,7 @@ export async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions>
   const pp = ctx.query.get('propagationPolicy');
   if (pp) opts.propagationPolicy = pp;
   if (opts.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {
-    throw badRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${opts.propagationPolicy}": supported values: "Foreground", "Background", "Orphan", "nil"`);
+    throw invalidDeleteOptions('propagationPolicy', opts.propagationPolicy, '"Foreground", "Background", "Orphan", "nil"');
   }
   return opts;
 }

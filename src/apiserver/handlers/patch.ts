@@ -10,6 +10,7 @@ import { JsonSyntaxError } from '../../codec/json-scan.ts';
 import { parseContentType, patchBodyKinds, type BodyKind } from '../../codec/media-type.ts';
 import { applyMergePatch } from '../../patch/merge-patch.ts';
 import { applyJsonPatch, JsonPatchError } from '../../patch/json-patch.ts';
+import { nestedTooDeeply, nestsTooDeeply } from '../../codec/nesting.ts';
 import { patchNotApplicable } from '../../patch/errors.ts';
 import { strategicMergePatch, StrategicMergePatchError } from '../../patch/strategic/index.ts';
 import { checkDecodedObject, type FieldValidation } from '../../schema/validation/field-validation.ts';
@@ -49,6 +50,8 @@ function applyPatchTo(req: PatchRequest, target: KubeObject, definition: string)
     throw err;
   }
   if (!isObject(out)) throw badRequest('the patch did not produce an object');
+  // a JSON patch can put a value deeper than it stood in the patch (objects and other patches cannot)
+  if (req.kind === 'json-patch' && nestsTooDeeply(out)) throw nestedTooDeeply();
   return out as KubeObject;
 }
 

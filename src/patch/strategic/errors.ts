@@ -1,9 +1,9 @@
-// Failures of a strategic merge patch, with the status Kubernetes answers them with. Malformed
-// directive lists are 400 BadRequest and two shape problems are 422; every other failure (an
-// unknown $patch value, a list item without its merge key) reaches clients as a 500 with no
-// reason, because Kubernetes passes those errors through unconverted. Clients print the message
-// verbatim ("Error from server: map: map[image:x] does not contain declared merge key: name"),
-// so the wording follows Kubernetes'.
+// Failures of a strategic merge patch, with the status they are answered with. Malformed
+// directive lists are 400 BadRequest and two shape problems are 422. Kubernetes passes the other
+// failures (an unknown $patch value, a list item without its merge key) through unconverted, as a
+// 500 with no reason; here they are what they are, a bad patch: 400 BadRequest. Clients print the
+// message verbatim ("Error from server: map: map[image:x] does not contain declared merge key:
+// name"), so the wording follows Kubernetes'.
 
 import { StatusError, type StatusReason } from '../../api/status.ts';
 import { patchNotApplicable } from '../errors.ts';
@@ -13,7 +13,7 @@ export class StrategicMergePatchError extends Error {
   /** the HTTP status Kubernetes uses for this failure */
   code: number;
   reason: StatusReason;
-  constructor(message: string, code = 500, reason: StatusReason = '') {
+  constructor(message: string, code = 400, reason: StatusReason = 'BadRequest') {
     super(message);
     this.name = 'StrategicMergePatchError';
     this.code = code;

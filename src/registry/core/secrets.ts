@@ -1,9 +1,11 @@
 // Secrets: `stringData` is a write-only convenience folded into `data` (base64) on every write,
-// `type` defaults to Opaque and never changes, and `immutable: true` freezes the contents.
+// `type` defaults to Opaque and never changes, `immutable: true` freezes the contents, and the
+// decoded data may hold at most 1 MiB.
 
 import { isObject, type KubeObject } from '../../api/object.ts';
 import { strategyWith } from '../strategy.ts';
 import { validateSecretUpdate } from '../validation/immutable.ts';
+import { validateSecretSize } from '../validation/data-size.ts';
 
 function foldStringData(obj: KubeObject): void {
   obj.type ??= 'Opaque';
@@ -17,5 +19,6 @@ function foldStringData(obj: KubeObject): void {
 export const secretStrategy = strategyWith({
   prepareForCreate: foldStringData,
   prepareForUpdate: foldStringData,
-  validateUpdate: validateSecretUpdate,
+  validateCreate: validateSecretSize,
+  validateUpdate: (obj, old) => [...validateSecretSize(obj), ...validateSecretUpdate(obj, old)],
 });

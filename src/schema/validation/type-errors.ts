@@ -2,6 +2,9 @@
 // cannot be decoded into the Go type of its field makes Kubernetes answer 400 BadRequest, before
 // any unknown-field handling. Only fields the schema knows are checked (unknown fields are the
 // business of unknown-fields.ts); `required` is not checked here because decoding does not.
+// The walk also does to `null` what Go's decoder does: a struct field given null is left unset
+// (removed here), a null list item or map value becomes its type's zero value, so no null stands
+// where code after decoding expects an object, a string or a number.
 
 import type { FieldError } from '../../api/status.ts';
 import { isObject } from '../../api/object.ts';
@@ -91,7 +94,8 @@ class Walk {
       const f = fields.get(key);
       if (!f) continue;
       const child = v[key];
-      if (child === null || f.node.kind === 'any') continue;
+      if (f.node.kind === 'any') continue;
+      if (child === null) { delete v[key]; continue; }
       this.goStruct = structName;
       this.path.push(key);
       this.goFields.push(key);
@@ -107,6 +111,7 @@ class Walk {
     const elem = node.elem!;
     if (elem.kind === 'any') return;
     for (const key in v) {
+      if (v[key] === null) { v[key] = zeroValue(elem); continue; }
       this.path.push(key);
       this.check(v[key], elem);
       this.path.pop();
@@ -118,10 +123,24 @@ class Walk {
     const elem = node.elem!;
     if (elem.kind === 'any') return;
     for (let i = 0; i < v.length; i++) {
+      if (v[i] === null) { v[i] = zeroValue(elem); continue; }
       this.path.push(i);
       this.check(v[i], elem);
       this.path.pop();
     }
+  }
+}
+
+/** what Go's decoder leaves in a list item or map value that was given null */
+function zeroValue(node: SchemaNode): unknown {
+  switch (node.kind) {
+    case 'struct': case 'map': return {};
+    case 'list': return [];
+    case 'string': case 'bytes': return '';
+    case 'integer': case 'number': case 'int-or-string': return 0;
+    case 'boolean': return false;
+    case 'quantity': return '0';
+    default: return null;
   }
 }
 

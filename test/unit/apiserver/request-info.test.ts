@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseRequestInfo } from '../../../src/apiserver/request-info.ts';
+import { StatusError } from '../../../src/api/status.ts';
 
 const q = (s = '') => new URLSearchParams(s);
 
@@ -31,5 +32,27 @@ test('namespaces are cluster-scoped with their own subresources', () => {
 test('discovery paths are not resource requests', () => {
   for (const p of ['/api', '/api/v1', '/apis', '/apis/apps', '/apis/apps/v1', '/version', '/openapi/v2']) {
     assert.equal(parseRequestInfo('GET', p, q()).isResourceRequest, false, p);
+  }
+});
+
+test('segments are split before they are decoded: escaped dots and slashes stay names', () => {
+  const dots = parseRequestInfo('GET', '/api/v1/namespaces/bad/secrets/%2E%2E/%2E%2E/kube-system', q());
+  assert.deepEqual([dots.namespace, dots.resource, dots.name, dots.subresource], ['bad', 'secrets', '..', '../kube-system']);
+  const slash = parseRequestInfo('GET', '/api/v1/namespaces/default/configmaps/a%2Fb', q());
+  assert.equal(slash.name, 'a/b');
+  assert.equal(parseRequestInfo('GET', '/api/v1/namespaces/default/configmaps/caf%C3%A9', q()).name, 'café');
+  // a non-resource path with an escaped slash matches no fixed path
+  assert.equal(parseRequestInfo('GET', '/healthz%2Fetcd', q()).path, '/healthz%2Fetcd');
+  assert.equal(parseRequestInfo('GET', '/healthz/etcd/', q()).path, '/healthz/etcd');
+});
+
+test('an empty segment inside the path names nothing', () => {
+  assert.equal(parseRequestInfo('GET', '/api/v1//pods', q()).isResourceRequest, false);
+  assert.equal(parseRequestInfo('GET', '/api/v1/namespaces/default/configmaps//x', q()).isResourceRequest, false);
+});
+
+test('a path that does not decode is a 400, not an exception that leaves the request unanswered', () => {
+  for (const path of ['/api/v1/namespaces/default/configmaps/%FF', '/healthz/%FF', '/api/v1/%E0%A4%A', '/apis/%ZZ/v1/x']) {
+    assert.throws(() => parseRequestInfo('GET', path, q()), (e: unknown) => e instanceof StatusError && e.code === 400 && e.reason === 'BadRequest', path);
   }
 });

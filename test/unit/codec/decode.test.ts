@@ -97,3 +97,35 @@ test('encoding: compact JSON, pretty JSON indented two spaces, YAML as Kubernete
   // what is written reads back the same
   assert.deepEqual(decodeBody(encodeBody(obj, 'application/yaml'), 'yaml').object, obj);
 });
+
+/** `levels` objects, one inside the other */
+const nested = (levels: number, leaf = '1') => '{"a":'.repeat(levels) + leaf + '}'.repeat(levels);
+
+test('JSON nested past 10,000 levels is a 400 with Go\'s message, found without recursion', () => {
+  // the outer object is the first level: 10,001 levels in all
+  assert.throws(() => decodeBody(b(`{"x":${nested(10_000)}}`), 'json'), badRequest("couldn't get version/kind; json parse error: invalid character '{' exceeded max depth"));
+  assert.throws(() => decodeBody(b(`{"x":${nested(200_000)}}`), 'json'), badRequest(/exceeded max depth$/));
+  // arrays count as levels too, and brackets inside strings do not
+  assert.throws(() => decodeBody(b(`{"x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`), 'json'), badRequest(/invalid character '\[' exceeded max depth/));
+  const quoted = `{"x":"${'{['.repeat(20_000)}\\"${'{'.repeat(10)}"}`;
+  assert.equal((decodeBody(b(quoted), 'json').object as { x: string }).x.length, 40_011);
+});
+
+test('bodies nested deeper than the server walks (500 levels) are a 400; 500 levels decode', () => {
+  const tooDeep = badRequest('the request body nests objects and arrays more than 500 levels deep');
+  assert.throws(() => decodeBody(b(`{"x":${nested(9_999)}}`), 'json'), tooDeep);
+  assert.throws(() => decodeBody(b(`{"x":${nested(500)}}`), 'json'), tooDeep);
+  assert.equal(typeof decodeBody(b(`{"x":${nested(499)}}`), 'json').object, 'object');
+  assert.equal(typeof decodeBody(b(`{"x":${nested(499, '"' + '{'.repeat(2000) + '"')}}`), 'json').object, 'object');
+  assert.throws(() => decodeBody(b(`x: ${'['.repeat(100_000)}${']'.repeat(100_000)}`), 'yaml'), tooDeep);
+  assert.throws(() => decodeBody(b(`x: ${'['.repeat(600)}${']'.repeat(600)}`), 'yaml'), tooDeep);
+});
+
+test('YAML tags become what JSON can hold: binary as its text, sets as maps; NaN and infinities are a 400', () => {
+  const cm = decodeBody(b('kind: ConfigMap\ndata:\n  a: !!binary aGVsbG8=\nmetadata:\n  labels: !!set {p, q}\n'), 'yaml').object as any;
+  assert.equal(cm.data.a, 'hello');
+  assert.deepEqual(cm.metadata.labels, { p: null, q: null });
+  assert.throws(() => decodeBody(b('a: .nan\n'), 'yaml'), badRequest('error converting YAML to JSON: json: unsupported value: NaN'));
+  assert.throws(() => decodeBody(b('a: [-.inf]\n'), 'yaml'), badRequest('error converting YAML to JSON: json: unsupported value: -Inf'));
+  assert.equal(JSON.stringify(decodeBody(b('a: !custom x\nb: !!omap [{k: 1}]\n'), 'yaml').object), '{"a":"x","b":{"k":1}}');
+});

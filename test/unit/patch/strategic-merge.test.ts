@@ -95,9 +95,9 @@ test('nested structs of a Deployment merge; the pod template containers merge by
 test('malformed patches fail with Kubernetes wording and status', () => {
   const orig = pod({ containers: [c('a')] });
   assert.throws(() => strategicMergePatch(orig, { spec: { containers: [{ image: 'x' }] } }, podDef),
-    (e: any) => e.code === 500 && e.message === 'map: map[image:x] does not contain declared merge key: name');
+    (e: any) => e.code === 400 && e.reason === 'BadRequest' && e.message === 'map: map[image:x] does not contain declared merge key: name');
   assert.throws(() => strategicMergePatch(orig, { spec: { containers: [{ name: 'a', $patch: 'bogus' }] } }, podDef),
-    (e: any) => e.code === 500 && /unknown patch type: bogus/.test(e.message));
+    (e: any) => e.code === 400 && e.reason === 'BadRequest' && /unknown patch type: bogus/.test(e.message));
   assert.throws(() => strategicMergePatch(orig, [1, 2], podDef), (e: any) => e.code === 400);
   assert.throws(() => strategicMergePatch(orig, { metadata: { '$deleteFromPrimitiveList/finalizers': 'x' } }, podDef),
     (e: any) => e.code === 400 && e.message === 'invalid patch format of primitive list');

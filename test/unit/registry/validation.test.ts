@@ -83,3 +83,20 @@ test('immutable ConfigMaps and Secrets keep their data; stringData folds into da
   assert.deepEqual(msgs(changedType), ['type: Invalid value: "kubernetes.io/tls": field is immutable']);
   assert.match(invalid('Secret', '', 's', changedType).message, /^Secret "s" is invalid: type: Invalid value/);
 });
+
+test('ConfigMap and Secret payloads are capped at 1 MiB, counted as Kubernetes counts them', async () => {
+  const { validateConfigMapSize, validateSecretSize } = await import('../../../src/registry/validation/data-size.ts');
+  const mib = 1024 * 1024;
+  const cm = (data: Record<string, string>, binaryData: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data, binaryData }) as KubeObject;
+  assert.deepEqual(validateConfigMapSize(cm({ a: 'x'.repeat(mib) })), []);
+  assert.deepEqual(msgs(validateConfigMapSize(cm({ a: 'x'.repeat(mib - 1) }, { b: Buffer.from('yy').toString('base64') }))), ['[]: Too long: must have at most 1048576 bytes']);
+  // text counts in UTF-8 bytes, not characters
+  assert.deepEqual(msgs(validateConfigMapSize(cm({ a: 'é'.repeat(mib / 2 + 1) }))), ['[]: Too long: must have at most 1048576 bytes']);
+  const secret = (bytes: number) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { k: Buffer.alloc(bytes).toString('base64') } }) as KubeObject;
+  assert.deepEqual(validateSecretSize(secret(mib)), []);
+  assert.deepEqual(msgs(validateSecretSize(secret(mib + 1))), ['data: Too long: must have at most 1048576 bytes']);
+  // stringData is folded into data before the strategy validates
+  const big = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { k: 'x'.repeat(mib + 1) } } as unknown as KubeObject;
+  await secretStrategy.prepareForCreate(big, {} as never);
+  assert.deepEqual(msgs(secretStrategy.validateCreate(big, {} as never)), ['data: Too long: must have at most 1048576 bytes']);
+});

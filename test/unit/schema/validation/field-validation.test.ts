@@ -68,3 +68,17 @@ test('type errors name the innermost Go struct and its field path', () => {
     'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string');
   assert.equal(firstDecodeError({ spec: { containers: [{ name: 'c', image: 'i' }] } }, pod), undefined);
 });
+
+test('null is decoded as Go decodes it: struct fields unset, list items and map values their zero value', () => {
+  for (const level of ['Strict', 'Warn', 'Ignore'] as const) {
+    const obj: any = {
+      apiVersion: 'v1', kind: 'Pod', metadata: null,
+      spec: { containers: [null, { name: null, image: 'i', env: [null], ports: [null], resources: { limits: { cpu: null } } }], nodeSelector: { a: null }, tolerations: [null] },
+    };
+    checkDecodedObject(obj, pod, { kind: 'Pod', version: 'v1', fieldValidation: level });
+    assert.deepEqual(obj, {
+      apiVersion: 'v1', kind: 'Pod',
+      spec: { containers: [{}, { image: 'i', env: [{}], ports: [{}], resources: { limits: { cpu: '0' } } }], nodeSelector: { a: '' }, tolerations: [{}] },
+    }, level);
+  }
+});
