@@ -69,7 +69,8 @@ export function rawClient(kubeconfigPath: string): RawClient {
         const req = https.request({
           host: base.hostname, port: base.port, method, path, ca,
           ...(opts.anonymous ? {} : { cert, key }),
-          headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+          // a length for every body: Node sends DELETE bodies neither chunked nor sized otherwise
+          headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(opts.body)) } : {}), ...opts.headers },
         }, res => {
           const chunks: Buffer[] = [];
           res.on('data', c => chunks.push(c));

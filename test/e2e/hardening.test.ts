@@ -1,0 +1,163 @@
+// Issue 17's defects, each against a running server: every malformed request gets a prompt 4xx
+// Status, nothing is written by it, and no reply carries JavaScript error text.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import tls from 'node:tls';
+import { parse } from 'yaml';
+import { startOrch, type OrchProcess } from './support/orch-process.ts';
+import { rawClient, type RawClient, type RawResponse } from './support/raw-client.ts';
+
+let orch: OrchProcess;
+let c: RawClient;
+const cms = '/api/v1/namespaces/default/configmaps';
+
+before(async () => { orch = await startOrch(); c = rawClient(orch.kubeconfig); });
+after(async () => { await orch.stop(); await orch.cleanup(); });
+
+function assertStatus(r: RawResponse, code: number, reason: string, message?: string | RegExp): any {
+  assert.equal(r.status, code, r.body);
+  const s = r.json();
+  assert.deepEqual([s.kind, s.status, s.code, s.reason], ['Status', 'Failure', code, reason], r.body);
+  if (typeof message === 'string') assert.equal(s.message, message);
+  else if (message) assert.match(s.message, message);
+  assert.doesNotMatch(r.body, /TypeError|SyntaxError|RangeError|Cannot read properties|Maximum call stack/);
+  return s;
+}
+
+/** a request that must be answered within a second */
+async function prompt(method: string, path: string, opts?: Parameters<RawClient['request']>[2]): Promise<RawResponse> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${method} ${path}: no reply within 1 s`)), 1000); });
+  try { return await Promise.race([c.request(method, path, opts), late]); } finally { clearTimeout(timer); }
+}
+
+const json = (v: unknown) => ({ body: JSON.stringify(v) });
+
+async function makeConfigMap(name: string, data: Record<string, string> = { a: '1' }): Promise<any> {
+  const r = await c.request('POST', cms, json({ metadata: { name }, data }));
+  assert.equal(r.status, 201, r.body);
+  return r.json();
+}
+
+test('1. a path that does not decode is a prompt 400, before authentication', async () => {
+  for (const path of [`${cms}/%FF`, '/healthz/%FF', '/api/v1/namespaces/%E0%A4%A/pods']) {
+    assertStatus(await prompt('GET', path), 400, 'BadRequest', /invalid URL escape/);
+    assertStatus(await prompt('GET', path, { anonymous: true }), 400, 'BadRequest', /invalid URL escape/);
+  }
+});
+
+test('2. JSON nested past 10,000 levels is a 400 with Go\'s message, in bodies and patches', async () => {
+  await makeConfigMap('deep');
+  const deep = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+  const goMessage = "couldn't get version/kind; json parse error: invalid character '{' exceeded max depth";
+  assertStatus(await prompt('POST', cms, { body: `{"metadata":{"name":"d2"},"x":${deep}}` }), 400, 'BadRequest', goMessage);
+  for (const type of ['application/merge-patch+json', 'application/strategic-merge-patch+json']) {
+    assertStatus(await prompt('PATCH', `${cms}/deep`, { body: `{"x":${deep}}`, headers: { 'content-type': type } }), 400, 'BadRequest', goMessage);
+  }
+  // deeper than the server walks, short of Go's limit: refused too, never a 500
+  const rev = { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'r' }, revision: 1 };
+  const body = JSON.stringify(rev).replace(/}$/, `,"data":${'{"a":'.repeat(4000)}1${'}'.repeat(4000)}}`);
+  assertStatus(await prompt('POST', '/apis/apps/v1/namespaces/default/controllerrevisions', { body }), 400, 'BadRequest', /more than 500 levels deep/);
+});
+
+test('3. null where an object belongs is decoded as Go decodes it and validated: 422, not 500', async () => {
+  const pod = (spec: unknown) => json({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'nul' }, spec });
+  const s = assertStatus(await prompt('POST', '/api/v1/namespaces/default/pods', pod({ containers: [null] })), 422, 'Invalid');
+  assert.deepEqual(s.details.causes.map((x: any) => x.field), ['spec.containers[0].name', 'spec.containers[0].image']);
+  assertStatus(await prompt('POST', '/api/v1/namespaces/default/pods', pod(null)), 422, 'Invalid', 'Pod "nul" is invalid: spec.containers: Required value');
+  assertStatus(await prompt('POST', '/api/v1/namespaces/default/pods', pod({ containers: [{ name: 'c', image: 'i', env: [null], ports: [null] }], volumes: [null] })), 422, 'Invalid');
+});
+
+test('4. YAML tags: binary becomes text, values JSON cannot hold are a 400', async () => {
+  const yaml = { 'content-type': 'application/yaml' };
+  const r = await prompt('POST', cms, { body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yb\ndata:\n  a: !!binary aGVsbG8=\n', headers: yaml });
+  assert.equal(r.status, 201, r.body);
+  assert.equal(r.json().data.a, 'hello');
+  assertStatus(await prompt('POST', cms, { body: 'metadata:\n  name: yn\ndata:\n  a: .nan\n', headers: yaml }), 400, 'BadRequest', 'error converting YAML to JSON: json: unsupported value: NaN');
+});
+
+test('5. ConfigMap and Secret data over 1 MiB are 422 on create and update', async () => {
+  const big = 'x'.repeat(1024 * 1024 + 1);
+  assertStatus(await prompt('POST', cms, json({ metadata: { name: 'big' }, data: { a: big } })), 422, 'Invalid', 'ConfigMap "big" is invalid: []: Too long: must have at most 1048576 bytes');
+  const cm = await makeConfigMap('grows');
+  assertStatus(await prompt('PUT', `${cms}/grows`, json({ ...cm, data: { a: big } })), 422, 'Invalid');
+  const secrets = '/api/v1/namespaces/default/secrets';
+  assertStatus(await prompt('POST', secrets, json({ metadata: { name: 'big' }, stringData: { a: big } })), 422, 'Invalid', 'Secret "big" is invalid: data: Too long: must have at most 1048576 bytes');
+  assert.equal((await c.request('GET', `${cms}/big`)).status, 404);
+  assert.equal((await c.request('GET', `${cms}/grows`)).json().data.a, '1');
+});
+
+test('6. a uid in a PUT body is a precondition (409); a patch may not change it (422)', async () => {
+  const cm = await makeConfigMap('uid');
+  const other = '00000000-0000-0000-0000-000000000000';
+  assertStatus(await prompt('PUT', `${cms}/uid`, json({ ...cm, metadata: { ...cm.metadata, uid: other }, data: { a: '2' } })), 409, 'Conflict',
+    `Operation cannot be fulfilled on configmaps "uid": Precondition failed: UID in precondition: ${other}, UID in object meta: ${cm.metadata.uid}`);
+  assertStatus(await prompt('PATCH', `${cms}/uid`, { body: JSON.stringify({ metadata: { uid: other }, data: { a: '3' } }), headers: { 'content-type': 'application/merge-patch+json' } }),
+    422, 'Invalid', `ConfigMap "uid" is invalid: metadata.uid: Invalid value: "${other}": field is immutable`);
+  const now = (await c.request('GET', `${cms}/uid`)).json();
+  assert.deepEqual([now.metadata.uid, now.data.a, now.metadata.resourceVersion], [cm.metadata.uid, '1', cm.metadata.resourceVersion]);
+  // the right uid is no obstacle
+  assert.equal((await prompt('PUT', `${cms}/uid`, json({ ...cm, data: { a: '4' } }))).status, 200);
+});
+
+test('7. escaped dot segments stay inside their segment: never another resource, never a name', async () => {
+  assertStatus(await prompt('GET', '/api/v1/namespaces/bad/secrets/%2E%2E/%2E%2E/kube-system'), 400, 'BadRequest', 'Name parameter invalid: "..": may not be \'..\'');
+  assertStatus(await prompt('GET', `${cms}/.`), 400, 'BadRequest', 'Name parameter invalid: ".": may not be \'.\'');
+  assertStatus(await prompt('GET', `${cms}/a%2Fb`), 400, 'BadRequest', 'Name parameter invalid: "a/b": may not contain \'/\'');
+  assertStatus(await prompt('GET', '/api/v1/namespaces/%2E%2E/configmaps'), 400, 'BadRequest', /^Namespace parameter invalid/);
+  assertStatus(await prompt('DELETE', '/api/v1/namespaces/%2E%2E'), 400, 'BadRequest');
+});
+
+test('8. a DELETE body of another kind is a 400 and deletes nothing', async () => {
+  await makeConfigMap('keep');
+  assertStatus(await prompt('DELETE', `${cms}/keep`, json({ apiVersion: 'v1', kind: 'Pod' })), 400, 'BadRequest', 'decoded object cannot be converted to DeleteOptions');
+  assertStatus(await prompt('DELETE', `${cms}/keep`, json({ kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 'soon' })), 400, 'BadRequest');
+  assert.equal((await c.request('GET', `${cms}/keep`)).status, 200);
+  assert.equal((await prompt('DELETE', `${cms}/keep`, json({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' }))).status, 200);
+});
+
+test('10. PUT without a name, PUT and PATCH on a collection, a bad propagationPolicy, CONNECT', async () => {
+  const cm = await makeConfigMap('named');
+  assertStatus(await prompt('PUT', `${cms}/named`, json({ ...cm, metadata: { ...cm.metadata, name: undefined } })), 400, 'BadRequest', 'the name of the object () does not match the name on the URL (named)');
+  assertStatus(await prompt('PUT', cms, json(cm)), 405, 'MethodNotAllowed');
+  assertStatus(await prompt('PATCH', cms, { body: '{}', headers: { 'content-type': 'application/merge-patch+json' } }), 405, 'MethodNotAllowed');
+  assertStatus(await prompt('DELETE', `${cms}/named?propagationPolicy=Sideways`), 422, 'Invalid',
+    'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"');
+  assert.equal((await c.request('GET', `${cms}/named`)).status, 200);
+  // a raw CONNECT over HTTP/1.1 gets an answer, not a dropped connection
+  for (const target of ['/api/v1/namespaces', '127.0.0.1:443']) {
+    const reply = await rawExchange(`CONNECT ${target} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    assert.match(reply, /^HTTP\/1\.1 405 /, reply);
+    assert.match(reply, /"reason":"MethodNotAllowed"/);
+  }
+});
+
+test('13. a patch that cannot be applied is a 4xx with a reason, never a 500 without one', async () => {
+  await makeConfigMap('smp');
+  const d = { metadata: { name: 'smpd' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } };
+  assert.equal((await c.request('POST', '/apis/apps/v1/namespaces/default/deployments', json(d))).status, 201);
+  const r = await prompt('PATCH', '/apis/apps/v1/namespaces/default/deployments/smpd', { body: JSON.stringify({ spec: { template: { spec: { containers: [{ image: 'x' }] } } } }), headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+  assertStatus(r, 400, 'BadRequest', 'map: map[image:x] does not contain declared merge key: name');
+});
+
+/** one request written straight onto a TLS connection with the admin certificate; the reply as text */
+function rawExchange(request: string): Promise<string> {
+  const kc = parse(readFileSync(orch.kubeconfig, 'utf8'));
+  const b64 = (s: string) => Buffer.from(s, 'base64');
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({
+      host: '127.0.0.1', port: orch.port, ALPNProtocols: ['http/1.1'],
+      ca: b64(kc.clusters[0].cluster['certificate-authority-data']),
+      cert: b64(kc.users[0].user['client-certificate-data']), key: b64(kc.users[0].user['client-key-data']),
+      servername: 'localhost',
+    }, () => socket.write(request));
+    let out = '';
+    const timer = setTimeout(() => { socket.destroy(); reject(new Error(`no reply within 1 s; got ${JSON.stringify(out)}`)); }, 1000);
+    socket.on('data', d => { out += d; });
+    socket.on('end', () => { clearTimeout(timer); resolve(out); });
+    socket.on('close', () => { clearTimeout(timer); resolve(out); });
+    socket.on('error', err => { clearTimeout(timer); reject(err); });
+  });
+}
