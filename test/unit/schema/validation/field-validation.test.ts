@@ -82,3 +82,16 @@ test('null is decoded as Go decodes it: struct fields unset, list items and map 
     }, level);
   }
 });
+
+test('Strict takes a PriorityClass description and descriptions throughout a CRD schema', () => {
+  const pc = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000, description: 'for the important pods' };
+  assert.deepEqual(checkDecodedObject(pc, 'io.k8s.api.scheduling.v1.PriorityClass', { kind: 'PriorityClass', version: 'v1', fieldValidation: 'Strict' }), []);
+  assert.equal(pc.description, 'for the important pods');
+  const schema = { type: 'object', description: 'a widget', properties: { spec: { type: 'object', description: 'what it should be', properties: { size: { type: 'integer', description: 'how big' } } } } };
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+    spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }] },
+  };
+  assert.deepEqual(checkDecodedObject(crd, 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition', { kind: 'CustomResourceDefinition', version: 'v1', fieldValidation: 'Strict' }), []);
+  assert.equal(crd.spec.versions[0]!.schema.openAPIV3Schema.properties.spec.properties.size.description, 'how big');
+});
