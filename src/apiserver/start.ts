@@ -1,7 +1,6 @@
 // The server factory: opens storage, makes or reads the TLS material, builds the catalog and
 // the generic store, seeds the system objects and starts listening. cli/ calls this; tests too.
 
-import { mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../api/log.ts';
@@ -14,6 +13,7 @@ import { GenericStore } from '../registry/store.ts';
 import { strategyFor } from '../registry/strategies.ts';
 import { storageIndexers } from '../registry/indexes.ts';
 import { ensurePki } from './pki.ts';
+import { securePrivateDirs } from '../pki/private-files.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createHealth } from './health.ts';
 import { createApiServer } from './server.ts';
@@ -48,7 +48,8 @@ export interface RunningServer {
 export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const started = Date.now();
   const log = cfg.log;
-  await mkdir(cfg.dataDir, { recursive: true });
+  // before anything is written into them: the database holds every Secret
+  await securePrivateDirs(cfg.dataDir, cfg.certDir ?? join(cfg.dataDir, 'pki'), log);
   const health = createHealth({ now: () => Date.now(), livezGracePeriodMs: cfg.livezGracePeriodMs ?? 0 });
   const catalog = createCatalog({ runtimeConfig: cfg.runtimeConfig });
   // every read and watch goes through the watch cache; writes pass through to the backend

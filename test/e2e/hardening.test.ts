@@ -161,3 +161,16 @@ function rawExchange(request: string): Promise<string> {
     socket.on('error', err => { clearTimeout(timer); reject(err); });
   });
 }
+
+test('11. the server\'s data directory is 0700 and its database, WAL, keys and kubeconfig 0600', async () => {
+  const { stat, readdir } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const modeOf = async (p: string) => (await stat(p)).mode & 0o777;
+  assert.equal(await modeOf(orch.dataDir), 0o700);
+  for (const f of await readdir(orch.dataDir)) {
+    const p = join(orch.dataDir, f);
+    if ((await stat(p)).isFile()) assert.equal(await modeOf(p), 0o600, f);
+  }
+  assert.equal(await modeOf(join(orch.dataDir, 'orch.db-wal')), 0o600);
+  for (const f of await readdir(join(orch.dataDir, 'pki'))) if (f.endsWith('.key')) assert.equal(await modeOf(join(orch.dataDir, 'pki', f)), 0o600, f);
+});

@@ -7,6 +7,7 @@
 // each existing key: reads of the present, counts and CAS checks touch only live keys instead
 // of scanning history (bench/sqlite-choice.ts measures both layouts).
 
+import { createPrivateFile } from '../../pki/private-files.ts';
 import { DatabaseSync } from 'node:sqlite';
 import { StorageError } from '../interface.ts';
 
@@ -50,6 +51,8 @@ export interface Row {
 export type SyncMode = 'full' | 'normal';
 
 export function openDatabase(path: string): DatabaseSync {
+  // SQLite gives its WAL the database file's mode, so both are owner-only from the start
+  try { createPrivateFile(path); } catch (err) { throw new StorageError('unavailable', `cannot open storage file ${path}: ${(err as Error).message}`); }
   const db = new DatabaseSync(path, { timeout: 2000 });
   try {
     // EXCLUSIVE before the first access: the process holds the file for as long as it is open
