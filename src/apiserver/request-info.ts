@@ -1,6 +1,7 @@
 // What a request path names: group, version, namespace, resource, name, subresource and verb.
 
 import { badRequest } from '../api/status.ts';
+import { queryBool } from './query-params.ts';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -77,8 +78,7 @@ export function parseRequestInfo(method: string, rawPath: string, query: URLSear
   info.resource = rest[0]!;
   if (rest.length > 1) info.name = rest[1];
   if (rest.length > 2) info.subresource = rest.slice(2).join('/');
-  const watchParam = query.get('watch');
-  const watching = legacyWatch || watchParam === '1' || watchParam === 'true';
+  const watching = legacyWatch || queryBool(query, 'watch') === true;
   switch (method) {
     case 'GET': case 'HEAD':
       info.verb = watching ? 'watch' : info.name !== undefined ? 'get' : 'list';

@@ -174,3 +174,24 @@ test('11. the server\'s data directory is 0700 and its database, WAL, keys and k
   assert.equal(await modeOf(join(orch.dataDir, 'orch.db-wal')), 0o600);
   for (const f of await readdir(join(orch.dataDir, 'pki'))) if (f.endsWith('.key')) assert.equal(await modeOf(join(orch.dataDir, 'pki', f)), 0o600, f);
 });
+
+test('9. query parameters parse as Kubernetes parses them', async () => {
+  assertStatus(await prompt('GET', `${cms}?limit=99999999999999999999`), 400, 'BadRequest', /strconv\.ParseInt: parsing "99999999999999999999": value out of range/);
+  assertStatus(await prompt('GET', `${cms}?resourceVersion=99999999999999999999999`), 400, 'BadRequest',
+    'invalid resource version: resourceVersion: Invalid value: "99999999999999999999999": strconv.ParseUint: parsing "99999999999999999999999": value out of range');
+  assertStatus(await prompt('GET', `${cms}?watch=1&resourceVersion=abc`), 422, 'Invalid', /^configmaps "" is invalid: resourceVersion: Invalid value: "abc"/);
+  for (const v of ['true', 'false']) {
+    assertStatus(await prompt('GET', `${cms}?sendInitialEvents=${v}`), 422, 'Invalid', 'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list');
+  }
+  // Kubernetes' selector parser reads "()" as the set holding the empty value: not an error
+  assert.equal((await prompt('GET', `${cms}?labelSelector=${encodeURIComponent('a in ()')}`)).status, 200);
+  // watch=True watches (the Python client sends it so)
+  await makeConfigMap('watched');
+  for (const v of ['True', 't', 'yes']) {
+    const r = await c.request('GET', `${cms}?watch=${v}&timeoutSeconds=1&fieldSelector=metadata.name%3Dwatched`);
+    assert.equal(r.status, 200, r.body);
+    assert.equal(JSON.parse(r.body.split('\n')[0]!).type, 'ADDED', `watch=${v}: ${r.body}`);
+  }
+  const listed = await prompt('GET', `${cms}?watch=FALSE`);
+  assert.equal(listed.json().kind, 'ConfigMapList');
+});

@@ -2,6 +2,7 @@
 
 import { badRequest, invalid } from '../../api/status.ts';
 import type { RequestContext } from '../context.ts';
+import { intSyntaxError, queryBool } from '../query-params.ts';
 
 /** dryRun: absent → false; `All` or no value → true; anything else is invalid */
 export function dryRun(ctx: RequestContext, kind: string = 'DryRun'): boolean {
@@ -15,14 +16,16 @@ export function dryRun(ctx: RequestContext, kind: string = 'DryRun'): boolean {
   return true;
 }
 
+/** a 64-bit integer parameter; undefined when absent or empty */
 export function intParam(ctx: RequestContext, name: string): number | undefined {
   const v = ctx.query.get(name);
   if (v === null || v === '') return undefined;
-  if (!/^-?\d+$/.test(v)) throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  const err = intSyntaxError(v, false);
+  if (err) throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: ${err}`);
   return Number(v);
 }
 
+/** a boolean parameter; absent is false */
 export function boolParam(ctx: RequestContext, name: string): boolean {
-  const v = ctx.query.get(name);
-  return v === '' || v === 'true' || v === '1';
+  return queryBool(ctx.query, name) ?? false;
 }

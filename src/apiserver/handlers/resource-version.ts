@@ -3,7 +3,8 @@
 // "Any" read the newest data, "Not older than" waits until storage has reached the version,
 // "Exact" reads at that revision (410 when compacted).
 
-import { badRequest, invalid, timeout, StatusError, type FieldError } from '../../api/status.ts';
+import { badRequest, fieldErrorMessage, invalid, timeout, StatusError, type FieldError } from '../../api/status.ts';
+import { intSyntaxError, queryBool } from '../query-params.ts';
 import type { Storage } from '../../storage/interface.ts';
 import type { RequestContext } from '../context.ts';
 
@@ -28,8 +29,16 @@ export interface WatchPlan {
   notOlderThan?: number;
 }
 
+/** a resourceVersion is an unsigned 64-bit integer; why `v` is not one, as a field error */
+function revisionError(v: string): FieldError | undefined {
+  const err = intSyntaxError(v, true);
+  return err ? { type: 'FieldValueInvalid', field: 'resourceVersion', value: v, detail: err } : undefined;
+}
+
+/** reads refuse a resourceVersion that does not parse with a 400, as storage does */
 function parseRevision(v: string): number {
-  if (!/^\d+$/.test(v)) throw new StatusError(400, 'BadRequest', `invalid resource version: ${JSON.stringify(v)}`);
+  const err = revisionError(v);
+  if (err) throw badRequest(`invalid resource version: ${fieldErrorMessage(err)}`);
   return Number(v);
 }
 
@@ -61,13 +70,17 @@ export function listPlan(ctx: RequestContext): ReadPlan {
   const match = matchParam(ctx);
   const limited = Number(ctx.query.get('limit') ?? 0) > 0;
   const cont = ctx.query.get('continue') ?? '';
-  if (match && rv === '') throw listOptionsInvalid([forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided')]);
+  // every rule a list's options break, reported together
+  const errors: FieldError[] = [];
+  if (match && rv === '') errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+  if (match && cont) errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+  if (match === 'Exact' && rv === '0') errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+  if (ctx.query.has('sendInitialEvents')) errors.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  if (errors.length) throw listOptionsInvalid(errors);
   if (cont) {
-    if (match) throw listOptionsInvalid([forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided')]);
     if (rv !== '' && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
     return {};
   }
-  if (match === 'Exact' && rv === '0') throw listOptionsInvalid([forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"')]);
   if (rv === '' || rv === '0') return {};
   const n = parseRevision(rv);
   if (match === 'Exact' || (!match && limited)) return { exact: n };
@@ -77,17 +90,17 @@ export function listPlan(ctx: RequestContext): ReadPlan {
 export function watchPlan(ctx: RequestContext): WatchPlan {
   const rv = ctx.query.get('resourceVersion') ?? '';
   const match = matchParam(ctx);
-  const sie = ctx.query.get('sendInitialEvents');
-  if (sie !== null && sie !== 'true' && sie !== 'false') throw badRequest(`sendInitialEvents: invalid boolean value ${JSON.stringify(sie)}`);
-  if (sie !== null) {
-    if (match !== 'NotOlderThan') throw listOptionsInvalid([forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan")]);
-    const n = rv === '' || rv === '0' ? undefined : parseRevision(rv);
-    if (sie === 'true') return { initialState: true, initialEventsEnd: true, notOlderThan: n };
-    return { initialState: false, initialEventsEnd: false, after: n };
-  }
-  if (match) throw listOptionsInvalid([forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided')]);
-  if (rv === '' || rv === '0') return { initialState: true, initialEventsEnd: false };
-  return { initialState: false, initialEventsEnd: false, after: parseRevision(rv) };
+  const sie = queryBool(ctx.query, 'sendInitialEvents');
+  if (sie !== undefined && match !== 'NotOlderThan') throw listOptionsInvalid([forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan")]);
+  if (sie === undefined && match) throw listOptionsInvalid([forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided')]);
+  // a watch's storage reports a resourceVersion that does not parse as the resource's 422
+  const bad = rv === '' || rv === '0' ? undefined : revisionError(rv);
+  if (bad) throw invalid(ctx.resource?.resource ?? '', ctx.resource?.group ?? '', ctx.info.name ?? '', [bad]);
+  const n = rv === '' || rv === '0' ? undefined : Number(rv);
+  if (sie === true) return { initialState: true, initialEventsEnd: true, notOlderThan: n };
+  if (sie === false) return { initialState: false, initialEventsEnd: false, after: n };
+  if (n === undefined) return { initialState: true, initialEventsEnd: false };
+  return { initialState: false, initialEventsEnd: false, after: n };
 }
 
 /** wait (briefly) until storage has reached `rv`; 504 with Retry-After when it does not */

@@ -3,6 +3,7 @@
 
 import { invalid } from '../../api/status.ts';
 import { parseFieldValidation, type FieldValidation } from '../../schema/validation/field-validation.ts';
+import { queryBool } from '../query-params.ts';
 import type { RequestContext } from '../context.ts';
 
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions';
@@ -42,7 +43,7 @@ export function managerName(ctx: RequestContext, kind: OptionsKind): string {
 /** `force` is allowed on apply patches only; apply needs a fieldManager */
 export function checkApplyOptions(ctx: RequestContext, isApply: boolean, manager: string | undefined): boolean {
   const forceRaw = ctx.query.get('force');
-  const force = forceRaw === 'true' || forceRaw === '1' || forceRaw === '';
+  const force = queryBool(ctx.query, 'force') ?? false;
   if (isApply && manager === undefined) throw optionsInvalid('PatchOptions', 'fieldManager', 'FieldValueRequired', '', 'is required for apply patch');
   // any force parameter at all, even false, is refused on other patches, as Kubernetes does
   if (!isApply && forceRaw !== null) throw optionsInvalid('PatchOptions', 'force', 'FieldValueForbidden', '', 'may not be specified for non-apply patch');
