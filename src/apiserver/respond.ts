@@ -43,8 +43,10 @@ function write(ctx: RequestContext, code: number, contentType: string, body: str
   headers['content-length'] = data.length;
   const payload = ctx.method === 'HEAD' ? undefined : data;
   // HTTP/2: answer on the stream itself, past the HTTP/1-shaped compatibility layer
+  // (not for HEAD: the compatibility layer never hears that such a stream ended, so the request
+  // would stay in flight and a shutdown would wait for it)
   const stream = (ctx.res as unknown as { stream?: { respond(h: Record<string, unknown>): void; end(b?: Buffer): void; headersSent: boolean } }).stream;
-  if (stream && !stream.headersSent && !ctx.res.getHeader('Retry-After') && !ctx.res.getHeader('ETag') && !ctx.res.getHeader('Cache-Control')) {
+  if (stream && payload && !stream.headersSent && !ctx.res.getHeader('Retry-After') && !ctx.res.getHeader('ETag') && !ctx.res.getHeader('Cache-Control')) {
     stream.respond({ ':status': code, ...headers });
     stream.end(payload);
     return;
@@ -71,9 +73,22 @@ export function sendJsonText(ctx: RequestContext, code: number, text: string | B
 /** the object (or list, or Status) in the representation the client asked for */
 export function sendObject(ctx: RequestContext, code: number, obj: KubeObject | KubeList): void {
   const target = isList(obj) ? 'list' : 'object';
-  const isStatus = (obj as { kind?: string }).kind === 'Status';
-  const n = negotiateResponse(ctx.headers.accept, target, { tableSupported: !isStatus && !!ctx.resource && !ctx.info.subresource });
+  if ((obj as { kind?: string }).kind === 'Status') {
+    // a write already done says so in JSON when the client takes nothing a Status can be
+    let n: Negotiated = { mediaType: 'application/json' };
+    try { n = negotiateResponse(ctx.headers.accept, target, { tableSupported: false }); } catch { /* JSON */ }
+    return write(ctx, code, responseContentType(n), encodeBody(obj, n.mediaType, { pretty: pretty(ctx) }));
+  }
+  const n = negotiateResponse(ctx.headers.accept, target, { tableSupported: !!ctx.resource && !ctx.info.subresource });
   write(ctx, code, responseContentType(n), encodeBody(present(ctx, n, obj), n.mediaType, { pretty: pretty(ctx) }));
+}
+
+/**
+ * A write is refused (406) before it is done when its reply could not be sent in any
+ * representation the client accepts, as Kubernetes negotiates the output before the work.
+ */
+export function negotiateBeforeWriting(ctx: RequestContext): void {
+  negotiateResponse(ctx.headers.accept, ctx.info.verb === 'deletecollection' ? 'list' : 'object', { tableSupported: !!ctx.resource && !ctx.info.subresource });
 }
 
 function present(ctx: RequestContext, n: Negotiated, obj: KubeObject | KubeList): unknown {

@@ -3,6 +3,7 @@
 import { badRequest, methodNotAllowed, notFound, resourceNotFound } from '../api/status.ts';
 import { pathSegmentName } from '../api/names.ts';
 import type { RequestContext } from './context.ts';
+import { negotiateBeforeWriting } from './respond.ts';
 import type { HandlerDeps } from './handlers/deps.ts';
 import { handleGet } from './handlers/get.ts';
 import { handleList } from './handlers/list.ts';
@@ -12,6 +13,8 @@ import { handleUpdate } from './handlers/update.ts';
 import { handlePatch } from './handlers/patch.ts';
 import { handleDelete } from './handlers/delete.ts';
 import { handleDeleteCollection } from './handlers/delete-collection.ts';
+
+const writeVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
 type Handler = (ctx: RequestContext, deps: HandlerDeps) => Promise<void>;
 
@@ -60,6 +63,7 @@ export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Pro
   }
   const handler = handlers[ri.verb];
   if (!handler) throw methodNotAllowed();
+  if (writeVerbs.has(ri.verb)) negotiateBeforeWriting(ctx);
   await handler(ctx, deps);
 }
 

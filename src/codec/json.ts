@@ -22,6 +22,12 @@ export function notAnObjectError(value: unknown): Error {
   return badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${what} into Go value of type ${typeMetaStruct}`);
 }
 
+/** the 400 for an apiVersion or kind that is not a string, which that first read fails on */
+export function typeMetaFieldError(field: 'apiVersion' | 'kind', value: unknown): Error {
+  const what = Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : goTypeNames[typeof value] ?? typeof value;
+  return badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${what} into Go struct field .${field} of type string`);
+}
+
 /** the syntax error in malformed JSON text, worded as Go words it */
 export function jsonSyntaxMessage(text: string, fallback: string): string {
   try {

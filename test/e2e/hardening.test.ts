@@ -195,3 +195,49 @@ test('9. query parameters parse as Kubernetes parses them', async () => {
   const listed = await prompt('GET', `${cms}?watch=FALSE`);
   assert.equal(listed.json().kind, 'ConfigMapList');
 });
+
+test('HEAD over HTTP/2 ends its request: a shutdown does not wait for it', async () => {
+  const http2 = await import('node:http2');
+  const own = await startOrch();
+  try {
+    const kc = parse(readFileSync(own.kubeconfig, 'utf8'));
+    const b64 = (s: string) => Buffer.from(s, 'base64');
+    const session = http2.connect(own.url, { ca: b64(kc.clusters[0].cluster['certificate-authority-data']), cert: b64(kc.users[0].user['client-certificate-data']), key: b64(kc.users[0].user['client-key-data']) });
+    for (const path of ['/', '/api/v1/namespaces', '/api/v1/namespaces/default/configmaps/none']) {
+      const status = await new Promise<number>((resolve, reject) => {
+        const s = session.request({ ':method': 'HEAD', ':path': path }, { endStream: true });
+        let code = 0;
+        s.on('response', h => { code = Number(h[':status']); });
+        s.on('close', () => resolve(code));
+        s.on('error', reject);
+      });
+      assert.ok(status === 200 || status === 404, `${path}: ${status}`);
+    }
+    session.close();
+    const started = Date.now();
+    await own.stop();
+    assert.ok(Date.now() - started < 10_000, `stopped after ${Date.now() - started} ms`);
+  } finally {
+    await own.cleanup();
+  }
+});
+
+test('a write whose reply the client would refuse is a 406 before anything is written', async () => {
+  await makeConfigMap('survives');
+  const png = { headers: { accept: 'image/png' } };
+  assertStatus(await prompt('DELETE', cms, png), 406, 'NotAcceptable');
+  assertStatus(await prompt('DELETE', `${cms}/survives`, png), 406, 'NotAcceptable');
+  assertStatus(await prompt('POST', cms, { body: JSON.stringify({ metadata: { name: 'never' } }), headers: { accept: 'image/png' } }), 406, 'NotAcceptable');
+  assert.equal((await c.request('GET', `${cms}/survives`)).status, 200);
+  assert.equal((await c.request('GET', `${cms}/never`)).status, 404);
+  // a delete answered with a Status still says so when the client asked for a Table only
+  const r = await prompt('DELETE', `${cms}/survives`, { headers: { accept: 'application/json;as=Table;g=meta.k8s.io;v=v1,application/json' } });
+  assert.equal(r.status, 200, r.body);
+});
+
+test('apiVersion and kind that are not strings are a 400 in Go\'s words', async () => {
+  assertStatus(await prompt('POST', cms, json({ kind: { '': null }, metadata: { name: 'k' } })), 400, 'BadRequest',
+    "couldn't get version/kind; json parse error: json: cannot unmarshal object into Go struct field .kind of type string");
+  assertStatus(await prompt('POST', cms, json({ apiVersion: 1, metadata: { name: 'k' } })), 400, 'BadRequest',
+    "couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .apiVersion of type string");
+});

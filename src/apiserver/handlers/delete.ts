@@ -1,5 +1,5 @@
 import { badRequest, invalid, methodNotAllowed, type StatusError } from '../../api/status.ts';
-import { notAnObjectError } from '../../codec/json.ts';
+import { notAnObjectError, typeMetaFieldError } from '../../codec/json.ts';
 import { checkDecodedObject } from '../../schema/validation/field-validation.ts';
 import { isObject } from '../../api/object.ts';
 import type { DeleteOptions } from '../../registry/store.ts';
@@ -22,7 +22,8 @@ export async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions>
   if (body !== undefined) {
     if (!isObject(body)) throw notAnObjectError(body);
     // the body decodes as DeleteOptions or not at all: another kind is not quietly ignored
-    if (body.kind !== undefined && body.kind !== '' && body.kind !== 'DeleteOptions') throw badRequest('decoded object cannot be converted to DeleteOptions');
+    for (const field of ['apiVersion', 'kind'] as const) if (body[field] != null && typeof body[field] !== 'string') throw typeMetaFieldError(field, body[field]);
+    if (body.kind != null && body.kind !== '' && body.kind !== 'DeleteOptions') throw badRequest('decoded object cannot be converted to DeleteOptions');
     checkDecodedObject(body, deleteOptionsDefinition, { kind: 'DeleteOptions', version: 'v1', fieldValidation: 'Ignore', wrap: false });
     if (Array.isArray(body.dryRun) && body.dryRun.length) {
       if (body.dryRun.some(v => v !== 'All')) throw invalidDeleteOptions('dryRun', body.dryRun, '"All"');

@@ -1,0 +1,35 @@
+// npm run fuzz -- [--runs N] [--seed S]: the request fuzzer against a fresh `orch server`, with a
+// random seed unless one is given; a failure prints the seed and the shrunk request to replay it.
+
+import { parseArgs } from 'node:util';
+import { startOrch } from '../test/e2e/support/orch-process.ts';
+import { fuzzServer, quietServerArgs } from '../test/support/request-fuzzer.ts';
+
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '10000' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+});
+if (values.help) {
+  console.log('usage: npm run fuzz -- [--runs N] [--seed S]\n  sends N fuzzed requests (default 10000) to a new orch server; prints the seed of any failure');
+  process.exit(0);
+}
+const runs = Number(values.runs);
+const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
+console.log(`fuzzing ${runs} requests with seed ${seed}`);
+const orch = await startOrch({ args: quietServerArgs });
+let code = 0;
+try {
+  const started = Date.now();
+  const result = await fuzzServer({ url: orch.url, kubeconfig: orch.kubeconfig, pid: orch.child.pid! }, {
+    runs, seed,
+    progress: (done, rss) => console.log(`  ${done} requests, ${((Date.now() - started) / 1000).toFixed(0)} s, server RSS ${(rss / 2 ** 20).toFixed(0)} MiB`),
+  });
+  console.log(`passed: ${result.runs} requests in ${(result.ms / 1000).toFixed(1)} s, server RSS at most ${(result.maxRssBytes / 2 ** 20).toFixed(0)} MiB (seed ${seed}); replies by status: ${JSON.stringify(result.statuses)}`);
+} catch (err) {
+  const cause = (err as Error).cause as Error | undefined;
+  console.error(`FAILED with seed ${seed} (replay: npm run fuzz -- --runs ${runs} --seed ${seed})\n${(err as Error).message}${cause ? `\n\n${cause.message}` : ''}`);
+  code = 1;
+} finally {
+  await orch.stop();
+  await orch.cleanup();
+}
+process.exit(code);
