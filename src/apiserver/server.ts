@@ -62,7 +62,7 @@ const anonymousPaths = /^\/(healthz|livez|readyz)(\/|$)|^\/version\/?$/;
  * The path (still escaped) and query of a request target. An absolute-form target loses its
  * scheme and host; anything else that is not a path (authority or asterisk form) is undefined.
  */
-export function splitTarget(target: string | undefined): { rawPath: string; query: URLSearchParams } | undefined {
+function splitTarget(target: string | undefined): { rawPath: string; query: URLSearchParams } | undefined {
   if (!target) return undefined;
   let t = target;
   if (t[0] !== '/') {
@@ -148,8 +148,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     };
     const started = performance.now();
     try {
-      // CONNECT tunnels nothing here; a target that is not a path names nothing
-      if (method === 'CONNECT') throw methodNotAllowed();
+      // a target that is not a path (an authority, `*`) names nothing here
       if (!target) throw badRequest(`the request target ${JSON.stringify(req.url ?? '')} is not a path`);
       // a path that does not decode is answered before any other work
       const info = ctx.info = parseRequestInfo(method, target.rawPath, query);
