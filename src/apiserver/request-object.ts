@@ -8,7 +8,7 @@ import { isObject, type KubeObject } from '../api/object.ts';
 import { decodeBody } from '../codec/decode.ts';
 import { acceptedBodyTypes, parseContentType } from '../codec/media-type.ts';
 import { decodeProtobufObject, ProtobufError } from '../codec/protobuf/envelope.ts';
-import { checkDecodedObject, type FieldValidation } from '../schema/validation/field-validation.ts';
+import { checkDecodedObject, type FieldValidation } from '../schema/decode-checks/field-validation.ts';
 import type { RequestContext } from './context.ts';
 
 function decodeProtobufBody(raw: Buffer): Record<string, unknown> {

@@ -12,7 +12,7 @@ import { createCacher } from '../storage/cacher/cacher.ts';
 import { GenericStore } from '../registry/store.ts';
 import { strategyFor } from '../registry/strategies.ts';
 import { storageIndexers } from '../registry/indexes.ts';
-import { ensurePki } from './pki.ts';
+import { ensurePki } from './cluster-certs.ts';
 import { securePrivateDirs } from '../pki/private-files.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createHealth } from './health.ts';

@@ -6,8 +6,8 @@ import type { Logger } from '../api/log.ts';
 import type { Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
 import { startNamespaceController } from './namespace.ts';
-import { startNodeLifecycleController } from './node/lifecycle.ts';
-import { startTaintEvictionController } from './node/taint-eviction.ts';
+import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
+import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts';
 
 /** settings from the command line that controllers read */
 export interface ControllerSettings {

@@ -5,7 +5,7 @@ import { expired, internalError, toStatusError, type StatusError } from '../api/
 import { apiVersionOf, type KubeList, type KubeObject } from '../api/object.ts';
 import { prefixEnd, StorageError, type IndexHint, type KeyValue, type Storage, type Watcher } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
-import { decodeFromStorage, decodeShared, jsonListFromStorage } from './codec.ts';
+import { decodeFromStorage, decodeShared, jsonListFromStorage } from './stored-object.ts';
 import { collectionPrefix } from './keys.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 

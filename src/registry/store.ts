@@ -9,7 +9,7 @@ import { apiVersionOf, deepClone, jsonEqual, timestamp, type KubeObject } from '
 import { StorageError, type Storage } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { Strategy, StrategyContext } from './strategy.ts';
-import { decodeFromStorage, encodeForStorage, jsonFromStorage } from './codec.ts';
+import { decodeFromStorage, encodeForStorage, jsonFromStorage } from './stored-object.ts';
 import { immutableField } from './validation/immutable.ts';
 import { objectKey } from './keys.ts';
 import { recordUpdate } from '../apply/index.ts';

@@ -2,7 +2,7 @@
 // defaults. Field names are KubeletConfiguration's; fields.ts lists every field a document may
 // carry, this type only those with defaults or readers.
 
-import type { Taint } from '../node/node-object.ts';
+import type { Taint } from '../node-status/node-object.ts';
 
 export interface AgentConfig {
   apiVersion: string;

@@ -4,7 +4,7 @@
 import { badRequest, StatusError } from '../../api/status.ts';
 import { apiVersionOf, isObject, timestamp, type KubeObject } from '../../api/object.ts';
 import { applyConfiguration } from '../../apply/index.ts';
-import { checkDecodedObject, type FieldValidation } from '../../schema/validation/field-validation.ts';
+import { checkDecodedObject, type FieldValidation } from '../../schema/decode-checks/field-validation.ts';
 import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
 import { sendObject } from '../respond.ts';

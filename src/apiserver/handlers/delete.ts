@@ -1,6 +1,6 @@
 import { badRequest, invalid, methodNotAllowed, type StatusError } from '../../api/status.ts';
 import { notAnObjectError, typeMetaFieldError } from '../../codec/json.ts';
-import { checkDecodedObject } from '../../schema/validation/field-validation.ts';
+import { checkDecodedObject } from '../../schema/decode-checks/field-validation.ts';
 import { isObject } from '../../api/object.ts';
 import type { DeleteOptions } from '../../registry/store.ts';
 import type { RequestContext } from '../context.ts';

@@ -13,7 +13,7 @@ import { applyJsonPatch, JsonPatchError } from '../../patch/json-patch.ts';
 import { nestedTooDeeply, nestsTooDeeply } from '../../codec/nesting.ts';
 import { patchNotApplicable } from '../../patch/errors.ts';
 import { strategicMergePatch, StrategicMergePatchError } from '../../patch/strategic/index.ts';
-import { checkDecodedObject, type FieldValidation } from '../../schema/validation/field-validation.ts';
+import { checkDecodedObject, type FieldValidation } from '../../schema/decode-checks/field-validation.ts';
 import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
 import { sendObject } from '../respond.ts';

@@ -2,7 +2,7 @@
 // Bad values are 422s on the options kind, as Kubernetes reports them.
 
 import { invalid } from '../../api/status.ts';
-import { parseFieldValidation, type FieldValidation } from '../../schema/validation/field-validation.ts';
+import { parseFieldValidation, type FieldValidation } from '../../schema/decode-checks/field-validation.ts';
 import { queryBool } from '../query-params.ts';
 import type { RequestContext } from '../context.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { silentLogger } from '../../../src/api/log.ts';
 import { ApiError } from '../../../src/client/api-error.ts';
 import type { Client } from '../../../src/client/rest.ts';
-import { startLeaseHeartbeat } from '../../../src/agent/node/lease.ts';
+import { startLeaseHeartbeat } from '../../../src/agent/node-status/lease.ts';
 import { fakeClock } from './fake-clock.ts';
 
 const apiError = (code: number, reason: string) => new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code, reason: reason as never, message: reason });

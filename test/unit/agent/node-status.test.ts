@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MachineFacts } from '../../../src/agent/machine/facts.ts';
 import type { MachineUsage } from '../../../src/agent/machine/usage.ts';
-import { conditionsChanged, observedConditions, stampConditions } from '../../../src/agent/node/conditions.ts';
-import { formatBytes, nodeResources } from '../../../src/agent/node/resources.ts';
+import { conditionsChanged, observedConditions, stampConditions } from '../../../src/agent/node-status/conditions.ts';
+import { formatBytes, nodeResources } from '../../../src/agent/node-status/resources.ts';
 import { containerSwapLimit, swapStartupProblem } from '../../../src/agent/swap.ts';
 import { parseKernelVersion, sysctlKernelProblem } from '../../../src/agent/machine/kernel.ts';
 

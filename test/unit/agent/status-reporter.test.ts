@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { silentLogger } from '../../../src/api/log.ts';
 import { ApiError } from '../../../src/client/api-error.ts';
 import type { Client } from '../../../src/client/rest.ts';
-import type { ObservedCondition } from '../../../src/agent/node/conditions.ts';
-import { startStatusReporter } from '../../../src/agent/node/status-reporter.ts';
+import type { ObservedCondition } from '../../../src/agent/node-status/conditions.ts';
+import { startStatusReporter } from '../../../src/agent/node-status/status-reporter.ts';
 import { fakeClock } from './fake-clock.ts';
 
 const notFound = () => new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'not found' });

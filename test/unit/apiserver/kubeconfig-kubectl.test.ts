@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { ensurePki } from '../../../src/apiserver/pki.ts';
-import type { Pki } from '../../../src/apiserver/pki.ts';
+import { ensurePki } from '../../../src/apiserver/cluster-certs.ts';
+import type { Pki } from '../../../src/apiserver/cluster-certs.ts';
 import { writeKubeconfig } from '../../../src/apiserver/kubeconfig.ts';
 import { createClientCertAuthenticator } from '../../../src/apiserver/authn/client-cert.ts';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reconcileTaints, unknownConditions, wantedTaints } from '../../../src/controllers/node/health.ts';
-import { evictionTime, tolerates } from '../../../src/controllers/node/tolerations.ts';
+import { reconcileTaints, unknownConditions, wantedTaints } from '../../../src/controllers/node-lifecycle/health.ts';
+import { evictionTime, tolerates } from '../../../src/controllers/node-lifecycle/tolerations.ts';
 
 test('a quiet node: agent conditions turn Unknown with Kubernetes reasons, heartbeat kept', () => {
   const before = [

@@ -8,7 +8,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ensurePki, issueClientCert, issueServingCert } from '../../../src/apiserver/pki.ts';
+import { ensurePki, issueClientCert, issueServingCert } from '../../../src/apiserver/cluster-certs.ts';
 import { certProblem, issueCert, splitHostsAndIps } from '../../../src/pki/certs.ts';
 import { kubeconfigYaml, writeKubeconfig } from '../../../src/apiserver/kubeconfig.ts';
 

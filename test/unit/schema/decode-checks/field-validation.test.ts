@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkDecodedObject, parseFieldValidation } from '../../../../src/schema/validation/field-validation.ts';
-import { findUnknownFields, pruneUnknownFields } from '../../../../src/schema/validation/unknown-fields.ts';
-import { firstDecodeError } from '../../../../src/schema/validation/type-errors.ts';
+import { checkDecodedObject, parseFieldValidation } from '../../../../src/schema/decode-checks/field-validation.ts';
+import { findUnknownFields, pruneUnknownFields } from '../../../../src/schema/decode-checks/unknown-fields.ts';
+import { firstDecodeError } from '../../../../src/schema/decode-checks/type-errors.ts';
 import { StatusError } from '../../../../src/api/status.ts';
 
 const deploy = 'io.k8s.api.apps.v1.Deployment';

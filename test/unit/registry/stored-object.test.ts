@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { encodeForStorage, jsonFromStorage, jsonListFromStorage } from '../../../src/registry/codec.ts';
+import { encodeForStorage, jsonFromStorage, jsonListFromStorage } from '../../../src/registry/stored-object.ts';
 import { ValuePacker } from '../../../src/storage/cacher/value-packer.ts';
 import { PackedKeyValue } from '../../../src/storage/packed-value.ts';
 import type { KeyValue } from '../../../src/storage/interface.ts';
