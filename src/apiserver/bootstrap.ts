@@ -3,7 +3,7 @@
 
 import { StatusError } from '../api/status.ts';
 import type { Catalog } from '../schema/types.ts';
-import type { GenericStore } from '../registry/store.ts';
+import type { Registry } from '../registry/registry.ts';
 
 export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -15,7 +15,7 @@ async function ensure(fn: () => Promise<unknown>): Promise<void> {
   }
 }
 
-export async function ensureSystemNamespaces(store: GenericStore, catalog: Catalog): Promise<void> {
+export async function ensureSystemNamespaces(store: Registry, catalog: Catalog): Promise<void> {
   const ns = catalog.lookup('', 'v1', 'namespaces')!;
   for (const name of systemNamespaces) {
     await ensure(() => store.get(ns, undefined, name).catch(err => {
@@ -25,7 +25,7 @@ export async function ensureSystemNamespaces(store: GenericStore, catalog: Catal
   }
 }
 
-export async function ensureKubernetesService(store: GenericStore, catalog: Catalog, port: number): Promise<void> {
+export async function ensureKubernetesService(store: Registry, catalog: Catalog, port: number): Promise<void> {
   const svc = catalog.lookup('', 'v1', 'services')!;
   await ensure(() => store.get(svc, 'default', 'kubernetes').catch(err => {
     if (!(err instanceof StatusError && err.code === 404)) throw err;

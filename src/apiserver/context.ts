@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from '../api/log.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { RequestInfo } from './request-info.ts';
+import type { Subresource } from '../registry/subresources/subresource.ts';
 
 export interface User {
   name: string;
@@ -34,6 +35,8 @@ export interface RequestContext {
   info: RequestInfo;
   /** the served resource the path names (resource requests only) */
   resource?: ResourceInfo;
+  /** the implemented subresource the path names, if any */
+  subresource?: Subresource;
   user?: User;
   log: Logger;
   /** fires when the client goes away */

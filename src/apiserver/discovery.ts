@@ -2,6 +2,7 @@
 // the aggregated form of /api and /apis (apidiscovery.k8s.io) that kubectl 1.26+ asks for.
 // Pure functions of the catalog; the HTTP side lives in non-resource.ts.
 
+import { subresourcesOf } from '../registry/subresources/table.ts';
 import { createHash } from 'node:crypto';
 import type { Catalog, ResourceInfo } from '../schema/types.ts';
 
@@ -81,11 +82,12 @@ export function resourceList(catalog: Catalog, group: string, version: string): 
     if (r.categories.length) main.categories = [...r.categories];
     if (isStored(r)) main.storageVersionHash = storageVersionHash(r.group, r.storageVersion, r.kind);
     entries.push(main);
-    for (const s of r.subresources) {
+    for (const s of subresourcesOf(r)) {
       const sub: Record<string, unknown> & { name: string } = { name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced };
+      const k = s.kind(r);
       // group and version are only written when the subresource's kind lives elsewhere (Scale, Eviction)
-      if (s.group !== r.group || s.version !== r.version) { sub.group = s.group; sub.version = s.version; }
-      sub.kind = s.kind;
+      if (k.group !== r.group || k.version !== r.version) { sub.group = k.group; sub.version = k.version; }
+      sub.kind = k.kind;
       sub.verbs = [...s.verbs];
       entries.push(sub);
     }
@@ -109,12 +111,12 @@ function resourceDiscovery(r: ResourceInfo): Record<string, unknown> {
   };
   if (r.shortNames.length) out.shortNames = [...r.shortNames];
   if (r.categories.length) out.categories = [...r.categories];
-  if (r.subresources.length) {
-    out.subresources = r.subresources.map(s => ({
-      subresource: s.name,
-      responseKind: responseKind(r, s.group, s.version, s.kind),
-      verbs: [...s.verbs],
-    }));
+  const subresources = subresourcesOf(r);
+  if (subresources.length) {
+    out.subresources = subresources.map(s => {
+      const k = s.kind(r);
+      return { subresource: s.name, responseKind: responseKind(r, k.group, k.version, k.kind), verbs: [...s.verbs] };
+    });
   }
   return out;
 }

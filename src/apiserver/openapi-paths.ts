@@ -1,19 +1,20 @@
-// Swagger 2.0 path items for served resources, built from the catalog rather than stored:
+// Swagger 2.0 path items for served resources and the subresources this server implements,
+// built from the catalog and the subresource table rather than stored:
 // the operations of every resource follow one pattern, so only the resource table is kept.
 // Shapes (operation ids, actions, parameters, media types) follow what kube-apiserver publishes;
 // kubectl reads the PATCH operations' x-kubernetes-group-version-kind and fieldValidation
 // parameter to learn that the server validates fields itself.
 
 import type { ResourceInfo } from '../schema/types.ts';
-import { generatedResources, type GeneratedSubresource } from '../schema/generated/resources.ts';
+import { generatedResources } from '../schema/generated/resources.ts';
+import { subresourcesOf } from '../registry/subresources/table.ts';
+import type { SubresourceVerb } from '../registry/subresources/subresource.ts';
 
 type Json = Record<string, unknown>;
 
-const subresourceIndex = new Map<string, GeneratedSubresource>();
 const listDefinitions = new Map<string, string>();
 for (const r of generatedResources) {
   if (r.listDefinition) listDefinitions.set(`${r.group}/${r.version}/${r.resource}`, r.listDefinition);
-  for (const s of r.subresources) subresourceIndex.set(`${r.group}/${r.version}/${r.resource}/${s.name}`, s);
 }
 
 const meta = 'io.k8s.apimachinery.pkg.apis.meta.v1';
@@ -29,7 +30,6 @@ const body = (def: string, required = true): Json => (required ? { in: 'body', n
 const listParams = [q('allowWatchBookmarks', 'boolean'), q('continue', 'string'), q('fieldSelector', 'string'), q('labelSelector', 'string'), q('limit', 'integer'), q('resourceVersion', 'string'), q('resourceVersionMatch', 'string'), q('sendInitialEvents', 'boolean'), q('shardSelector', 'string'), q('timeoutSeconds', 'integer'), q('watch', 'boolean')];
 const writeParams = [q('dryRun', 'string'), q('fieldManager', 'string'), q('fieldValidation', 'string')];
 const deleteParams = [q('dryRun', 'string'), q('gracePeriodSeconds', 'integer'), q('ignoreStoreReadErrorWithClusterBreakingPotential', 'boolean'), q('orphanDependents', 'boolean'), q('propagationPolicy', 'string')];
-const logParams = [q('container', 'string'), q('follow', 'boolean'), q('insecureSkipTLSVerifyBackend', 'boolean'), q('limitBytes', 'integer'), q('previous', 'boolean'), q('sinceSeconds', 'integer'), q('stream', 'string'), q('tailLines', 'integer'), q('timestamps', 'boolean')];
 
 function capitalize(s: string): string {
   return s ? s[0]!.toUpperCase() + s.slice(1) : s;
@@ -105,22 +105,23 @@ export function resourcePaths(r: ResourceInfo): Record<string, Json> {
   if (has('delete')) item.delete = op(ctx, 'delete', `delete${idBase}${ns}${K}`, { parameters: [body(`${meta}.DeleteOptions`, false), ...deleteParams], responses: responses(status, ['200', '202']) });
   if (Object.keys(item).length) paths[`${scoped}/{name}`] = { ...item, parameters: itemCommon };
 
-  for (const s of r.subresources) {
-    const gen = subresourceIndex.get(`${r.group}/${r.version}/${r.resource}/${s.name}`);
-    const gvk = { group: s.group, kind: s.kind, version: s.version };
+  for (const s of subresourcesOf(r)) {
+    const k = s.kind(r);
+    const gvk = { group: k.group, kind: k.kind, version: k.version };
     const idSub = `${ns}${K}${capitalize(s.name)}`;
     const path = `${scoped}/{name}/${s.name}`;
     const pi: Json = {};
-    if (gen?.connect) {
-      const methods: Array<[string, string]> = [['get', 'get'], ['post', 'create'], ['put', 'update'], ['patch', 'patch'], ['delete', 'delete']];
+    if (s.connect) {
+      const methods: Array<[string, SubresourceVerb]> = [['get', 'get'], ['post', 'create'], ['put', 'update'], ['patch', 'patch'], ['delete', 'delete']];
       for (const [method, verb] of methods) {
         if (!s.verbs.includes(verb)) continue;
         pi[method] = op(ctx, 'connect', `connect${idBase}${capitalize(method)}${idSub}`, { consumes: ['*/*'], produces: ['*/*'], responses: responses({ type: 'string' }, ['200']) }, gvk);
       }
     } else {
-      const def = gen?.definition ? ref(gen.definition) : { type: 'string' };
-      const produces = gen?.definition ? objectMedia : ['text/plain', 'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
-      if (s.verbs.includes('get')) pi.get = op(ctx, 'get', `read${idBase}${idSub}`, { produces, parameters: s.name === 'log' ? logParams : undefined, responses: responses(def, ['200']) }, gvk);
+      const def = k.definition ? ref(k.definition) : { type: 'string' };
+      const produces = s.produces ?? objectMedia;
+      const parameters = s.getParameters?.map(p => q(p.name, p.type));
+      if (s.verbs.includes('get')) pi.get = op(ctx, 'get', `read${idBase}${idSub}`, { produces: [...produces], parameters, responses: responses(def, ['200']) }, gvk);
       if (s.verbs.includes('update')) pi.put = op(ctx, 'put', `replace${idBase}${idSub}`, { parameters: [{ in: 'body', name: 'body', required: true, schema: def }, ...writeParams], responses: responses(def, ['200', '201']) }, gvk);
       if (s.verbs.includes('patch')) pi.patch = op(ctx, 'patch', `patch${idBase}${idSub}`, { consumes: patchMedia, parameters: [body(`${meta}.Patch`), ...writeParams, q('force', 'boolean')], responses: responses(def, ['200', '201']) }, gvk);
       if (s.verbs.includes('create')) pi.post = op(ctx, 'post', `create${idBase}${idSub}`, { parameters: [{ in: 'body', name: 'body', required: true, schema: def }, ...writeParams], responses: responses(def, ['200', '201', '202']) }, gvk);

@@ -4,6 +4,7 @@ import { badRequest, methodNotAllowed, notFound, resourceNotFound } from '../api
 import { pathSegmentName } from '../api/names.ts';
 import type { RequestContext } from './context.ts';
 import { negotiateBeforeWriting } from './respond.ts';
+import { subresourceOf } from '../registry/subresources/table.ts';
 import type { HandlerDeps } from './handlers/deps.ts';
 import { handleGet } from './handlers/get.ts';
 import { handleList } from './handlers/list.ts';
@@ -29,15 +30,6 @@ const handlers: Record<string, Handler> = {
   deletecollection: handleDeleteCollection,
 };
 
-// subresources this server implements, with the verbs each answers
-const servedSubresources: Record<string, string[]> = {
-  status: ['get', 'update', 'patch'],
-  scale: ['get', 'update', 'patch'],
-  finalize: ['update'],
-  binding: ['create'],
-  log: ['get'],
-};
-
 export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const ri = ctx.info;
   const info = deps.catalog.lookup(ri.group, ri.version, ri.resource);
@@ -47,10 +39,12 @@ export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Pro
   ctx.resource = info;
   if (ri.namespace !== undefined && !info.namespaced) throw resourceNotFound();
   if (ri.subresource) {
-    const sub = info.subresources.find(s => s.name === ri.subresource);
+    // the subresources this server implements, from the registry's table
+    const sub = subresourceOf(info, ri.subresource);
     if (!sub) throw resourceNotFound();
     const verb = ri.verb === 'watch' ? 'get' : ri.verb;
-    if (!sub.verbs.includes(verb) || !(servedSubresources[sub.name] ?? []).includes(verb)) throw methodNotAllowed();
+    if (!(sub.verbs as readonly string[]).includes(verb)) throw methodNotAllowed();
+    ctx.subresource = sub;
   } else {
     // a collection is created into, listed, watched and deleted; it is never replaced or patched
     if ((ri.verb === 'update' || ri.verb === 'patch') && ri.name === undefined) throw methodNotAllowed();

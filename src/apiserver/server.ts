@@ -6,10 +6,10 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../api/log.ts';
-import { StorageError } from '../storage/interface.ts';
-import { badRequest, methodNotAllowed, toStatusError, unauthorized, serviceUnavailable } from '../api/status.ts';
+import { badRequest, methodNotAllowed, unauthorized } from '../api/status.ts';
+import { statusFromError } from '../registry/storage-errors.ts';
 import type { Catalog } from '../schema/types.ts';
-import type { GenericStore } from '../registry/store.ts';
+import type { Registry } from '../registry/registry.ts';
 import type { RequestContext, ResponseLike } from './context.ts';
 import { parseRequestInfo } from './request-info.ts';
 import { readBody } from './body.ts';
@@ -22,7 +22,7 @@ import type { Health } from './health.ts';
 
 export interface ApiServerOptions {
   catalog: Catalog;
-  store: GenericStore;
+  registry: Registry;
   health: Health;
   log: Logger;
   tls: { cert: string; key: string; ca: string };
@@ -79,7 +79,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   const now = opts.now ?? (() => new Date());
   const minWatch = opts.minWatchTimeoutSeconds ?? 1800;
   const deps: HandlerDeps = {
-    store: opts.store,
+    registry: opts.registry,
     catalog: opts.catalog,
     now,
     watchTimeoutSeconds: () => minWatch + Math.floor(Math.random() * minWatch),
@@ -163,7 +163,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       if (info.isResourceRequest) await routeResource(ctx, deps);
       else await serveNonResource(ctx, nonResource);
     } catch (err) {
-      const status = err instanceof StorageError && err.code === 'unavailable' ? serviceUnavailable(`storage is unavailable: ${err.message}`) : toStatusError(err);
+      const status = statusFromError(err);
       if (status.code >= 500) log.warn('request error', { method, path: ctx.info.path, err: err instanceof Error ? err.stack : String(err) });
       sendError(ctx, status);
     } finally {

@@ -21,6 +21,8 @@ export interface ManagerContext {
   manager: string;
   /** '' for the main resource, else 'status', 'scale', ... */
   subresource: string;
+  /** the only fields a write through the subresource may own (undefined: the main resource's) */
+  owns?: ReadonlyArray<readonly string[]>;
   /** RFC 3339, seconds */
   now: string;
 }
@@ -111,7 +113,7 @@ export function recordUpdate(oldObj: unknown, newObj: unknown, ctx: ManagerConte
   const base = sent !== undefined && !jsonEqual(sent, oldMeta.managedFields) ? sent : oldMeta.managedFields;
   const entries = decodeEntries(base);
   const shape = rootShape(ctx.definition);
-  const changed = trackedOnly(changedFields(oldObj, newObj, shape), ctx.subresource);
+  const changed = trackedOnly(changedFields(oldObj, newObj, shape), ctx.owns);
   if (!changed.empty) {
     for (const e of entries) e.set = e.set.difference(changed);
     const mine = entryFor(entries, ctx, 'Update');
@@ -136,12 +138,12 @@ export function applyConfiguration(live: Obj | undefined, config: Obj, ctx: Mana
   const entries = decodeEntries(liveMeta.managedFields);
   const cfg = deepClone(config);
   if (isObject(cfg.metadata)) delete (cfg.metadata as Obj).managedFields;
-  const applied = trackedOnly(fieldSetOf(cfg, shape), ctx.subresource);
+  const applied = trackedOnly(fieldSetOf(cfg, shape), ctx.owns);
   const base: Obj = live ? deepClone(live) : {};
-  let merged = mergeConfig(base, onlyTracked(cfg, ctx.subresource), shape) as Obj;
+  let merged = mergeConfig(base, onlyTracked(cfg, ctx.owns), shape) as Obj;
 
   // conflicts: fields this apply changes that another manager owns
-  const changed = trackedOnly(changedFields(live ?? {}, merged, shape), ctx.subresource);
+  const changed = trackedOnly(changedFields(live ?? {}, merged, shape), ctx.owns);
   const mine = entries.find(e => sameOwner(e, ctx.manager, 'Apply', ctx.subresource));
   const others = entries.filter(e => e !== mine);
   const conflicts: Array<{ entry: Entry; path: Path }> = [];
@@ -177,13 +179,20 @@ function withoutManagedFields(obj: Obj): Obj {
   return { ...obj, metadata: meta };
 }
 
-/** the part of a configuration a subresource may change */
-function onlyTracked(cfg: Obj, subresource: string): Obj {
-  if (subresource === 'status') return cfg.status === undefined ? {} : { status: cfg.status };
-  if (subresource === 'scale') {
-    const replicas = isObject(cfg.spec) ? (cfg.spec as Obj).replicas : undefined;
-    return replicas === undefined ? {} : { spec: { replicas } };
+/** the part of a configuration a write may change: a subresource's own fields, or all but status */
+function onlyTracked(cfg: Obj, owns: ReadonlyArray<readonly string[]> | undefined): Obj {
+  if (!owns) {
+    const { status: _s, ...rest } = cfg;
+    return rest;
   }
-  const { status: _s, ...rest } = cfg;
-  return rest;
+  const out: Obj = {};
+  for (const path of owns) {
+    let v: unknown = cfg;
+    for (const f of path) v = isObject(v) ? (v as Obj)[f] : undefined;
+    if (v === undefined) continue;
+    let into = out;
+    for (const f of path.slice(0, -1)) into = (into[f] ??= {}) as Obj;
+    into[path[path.length - 1]!] = v;
+  }
+  return out;
 }

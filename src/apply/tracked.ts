@@ -1,22 +1,31 @@
-// Which fields field managers can own, per subresource: the server sets identity, versioning
-// and deletion metadata itself, the main resource never owns status, and a subresource owns
-// only its own part (status; spec.replicas through scale).
+// Which fields field managers can own: the server sets identity, versioning and deletion
+// metadata itself, the main resource never owns status, and a subresource owns only the
+// fields it declares (status; spec.replicas through scale).
 
 import { FieldSet } from './field-set.ts';
 
 const serverMetadata = ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
   'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'managedFields'];
 
-/** `set` without the fields nobody owns through `subresource` */
-export function trackedOnly(set: FieldSet, subresource: string): FieldSet {
+/**
+ * `set` without the fields nobody owns through a write that may own only the paths in `owns`
+ * (a subresource's own fields); `owns` undefined: a write of the main resource
+ */
+export function trackedOnly(set: FieldSet, owns?: ReadonlyArray<readonly string[]>): FieldSet {
   const out = new FieldSet();
-  if (subresource === 'status') {
-    const status = set.children.get('f:status');
-    if (status && !status.empty) out.children.set('f:status', status.clone());
-    return out;
-  }
-  if (subresource === 'scale') {
-    if (set.children.get('f:spec')?.children.get('f:replicas')?.member) out.insert(['f:spec', 'f:replicas']);
+  if (owns) {
+    for (const path of owns) {
+      let node: FieldSet | undefined = set;
+      for (const f of path) node = node?.children.get(`f:${f}`);
+      if (!node || node.empty) continue;
+      let into = out;
+      for (const f of path.slice(0, -1)) {
+        let next = into.children.get(`f:${f}`);
+        if (!next) into.children.set(`f:${f}`, next = new FieldSet());
+        into = next;
+      }
+      into.children.set(`f:${path[path.length - 1]}`, node.clone());
+    }
     return out;
   }
   for (const [pe, child] of set.children) {

@@ -1,7 +1,8 @@
 // Reading many objects: paged lists at one consistent revision, and watches that turn the
 // storage event stream into Kubernetes watch events.
 
-import { expired, internalError, toStatusError, type StatusError } from '../api/status.ts';
+import type { StatusError } from '../api/status.ts';
+import { statusFromError } from './storage-errors.ts';
 import { apiVersionOf, type KubeList, type KubeObject } from '../api/object.ts';
 import { prefixEnd, StorageError, type IndexHint, type KeyValue, type Storage, type Watcher } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
@@ -96,11 +97,7 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
       start = lastKey + '\x00';
     }
   } catch (err) {
-    if (err instanceof StorageError && err.code === 'compacted') {
-      throw opts.continueToken
-        ? expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.')
-        : expired(`too old resource version: ${revision} (${err.revision ?? 0})`);
-    }
+    if (err instanceof StorageError) throw statusFromError(err, { revision, continued: !!opts.continueToken });
     throw err;
   }
   const metadata: KubeList['metadata'] = { resourceVersion: String(served) };
@@ -160,12 +157,7 @@ export async function watchObjects(storage: Storage, info: ResourceInfo, namespa
       }
     },
     onError(err) {
-      if (err instanceof StorageError && err.code === 'compacted') {
-        sink.end(expired(`too old resource version: ${after} (${err.revision ?? 0})`));
-      } else {
-        // a storage failure says what failed; anything else is a fault whose text stays here
-        sink.end(err instanceof StorageError ? internalError(err) : toStatusError(err));
-      }
+      sink.end(statusFromError(err, { revision: after }));
     },
   });
 }

@@ -4,15 +4,20 @@
 
 import { randomUUID } from 'node:crypto';
 import { alreadyExists, badRequest, conflict, invalid, notFound, StatusError, type FieldError } from '../api/status.ts';
+import { statusFromError, tooLargeResourceVersion } from './storage-errors.ts';
 import { generateName, validateName } from '../api/names.ts';
 import { apiVersionOf, deepClone, jsonEqual, timestamp, type KubeObject } from '../api/object.ts';
 import { StorageError, type Storage } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { Strategy, StrategyContext } from './strategy.ts';
+import type { Registry } from './registry.ts';
+import { subresourceNamed } from './subresources/table.ts';
+import { hasStatusSubresource } from './subresources/status.ts';
 import { decodeFromStorage, encodeForStorage, jsonFromStorage } from './stored-object.ts';
 import { immutableField } from './validation/immutable.ts';
 import { objectKey } from './keys.ts';
 import { recordUpdate } from '../apply/index.ts';
+import { managerContext } from './field-managers.ts';
 import { listJson, listObjects, watchObjects, type ListOptions, type WatchOptions, type WatchSink } from './list-watch.ts';
 import type { KubeList } from '../api/object.ts';
 import type { Watcher } from '../storage/interface.ts';
@@ -54,7 +59,10 @@ export interface DeleteResult {
 
 const generateNameAttempts = 8;
 
-export class GenericStore {
+/** how long a read waits for a resourceVersion the server has not reached yet */
+export const futureRevisionWaitMs = 3000;
+
+export class GenericStore implements Registry {
   private deps: StoreDeps;
   private clock: Clock;
   private random: () => number;
@@ -67,12 +75,21 @@ export class GenericStore {
     this.uid = deps.uid ?? randomUUID;
   }
 
-  get storage(): Storage { return this.deps.storage; }
+  private strategy(info: ResourceInfo): Strategy { return this.deps.strategyFor(info); }
 
-  strategy(info: ResourceInfo): Strategy { return this.deps.strategyFor(info); }
+  returnsDeletedObject(info: ResourceInfo): boolean { return this.strategy(info).returnDeletedObject; }
 
-  private ctx(info: ResourceInfo, subresource?: string): StrategyContext {
-    return { info, now: this.clock.now(), random: this.random, listOther: this.deps.listOther, subresource };
+  currentRevision(): Promise<number> { return this.deps.storage.currentRevision(); }
+
+  /** resolves once reads see `rv`: the watch cache says when it gets there; a 504 when it does not in time */
+  async awaitRevision(rv: number, waitMs = futureRevisionWaitMs): Promise<void> {
+    const storage = this.deps.storage;
+    const reached = storage.waitForRevision ? await storage.waitForRevision(rv, waitMs) : (await storage.currentRevision()) >= rv;
+    if (!reached) throw tooLargeResourceVersion(rv, await storage.currentRevision());
+  }
+
+  private ctx(info: ResourceInfo): StrategyContext {
+    return { info, now: this.clock.now(), random: this.random, listOther: this.deps.listOther };
   }
 
   /** `allowStale`: from the watch cache as it is, for checks Kubernetes makes against informers */
@@ -123,7 +140,7 @@ export class GenericStore {
     if (strategy.tracksGeneration) meta.generation = 1; else delete meta.generation;
     obj.apiVersion = apiVersionOf(info.group, info.version);
     obj.kind = info.kind;
-    if (this.hasStatus(info)) delete obj.status;
+    if (hasStatusSubresource(info)) delete obj.status;
     await strategy.prepareForCreate(obj, ctx);
     this.recordManager(info, undefined, obj, opts, now);
     strategy.admitCreate?.(obj, ctx);
@@ -145,11 +162,10 @@ export class GenericStore {
         meta.resourceVersion = String(kv.modRevision);
         return obj;
       } catch (err) {
-        if (err instanceof StorageError && err.code === 'key-exists') {
-          if (!named && attempt < generateNameAttempts) continue;
-          throw alreadyExists(info, meta.name!);
-        }
-        throw err;
+        if (!(err instanceof StorageError)) throw err;
+        const status = statusFromError(err, { resource: info, name: meta.name! });
+        if (status.reason === 'AlreadyExists' && !named && attempt < generateNameAttempts) continue;
+        throw status;
       }
     }
   }
@@ -204,18 +220,16 @@ export class GenericStore {
 
   private async writeUpdate(info: ResourceInfo, namespace: string | undefined, current: KubeObject, body: KubeObject, revision: number, opts: WriteOptions): Promise<KubeObject> {
     const strategy = this.strategy(info);
-    const ctx = this.ctx(info, opts.subresource);
+    const ctx = this.ctx(info);
+    // a subresource with writes of its own decides what of the body counts (status, finalize, binding)
+    const writes = opts.subresource ? subresourceNamed(opts.subresource)?.writes : undefined;
     let obj = deepClone(body);
     obj.metadata ??= {};
-    if (opts.subresource === 'status') {
-      // a status write changes status only; everything else stays as stored
-      obj = { ...deepClone(current), status: obj.status };
-    } else if (opts.subresource === 'finalize') {
-      const finalizers = (obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [];
-      obj = { ...deepClone(current), spec: { ...(current.spec as object), finalizers } };
-    } else if (opts.subresource === 'binding') {
-      // the binding handler set spec.nodeName and the PodScheduled condition, and only those
-    } else if (this.hasStatus(info)) {
+    if (writes) {
+      obj = writes.prepare(obj, current, strategy, ctx);
+      obj.metadata ??= {};
+    } else if (hasStatusSubresource(info)) {
+      // the main resource never changes status
       if (current.status === undefined) delete obj.status; else obj.status = deepClone(current.status);
     }
     const meta = obj.metadata;
@@ -239,10 +253,10 @@ export class GenericStore {
     }
     obj.apiVersion = apiVersionOf(info.group, info.version);
     obj.kind = info.kind;
-    strategy.prepareForUpdate(obj, current, ctx);
+    if (!writes) strategy.prepareForUpdate(obj, current, ctx);
     this.recordManager(info, current, obj, opts, timestamp(ctx.now));
     if (strategy.tracksGeneration && specChanged(obj, current)) meta.generation = (old.generation ?? 0) + 1;
-    this.validate(info, obj, strategy.validateUpdate(obj, current, ctx));
+    this.validate(info, obj, writes ? writes.validate(obj, current, strategy, ctx) : strategy.validateUpdate(obj, current, ctx));
 
     meta.resourceVersion = current.metadata.resourceVersion;
     if (jsonEqual(obj, current)) return current; // nothing changed: no write, no event
@@ -329,22 +343,13 @@ export class GenericStore {
   }
 
   private storageToStatus(err: unknown, info: ResourceInfo, name: string): unknown {
-    if (err instanceof StorageError) {
-      if (err.code === 'conflict') return conflict(info, name);
-      if (err.code === 'not-found') return notFound(info, name);
-      if (err.code === 'key-exists') return alreadyExists(info, name);
-    }
-    return err;
+    return err instanceof StorageError ? statusFromError(err, { resource: info, name }) : err;
   }
 
   /** metadata.managedFields for a write by a named manager (apply has set them already) */
   private recordManager(info: ResourceInfo, current: KubeObject | undefined, obj: KubeObject, opts: WriteOptions, now: string): void {
     if (opts.manager === undefined || opts.operation === 'Apply') return;
-    recordUpdate(current, obj, { definition: info.definition, apiVersion: apiVersionOf(info.group, info.version), manager: opts.manager, subresource: opts.subresource ?? '', now });
-  }
-
-  hasStatus(info: ResourceInfo): boolean {
-    return info.subresources.some(s => s.name === 'status');
+    recordUpdate(current, obj, managerContext(info, opts.manager, opts.subresource, now));
   }
 
   private async requireNamespace(info: ResourceInfo, namespace: string, name: string): Promise<void> {

@@ -10,8 +10,6 @@ export interface StrategyContext {
   info: ResourceInfo;
   now: Date;
   random: () => number;
-  /** the subresource a write goes through (status, finalize, scale), if any */
-  subresource?: string;
   /** look up live objects of another resource (e.g. services read each other's cluster IPs) */
   listOther?: (group: string, resource: string) => Promise<KubeObject[]>;
 }
@@ -37,7 +35,7 @@ export interface Strategy {
    * the fields it sets belong to no manager
    */
   admitCreate?(obj: KubeObject, ctx: StrategyContext): void;
-  /** carry server-owned fields over on update (mutates obj) */
+  /** carry server-owned fields over on an update of the main resource (mutates obj); subresources with writes of their own replace it */
   prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   validateCreate(obj: KubeObject, ctx: StrategyContext): FieldError[];
   validateUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];

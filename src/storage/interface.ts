@@ -95,6 +95,11 @@ export class StorageError extends Error {
 export interface Storage {
   /** the newest revision of the whole store */
   currentRevision(): Promise<number>;
+  /**
+   * Optional: resolves true as soon as reads see `revision`, false after `timeoutMs` (a store with
+   * a cache in front says when its cache gets there, rather than being asked again and again)
+   */
+  waitForRevision?(revision: number, timeoutMs: number): Promise<boolean>;
   /** the oldest revision still readable (everything older was compacted) */
   compactedRevision(): Promise<number>;
   /**

@@ -2,7 +2,8 @@
 // object by the field-ownership rules of src/apply, or creates the object when there is none.
 
 import { badRequest, StatusError } from '../../api/status.ts';
-import { apiVersionOf, isObject, timestamp, type KubeObject } from '../../api/object.ts';
+import { isObject, timestamp, type KubeObject } from '../../api/object.ts';
+import { managerContext } from '../../registry/field-managers.ts';
 import { applyConfiguration } from '../../apply/index.ts';
 import { checkDecodedObject, type FieldValidation } from '../../schema/decode-checks/field-validation.ts';
 import type { RequestContext } from '../context.ts';
@@ -23,7 +24,7 @@ export async function handleApply(ctx: RequestContext, deps: HandlerDeps, req: A
   const info = ctx.resource!;
   const ns = ctx.info.namespace;
   const name = ctx.info.name!;
-  const sub = ctx.info.subresource;
+  const sub = ctx.subresource?.name;
   if (!isObject(req.config)) throw badRequest(`error decoding patch: the apply configuration must be an object`);
   const config = req.config as KubeObject;
   if (!config.apiVersion || !config.kind) {
@@ -36,11 +37,11 @@ export async function handleApply(ctx: RequestContext, deps: HandlerDeps, req: A
   }
   const warnings = checkDecodedObject(config, info.definition, { kind: info.kind, version: info.version, fieldValidation: req.validation, duplicateFields: req.duplicates, wrap: false });
   ctx.warnings.push(...warnings);
-  const mctx = () => ({ definition: info.definition, apiVersion: apiVersionOf(info.group, info.version), manager: req.manager, subresource: sub ?? '', now: timestamp(deps.now()) });
-  const opts = { dryRun: req.dryRun, subresource: sub === 'status' ? 'status' : undefined, manager: req.manager, operation: 'Apply' as const };
+  const mctx = () => managerContext(info, req.manager, sub, timestamp(deps.now()));
+  const opts = { dryRun: req.dryRun, subresource: sub, manager: req.manager, operation: 'Apply' as const };
   for (let attempt = 0; ; attempt++) {
     try {
-      const out = await deps.store.modify(info, ns, name, cur => applyConfiguration(cur, config, mctx(), req.force) as KubeObject, opts);
+      const out = await deps.registry.modify(info, ns, name, cur => applyConfiguration(cur, config, mctx(), req.force) as KubeObject, opts);
       return sendObject(ctx, 200, out);
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 404) || sub || attempt > 0) throw err;
@@ -48,7 +49,7 @@ export async function handleApply(ctx: RequestContext, deps: HandlerDeps, req: A
     // nothing there yet: apply creates it
     const fresh = applyConfiguration(undefined, { ...config, metadata: { ...config.metadata, name } }, mctx(), req.force) as KubeObject;
     try {
-      const created = await deps.store.create(info, ns, fresh, opts);
+      const created = await deps.registry.create(info, ns, fresh, opts);
       return sendObject(ctx, 201, created);
     } catch (err) {
       // created meanwhile by someone else: apply to what they made

@@ -6,13 +6,19 @@ import { readObject } from '../request-object.ts';
 import { dryRun } from './options.ts';
 import { checkTypeMeta } from './type-meta.ts';
 import { fieldValidation, managerName } from './write-options.ts';
-import { handleBinding } from './binding.ts';
+import { sendSubresourceResult, subresourceCall } from './subresource.ts';
 
 export async function handleCreate(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
-  if (ctx.info.subresource === 'binding' && info.resource === 'pods') return handleBinding(ctx, deps);
-  if (ctx.info.subresource || ctx.info.name !== undefined) throw methodNotAllowed();
   const validation = fieldValidation(ctx, 'CreateOptions');
+  const sub = ctx.subresource;
+  if (sub?.create) {
+    const kind = sub.kind(info);
+    const body = await readObject(ctx, { definition: kind.definition!, kind: kind.kind, version: kind.version, fieldValidation: validation }, () => undefined);
+    const call = subresourceCall(ctx, deps, { dryRun: dryRun(ctx), manager: managerName(ctx, 'CreateOptions') });
+    return sendSubresourceResult(ctx, deps, await sub.create(call, body));
+  }
+  if (sub || ctx.info.name !== undefined) throw methodNotAllowed();
   const manager = managerName(ctx, 'CreateOptions');
   const isDryRun = dryRun(ctx);
   const obj = await readObject(ctx, { definition: info.definition, kind: info.kind, version: info.version, fieldValidation: validation },
@@ -21,6 +27,6 @@ export async function handleCreate(ctx: RequestContext, deps: HandlerDeps): Prom
   if (info.namespaced && obj.metadata.namespace && obj.metadata.namespace !== ns) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  const created = await deps.store.create(info, ns, obj, { dryRun: isDryRun, manager });
+  const created = await deps.registry.create(info, ns, obj, { dryRun: isDryRun, manager });
   sendObject(ctx, 201, created);
 }

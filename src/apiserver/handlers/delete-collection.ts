@@ -10,11 +10,11 @@ export async function handleDeleteCollection(ctx: RequestContext, deps: HandlerD
   const info = ctx.resource!;
   const opts = await deleteOptions(ctx);
   const sel = selection(ctx, info);
-  const list = await deps.store.list(info, ctx.info.namespace, { filter: sel.filter, name: sel.name, index: sel.index });
+  const list = await deps.registry.list(info, ctx.info.namespace, { filter: sel.filter, name: sel.name, index: sel.index });
   const deleted: KubeObject[] = [];
   for (const item of list.items) {
     try {
-      const { object } = await deps.store.delete(info, item.metadata.namespace, item.metadata.name!, opts);
+      const { object } = await deps.registry.delete(info, item.metadata.namespace, item.metadata.name!, opts);
       deleted.push(object);
     } catch (err) {
       if (err instanceof StatusError && err.code === 404) continue; // gone meanwhile

@@ -1,4 +1,4 @@
-import { badRequest, invalid, methodNotAllowed, type StatusError } from '../../api/status.ts';
+import { badRequest, invalid, type StatusError } from '../../api/status.ts';
 import { notAnObjectError, typeMetaFieldError } from '../../codec/json.ts';
 import { checkDecodedObject } from '../../schema/decode-checks/field-validation.ts';
 import { isObject } from '../../api/object.ts';
@@ -45,10 +45,9 @@ export async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions>
 
 export async function handleDelete(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
-  if (ctx.info.subresource) throw methodNotAllowed();
   const opts = await deleteOptions(ctx);
-  const { object } = await deps.store.delete(info, ctx.info.namespace, ctx.info.name!, opts);
-  if (deps.store.strategy(info).returnDeletedObject) return sendObject(ctx, 200, object);
+  const { object } = await deps.registry.delete(info, ctx.info.namespace, ctx.info.name!, opts);
+  if (deps.registry.returnsDeletedObject(info)) return sendObject(ctx, 200, object);
   const details: Record<string, string> = { name: object.metadata.name!, kind: info.resource };
   if (info.group) details.group = info.group;
   if (object.metadata.uid) details.uid = object.metadata.uid;

@@ -1,10 +1,11 @@
-// What the resource handlers are given: the generic store and the catalog.
+// What the resource handlers are given: the registry (never storage) and the catalog.
 
 import type { Catalog } from '../../schema/types.ts';
-import type { GenericStore } from '../../registry/store.ts';
+import type { Registry } from '../../registry/registry.ts';
+import type { NodeClientTls } from '../node-stream.ts';
 
 export interface HandlerDeps {
-  store: GenericStore;
+  registry: Registry;
   catalog: Catalog;
   now(): Date;
   /** server-chosen watch timeout when the client names none (seconds) */
@@ -12,5 +13,5 @@ export interface HandlerDeps {
   /** how often a watch that asked for bookmarks gets one */
   bookmarkIntervalMs: number;
   /** client certificate for node agents (pods/log); absent: logs cannot be fetched */
-  nodeClientTls?: { cert: string; key: string };
+  nodeClientTls?: NodeClientTls;
 }

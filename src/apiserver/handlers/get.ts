@@ -1,19 +1,18 @@
 import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
 import { plainJsonRequested, sendJsonText, sendObject } from '../respond.ts';
-import { awaitRevision, getPlan } from './resource-version.ts';
-import { getScale } from './scale.ts';
-import { handlePodLog } from './pod-log.ts';
+import { getPlan } from './resource-version.ts';
+import { sendSubresourceResult, subresourceCall } from './subresource.ts';
 
 export async function handleGet(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
-  if (ctx.info.subresource === 'log' && info.resource === 'pods') return handlePodLog(ctx, deps);
+  const sub = ctx.subresource;
+  if (sub?.get) return sendSubresourceResult(ctx, deps, await sub.get(subresourceCall(ctx, deps)));
   const plan = getPlan(ctx);
-  if (plan.notOlderThan !== undefined) await awaitRevision(deps.store.storage, plan.notOlderThan);
-  if (!ctx.info.subresource && plainJsonRequested(ctx, 'object')) {
-    return sendJsonText(ctx, 200, await deps.store.getJson(info, ctx.info.namespace, ctx.info.name!));
+  if (plan.notOlderThan !== undefined) await deps.registry.awaitRevision(plan.notOlderThan);
+  if (!sub && plainJsonRequested(ctx, 'object')) {
+    return sendJsonText(ctx, 200, await deps.registry.getJson(info, ctx.info.namespace, ctx.info.name!));
   }
-  const obj = await deps.store.get(info, ctx.info.namespace, ctx.info.name!);
-  if (ctx.info.subresource === 'scale') return sendObject(ctx, 200, getScale(info, obj));
-  sendObject(ctx, 200, obj);
+  const obj = await deps.registry.get(info, ctx.info.namespace, ctx.info.name!);
+  sendObject(ctx, 200, sub?.view?.read ? sub.view.read(info, obj) : obj);
 }

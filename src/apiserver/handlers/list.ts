@@ -1,7 +1,7 @@
 import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
 import { plainJsonRequested, sendJsonText, sendObject } from '../respond.ts';
-import { awaitRevision, listPlan } from './resource-version.ts';
+import { listPlan } from './resource-version.ts';
 import { intParam } from './options.ts';
 import { selection } from './selection.ts';
 
@@ -11,11 +11,11 @@ export async function handleList(ctx: RequestContext, deps: HandlerDeps): Promis
   const limit = intParam(ctx, 'limit');
   const plan = listPlan(ctx);
   const wanted = plan.exact ?? plan.notOlderThan;
-  if (wanted !== undefined) await awaitRevision(deps.store.storage, wanted);
+  if (wanted !== undefined) await deps.registry.awaitRevision(wanted);
   const opts = { limit, continueToken: ctx.query.get('continue') || undefined, revision: plan.exact };
   if (!sel.filter && plainJsonRequested(ctx, 'list')) {
-    return sendJsonText(ctx, 200, await deps.store.listJson(info, ctx.info.namespace, opts));
+    return sendJsonText(ctx, 200, await deps.registry.listJson(info, ctx.info.namespace, opts));
   }
-  const list = await deps.store.list(info, ctx.info.namespace, { ...opts, filter: sel.filter, name: sel.name, index: sel.index });
+  const list = await deps.registry.list(info, ctx.info.namespace, { ...opts, filter: sel.filter, name: sel.name, index: sel.index });
   sendObject(ctx, 200, list);
 }

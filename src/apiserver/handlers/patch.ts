@@ -18,7 +18,6 @@ import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
 import { sendObject } from '../respond.ts';
 import { dryRun } from './options.ts';
-import { applyScale, getScale, scaleDefinition } from './scale.ts';
 import { checkApplyOptions, fieldValidation, managerName } from './write-options.ts';
 
 interface PatchRequest {
@@ -66,8 +65,9 @@ export async function handlePatch(ctx: RequestContext, deps: HandlerDeps): Promi
   const info = ctx.resource!;
   const ns = ctx.info.namespace;
   const name = ctx.info.name!;
-  const sub = ctx.info.subresource;
-  if (sub && sub !== 'status' && sub !== 'scale') throw methodNotAllowed();
+  const sub = ctx.subresource;
+  const view = sub?.view;
+  if (sub && !view) throw methodNotAllowed();
   const kind = parseContentType(String(ctx.headers['content-type'] ?? ''), patchBodyKinds);
   const validation = fieldValidation(ctx, 'PatchOptions');
   const manager = managerName(ctx, 'PatchOptions');
@@ -76,30 +76,25 @@ export async function handlePatch(ctx: RequestContext, deps: HandlerDeps): Promi
   const { patch, duplicates } = decodePatch(kind, await ctx.body());
   const req: PatchRequest = { kind, patch, duplicates, validation };
   if (kind === 'apply-yaml') {
-    if (sub === 'scale') throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+    if (view && !view.apply) throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
     return handleApply(ctx, deps, { config: patch, duplicates, validation, manager, force, dryRun: isDryRun });
   }
   if (kind !== 'json-patch' && !isObject(patch)) {
     throw badRequest(`error decoding patch: json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`);
   }
 
-  if (sub === 'scale') {
-    const out = await deps.store.modify(info, ns, name, cur => {
-      const scale = applyPatchTo(req, getScale(info, cur), scaleDefinition);
-      checkPatched(ctx, req, scale, scaleDefinition, 'Scale', 'v1');
-      return applyScale(info, cur, scale);
-    }, { dryRun: isDryRun, manager, subresource: 'scale' });
-    return sendObject(ctx, 200, getScale(info, out));
-  }
-  const out = await deps.store.modify(info, ns, name, cur => {
-    const patched = applyPatchTo(req, cur, info.definition);
-    checkPatched(ctx, req, patched, info.definition, info.kind, info.version);
+  // a subresource with a view of its own (Scale) is patched as that view, then written back
+  const target = sub ? sub.kind(info) : info;
+  const out = await deps.registry.modify(info, ns, name, cur => {
+    const patched = applyPatchTo(req, view?.read ? view.read(info, cur) : cur, target.definition!);
+    checkPatched(ctx, req, patched, target.definition!, target.kind, target.version);
+    if (view?.write) return view.write(info, cur, patched);
     // a patch that sets no resourceVersion must not turn into a precondition on the old one
     if (patched.metadata?.resourceVersion === cur.metadata.resourceVersion) {
       patched.metadata = { ...patched.metadata };
       delete patched.metadata.resourceVersion;
     }
     return patched;
-  }, { dryRun: isDryRun, subresource: sub === 'status' ? 'status' : undefined, manager });
-  sendObject(ctx, 200, out);
+  }, { dryRun: isDryRun, subresource: sub?.name, manager });
+  sendObject(ctx, 200, view?.read ? view.read(info, out) : out);
 }

@@ -1,15 +1,11 @@
 // resourceVersion and resourceVersionMatch on get, list and watch, cell by cell as the
-// spec's tables (000 §4.7) give them. Every read is served from storage: "Most Recent" and
-// "Any" read the newest data, "Not older than" waits until storage has reached the version,
+// spec's tables (000 §4.7) give them. Every read is served by the registry: "Most Recent" and
+// "Any" read the newest data, "Not older than" waits until reads see the version,
 // "Exact" reads at that revision (410 when compacted).
 
-import { badRequest, fieldErrorMessage, invalid, timeout, StatusError, type FieldError } from '../../api/status.ts';
+import { badRequest, fieldErrorMessage, invalid, StatusError, type FieldError } from '../../api/status.ts';
 import { intSyntaxError, queryBool } from '../query-params.ts';
-import type { Storage } from '../../storage/interface.ts';
 import type { RequestContext } from '../context.ts';
-
-/** how long a read waits for a resourceVersion the server has not reached yet */
-export const futureRevisionWaitMs = 3000;
 
 export interface ReadPlan {
   /** read at exactly this revision (undefined: newest) */
@@ -101,19 +97,4 @@ export function watchPlan(ctx: RequestContext): WatchPlan {
   if (sie === false) return { initialState: false, initialEventsEnd: false, after: n };
   if (n === undefined) return { initialState: true, initialEventsEnd: false };
   return { initialState: false, initialEventsEnd: false, after: n };
-}
-
-/** wait (briefly) until storage has reached `rv`; 504 with Retry-After when it does not */
-export async function awaitRevision(storage: Storage, rv: number, waitMs = futureRevisionWaitMs): Promise<void> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const current = await storage.currentRevision();
-    if (current >= rv) return;
-    if (Date.now() >= deadline) {
-      const err = timeout(`Too large resource version: ${rv}, current: ${current}`, 1);
-      err.status.details = { causes: [{ reason: 'ResourceVersionTooLarge', message: `Too large resource version` }], retryAfterSeconds: 1 };
-      throw err;
-    }
-    await new Promise(r => setTimeout(r, 25));
-  }
 }

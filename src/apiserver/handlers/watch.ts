@@ -4,7 +4,7 @@ import type { Watcher } from '../../storage/interface.ts';
 import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
 import { openWatchStream } from '../respond.ts';
-import { awaitRevision, watchPlan } from './resource-version.ts';
+import { watchPlan } from './resource-version.ts';
 import { boolParam, intParam } from './options.ts';
 import { selection } from './selection.ts';
 
@@ -15,9 +15,9 @@ export async function handleWatch(ctx: RequestContext, deps: HandlerDeps): Promi
   const plan = watchPlan(ctx);
   const bookmarks = boolParam(ctx, 'allowWatchBookmarks');
   const timeout = intParam(ctx, 'timeoutSeconds') ?? deps.watchTimeoutSeconds();
-  const storage = deps.store.storage;
-  if (plan.notOlderThan !== undefined) await awaitRevision(storage, plan.notOlderThan);
-  const after = plan.initialState ? undefined : plan.after ?? await storage.currentRevision();
+  const registry = deps.registry;
+  if (plan.notOlderThan !== undefined) await registry.awaitRevision(plan.notOlderThan);
+  const after = plan.initialState ? undefined : plan.after ?? await registry.currentRevision();
   const stream = openWatchStream(ctx);
   // a bookmark carries only the kind and the resourceVersion everything before it was sent at
   const bookmark = (rv: number, annotations?: Record<string, string>) => stream.send('BOOKMARK', {
@@ -28,7 +28,7 @@ export async function handleWatch(ctx: RequestContext, deps: HandlerDeps): Promi
   const over = new Promise<void>(r => { ended = r; });
   let watcher: Watcher;
   try {
-    watcher = await deps.store.watch(info, ctx.info.namespace, { afterRevision: after, filter: sel.filter, name, index: sel.index }, {
+    watcher = await registry.watch(info, ctx.info.namespace, { afterRevision: after, filter: sel.filter, name, index: sel.index }, {
       event: (type, object) => { if (!stream.send(type, object)) ended(); },
       end: err => {
         if (err) stream.send('ERROR', err.status);
@@ -44,7 +44,7 @@ export async function handleWatch(ctx: RequestContext, deps: HandlerDeps): Promi
   }
   stream.start();
   const timer = setTimeout(ended, timeout * 1000);
-  const ticker = bookmarks ? setInterval(() => { void storage.currentRevision().then(rv => bookmark(rv)); }, deps.bookmarkIntervalMs) : undefined;
+  const ticker = bookmarks ? setInterval(() => { void registry.currentRevision().then(rv => bookmark(rv)); }, deps.bookmarkIntervalMs) : undefined;
   const onAbort = () => ended();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   if (ctx.signal.aborted) ended();

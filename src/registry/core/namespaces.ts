@@ -27,12 +27,10 @@ export const namespaceStrategy = strategyWith({
     obj.status = { phase: 'Active' };
     if (obj.metadata.name) nameLabel(obj);
   },
-  prepareForUpdate(obj, old, ctx) {
-    // spec.finalizers change only through the finalize subresource
-    if (ctx.subresource !== 'finalize') {
-      const oldFinalizers = (old.spec as NamespaceSpec | undefined)?.finalizers;
-      if (oldFinalizers === undefined) delete spec(obj).finalizers; else spec(obj).finalizers = oldFinalizers;
-    }
+  prepareForUpdate(obj, old) {
+    // spec.finalizers change only through the finalize subresource, which has writes of its own
+    const oldFinalizers = (old.spec as NamespaceSpec | undefined)?.finalizers;
+    if (oldFinalizers === undefined) delete spec(obj).finalizers; else spec(obj).finalizers = oldFinalizers;
     nameLabel(obj);
   },
   finalizersOf(obj) {

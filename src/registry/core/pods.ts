@@ -43,8 +43,7 @@ export const podStrategy = strategyWith({
     addDefaultTolerations(s);
   },
   validateCreate: obj => validatePodSpec(obj.spec, 'spec'),
-  // a binding is the one write that may set spec.nodeName
-  validateUpdate: (obj, old, ctx) => [...validatePodSpec(obj.spec, 'spec'), ...(ctx.subresource === 'binding' ? [] : validatePodSpecUpdate(obj, old))],
+  validateUpdate: (obj, old) => [...validatePodSpec(obj.spec, 'spec'), ...validatePodSpecUpdate(obj, old)],
   deleteDecision(obj, requested) {
     const s = spec(obj);
     const phase = (obj.status as { phase?: string } | undefined)?.phase;

@@ -128,6 +128,11 @@ class Cacher implements Storage {
   }
 
   currentRevision(): Promise<number> { return this.inner.currentRevision(); }
+
+  async waitForRevision(revision: number, timeoutMs: number): Promise<boolean> {
+    await this.feed.running();
+    return this.feed.clock.waitFor(revision, timeoutMs);
+  }
   compactedRevision(): Promise<number> { return this.inner.compactedRevision(); }
   healthy(): Promise<boolean> { return this.inner.healthy(); }
 

@@ -82,6 +82,11 @@ export class Feed {
     this.clock.failAll();
   }
 
+  /** the stream is running (started now if no read started it yet) */
+  running(): Promise<void> {
+    return this.start();
+  }
+
   private start(): Promise<void> {
     this.started ??= (async () => {
       const gen = this.generation;

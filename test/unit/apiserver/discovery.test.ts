@@ -47,7 +47,12 @@ test('GET /api/v1 lists resources and subresources by name', () => {
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
     shortNames: ['po'], categories: ['all'], storageVersionHash: 'xPOwRZ+Yhw8=',
   });
-  assert.deepEqual(byName.get('pods/eviction'), { name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
+  // exactly the subresources this server implements: those of the registry's table
+  assert.deepEqual([...byName.keys()].filter(n => n.startsWith('pods/')), ['pods/binding', 'pods/log', 'pods/status']);
+  assert.deepEqual(byName.get('namespaces/finalize'), { name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] });
+  assert.deepEqual(byName.get('replicationcontrollers/scale'), { name: 'replicationcontrollers/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
+  assert.equal(byName.get('pods/eviction'), undefined, 'not implemented, so not advertised');
+  assert.equal(byName.get('nodes/proxy'), undefined, 'not implemented, so not advertised');
   assert.deepEqual(byName.get('pods/status'), { name: 'pods/status', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get', 'patch', 'update'] });
   assert.equal(byName.get('namespaces')!.namespaced, false);
   assert.equal(byName.get('nodes')!.namespaced, false);
@@ -81,8 +86,11 @@ test('aggregated discovery for /api and /apis', () => {
   assert.equal(pods.singularResource, 'pod');
   assert.deepEqual(pods.responseKind, { group: '', version: '', kind: 'Pod' });
   assert.deepEqual(pods.shortNames, ['po']);
-  const eviction = pods.subresources.find((s: Json) => s.subresource === 'eviction');
-  assert.deepEqual(eviction, { subresource: 'eviction', responseKind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] });
+  assert.deepEqual(pods.subresources, [
+    { subresource: 'binding', responseKind: { group: '', version: '', kind: 'Binding' }, verbs: ['create'] },
+    { subresource: 'log', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get'] },
+    { subresource: 'status', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
+  ]);
   assert.equal(v1.resources.find((r: Json) => r.resource === 'nodes').scope, 'Cluster');
 
   const apis = aggregated(catalog, 'apis', 'v2beta1') as Json;

@@ -27,7 +27,12 @@ test('/openapi/v2 as JSON: served paths and the definitions they need', () => {
   assert.ok(patch.parameters.some((p: Json) => p.name === 'fieldValidation' && p.in === 'query'));
   assert.equal(doc.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale'].get.responses['200'].schema.$ref, '#/definitions/io.k8s.api.autoscaling.v1.Scale');
   assert.equal(doc.paths['/api/v1/pods'].get.operationId, 'listCoreV1PodForAllNamespaces');
-  assert.equal(doc.paths['/api/v1/namespaces/{namespace}/pods/{name}/exec'].post['x-kubernetes-action'], 'connect');
+  // the subresources this server implements, with what their modules declare
+  assert.equal(doc.paths['/api/v1/namespaces/{namespace}/pods/{name}/exec'], undefined);
+  const log = doc.paths['/api/v1/namespaces/{namespace}/pods/{name}/log'].get;
+  assert.deepEqual(log.produces, ['text/plain', 'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+  assert.ok(log.parameters.some((p: Json) => p.name === 'tailLines' && p.type === 'integer'));
+  assert.equal(doc.paths['/api/v1/namespaces/{namespace}/pods/{name}/binding'].post.parameters[0].schema.$ref, '#/definitions/io.k8s.api.core.v1.Binding');
   // nothing from versions that are not served
   assert.ok(!Object.keys(doc.paths).some(p => p.includes('v1beta1')));
   assert.ok(doc.definitions['io.k8s.api.core.v1.PodSpec']);

@@ -1,15 +1,11 @@
-// POST pods/<name>/binding: a scheduler's decision. The pod gets spec.nodeName and a
-// PodScheduled condition in one write; a pod already on a node, or being deleted, is a 409,
-// worded as Kubernetes words it. The answer is a Status with code 201.
+// pods/<name>/binding: a scheduler's decision. The pod gets spec.nodeName and a PodScheduled
+// condition in one write; a pod already on a node, or being deleted, is a 409, worded as
+// Kubernetes words it. The answer is a Status with code 201.
 
 import { conflict, invalid, type FieldError } from '../../api/status.ts';
-import type { KubeObject } from '../../api/object.ts';
-import type { RequestContext } from '../context.ts';
-import { sendObject } from '../respond.ts';
-import { readObject } from '../request-object.ts';
-import type { HandlerDeps } from './deps.ts';
-import { dryRun } from './options.ts';
-import { fieldValidation, managerName } from './write-options.ts';
+import { timestamp, type KubeObject } from '../../api/object.ts';
+import { validatePodSpec } from '../validation/pod-spec.ts';
+import type { Subresource, SubresourceCall, SubresourceResult } from './subresource.ts';
 
 interface Binding extends KubeObject { target?: { kind?: string; name?: string; apiVersion?: string } }
 
@@ -21,14 +17,13 @@ function bindingErrors(b: Binding, podName: string): FieldError[] {
   return out;
 }
 
-export async function handleBinding(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
-  const info = ctx.resource!;
-  const name = ctx.info.name!;
-  const binding = await readObject(ctx, { definition: 'io.k8s.api.core.v1.Binding', kind: 'Binding', version: 'v1', fieldValidation: fieldValidation(ctx, 'CreateOptions') }, () => undefined) as Binding;
+async function bind(call: SubresourceCall, body: KubeObject): Promise<SubresourceResult> {
+  const binding = body as Binding;
+  const name = call.name;
   const errors = bindingErrors(binding, name);
   if (errors.length) throw invalid('Binding', '', binding.metadata?.name || name, errors);
   const resource = { group: '', resource: 'pods/binding' };
-  await deps.store.modify(info, ctx.info.namespace, name, pod => {
+  await call.registry.modify(call.info, call.namespace, name, pod => {
     const spec = (pod.spec ?? {}) as { nodeName?: string };
     if (binding.metadata?.uid && binding.metadata.uid !== pod.metadata.uid) throw conflict(resource, name, `Precondition failed: UID in precondition: ${binding.metadata.uid}, UID in object meta: ${pod.metadata.uid}`);
     if (pod.metadata.deletionTimestamp) throw conflict(resource, name, `pod ${name} is being deleted, cannot be assigned to a host`);
@@ -38,9 +33,26 @@ export async function handleBinding(ctx: RequestContext, deps: HandlerDeps): Pro
     if (binding.metadata?.annotations) pod.metadata.annotations = { ...pod.metadata.annotations, ...binding.metadata.annotations };
     const status = (pod.status ?? {}) as { conditions?: Array<Record<string, unknown>> };
     const conditions = (status.conditions ?? []).filter(c => c.type !== 'PodScheduled');
-    conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') });
+    conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: timestamp(call.now()) });
     pod.status = { ...status, conditions } as KubeObject['status'];
     return pod;
-  }, { subresource: 'binding', dryRun: dryRun(ctx), manager: managerName(ctx, 'CreateOptions') });
-  sendObject(ctx, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } as never);
+  }, { subresource: 'binding', dryRun: call.dryRun, manager: call.manager });
+  return { type: 'object', code: 201, object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } as never };
 }
+
+export const bindingSubresource: Subresource = {
+  name: 'binding',
+  verbs: ['create'],
+  connect: false,
+  kind: () => ({ group: '', version: 'v1', kind: 'Binding', definition: 'io.k8s.api.core.v1.Binding' }),
+  create: bind,
+  writes: {
+    // the change above set spec.nodeName, the PodScheduled condition and annotations, and only those
+    prepare(obj, current, strategy, ctx) {
+      strategy.prepareForUpdate(obj, current, ctx);
+      return obj;
+    },
+    // the one write that may set spec.nodeName: the pod spec's update rules do not apply
+    validate: obj => validatePodSpec(obj.spec, 'spec'),
+  },
+};

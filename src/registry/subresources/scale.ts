@@ -1,9 +1,12 @@
-// The scale subresource: an autoscaling/v1 Scale view of a workload's replicas.
+// scale: an autoscaling/v1 Scale view of a workload's replicas, which is how `kubectl scale` and
+// autoscalers change them. A write through it is a write of the workload (its strategy validates
+// it) that owns only spec.replicas.
 
 import { badRequest, invalid } from '../../api/status.ts';
 import { isObject, type KubeObject } from '../../api/object.ts';
 import { formatLabelSelector, labelSelectorFromObject } from '../../api/selectors/label.ts';
 import type { ResourceInfo } from '../../schema/types.ts';
+import type { Subresource } from './subresource.ts';
 
 function selectorString(info: ResourceInfo, obj: KubeObject): string {
   const spec = (obj.spec ?? {}) as Record<string, unknown>;
@@ -15,9 +18,7 @@ function selectorString(info: ResourceInfo, obj: KubeObject): string {
   return formatLabelSelector(labelSelectorFromObject(sel));
 }
 
-export const scaleDefinition = 'io.k8s.api.autoscaling.v1.Scale';
-
-export function getScale(info: ResourceInfo, obj: KubeObject): KubeObject {
+function getScale(info: ResourceInfo, obj: KubeObject): KubeObject {
   const spec = (obj.spec ?? {}) as Record<string, unknown>;
   const status = (obj.status ?? {}) as Record<string, unknown>;
   const m = obj.metadata;
@@ -35,7 +36,7 @@ export function getScale(info: ResourceInfo, obj: KubeObject): KubeObject {
 }
 
 /** the workload with the replicas a Scale asks for */
-export function applyScale(info: ResourceInfo, obj: KubeObject, scale: KubeObject): KubeObject {
+function applyScale(info: ResourceInfo, obj: KubeObject, scale: KubeObject): KubeObject {
   const replicas = (scale.spec as Record<string, unknown> | undefined)?.replicas;
   if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas))) {
     throw badRequest(`Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`);
@@ -49,3 +50,12 @@ export function applyScale(info: ResourceInfo, obj: KubeObject, scale: KubeObjec
   if (rv) out.metadata.resourceVersion = rv;
   return out;
 }
+
+export const scaleSubresource: Subresource = {
+  name: 'scale',
+  verbs: ['get', 'patch', 'update'],
+  connect: false,
+  kind: () => ({ group: 'autoscaling', version: 'v1', kind: 'Scale', definition: 'io.k8s.api.autoscaling.v1.Scale' }),
+  ownedFields: [['spec', 'replicas']],
+  view: { read: getScale, write: applyScale, apply: false },
+};

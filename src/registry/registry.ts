@@ -1,0 +1,29 @@
+// What the API handlers and subresources may ask of the registry: every read, list, watch and
+// write of an object, and waiting for a revision. They never see storage.
+
+import type { KubeList, KubeObject } from '../api/object.ts';
+import type { ResourceInfo } from '../schema/types.ts';
+import type { Watcher } from '../storage/interface.ts';
+import type { ListOptions, WatchOptions, WatchSink } from './list-watch.ts';
+import type { DeleteOptions, DeleteResult, WriteOptions } from './store.ts';
+
+export interface Registry {
+  /** `allowStale`: from the watch cache as it is, for checks Kubernetes makes against informers */
+  get(info: ResourceInfo, namespace: string | undefined, name: string, revision?: number, allowStale?: boolean): Promise<KubeObject>;
+  /** one object as JSON bytes, without decoding it */
+  getJson(info: ResourceInfo, namespace: string | undefined, name: string): Promise<Buffer>;
+  list(info: ResourceInfo, namespace: string | undefined, opts?: ListOptions): Promise<KubeList>;
+  /** an unfiltered list as JSON bytes, without decoding the items */
+  listJson(info: ResourceInfo, namespace: string | undefined, opts?: Omit<ListOptions, 'filter' | 'name'>): Promise<Buffer>;
+  watch(info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, sink: WatchSink): Promise<Watcher>;
+  create(info: ResourceInfo, namespace: string | undefined, body: KubeObject, opts?: WriteOptions): Promise<KubeObject>;
+  update(info: ResourceInfo, namespace: string | undefined, name: string, body: KubeObject, opts?: WriteOptions): Promise<{ object: KubeObject; created: boolean }>;
+  modify(info: ResourceInfo, namespace: string | undefined, name: string, change: (current: KubeObject) => KubeObject | Promise<KubeObject>, opts?: WriteOptions): Promise<KubeObject>;
+  delete(info: ResourceInfo, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<DeleteResult>;
+  /** a delete of this resource answers with the object rather than a Success Status */
+  returnsDeletedObject(info: ResourceInfo): boolean;
+  /** the newest revision written */
+  currentRevision(): Promise<number>;
+  /** resolves once reads see revision `rv`; a 504 Timeout after `waitMs` */
+  awaitRevision(rv: number, waitMs?: number): Promise<void>;
+}

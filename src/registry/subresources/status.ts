@@ -1,0 +1,24 @@
+// status: the part of an object its controllers report. A write through it changes status and
+// nothing else; the main resource's writes never change status (the generic store keeps it).
+
+import { deepClone } from '../../api/object.ts';
+import type { ResourceInfo } from '../../schema/types.ts';
+import { ownKind, type Subresource } from './subresource.ts';
+
+export const statusSubresource: Subresource = {
+  name: 'status',
+  verbs: ['get', 'patch', 'update'],
+  connect: false,
+  kind: ownKind,
+  ownedFields: [['status']],
+  view: { apply: true },
+  writes: {
+    prepare: (obj, current) => ({ ...deepClone(current), status: obj.status }),
+    validate: (obj, current, strategy, ctx) => strategy.validateUpdate(obj, current, ctx),
+  },
+};
+
+/** whether writes of the main resource leave status alone (the resource has a status subresource) */
+export function hasStatusSubresource(info: ResourceInfo): boolean {
+  return info.subresources.some(s => s.name === statusSubresource.name);
+}
