@@ -4,53 +4,44 @@
 // gives up when it is missing. Only the parts of the schema language our documents use are
 // encoded; free-form values (vendor extensions, default, enum) travel as YAML text, which JSON is.
 
+import { Writer as WireWriter, WIRE_BYTES, WIRE_FIXED64, WIRE_VARINT } from '../codec/protobuf/wire.ts';
+
 type Json = Record<string, unknown>;
 
+/** fields of the gnostic messages over the codec's wire writer; zero values are left out, as proto3 does */
 class Writer {
-  private chunks: Buffer[] = [];
-  private varint(n: number): void {
-    const bytes: number[] = [];
-    let v = n;
-    while (v > 0x7f) { bytes.push((v & 0x7f) | 0x80); v = Math.floor(v / 128); }
-    bytes.push(v);
-    this.chunks.push(Buffer.from(bytes));
-  }
-  private tag(field: number, wire: number): void { this.varint(field * 8 + wire); }
+  private w = new WireWriter();
   string(field: number, value: unknown): void {
     if (typeof value !== 'string' || value === '') return;
-    this.bytes(field, Buffer.from(value, 'utf8'));
+    this.w.tag(field, WIRE_BYTES);
+    this.w.string(value);
   }
   strings(field: number, values: unknown): void {
-    if (Array.isArray(values)) for (const v of values) this.bytes(field, Buffer.from(String(v), 'utf8'));
+    if (!Array.isArray(values)) return;
+    for (const v of values) { this.w.tag(field, WIRE_BYTES); this.w.string(String(v)); }
   }
   bool(field: number, value: unknown, always = false): void {
     if (typeof value !== 'boolean' || (!value && !always)) return;
-    this.tag(field, 0);
-    this.varint(value ? 1 : 0);
+    this.w.tag(field, WIRE_VARINT);
+    this.w.varint(value ? 1 : 0);
   }
   int(field: number, value: unknown): void {
     if (typeof value !== 'number' || value === 0) return;
-    this.tag(field, 0);
-    this.varint(value);
+    this.w.tag(field, WIRE_VARINT);
+    this.w.int64(value);
   }
   double(field: number, value: unknown): void {
     if (typeof value !== 'number' || value === 0) return;
-    this.tag(field, 1);
-    const b = Buffer.alloc(8);
-    b.writeDoubleLE(value);
-    this.chunks.push(b);
-  }
-  bytes(field: number, b: Buffer): void {
-    this.tag(field, 2);
-    this.varint(b.length);
-    this.chunks.push(b);
+    this.w.tag(field, WIRE_FIXED64);
+    this.w.double(value);
   }
   message(field: number, build: (w: Writer) => void): void {
-    const w = new Writer();
-    build(w);
-    this.bytes(field, w.finish());
+    this.w.tag(field, WIRE_BYTES);
+    const at = this.w.begin();
+    build(this);
+    this.w.end(at);
   }
-  finish(): Buffer { return Buffer.concat(this.chunks); }
+  finish(): Buffer { const out = this.w.finish(); return Buffer.from(out.buffer, out.byteOffset, out.byteLength); }
 }
 
 /** Any { yaml = 2 } */
