@@ -4,8 +4,10 @@
 import type { KubeList, KubeObject } from '../api/object.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { Watcher } from '../storage/interface.ts';
+
+/** what handlers name of storage: a running watch to cancel, and an index a selection can use */
+export type { IndexHint, Watcher } from '../storage/interface.ts';
 import type { ListOptions, WatchOptions, WatchSink } from './list-watch.ts';
-import type { DeleteOptions, DeleteResult, WriteOptions } from './store.ts';
 
 export interface Registry {
   /** `allowStale`: from the watch cache as it is, for checks Kubernetes makes against informers */
@@ -26,4 +28,26 @@ export interface Registry {
   currentRevision(): Promise<number>;
   /** resolves once reads see revision `rv`; a 504 Timeout after `waitMs` */
   awaitRevision(rv: number, waitMs?: number): Promise<void>;
+}
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  subresource?: string;
+  /** the field manager the write is recorded under in metadata.managedFields */
+  manager?: string;
+  /** 'Apply': managedFields were already set by server-side apply; anything else records an Update */
+  operation?: 'Apply' | 'Update';
+}
+
+export interface DeleteOptions {
+  dryRun?: boolean;
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  propagationPolicy?: string;
+}
+
+export interface DeleteResult {
+  object: KubeObject;
+  /** removed from storage now (false: graceful deletion or finalizers pending) */
+  deleted: boolean;
 }

@@ -10,7 +10,9 @@ import { apiVersionOf, deepClone, jsonEqual, timestamp, type KubeObject } from '
 import { StorageError, type Storage } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { Strategy, StrategyContext } from './strategy.ts';
-import type { Registry } from './registry.ts';
+import type { DeleteOptions, DeleteResult, Registry, WriteOptions } from './registry.ts';
+
+export type { DeleteOptions, DeleteResult, WriteOptions } from './registry.ts';
 import { subresourceNamed } from './subresources/table.ts';
 import { hasStatusSubresource } from './subresources/status.ts';
 import { decodeFromStorage, encodeForStorage, jsonFromStorage } from './stored-object.ts';
@@ -33,28 +35,6 @@ export interface StoreDeps {
   /** answers whether a namespace exists and is not terminating (namespaced creates need it) */
   namespaceState?(name: string): Promise<'active' | 'terminating' | 'absent'>;
   listOther?: (group: string, resource: string) => Promise<KubeObject[]>;
-}
-
-export interface WriteOptions {
-  dryRun?: boolean;
-  subresource?: string;
-  /** the field manager the write is recorded under in metadata.managedFields */
-  manager?: string;
-  /** 'Apply': managedFields were already set by server-side apply; anything else records an Update */
-  operation?: 'Apply' | 'Update';
-}
-
-export interface DeleteOptions {
-  dryRun?: boolean;
-  gracePeriodSeconds?: number;
-  preconditions?: { uid?: string; resourceVersion?: string };
-  propagationPolicy?: string;
-}
-
-export interface DeleteResult {
-  object: KubeObject;
-  /** removed from storage now (false: graceful deletion or finalizers pending) */
-  deleted: boolean;
 }
 
 const generateNameAttempts = 8;

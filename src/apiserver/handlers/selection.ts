@@ -5,7 +5,7 @@ import { matchesLabels, parseLabelSelector } from '../../api/selectors/label.ts'
 import { exactName, parseFieldSelector } from '../../api/selectors/field.ts';
 import { fieldFilter, validateFieldSelector } from '../../schema/field-selectors.ts';
 import type { ResourceInfo } from '../../schema/types.ts';
-import type { IndexHint } from '../../storage/interface.ts';
+import type { IndexHint } from '../../registry/registry.ts';
 import { indexHintFor } from '../../registry/indexes.ts';
 import type { RequestContext } from '../context.ts';
 

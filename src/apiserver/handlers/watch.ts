@@ -1,6 +1,6 @@
 import { toStatusError } from '../../api/status.ts';
 import { apiVersionOf } from '../../api/object.ts';
-import type { Watcher } from '../../storage/interface.ts';
+import type { Watcher } from '../../registry/registry.ts';
 import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
 import { openWatchStream } from '../respond.ts';

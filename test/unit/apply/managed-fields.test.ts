@@ -6,7 +6,8 @@ import { StatusError } from '../../../src/api/status.ts';
 
 type Obj = Record<string, any>;
 const apply = (...a: Parameters<typeof applyConfiguration>): Obj => applyConfiguration(...a) as Obj;
-const ctx = (manager: string, subresource = ''): ManagerContext => ({ definition: 'io.k8s.api.apps.v1.Deployment', apiVersion: 'apps/v1', manager, subresource, now: '2026-11-22T10:00:00Z' });
+// a subresource write names the fields it may own, as the registry's subresource modules declare them
+const ctx = (manager: string, subresource = '', owns?: string[][]): ManagerContext => ({ definition: 'io.k8s.api.apps.v1.Deployment', apiVersion: 'apps/v1', manager, subresource, owns, now: '2026-11-22T10:00:00Z' });
 const podCtx = (manager: string): ManagerContext => ({ ...ctx(manager), definition: 'io.k8s.api.core.v1.Pod', apiVersion: 'v1' });
 
 const deployment = (containers: Obj[], extra: Obj = {}): Obj => ({
@@ -40,7 +41,7 @@ test('an update owns what it changed; another update takes over changed fields o
   // a status write is recorded under the status subresource and owns status only
   const withStatus = structuredClone(scaled);
   withStatus.status = { replicas: 3 };
-  recordUpdate(scaled, withStatus, ctx('controller', 'status'));
+  recordUpdate(scaled, withStatus, ctx('controller', 'status', [['status']]));
   const entry = withStatus.metadata.managedFields.find((e: Obj) => e.manager === 'controller');
   assert.equal(entry.subresource, 'status');
   assert.deepEqual(entry.fieldsV1, { 'f:status': { 'f:replicas': {} } });

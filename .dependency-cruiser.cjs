@@ -1,0 +1,75 @@
+// The import rules of docs/architecture.md, checked by `npm run lint` (and CI). Layers are
+// listed inner first; a layer imports only the layers before it. The layer list lives here
+// once: each rule below is derived from it.
+
+const layers = ['api', 'pki', 'schema', 'codec', 'patch', 'apply', 'storage', 'registry', 'apiserver', 'client', 'controllers', 'agent', 'runtime-sim', 'cli'];
+const pure = ['api', 'schema', 'codec', 'patch', 'apply'];
+const any = list => `^src/(${list.join('|')})/`;
+
+const layerRules = layers.map((layer, i) => ({
+  name: `layer-${layer}`,
+  comment: `${layer}/ imports only the layers before it: ${layers.slice(0, i).join(', ') || '(none)'}`,
+  severity: 'error',
+  from: { path: `^src/${layer}/` },
+  to: { path: any(layers.slice(i + 1)) },
+}));
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'clients-of-the-api',
+      comment: 'controllers and the agent act through the public API (client/) like third-party controllers: never storage, registry or the API server',
+      severity: 'error',
+      from: { path: any(['controllers', 'agent']) },
+      to: { path: any(['storage', 'registry', 'apiserver']) },
+    },
+    {
+      name: 'runtime-sim-apart',
+      comment: 'the simulated runtime shares only the generated CRI descriptor with the agent',
+      severity: 'error',
+      from: { path: '^src/runtime-sim/' },
+      to: { path: '^src/agent/', pathNot: '^src/agent/cri/(descriptor|generated/)' },
+    },
+    {
+      name: 'handlers-see-the-registry',
+      comment: 'the API server reaches storage only through the registry; the server factory (start.ts) alone opens it',
+      severity: 'error',
+      from: { path: '^src/apiserver/', pathNot: '^src/apiserver/start\\.ts$' },
+      to: { path: '^src/storage/' },
+    },
+    {
+      name: 'pure-layers-no-io',
+      comment: 'api, schema, codec, patch and apply take data and return data: no disk, network, processes or clock of their own',
+      severity: 'error',
+      from: { path: any(pure) },
+      to: { dependencyTypes: ['core'], path: '^(node:)?(fs|fs/promises|net|http|https|http2|tls|dgram|child_process|worker_threads|cluster)$' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'every import resolves (a package imported is a package declared and installed)',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'no-undeclared-packages',
+      comment: 'src/ imports only packages package.json declares as dependencies',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown', 'npm-dev'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};
