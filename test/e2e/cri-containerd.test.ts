@@ -10,12 +10,13 @@ import { connectCri } from '../../src/agent/cri/client.ts';
 import { CriError } from '../../src/agent/cri/errors.ts';
 import { containerdSkipReason, startContainerd } from '../support/containerd.ts';
 import { busyboxSkipReason, importBusyboxImage } from '../support/oci-image.ts';
+import { skipForMissing } from '../support/requires.ts';
 
 const image = 'docker.io/library/busybox:latest';
 
 test('sandbox, container, logs, exec, stop and removal through the CRI on containerd', async t => {
   const skip = containerdSkipReason() ?? busyboxSkipReason();
-  if (skip) return t.skip(skip);
+  if (skip) return t.skip(skipForMissing(skip));
   const runtime = await startContainerd();
   t.after(() => runtime.stop());
   await importBusyboxImage(runtime, [image, 'registry.k8s.io/pause:3.9'], ['sleep', '2147483647']);

@@ -12,6 +12,7 @@ import { startOrch, type OrchProcess } from './support/orch-process.ts';
 import { rawClient, type RawClient } from './support/raw-client.ts';
 import { kubectl, kubectls } from './support/kubectl.ts';
 import { etcdBinary, startEtcd, type EtcdCluster } from '../support/etcd.ts';
+import { skipForMissing } from '../support/requires.ts';
 
 const cms = '/api/v1/namespaces/default/configmaps';
 
@@ -23,7 +24,7 @@ async function eventually(what: string, check: () => Promise<boolean>, ms = 20_0
   }
 }
 
-const skip = etcdBinary() ? false : 'etcd is not installed';
+const skip = skipForMissing(!etcdBinary() && 'etcd is not installed');
 if (skip) console.log('# skipping multi-server etcd tests: etcd is not installed (apt-get install etcd-server)');
 
 describe('two API servers on a three-member etcd', { skip }, () => {
@@ -63,7 +64,7 @@ describe('two API servers on a three-member etcd', { skip }, () => {
     assert.equal((await cb.request('GET', `${cms}/read-back`)).json().metadata.resourceVersion, again.metadata.resourceVersion);
   });
 
-  test('kubectl writes through one server; kubectl get -w on the other sees it', { skip: kubectls().length ? false : 'no kubectl' }, async () => {
+  test('kubectl writes through one server; kubectl get -w on the other sees it', { skip: skipForMissing(!kubectls().length && 'no kubectl') }, async () => {
     const bin = kubectls()[0]!.path;
     const watching = kubectl(bin, b.kubeconfig, ['get', 'configmaps', '-w', '--request-timeout=8s', '-o', 'name']);
     await new Promise(r => setTimeout(r, 1500));

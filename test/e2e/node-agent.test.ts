@@ -13,6 +13,7 @@ import { kubectl, kubectls } from './support/kubectl.ts';
 import { startOrch, type OrchProcess } from './support/orch-process.ts';
 import { rawClient, type RawClient } from './support/raw-client.ts';
 import { until } from './support/until.ts';
+import { skipForMissing } from '../support/requires.ts';
 
 const getJson = async (c: RawClient, path: string) => { const r = await c.request('GET', path); assert.equal(r.status, 200, r.body); return r.json(); };
 const condition = (node: any, type: string) => node.status?.conditions?.find((x: any) => x.type === type);
@@ -38,7 +39,7 @@ const serverArgs = ['--node-monitor-grace-period=4s', '--node-monitor-period=300
 
 test('a node with a real runtime: Ready, described, heartbeating; quiet → Unknown, tainted, evicted; back → healed', async t => {
   const skip = containerdSkipReason();
-  if (skip) return t.skip(skip);
+  if (skip) return t.skip(skipForMissing(skip));
   const runtime = await startContainerd();
   t.after(() => runtime.stop());
   const orch: OrchProcess = await startOrch({ args: serverArgs });

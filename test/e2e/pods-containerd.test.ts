@@ -15,6 +15,7 @@ import { kubectl, kubectls } from './support/kubectl.ts';
 import { startOrch, type OrchProcess } from './support/orch-process.ts';
 import { rawClient, type RawClient } from './support/raw-client.ts';
 import { until } from './support/until.ts';
+import { skipForMissing } from '../support/requires.ts';
 
 const image = 'docker.io/library/busybox:1.36';
 
@@ -63,7 +64,7 @@ function pod(name: string, node: string, container: Record<string, unknown>, spe
 
 test('pods on containerd: run, probe, restart, finish, delete gracefully; static pods mirrored', async t => {
   const skip = containerdSkipReason() ?? busyboxSkipReason();
-  if (skip) return t.skip(skip);
+  if (skip) return t.skip(skipForMissing(skip));
   const { c, node, runtime, staticDir, orch, agent, restartAgent } = await startCluster(t);
 
   await t.test('a pod runs with an IP and turns Ready through its readiness probe', async () => {

@@ -6,12 +6,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { acquireLockFile, LockContentionError } from '../../../src/agent/lock-file.ts';
+import { skipForMissing } from '../../support/requires.ts';
 
 const hasFlock = existsSync('/usr/bin/flock') || existsSync('/bin/flock');
 const moduleUrl = resolve(import.meta.dirname, '../../../src/agent/lock-file.ts');
 
 test('one holder at a time; released locks can be taken again', async t => {
-  if (!hasFlock) return t.skip('flock (util-linux) not installed');
+  if (!hasFlock) return t.skip(skipForMissing('flock (util-linux) not installed'));
   const dir = await mkdtemp(join(tmpdir(), 'orch-lock-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const path = join(dir, 'agent.lock');
@@ -23,7 +24,7 @@ test('one holder at a time; released locks can be taken again', async t => {
 });
 
 test('a holder killed with SIGKILL leaves no stale lock', async t => {
-  if (!hasFlock) return t.skip('flock (util-linux) not installed');
+  if (!hasFlock) return t.skip(skipForMissing('flock (util-linux) not installed'));
   const dir = await mkdtemp(join(tmpdir(), 'orch-lock-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const path = join(dir, 'agent.lock');
@@ -40,7 +41,7 @@ test('a holder killed with SIGKILL leaves no stale lock', async t => {
 });
 
 test('exit-on-lock-contention: the newcomer announces itself and waits; the holder is told and steps aside', async t => {
-  if (!hasFlock) return t.skip('flock (util-linux) not installed');
+  if (!hasFlock) return t.skip(skipForMissing('flock (util-linux) not installed'));
   const dir = await mkdtemp(join(tmpdir(), 'orch-lock-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const path = join(dir, 'agent.lock');

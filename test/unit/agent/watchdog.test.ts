@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../../../src/api/log.ts';
 import { startWatchdog } from '../../../src/agent/watchdog.ts';
+import { skipForMissing } from '../../support/requires.ts';
 
 const hasPython = spawnSync('python3', ['-c', ''], { stdio: 'ignore' }).status === 0;
 
@@ -40,7 +41,7 @@ function captureLog() {
 }
 
 test('READY=1 at start, then WATCHDOG=1 every WatchdogSec/2 while healthy, none while not', async t => {
-  if (!hasPython) return t.skip('python3 is needed for the fake notify socket');
+  if (!hasPython) return t.skip(skipForMissing('python3 is needed for the fake notify socket'));
   const sock = await fakeNotifySocket(t);
   let healthy = true;
   const { log, lines } = captureLog();
@@ -65,7 +66,7 @@ test('READY=1 at start, then WATCHDOG=1 every WatchdogSec/2 while healthy, none 
 });
 
 test('WatchdogSec 0 or unset: READY=1 only; no NOTIFY_SOCKET: nothing', async t => {
-  if (!hasPython) return t.skip('python3 is needed for the fake notify socket');
+  if (!hasPython) return t.skip(skipForMissing('python3 is needed for the fake notify socket'));
   const sock = await fakeNotifySocket(t);
   const { log } = captureLog();
   const off = startWatchdog({ env: { NOTIFY_SOCKET: sock.path, WATCHDOG_USEC: '0' }, healthy: () => true, log });

@@ -14,6 +14,7 @@ import { createCatalog } from '../../../src/schema/catalog.ts';
 import { aggregated, aggregatedContentType, coreVersions, group, groupList, resourceList, wantsAggregated } from '../../../src/apiserver/discovery.ts';
 import { openapiHandler } from '../../../src/apiserver/openapi.ts';
 import { versionInfo } from '../../../src/apiserver/version.ts';
+import { skipForMissing } from '../../support/requires.ts';
 
 const run = promisify(execFile);
 const kubectls: Array<[string, string]> = [
@@ -97,7 +98,7 @@ const expectedRows: Array<[string, string, string, string, string]> = [
 ];
 
 for (const [version, bin] of kubectls) {
-  const skip = existsSync(bin) ? false : `kubectl ${version} not installed at ${bin}`;
+  const skip = skipForMissing(!existsSync(bin) && `kubectl ${version} not installed at ${bin}`);
 
   test(`kubectl ${version} api-resources`, { skip }, async () => {
     const rows = table(await kubectl(bin, 'api-resources'));

@@ -15,6 +15,7 @@ import { ensurePki } from '../../../src/apiserver/cluster-certs.ts';
 import type { Pki } from '../../../src/apiserver/cluster-certs.ts';
 import { writeKubeconfig } from '../../../src/apiserver/kubeconfig.ts';
 import { createClientCertAuthenticator } from '../../../src/apiserver/authn/client-cert.ts';
+import { skipForMissing } from '../../support/requires.ts';
 
 const version = {
   major: '1', minor: '36', gitVersion: 'v1.36.0-orch', gitCommit: '0000000000000000000000000000000000000000',
@@ -72,7 +73,7 @@ function run(bin: string, args: string[]): Promise<{ code: number; stdout: strin
 }
 
 for (const bin of kubectls) {
-  const skip = existsSync(bin) ? false : `${bin} not installed`;
+  const skip = skipForMissing(!existsSync(bin) && `${bin} not installed`);
   test(`${bin} version -o json reads the server version over our TLS`, { skip }, async () => {
     for (const server of [`https://127.0.0.1:${port}`, `https://localhost:${port}`]) {
       const kubeconfig = join(dir, 'admin.kubeconfig');
