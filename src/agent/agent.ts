@@ -209,7 +209,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     server.route('/containerLogs', containerLogsRoute((ns, pod, container, previous) => findLogFile(manager.workers, manager.reader, podLogsDir, ns, pod, container, previous)));
   }
 
-  const watchdog = startWatchdog({ env: opts.env ?? process.env, healthy: () => health.failures().length === 0, log });
+  const watchdog = startWatchdog({ env: opts.env ?? process.env, healthy: () => health.failures().length === 0, log, clock });
 
   return {
     nodeName,

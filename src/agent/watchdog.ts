@@ -9,12 +9,19 @@
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import type { Logger } from '../api/log.ts';
+import { realClock, type Clock } from '../api/clock.ts';
 
 export interface WatchdogOptions {
   env?: NodeJS.ProcessEnv;
   healthy: () => boolean | Promise<boolean>;
   log: Logger;
+  /** the keep-alives' timer (tests drive a fake one) */
+  clock?: Clock;
+  /** where messages go (default: the NOTIFY_SOCKET, through a relay) */
+  notifier?: Notifier;
 }
+
+export interface Notifier { send(msg: string): void; close(): void }
 
 export interface Watchdog {
   /** keep-alive period in ms, or null when the watchdog is off */
@@ -32,7 +39,7 @@ const relayScript = [
   '    except OSError as e: print(e, file=sys.stderr, flush=True)',
 ].join('\n');
 
-function notifier(socketPath: string, log: Logger): { send(msg: string): void; close(): void } {
+function socketNotifier(socketPath: string, log: Logger): Notifier {
   const env = { ...process.env, NOTIFY_SOCKET: socketPath };
   const hasPython = spawnSync('python3', ['-c', ''], { stdio: 'ignore' }).status === 0;
   if (hasPython) {
@@ -55,7 +62,7 @@ export function startWatchdog(opts: WatchdogOptions): Watchdog {
   const usec = Number(env.WATCHDOG_USEC ?? 0);
   // a watchdog meant for another process (WATCHDOG_PID) is not ours to feed
   const forUs = !env.WATCHDOG_PID || Number(env.WATCHDOG_PID) === process.pid;
-  const out = notifier(socketPath, opts.log);
+  const out = opts.notifier ?? socketNotifier(socketPath, opts.log);
   out.send('READY=1');
   if (!(usec > 0) || !forUs) {
     opts.log.info('systemd watchdog is not enabled');
@@ -63,15 +70,20 @@ export function startWatchdog(opts: WatchdogOptions): Watchdog {
   }
   if (usec < 1_000_000) opts.log.warn('watchdog periods under 1s are not supported', { watchdogSec: usec / 1e6 });
   const intervalMs = usec / 2000;
+  const clock = opts.clock ?? realClock;
   let stopped = false;
-  const timer = setInterval(async () => {
-    let ok = false;
-    try { ok = await opts.healthy(); } catch { ok = false; }
+  // each keep-alive is due one period after the previous one was due, however long the check took
+  let timer = clock.after(intervalMs, function beat() {
     if (stopped) return;
-    if (ok) out.send('WATCHDOG=1');
-    else opts.log.warn('agent unhealthy; withholding the watchdog keep-alive');
-  }, intervalMs);
-  timer.unref();
+    timer = clock.after(intervalMs, beat);
+    void (async () => {
+      let ok = false;
+      try { ok = await opts.healthy(); } catch { ok = false; }
+      if (stopped) return;
+      if (ok) out.send('WATCHDOG=1');
+      else opts.log.warn('agent unhealthy; withholding the watchdog keep-alive');
+    })();
+  });
   opts.log.info('systemd watchdog enabled', { intervalMs });
-  return { intervalMs, stop() { stopped = true; clearInterval(timer); out.close(); } };
+  return { intervalMs, stop() { stopped = true; timer.cancel(); out.close(); } };
 }
