@@ -7,7 +7,7 @@ import { parseQuantity } from '../../api/quantity.ts';
 import type { KernelVersion } from '../machine/kernel.ts';
 import { ContainerStartError } from '../pods/config-errors.ts';
 import { containerSwapLimit, criSwapResources, type SwapBehavior } from '../swap.ts';
-import { podQosClass } from './qos.ts';
+import { podQosClass } from '../../api/qos.ts';
 import { localhostProfileProblem, seccompProfileFor } from './seccomp.ts';
 import { admitSysctls, sandboxSysctls, type SysctlAdmission } from './sysctls.ts';
 

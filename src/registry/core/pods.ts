@@ -6,25 +6,10 @@ import { validatePodSpec } from '../validation/pod-spec.ts';
 import { validatePodSpecUpdate } from '../validation/immutable.ts';
 import { defaultPodSpec } from '../defaults/pod-spec.ts';
 import { addDefaultTolerations } from './pod-default-tolerations.ts';
+import { computeQosClass, type QosPod } from '../../api/qos.ts';
 
 function spec(obj: KubeObject): Record<string, unknown> {
   return isObject(obj.spec) ? obj.spec : {};
-}
-
-function qosClass(obj: KubeObject): string {
-  const cs = (spec(obj).containers as Array<Record<string, unknown>> | undefined) ?? [];
-  let all = true, any = false;
-  for (const c of cs) {
-    const r = (c.resources ?? {}) as { requests?: Record<string, string>; limits?: Record<string, string> };
-    const req = r.requests ?? {}, lim = r.limits ?? {};
-    if (Object.keys(req).length || Object.keys(lim).length) any = true;
-    for (const res of ['cpu', 'memory']) {
-      const l = lim[res];
-      if (l === undefined || (req[res] !== undefined && req[res] !== l)) all = false;
-    }
-  }
-  if (all && cs.length) return 'Guaranteed';
-  return any ? 'Burstable' : 'BestEffort';
 }
 
 export const podStrategy = strategyWith({
@@ -33,7 +18,7 @@ export const podStrategy = strategyWith({
   prepareForCreate(obj) {
     if (!isObject(obj.spec)) obj.spec = {};
     defaultPodSpec(obj.spec);
-    obj.status = { phase: 'Pending', qosClass: qosClass(obj) };
+    obj.status = { phase: 'Pending', qosClass: computeQosClass(obj as QosPod) };
   },
   // the Priority, ServiceAccount and DefaultTolerationSeconds admission plugins
   admitCreate(obj) {

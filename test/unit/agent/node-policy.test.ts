@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { podQosClass } from '../../../src/agent/security/qos.ts';
+import { podQosClass } from '../../../src/api/qos.ts';
 import { localhostProfileProblem, seccompProfileFor, validateSeccompProfile } from '../../../src/agent/security/seccomp.ts';
 import { admitSysctls, sandboxSysctls } from '../../../src/agent/security/sysctls.ts';
 import { nodePolicy } from '../../../src/agent/security/node-policy.ts';
