@@ -18,6 +18,7 @@ import { hasStatusSubresource } from './subresources/status.ts';
 import { decodeFromStorage, encodeForStorage, jsonFromStorage } from './stored-object.ts';
 import { immutableField } from './validation/immutable.ts';
 import { objectKey } from './keys.ts';
+import { validateMetadata } from './validation/metadata.ts';
 import { recordUpdate } from '../apply/index.ts';
 import { managerContext } from './field-managers.ts';
 import { listJson, listObjects, watchObjects, type ListOptions, type WatchOptions, type WatchSink } from './list-watch.ts';
@@ -362,50 +363,4 @@ function addsFinalizer(before: string[] | undefined, after: string[] | undefined
 function specChanged(obj: KubeObject, old: KubeObject): boolean {
   const strip = (o: KubeObject) => { const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o; return rest; };
   return !jsonEqual(strip(obj), strip(old));
-}
-
-const qualifiedNameRe = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const labelValueRe = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-
-function qualifiedNameErrors(key: string): string[] {
-  const parts = key.split('/');
-  let name = key;
-  const errs: string[] = [];
-  if (parts.length === 2) {
-    const [prefix, n] = parts as [string, string];
-    name = n;
-    if (!prefix) errs.push('prefix part must be non-empty');
-    else if (prefix.length > 253 || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(prefix)) {
-      errs.push(`prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`);
-    }
-  } else if (parts.length > 2) {
-    return [`a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
-  }
-  if (!name) errs.push('name part must be non-empty');
-  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
-  else if (!qualifiedNameRe.test(name)) {
-    errs.push(`name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`);
-  }
-  return errs;
-}
-
-/** label and annotation keys and values, as every object's metadata is checked */
-export function validateMetadata(obj: KubeObject): FieldError[] {
-  const errors: FieldError[] = [];
-  const labels = obj.metadata.labels ?? {};
-  for (const [k, v] of Object.entries(labels)) {
-    for (const d of qualifiedNameErrors(k)) errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value: k, detail: d });
-    if (typeof v !== 'string') continue;
-    if (v.length > 63) errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value: v, detail: 'must be no more than 63 characters' });
-    else if (!labelValueRe.test(v)) {
-      errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value: v, detail: `a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')` });
-    }
-  }
-  let total = 0;
-  for (const [k, v] of Object.entries(obj.metadata.annotations ?? {})) {
-    for (const d of qualifiedNameErrors(k.toLowerCase())) errors.push({ type: 'FieldValueInvalid', field: 'metadata.annotations', value: k, detail: d });
-    total += k.length + (typeof v === 'string' ? v.length : 0);
-  }
-  if (total > 256 * 1024) errors.push({ type: 'FieldValueTooLong', field: 'metadata.annotations', detail: 'may not be more than 262144 bytes' });
-  return errors;
 }

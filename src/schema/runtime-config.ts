@@ -4,6 +4,8 @@
 // value is `true` or `false` (a bare key means true). Later entries win over earlier ones for the
 // same key; the broad switches apply before the specific ones, whatever their order.
 
+import { dns1123Subdomain } from '../api/names.ts';
+
 export type Stability = 'ga' | 'beta' | 'alpha';
 
 export interface RuntimeConfig {
@@ -27,7 +29,6 @@ function parseValue(key: string, raw: string | undefined): boolean {
 }
 
 const versionPattern = /^v\d+(?:(?:alpha|beta)\d+)?$/;
-const groupPattern = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 export function parseRuntimeConfig(text: string | undefined): RuntimeConfig {
   const cfg = emptyRuntimeConfig();
@@ -50,7 +51,7 @@ export function parseRuntimeConfig(text: string | undefined): RuntimeConfig {
     const group = tokens[0] === 'api' ? '' : tokens[0]!;
     const version = tokens[1]!;
     if (!versionPattern.test(version)) throw new Error(`invalid key ${JSON.stringify(key)} in --runtime-config: ${JSON.stringify(version)} is not an API version`);
-    if (group && !groupPattern.test(group)) throw new Error(`invalid key ${JSON.stringify(key)} in --runtime-config: ${JSON.stringify(group)} is not an API group name`);
+    if (group && dns1123Subdomain(group).length) throw new Error(`invalid key ${JSON.stringify(key)} in --runtime-config: ${JSON.stringify(group)} is not an API group name`);
     if (tokens.length === 3) {
       const resource = tokens[2]!;
       if (resource !== resource.toLowerCase()) {

@@ -3,7 +3,7 @@
 
 import type { LabelOperator, LabelRequirement } from './label-requirement.ts';
 import { invalidField, requirementError } from './label-requirement.ts';
-import { labelKeyErrors } from './label-rules.ts';
+import { labelKeyErrors } from '../label-rules.ts';
 
 type Tok = 'error' | 'end' | ')' | ',' | '!' | '==' | '=' | '>' | 'ident' | 'in' | '<' | '!=' | 'notin' | '(';
 

@@ -2,7 +2,7 @@
 // field-error wording, how it matches a label set, and its canonical string form.
 
 import { goQuote } from './go-quote.ts';
-import { labelKeyErrors, labelValueErrors } from './label-rules.ts';
+import { labelKeyErrors, labelValueErrors } from '../label-rules.ts';
 
 /** Kubernetes' selection operators, spelled as Kubernetes spells them */
 export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';

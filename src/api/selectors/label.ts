@@ -9,7 +9,7 @@ import type { LabelOperator, LabelRequirement, LabelSelector } from './label-req
 import { requirementError, requirementMatches, requirementString } from './label-requirement.ts';
 
 export type { LabelOperator, LabelRequirement, LabelSelector } from './label-requirement.ts';
-export { labelKeyErrors, labelValueErrors } from './label-rules.ts';
+export { labelKeyErrors, labelValueErrors } from '../label-rules.ts';
 
 /** matches every object */
 export const everything: LabelSelector = Object.freeze({ requirements: [], empty: true }) as LabelSelector;

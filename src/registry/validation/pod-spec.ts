@@ -5,11 +5,10 @@
 import { isObject } from '../../api/object.ts';
 import type { FieldError } from '../../api/status.ts';
 import { parseQuantity } from '../../api/quantity.ts';
+import { dns1123Label } from '../../api/names.ts';
 
 type Obj = Record<string, unknown>;
 
-const dnsLabelRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const dnsLabelDetail = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 const protocols = ['SCTP', 'TCP', 'UDP'];
 
 function notSupported(field: string, value: unknown, allowed: string[]): FieldError {
@@ -63,7 +62,8 @@ function checkContainers(list: unknown, path: string, seen: Set<string>, errs: F
     const name = c.name;
     if (typeof name !== 'string' || !name) errs.push({ type: 'FieldValueRequired', field: `${at}.name` });
     else {
-      if (name.length > 63 || !dnsLabelRe.test(name)) errs.push({ type: 'FieldValueInvalid', field: `${at}.name`, value: name, detail: name.length > 63 ? 'must be no more than 63 characters' : dnsLabelDetail });
+      const nameErr = dns1123Label(name)[0];
+      if (nameErr) errs.push({ type: 'FieldValueInvalid', field: `${at}.name`, value: name, detail: nameErr });
       if (seen.has(name)) errs.push({ type: 'FieldValueDuplicate', field: `${at}.name`, value: name });
       seen.add(name);
     }

@@ -1,5 +1,7 @@
-// Label key and value rules, worded as Kubernetes 1.36 words them for selectors (these come from
-// the newer "content" validators, which count lengths in bytes, unlike object-name rules).
+// Qualified names (label and annotation keys) and label values, the one home of these rules.
+// Kubernetes 1.36 words them two ways and clients print both: selectors through the newer
+// "content" validators (lengths in bytes), object metadata through the older ones (lengths in
+// characters, a too-long name reported alone).
 
 const keyNameFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const keyNameRe = new RegExp(`^${keyNameFmt}$`);
@@ -70,4 +72,29 @@ export function labelValueErrors(value: string): string[] {
   if (overBytes(value, labelValueMaxBytes)) errs.push(maxLen(labelValueMaxBytes));
   if (!valueRe.test(value)) errs.push(regexError(valueMsg, valueFmt, 'MyValue', 'my_value', '12345'));
   return errs;
+}
+
+/** problems with a label or annotation key in object metadata; empty when valid */
+export function qualifiedNameErrors(key: string): string[] {
+  const parts = key.split('/');
+  let name = key;
+  const errs: string[] = [];
+  if (parts.length === 2) {
+    const [prefix, n] = parts as [string, string];
+    name = n;
+    if (!prefix) errs.push('prefix part must be non-empty');
+    else if (prefix.length > labelPrefixMaxBytes || !subdomainRe.test(prefix)) errs.push(`prefix part ${regexError(subdomainMsg, subdomainFmt, 'example.com')}`);
+  } else if (parts.length > 2) {
+    return [`a qualified name ${regexError(keyNameMsg, keyNameFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+  }
+  if (!name) errs.push('name part must be non-empty');
+  else if (name.length > labelKeyNameMaxBytes) errs.push(`name part must be no more than ${labelKeyNameMaxBytes} characters`);
+  else if (!keyNameRe.test(name)) errs.push(`name part ${regexError(keyNameMsg, keyNameFmt, 'MyName', 'my.name', '123-abc')}`);
+  return errs;
+}
+
+/** problems with a label value in object metadata; empty when valid */
+export function metadataLabelValueErrors(value: string): string[] {
+  if (value.length > labelValueMaxBytes) return [`must be no more than ${labelValueMaxBytes} characters`];
+  return valueRe.test(value) ? [] : [regexError(valueMsg, valueFmt, 'MyValue', 'my_value', '12345')];
 }

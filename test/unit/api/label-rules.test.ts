@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { labelKeyErrors, labelValueErrors } from '../../../../src/api/selectors/label-rules.ts';
+import { labelKeyErrors, labelValueErrors, metadataLabelValueErrors, qualifiedNameErrors } from '../../../src/api/label-rules.ts';
 
 const nameRule = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
@@ -33,4 +33,15 @@ test('label values', () => {
   assert.deepEqual(labelValueErrors('v'.repeat(64)), ['must be no more than 63 bytes']);
   // the limit counts bytes: 32 two-byte characters are 64 bytes
   assert.deepEqual(labelValueErrors('é'.repeat(32)), ['must be no more than 63 bytes', rule]);
+});
+
+test('object metadata: lengths in characters, a too-long name part reported alone', () => {
+  assert.deepEqual(qualifiedNameErrors('example.com/app'), []);
+  assert.deepEqual(qualifiedNameErrors('a'.repeat(64)), ['name part must be no more than 63 characters']);
+  assert.deepEqual(qualifiedNameErrors('/x'), ['prefix part must be non-empty']);
+  assert.match(qualifiedNameErrors('a/b/c')[0]!, /^a qualified name must consist of alphanumeric characters.* with an optional DNS subdomain prefix and '\/' \(e\.g\. 'example\.com\/MyName'\)$/);
+  assert.match(qualifiedNameErrors('Bad_/x')[0]!, /^prefix part a lowercase RFC 1123 subdomain/);
+  assert.deepEqual(metadataLabelValueErrors(''), []);
+  assert.deepEqual(metadataLabelValueErrors('v'.repeat(64)), ['must be no more than 63 characters']);
+  assert.equal(metadataLabelValueErrors('-x')[0], "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
 });
