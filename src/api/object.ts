@@ -49,9 +49,6 @@ export function apiVersionOf(group: string, version: string): string {
 }
 
 /** Kubernetes timestamps: RFC 3339 in UTC with whole seconds */
-export function timestamp(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 /**
  * A deep copy of a JSON value (plain objects, arrays and primitives, as JSON.parse gives them).

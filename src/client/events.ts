@@ -3,6 +3,7 @@
 
 import type { Logger } from '../api/log.ts';
 import type { Client } from './rest.ts';
+import { rfc3339 } from '../api/time.ts';
 
 export interface EventTarget { apiVersion?: string; kind: string; metadata: { name: string; namespace?: string; uid?: string; resourceVersion?: string } }
 
@@ -29,7 +30,7 @@ export function eventRecorder(client: Client, component: string, log: Logger, ho
     record(target, type, reason, message) {
       const namespace = target.metadata.namespace || 'default';
       const t = new Date(now());
-      const stamp = t.toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const stamp = rfc3339(t);
       const event = {
         apiVersion: 'v1',
         kind: 'Event',

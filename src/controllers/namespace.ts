@@ -10,6 +10,7 @@ import type { Client } from '../client/rest.ts';
 import { createWorkQueue, type SyncResult } from '../client/work-queue.ts';
 import { deletionConditions, mergeConditions, type NamespaceCondition } from './namespace-conditions.ts';
 import { deleteNamespaceContent, remainingTotal } from './namespace-content.ts';
+import { rfc3339 } from '../api/time.ts';
 
 const finalizerToken = 'kubernetes';
 
@@ -65,7 +66,7 @@ export function startNamespaceController(client: Client, log: Logger, opts: Name
     // conditions are a courtesy to users; failing to write them must not stop the deletion
     const wanted = deletionConditions(report, discoveryFailures);
     await retryOnConflict(name, async cur => {
-      const merged = mergeConditions(cur.status?.conditions, wanted, new Date(now()).toISOString().replace(/\.\d+Z$/, 'Z'));
+      const merged = mergeConditions(cur.status?.conditions, wanted, rfc3339(now()));
       return merged ? client.update(path(name, '/status'), { ...cur, status: { ...cur.status, conditions: merged } }) : cur;
     }).catch(err => log.debug('namespace conditions not updated', { namespace: name, err: errText(err) }));
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { alreadyExists, badRequest, conflict, invalid, notFound, StatusError, type FieldError } from '../api/status.ts';
 import { statusFromError, tooLargeResourceVersion } from './storage-errors.ts';
 import { generateName, validateName } from '../api/names.ts';
-import { apiVersionOf, deepClone, jsonEqual, timestamp, type KubeObject } from '../api/object.ts';
+import { apiVersionOf, deepClone, jsonEqual, type KubeObject } from '../api/object.ts';
 import { StorageError, type Storage } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { Strategy, StrategyContext } from './strategy.ts';
@@ -24,6 +24,7 @@ import { managerContext } from './field-managers.ts';
 import { listJson, listObjects, watchObjects, type ListOptions, type WatchOptions, type WatchSink } from './list-watch.ts';
 import type { KubeList } from '../api/object.ts';
 import type { Watcher } from '../storage/interface.ts';
+import { rfc3339 } from '../api/time.ts';
 
 export interface Clock { now(): Date }
 
@@ -112,7 +113,7 @@ export class GenericStore implements Registry {
       delete meta.namespace;
     }
     const ctx = this.ctx(info);
-    const now = timestamp(ctx.now);
+    const now = rfc3339(ctx.now);
     meta.uid = this.uid();
     meta.creationTimestamp = now;
     delete meta.deletionTimestamp;
@@ -235,7 +236,7 @@ export class GenericStore implements Registry {
     obj.apiVersion = apiVersionOf(info.group, info.version);
     obj.kind = info.kind;
     if (!writes) strategy.prepareForUpdate(obj, current, ctx);
-    this.recordManager(info, current, obj, opts, timestamp(ctx.now));
+    this.recordManager(info, current, obj, opts, rfc3339(ctx.now));
     if (strategy.tracksGeneration && specChanged(obj, current)) meta.generation = (old.generation ?? 0) + 1;
     this.validate(info, obj, writes ? writes.validate(obj, current, strategy, ctx) : strategy.validateUpdate(obj, current, ctx));
 
@@ -284,12 +285,12 @@ export class GenericStore implements Registry {
       const meta = obj.metadata;
       const now = this.clock.now();
       if (!meta.deletionTimestamp) {
-        meta.deletionTimestamp = timestamp(new Date(now.getTime() + decision.gracePeriodSeconds * 1000));
+        meta.deletionTimestamp = rfc3339(new Date(now.getTime() + decision.gracePeriodSeconds * 1000));
         meta.deletionGracePeriodSeconds = decision.gracePeriodSeconds;
         strategy.markDeleting(obj);
       } else if (graceful && (meta.deletionGracePeriodSeconds ?? 0) > decision.gracePeriodSeconds) {
         // a shorter grace period may replace a longer one
-        meta.deletionTimestamp = timestamp(new Date(now.getTime() + decision.gracePeriodSeconds * 1000));
+        meta.deletionTimestamp = rfc3339(new Date(now.getTime() + decision.gracePeriodSeconds * 1000));
         meta.deletionGracePeriodSeconds = decision.gracePeriodSeconds;
       } else {
         return { object: current, deleted: false };

@@ -6,6 +6,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { SimContainer } from './container.ts';
 import { tarArchive } from './tar.ts';
+import { rfc3339Nano } from '../api/time.ts';
 
 export async function writeCheckpoint(c: SimContainer, location: string, nowMs: number): Promise<void> {
   const cfg = c.spec.config;
@@ -18,8 +19,8 @@ export async function writeCheckpoint(c: SimContainer, location: string, nowMs: 
     rootfsImageRef: c.spec.image.id,
     rootfsImageName: c.spec.imageName,
     runtime: 'orch-runtime-sim',
-    createdTime: new Date(c.createdAt / 1e6).toISOString(),
-    checkpointedTime: new Date(nowMs).toISOString(),
+    createdTime: rfc3339Nano(c.createdAt / 1e6),
+    checkpointedTime: rfc3339Nano(nowMs),
   };
   const spec = {
     ociVersion: '1.1.0',

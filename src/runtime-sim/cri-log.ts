@@ -5,16 +5,9 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Clock } from '../api/clock.ts';
+import { rfc3339Nano } from '../api/time.ts';
 
 export type LogStream = 'stdout' | 'stderr';
-
-/** Go's RFC3339Nano: UTC, fraction without trailing zeros, no fraction at all when zero */
-export function rfc3339Nano(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d+)Z$/, (_, frac: string) => {
-    const trimmed = frac.replace(/0+$/, '');
-    return trimmed ? `.${trimmed}Z` : 'Z';
-  });
-}
 
 export function criLogLine(ms: number, stream: LogStream, text: string, partial = false): string {
   return `${rfc3339Nano(ms)} ${stream} ${partial ? 'P' : 'F'} ${text}\n`;

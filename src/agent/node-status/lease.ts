@@ -5,7 +5,8 @@
 import type { Logger } from '../../api/log.ts';
 import { isAlreadyExists, isNotFound } from '../../client/api-error.ts';
 import type { Client } from '../../client/rest.ts';
-import { backoff, microTime, type Clock } from '../clock.ts';
+import { backoff, type Clock } from '../clock.ts';
+import { rfc3339Micro } from '../../api/time.ts';
 
 export const leaseNamespace = 'kube-node-lease';
 
@@ -42,7 +43,7 @@ export function startLeaseHeartbeat(opts: LeaseOptions): { stop(): void; renewNo
   }
 
   async function renew(): Promise<void> {
-    const spec = { holderIdentity: opts.nodeName, leaseDurationSeconds: opts.leaseDurationSeconds, renewTime: microTime(opts.clock.now()) };
+    const spec = { holderIdentity: opts.nodeName, leaseDurationSeconds: opts.leaseDurationSeconds, renewTime: rfc3339Micro(opts.clock.now()) };
     let current: Lease | undefined;
     try { current = await opts.client.get<Lease>(`${path}/${opts.nodeName}`); } catch (err) { if (!isNotFound(err)) throw err; }
     if (!current) {

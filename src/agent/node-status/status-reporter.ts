@@ -6,9 +6,10 @@
 import type { Logger } from '../../api/log.ts';
 import { isAlreadyExists, isConflict, isNotFound } from '../../client/api-error.ts';
 import type { Client } from '../../client/rest.ts';
-import { backoff, secondsTime, type Clock } from '../clock.ts';
+import { backoff, type Clock } from '../clock.ts';
 import { conditionsChanged, stampConditions, type ObservedCondition } from './conditions.ts';
 import type { Node, NodeStatus } from './node-object.ts';
+import { rfc3339 } from '../../api/time.ts';
 
 export interface Observation {
   /** the status without conditions */
@@ -106,7 +107,7 @@ export function startStatusReporter(opts: StatusReporterOptions): StatusReporter
       }
       uid = current.metadata.uid;
       const now = opts.clock.now();
-      const conditions = stampConditions(current.status?.conditions, seen.conditions, secondsTime(now));
+      const conditions = stampConditions(current.status?.conditions, seen.conditions, rfc3339(now));
       const status: NodeStatus = { ...current.status, ...seen.status, conditions };
       const changed = withoutHeartbeats(current.status) !== withoutHeartbeats(status) || conditionsChanged(current.status?.conditions, conditions);
       if (!changed && now - lastReport < opts.reportFrequencyMs) return;

@@ -2,10 +2,10 @@
 // phase, conditions, IPs and one status per container, worded as the kubelet words them.
 // Pure: times come in, the previous status keeps transition times and startTime stable.
 
-import { secondsTime } from '../clock.ts';
 import { isSidecar } from './restart-policy.ts';
 import type { Waiting } from './pod-actions.ts';
 import type { Container, Obj, Pod, RuntimeContainer, RuntimePod } from './types.ts';
+import { rfc3339 } from '../../api/time.ts';
 
 export interface StatusInputs {
   pod: Pod;
@@ -25,7 +25,7 @@ export interface StatusInputs {
   now: number;
 }
 
-const nsTime = (ns: number | undefined) => (ns ? secondsTime(Math.floor(ns / 1e6)) : undefined);
+const nsTime = (ns: number | undefined) => (ns ? rfc3339(Math.floor(ns / 1e6)) : undefined);
 
 function newestTwo(rt: RuntimePod | undefined, name: string): [RuntimeContainer | undefined, RuntimeContainer | undefined] {
   const list = (rt?.containers ?? []).filter(c => c.name === name).sort((a, b) => b.createdAt - a.createdAt);
@@ -57,7 +57,7 @@ function containerStatus(inp: StatusInputs, c: Container, defaultWaiting: string
     const started = inp.started.get(c.name) ?? true;
     const ready = started && (inp.ready.get(c.name) ?? !c.readinessProbe);
     return {
-      status: { ...base, state: { running: { startedAt: nsTime(current.startedAt) ?? secondsTime(inp.now) } }, lastState: prior?.state === 'CONTAINER_EXITED' ? terminated(prior, inp.runtimeName) : {}, ready, started },
+      status: { ...base, state: { running: { startedAt: nsTime(current.startedAt) ?? rfc3339(inp.now) } }, lastState: prior?.state === 'CONTAINER_EXITED' ? terminated(prior, inp.runtimeName) : {}, ready, started },
       running: true, ready, restarting: false, terminated: false, everRan: true,
     };
   }
@@ -125,7 +125,7 @@ export function podStatus(inp: StatusInputs): Obj {
     terminal ? condition('ContainersReady', false, 'PodCompleted', '') : condition('ContainersReady', unready.length === 0, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`),
   ];
   if (initialized && !inp.initFailed && terminal) conds[1] = condition('Initialized', true);
-  const stamp = secondsTime(inp.now);
+  const stamp = rfc3339(inp.now);
   const prevConds: Obj[] = Array.isArray(prev.conditions) ? prev.conditions : [];
   for (const c of conds) {
     const before = prevConds.find(p => p.type === c.type);

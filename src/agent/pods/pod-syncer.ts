@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Logger } from '../../api/log.ts';
 import { ApiError } from '../../client/api-error.ts';
 import type { Client } from '../../client/rest.ts';
-import { secondsTime, type Clock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 import type { CriClient } from '../cri/client.ts';
 import type { RestartBackoff } from './backoff.ts';
 import { ContainerStartError } from './config-errors.ts';
@@ -23,6 +23,7 @@ import type { StatusManager } from './status-manager.ts';
 import type { Obj, Pod, RuntimePod } from './types.ts';
 import { podResources, type ResourceStateFile } from './resource-state.ts';
 import { prepareVolumes, removePodDir, type PreparedVolume } from './volumes.ts';
+import { rfc3339 } from '../../api/time.ts';
 
 export type PodEventFn = (pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string) => void;
 
@@ -142,7 +143,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       if (!verdict.admit) {
         rejected.add(uid);
         d.event(pod, 'Warning', verdict.reason, verdict.message);
-        d.status.set(pod, { ...(pod.status ?? {}), phase: 'Failed', reason: verdict.reason, message: verdict.message, startTime: pod.status?.startTime ?? secondsTime(now) });
+        d.status.set(pod, { ...(pod.status ?? {}), phase: 'Failed', reason: verdict.reason, message: verdict.message, startTime: pod.status?.startTime ?? rfc3339(now) });
         return { terminal: true };
       }
       const actions = computePodActions({ pod, runtime, now, backoff: (k, since) => d.backoff.check(k, since), probeFailures: d.prober.failures(uid) });

@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { secondsTime } from '../clock.ts';
 import { defaultPullPolicy } from './images.ts';
 import type { Obj, Pod } from './types.ts';
+import { rfc3339 } from '../../api/time.ts';
 
 export const CONFIG_SOURCE = 'kubernetes.io/config.source';
 export const CONFIG_HASH = 'kubernetes.io/config.hash';
@@ -50,7 +50,7 @@ export function staticPod(doc: unknown, nodeName: string, seenAt: number): Pod {
       name,
       namespace: d.metadata.namespace || 'default',
       uid: hash,
-      annotations: { ...(d.metadata.annotations ?? {}), [CONFIG_SOURCE]: 'file', [CONFIG_HASH]: hash, [CONFIG_SEEN]: secondsTime(seenAt) },
+      annotations: { ...(d.metadata.annotations ?? {}), [CONFIG_SOURCE]: 'file', [CONFIG_HASH]: hash, [CONFIG_SEEN]: rfc3339(seenAt) },
     },
     spec,
     status: { phase: 'Pending' },

@@ -2,7 +2,7 @@
 // object by the field-ownership rules of src/apply, or creates the object when there is none.
 
 import { badRequest, StatusError } from '../../api/status.ts';
-import { isObject, timestamp, type KubeObject } from '../../api/object.ts';
+import { isObject, type KubeObject } from '../../api/object.ts';
 import { managerContext } from '../../registry/field-managers.ts';
 import { applyConfiguration } from '../../apply/index.ts';
 import { checkDecodedObject, type FieldValidation } from '../../schema/decode-checks/field-validation.ts';
@@ -10,6 +10,7 @@ import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
 import { sendObject } from '../respond.ts';
 import { checkTypeMeta } from './type-meta.ts';
+import { rfc3339 } from '../../api/time.ts';
 
 export interface ApplyRequest {
   config: unknown;
@@ -37,7 +38,7 @@ export async function handleApply(ctx: RequestContext, deps: HandlerDeps, req: A
   }
   const warnings = checkDecodedObject(config, info.definition, { kind: info.kind, version: info.version, fieldValidation: req.validation, duplicateFields: req.duplicates, wrap: false });
   ctx.warnings.push(...warnings);
-  const mctx = () => managerContext(info, req.manager, sub, timestamp(deps.now()));
+  const mctx = () => managerContext(info, req.manager, sub, rfc3339(deps.now()));
   const opts = { dryRun: req.dryRun, subresource: sub, manager: req.manager, operation: 'Apply' as const };
   for (let attempt = 0; ; attempt++) {
     try {

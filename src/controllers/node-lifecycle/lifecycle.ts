@@ -9,6 +9,7 @@ import { isConflict, isNotFound } from '../../client/api-error.ts';
 import { createInformer } from '../../client/informer.ts';
 import type { Client } from '../../client/rest.ts';
 import { reconcileTaints, unknownConditions, wantedTaints, type Condition, type Taint } from './health.ts';
+import { rfc3339 } from '../../api/time.ts';
 
 export interface NodeLifecycleOptions {
   /** --node-monitor-grace-period; default 50 s */
@@ -27,7 +28,6 @@ interface Lease { metadata: { name: string; namespace?: string }; spec?: { renew
 
 interface Observed { probeAt: number; leaseRenew?: string; heartbeat?: string; readyFalseSince?: number }
 
-const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export function startNodeLifecycleController(client: Client, log: Logger, opts: NodeLifecycleOptions = {}): { stop(): void; tick(): Promise<void> } {
   const grace = opts.gracePeriodMs ?? 50_000;

@@ -11,6 +11,7 @@ import type { Client } from '../../client/rest.ts';
 import type { Taint } from './health.ts';
 import { evictionTime, type Toleration } from './tolerations.ts';
 import { podInformer } from '../pod-view.ts';
+import { rfc3339 } from '../../api/time.ts';
 
 interface Node { metadata: { name: string }; spec?: { taints?: Taint[] } }
 interface Pod {
@@ -40,7 +41,7 @@ export function startTaintEvictionController(client: Client, log: Logger, opts: 
     if (at === 'never' || at > now()) return consider(pod);
     const path = `/api/v1/namespaces/${encodeURIComponent(pod.metadata.namespace)}/pods/${encodeURIComponent(pod.metadata.name)}`;
     try {
-      const condition = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint', lastTransitionTime: new Date(now()).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+      const condition = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint', lastTransitionTime: rfc3339(now()) };
       await client.patch(`${path}/status`, { status: { conditions: [condition] } }, 'application/strategic-merge-patch+json').catch(err => log.debug('DisruptionTarget condition not set', { pod: key, err: String(err) }));
       events.record({ apiVersion: 'v1', kind: 'Pod', metadata: pod.metadata }, 'Normal', 'TaintManagerEviction', `Marking for deletion Pod ${key}`);
       await client.delete(path, { preconditions: pod.metadata.uid ? { uid: pod.metadata.uid } : undefined });

@@ -15,6 +15,7 @@ import { filterNode, type Failure } from './filters.ts';
 import { podInformer } from '../pod-view.ts';
 import { addPod, emptyUsage, nodeInfo, removePod, type NodeInfo, type NodeUsage } from './node-info.ts';
 import { scoreNode } from './scores.ts';
+import { rfc3339 } from '../../api/time.ts';
 
 type Obj = Record<string, any>;
 
@@ -158,7 +159,7 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
     events.record({ apiVersion: 'v1', kind: 'Pod', metadata: m }, 'Warning', 'FailedScheduling', message);
     const existing = (pod.status?.conditions ?? []).find((c: Obj) => c.type === 'PodScheduled');
     if (existing?.status === 'False' && existing.message === message) return;
-    const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null, lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') };
+    const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null, lastTransitionTime: rfc3339(Date.now()) };
     const conditions = [...(pod.status?.conditions ?? []).filter((c: Obj) => c.type !== 'PodScheduled'), condition];
     // only if the pod is still as seen: a bind that landed meanwhile must not be contradicted
     const patch = [{ op: 'test', path: '/metadata/resourceVersion', value: m.resourceVersion }, { op: 'add', path: '/status/conditions', value: conditions }];

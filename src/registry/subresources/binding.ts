@@ -3,9 +3,10 @@
 // Kubernetes words it. The answer is a Status with code 201.
 
 import { conflict, invalid, type FieldError } from '../../api/status.ts';
-import { timestamp, type KubeObject } from '../../api/object.ts';
+import { type KubeObject } from '../../api/object.ts';
 import { validatePodSpec } from '../validation/pod-spec.ts';
 import type { Subresource, SubresourceCall, SubresourceResult } from './subresource.ts';
+import { rfc3339 } from '../../api/time.ts';
 
 interface Binding extends KubeObject { target?: { kind?: string; name?: string; apiVersion?: string } }
 
@@ -33,7 +34,7 @@ async function bind(call: SubresourceCall, body: KubeObject): Promise<Subresourc
     if (binding.metadata?.annotations) pod.metadata.annotations = { ...pod.metadata.annotations, ...binding.metadata.annotations };
     const status = (pod.status ?? {}) as { conditions?: Array<Record<string, unknown>> };
     const conditions = (status.conditions ?? []).filter(c => c.type !== 'PodScheduled');
-    conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: timestamp(call.now()) });
+    conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(call.now()) });
     pod.status = { ...status, conditions } as KubeObject['status'];
     return pod;
   }, { subresource: 'binding', dryRun: call.dryRun, manager: call.manager });

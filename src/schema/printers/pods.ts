@@ -7,6 +7,7 @@ import type { KubeObject } from '../../api/object.ts';
 import type { Printer, RowCondition } from './types.ts';
 import { col, nameColumn, wideColumn } from './types.ts';
 import { age, formatLabels, list, nameOf, objAge, spec, status, timeOf, type Obj } from './format.ts';
+import { rfc3339 } from '../../api/time.ts';
 
 interface PodSummary {
   reason: string;
@@ -110,7 +111,7 @@ export const podPrinter: Printer = {
     const p = summarize(pod);
     const s = status(pod);
     const restarts = p.restarts !== 0 && p.lastRestart !== undefined
-      ? `${p.restarts} (${age(new Date(p.lastRestart).toISOString(), now)} ago)`
+      ? `${p.restarts} (${age(rfc3339(p.lastRestart), now)} ago)`
       : String(p.restarts);
     const ip = list(s.podIPs)[0]?.ip || s.podIP || '<none>';
     return [
