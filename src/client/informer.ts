@@ -4,6 +4,7 @@
 // as an HTTP error or an ERROR event) the collection is listed afresh and compared with the copy.
 
 import type { Logger } from '../api/log.ts';
+import { Backoff } from '../api/backoff.ts';
 import { apiErrorFromWatchEvent, isGone } from './api-error.ts';
 import type { Query } from './paths.ts';
 import type { Client, WatchHandle } from './rest.ts';
@@ -54,11 +55,10 @@ export function createInformer<T extends Meta = any>(client: Client, path: strin
   const store = new Map<string, T>();
   const handlers = { add: [] as Array<(o: T) => void>, update: [] as Array<(a: T, b: T) => void>, delete: [] as Array<(o: T) => void> };
   const selectors: Query = { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector };
-  const minBackoff = opts.minBackoffMs ?? 200;
-  const maxBackoff = opts.maxBackoffMs ?? 30_000;
+  // retries of a failed list or watch spread by a fifth either way, as reflectors jitter theirs
+  const backoff = new Backoff({ initialMs: opts.minBackoffMs ?? 200, maxMs: opts.maxBackoffMs ?? 30_000, jitter: 0.2 });
   const watchTimeout = opts.watchTimeoutSeconds ?? (() => Math.floor(300 * (1 + Math.random())));
   const transform = opts.transform ?? ((o: T) => o);
-  let backoff = minBackoff;
   let rv: string | undefined;
   let started = false;
   let stopped = false;
@@ -77,9 +77,7 @@ export function createInformer<T extends Meta = any>(client: Client, path: strin
 
   const later = (fn: () => void) => {
     if (stopped) return;
-    const jittered = backoff * (0.8 + Math.random() * 0.4);
-    backoff = Math.min(backoff * 2, maxBackoff);
-    timer = setTimeout(fn, jittered);
+    timer = setTimeout(fn, backoff.next());
     timer.unref();
   };
 
@@ -116,7 +114,7 @@ export function createInformer<T extends Meta = any>(client: Client, path: strin
       if (stopped) return;
       rv = resourceVersion;
       replace(items);
-      backoff = minBackoff;
+      backoff.reset();
       if (!hasSynced) { hasSynced = true; resolveSynced(); }
       watch();
     }, err => {
@@ -134,7 +132,7 @@ export function createInformer<T extends Meta = any>(client: Client, path: strin
       opts.log?.warn('watch error; resuming', { path, err: err.message });
       return later(watch);
     }
-    backoff = minBackoff;
+    backoff.reset();
     const version = e.object?.metadata?.resourceVersion;
     if (version) rv = version;
     if (e.type === 'BOOKMARK') return;

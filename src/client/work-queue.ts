@@ -4,6 +4,7 @@
 // exponential backoff that a success resets.
 
 import type { Logger } from '../api/log.ts';
+import { KeyedBackoff } from '../api/backoff.ts';
 
 /** what a sync asks for: nothing, or another look after a while (work still in progress) */
 export type SyncResult = void | { requeueAfterMs: number };
@@ -33,12 +34,10 @@ export interface WorkQueue {
 
 export function createWorkQueue(sync: (key: string) => Promise<SyncResult>, opts: WorkQueueOptions = {}): WorkQueue {
   const concurrency = opts.concurrency ?? 1;
-  const baseDelay = opts.baseDelayMs ?? 100;
-  const maxDelay = opts.maxDelayMs ?? 60_000;
+  const failures = new KeyedBackoff({ initialMs: opts.baseDelayMs ?? 100, maxMs: opts.maxDelayMs ?? 60_000 });
   const queue: string[] = [];
   const dirty = new Set<string>();
   const processing = new Set<string>();
-  const failures = new Map<string, number>();
   const delayed = new Map<string, { at: number; timer: NodeJS.Timeout }>();
   let idleWaiters: Array<() => void> = [];
   let down = false;
@@ -94,11 +93,9 @@ export function createWorkQueue(sync: (key: string) => Promise<SyncResult>, opts
       delayed.set(key, { at, timer });
     },
     addRateLimited(key) {
-      const n = failures.get(key) ?? 0;
-      failures.set(key, n + 1);
-      q.addAfter(key, Math.min(baseDelay * 2 ** n, maxDelay));
+      q.addAfter(key, failures.next(key));
     },
-    forget(key) { failures.delete(key); },
+    forget(key) { failures.forget(key); },
     len: () => queue.length,
     idle() {
       return new Promise(resolve => { idleWaiters.push(resolve); checkIdle(); });

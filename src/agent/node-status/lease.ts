@@ -5,7 +5,8 @@
 import type { Logger } from '../../api/log.ts';
 import { isAlreadyExists, isNotFound } from '../../client/api-error.ts';
 import type { Client } from '../../client/rest.ts';
-import { backoff, type Clock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
+import { Backoff } from '../../api/backoff.ts';
 import { rfc3339Micro } from '../../api/time.ts';
 
 export const leaseNamespace = 'kube-node-lease';
@@ -33,7 +34,7 @@ export const renewIntervalMs = (leaseDurationSeconds: number) => leaseDurationSe
 
 export function startLeaseHeartbeat(opts: LeaseOptions): { stop(): void; renewNow(): Promise<void> } {
   const path = `/apis/coordination.k8s.io/v1/namespaces/${leaseNamespace}/leases`;
-  const retry = backoff(200, 7000);
+  const retry = new Backoff({ initialMs: 200, maxMs: 7000 });
   let timer: { cancel(): void } | undefined;
   let stopped = false;
 

@@ -6,7 +6,8 @@
 import type { Logger } from '../../api/log.ts';
 import { isAlreadyExists, isConflict, isNotFound } from '../../client/api-error.ts';
 import type { Client } from '../../client/rest.ts';
-import { backoff, type Clock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
+import { Backoff } from '../../api/backoff.ts';
 import { conditionsChanged, stampConditions, type ObservedCondition } from './conditions.ts';
 import type { Node, NodeStatus } from './node-object.ts';
 import { rfc3339 } from '../../api/time.ts';
@@ -82,7 +83,7 @@ export function startStatusReporter(opts: StatusReporterOptions): StatusReporter
   }
 
   async function registerUntilDone(): Promise<void> {
-    const retry = backoff(100, 7000);
+    const retry = new Backoff({ initialMs: 100, maxMs: 7000 });
     while (!stopped) {
       try { await register(); resolveRegistered(); return; } catch (err) {
         const delay = retry.next();

@@ -3,6 +3,8 @@
 // not failing for twice the cap starts over, so a container that crashes once a day is not
 // held back for minutes.
 
+import { KeyedBackoff } from '../../api/backoff.ts';
+
 export interface BackoffState { inBackoff: boolean; delayMs: number; remainingMs: number }
 
 export interface RestartBackoff {
@@ -14,26 +16,15 @@ export interface RestartBackoff {
 }
 
 export function restartBackoff(now: () => number, initialMs = 10_000, maxMs = 300_000): RestartBackoff {
-  const entries = new Map<string, { delayMs: number; lastUpdate: number }>();
-  const fresh = (key: string) => {
-    const e = entries.get(key);
-    if (e && now() - e.lastUpdate > 2 * maxMs) { entries.delete(key); return undefined; }
-    return e;
-  };
+  const keys = new KeyedBackoff({ initialMs, maxMs }, { now, forgetAfterMs: 2 * maxMs });
   return {
     check(key, since) {
-      const e = fresh(key);
-      if (!e) return { inBackoff: false, delayMs: 0, remainingMs: 0 };
-      const remaining = since + e.delayMs - now();
-      return { inBackoff: remaining > 0, delayMs: e.delayMs, remainingMs: Math.max(0, remaining) };
+      const delayMs = keys.current(key);
+      if (delayMs === undefined) return { inBackoff: false, delayMs: 0, remainingMs: 0 };
+      const remaining = since + delayMs - now();
+      return { inBackoff: remaining > 0, delayMs, remainingMs: Math.max(0, remaining) };
     },
-    next(key, since) {
-      const e = fresh(key);
-      if (!e) entries.set(key, { delayMs: initialMs, lastUpdate: since });
-      else entries.set(key, { delayMs: Math.min(e.delayMs * 2, maxMs), lastUpdate: since });
-    },
-    forget(prefix) {
-      for (const k of entries.keys()) if (k.startsWith(prefix)) entries.delete(k);
-    },
+    next(key, since) { keys.next(key, since); },
+    forget(prefix) { keys.forgetPrefix(prefix); },
   };
 }

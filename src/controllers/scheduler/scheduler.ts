@@ -16,6 +16,7 @@ import { podInformer } from '../pod-view.ts';
 import { addPod, emptyUsage, nodeInfo, removePod, type NodeInfo, type NodeUsage } from './node-info.ts';
 import { scoreNode } from './scores.ts';
 import { rfc3339 } from '../../api/time.ts';
+import { KeyedBackoff } from '../../api/backoff.ts';
 
 type Obj = Record<string, any>;
 
@@ -51,7 +52,7 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
   const active: string[] = [];
   const queued = new Set<string>();
   const unschedulable = new Set<string>();
-  const errorBackoff = new Map<string, number>();
+  const errorBackoff = new KeyedBackoff({ initialMs: 1000, maxMs: 10_000 });
   let inFlight = 0;
   let stopped = false;
   let draining = false;
@@ -138,15 +139,14 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
       await o.client.create(`/api/v1/namespaces/${encodeURIComponent(m.namespace)}/pods/${encodeURIComponent(m.name)}/binding`, {
         apiVersion: 'v1', kind: 'Binding', metadata: { name: m.name, namespace: m.namespace, uid: m.uid }, target: { apiVersion: 'v1', kind: 'Node', name: nodeName },
       });
-      errorBackoff.delete(objectKey(pod));
+      errorBackoff.forget(objectKey(pod));
       events.record({ apiVersion: 'v1', kind: 'Pod', metadata: m }, 'Normal', 'Scheduled', `Successfully assigned ${m.namespace}/${m.name} to ${nodeName}`);
       return true;
     } catch (err) {
       // already placed by someone else, or gone: nothing left to do for it
       if (err instanceof ApiError && (err.code === 409 || err.code === 404)) return false;
       const key = objectKey(pod);
-      const delay = Math.min((errorBackoff.get(key) ?? 500) * 2, 10_000);
-      errorBackoff.set(key, delay);
+      const delay = errorBackoff.next(key);
       o.log.warn('binding failed', { pod: key, node: nodeName, err: String(err), retryInMs: delay });
       setTimeout(() => enqueue(key), delay).unref();
       return false;
