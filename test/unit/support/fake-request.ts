@@ -3,21 +3,14 @@
 // Status responses the way the server does it.
 
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { silentLogger } from '../../../src/api/log.ts';
 import type { RequestContext, ResponseLike } from '../../../src/apiserver/context.ts';
 import type { HandlerDeps } from '../../../src/apiserver/handlers/deps.ts';
 import { parseRequestInfo } from '../../../src/apiserver/request-info.ts';
 import { sendError } from '../../../src/apiserver/respond.ts';
 import { routeResource } from '../../../src/apiserver/router.ts';
-import { GenericStore } from '../../../src/registry/store.ts';
-import { strategyFor } from '../../../src/registry/strategies.ts';
+import { testRegistry } from './registry.ts';
 import { statusFromError } from '../../../src/registry/storage-errors.ts';
-import { createCatalog } from '../../../src/schema/catalog.ts';
-import { createCacher } from '../../../src/storage/cacher/cacher.ts';
-import { openSqliteStorage } from '../../../src/storage/sqlite/store.ts';
 
 export interface Recorded {
   status: number;
@@ -71,15 +64,10 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-/** a registry over SQLite and the watch cache in a temporary directory, with fixed uids and clock */
+/** the router and handlers over a test registry (SQLite and the watch cache, fixed uids and clock) */
 export async function testApi(): Promise<TestApi> {
-  const dir = mkdtempSync(join(tmpdir(), 'orch-handlers-'));
-  const storage = createCacher(await openSqliteStorage({ path: join(dir, 'db.sqlite') }), { freshWaitMs: 200 });
-  const catalog = createCatalog();
-  let uid = 0;
-  const clock = { now: () => new Date('2026-01-02T03:04:05Z') };
-  const registry = new GenericStore({ storage, strategyFor, clock, uid: () => `uid-${++uid}`, random: () => 0.5 });
-  const deps: HandlerDeps = { registry, catalog, now: clock.now, watchTimeoutSeconds: () => 60, bookmarkIntervalMs: 60_000 };
+  const reg = await testRegistry();
+  const deps: HandlerDeps = { registry: reg.store, catalog: reg.catalog, now: reg.clock.now, watchTimeoutSeconds: () => 60, bookmarkIntervalMs: 60_000 };
   return {
     deps,
     async request(method, target, opts = {}) {
@@ -105,9 +93,6 @@ export async function testApi(): Promise<TestApi> {
       const out = Buffer.concat(res.chunks);
       return { status: res.statusCode, headers: res.headers, body: out, text: () => out.toString('utf8'), json: () => JSON.parse(out.toString('utf8')) };
     },
-    async close() {
-      await storage.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close: () => reg.close(),
   };
 }
