@@ -211,7 +211,7 @@ test('get, list and watch through the registry; waiting for a revision ends in 5
   assert.ok(list.items.some(i => i.metadata.name === 'l1'));
   assert.match(list.metadata.resourceVersion!, /^\d+$/);
   const events: string[] = [];
-  const w = await reg.store.watch(cm(), 'default', { afterRevision: await reg.store.currentRevision() }, { event: (type, obj) => events.push(`${type} ${obj.metadata.name}`), end: () => {}, synced: () => {} });
+  const w = await reg.store.watch(cm(), 'default', { afterRevision: await reg.store.currentRevision() }, { event: (type, obj) => events.push(`${type} ${(obj as KubeObject).metadata.name}`), end: () => {}, synced: () => {} });
   await reg.store.create(cm(), 'default', { metadata: { name: 'l2' } } as KubeObject);
   for (let i = 0; i < 50 && events.length === 0; i++) await new Promise(r => setTimeout(r, 20));
   w.cancel();
