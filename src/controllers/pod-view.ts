@@ -7,18 +7,21 @@ import type { Logger } from '../api/log.ts';
 import { createInformer, type Informer } from '../client/informer.ts';
 import { Interned } from '../client/interned.ts';
 import type { Client } from '../client/rest.ts';
+import type { CoreV1Container, CoreV1Pod, CoreV1PodSpec, CoreV1PodStatus } from '../schema/generated/types.ts';
+import type { ServedInNamespace } from '../schema/served.ts';
 
-type Obj = Record<string, any>;
+/** a pod as the controllers hold it */
+export type ViewedPod = ServedInNamespace<CoreV1Pod>;
 
-const specs = new Interned<Obj>();
-const statuses = new Interned<Obj>();
+const specs = new Interned<CoreV1PodSpec>();
+const statuses = new Interned<CoreV1PodStatus>();
 
-function containerView(c: Obj): Obj {
+function containerView(c: CoreV1Container): CoreV1Container {
   return {
     name: c.name,
     restartPolicy: c.restartPolicy,
     resources: c.resources?.requests ? { requests: c.resources.requests } : undefined,
-    ports: c.ports?.some((p: Obj) => p.hostPort) ? c.ports.filter((p: Obj) => p.hostPort) : undefined,
+    ports: c.ports?.some(p => p.hostPort) ? c.ports.filter(p => p.hostPort) : undefined,
   };
 }
 
@@ -28,7 +31,7 @@ function containerView(c: Obj): Obj {
  * ones: most pods only ever matter through those. A pod without a node is kept whole, less its
  * field history, since the scheduler has yet to place it.
  */
-export function podView(pod: Obj): Obj {
+export function podView(pod: ViewedPod): ViewedPod {
   if (!pod.spec?.nodeName) return { ...pod, metadata: { ...pod.metadata, managedFields: undefined } };
   const { name, namespace, uid, resourceVersion, deletionTimestamp } = pod.metadata ?? {};
   const s = pod.spec;
@@ -47,6 +50,6 @@ export function podView(pod: Obj): Obj {
 }
 
 /** every pod in the cluster, as podView keeps it */
-export function podInformer(client: Client, log?: Logger): Informer {
+export function podInformer(client: Client, log?: Logger): Informer<ViewedPod> {
   return createInformer(client, '/api/v1/pods', { log, transform: podView });
 }

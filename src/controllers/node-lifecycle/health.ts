@@ -1,8 +1,9 @@
 // What the node lifecycle controller decides about one node, as pure functions: whether its
 // agent has gone quiet (conditions to Unknown), and which condition taints it should carry.
+import type { CoreV1Taint } from '../../schema/generated/types.ts';
 
 export interface Condition { type: string; status: string; reason?: string; message?: string; lastHeartbeatTime?: string; lastTransitionTime?: string }
-export interface Taint { key: string; value?: string; effect: string; timeAdded?: string }
+export type Taint = CoreV1Taint;
 
 /** the conditions the controller turns Unknown when the agent stops reporting */
 export const agentConditionTypes = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'];

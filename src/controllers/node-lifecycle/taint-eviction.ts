@@ -10,14 +10,13 @@ import { createInformer, objectKey, type Informer } from '../../client/informer.
 import type { Client } from '../../client/rest.ts';
 import type { Taint } from './health.ts';
 import { evictionTime, type Toleration } from './tolerations.ts';
-import { podInformer } from '../pod-view.ts';
+import { podInformer, type ViewedPod } from '../pod-view.ts';
+import type { CoreV1Node } from '../../schema/generated/types.ts';
+import type { Served } from '../../schema/served.ts';
 import { rfc3339 } from '../../api/time.ts';
 
-interface Node { metadata: { name: string }; spec?: { taints?: Taint[] } }
-interface Pod {
-  metadata: { name: string; namespace: string; uid?: string; resourceVersion?: string; deletionTimestamp?: string };
-  spec?: { nodeName?: string; tolerations?: Toleration[] };
-}
+type Node = Served<CoreV1Node>;
+type Pod = ViewedPod;
 
 /** `pods`: a pod informer shared with other controllers (podInformer's view); by default its own */
 export function startTaintEvictionController(client: Client, log: Logger, opts: { now?: () => number; pods?: Informer<Pod> } = {}): { stop(): void } {

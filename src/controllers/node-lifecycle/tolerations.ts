@@ -2,8 +2,9 @@
 // controller's arithmetic, kept pure for tests.
 
 import type { Taint } from './health.ts';
+import type { CoreV1Toleration } from '../../schema/generated/types.ts';
 
-export interface Toleration { key?: string; operator?: 'Exists' | 'Equal'; value?: string; effect?: string; tolerationSeconds?: number }
+export type Toleration = CoreV1Toleration;
 
 export function tolerates(t: Toleration, taint: Taint): boolean {
   if (t.effect && t.effect !== taint.effect) return false;

@@ -2,8 +2,7 @@
 // be) request, how many there are, and which host ports they hold.
 
 import { podRequests, type Resources } from './requests.ts';
-
-type Obj = Record<string, any>;
+import type { CoreV1Node, CoreV1Pod } from '../../schema/generated/types.ts';
 
 type HostPort = { protocol: string; hostIP: string; port: number };
 
@@ -16,9 +15,9 @@ export interface NodeUsage {
   ports: HostPort[];
 }
 
-export interface NodeInfo extends NodeUsage { node: Obj }
+export interface NodeInfo extends NodeUsage { node: CoreV1Node }
 
-export function hostPorts(pod: Obj): HostPort[] {
+export function hostPorts(pod: CoreV1Pod): HostPort[] {
   const out = [];
   for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
     for (const p of c.ports ?? []) if (p.hostPort) out.push({ protocol: p.protocol ?? 'TCP', hostIP: p.hostIP || '0.0.0.0', port: p.hostPort });
@@ -31,11 +30,11 @@ export function emptyUsage(): NodeUsage {
 }
 
 /** the node with a copy of its usage, for one scheduling pass to add to */
-export function nodeInfo(node: Obj, usage: NodeUsage = emptyUsage()): NodeInfo {
+export function nodeInfo(node: CoreV1Node, usage: NodeUsage = emptyUsage()): NodeInfo {
   return { node, requested: new Map(usage.requested), requestedNonZero: new Map(usage.requestedNonZero), pods: usage.pods, ports: [...usage.ports] };
 }
 
-export function addPod(usage: NodeUsage, pod: Obj): void {
+export function addPod(usage: NodeUsage, pod: CoreV1Pod): void {
   for (const [k, v] of podRequests(pod)) usage.requested.set(k, (usage.requested.get(k) ?? 0) + v);
   for (const [k, v] of podRequests(pod, true)) usage.requestedNonZero.set(k, (usage.requestedNonZero.get(k) ?? 0) + v);
   usage.pods++;
@@ -49,7 +48,7 @@ function subtract(from: Resources, what: Resources): void {
   }
 }
 
-export function removePod(usage: NodeUsage, pod: Obj): void {
+export function removePod(usage: NodeUsage, pod: CoreV1Pod): void {
   subtract(usage.requested, podRequests(pod));
   subtract(usage.requestedNonZero, podRequests(pod, true));
   usage.pods--;

@@ -4,8 +4,8 @@
 // spreading still sees them.
 
 import { parseQuantity } from '../../api/quantity.ts';
+import type { CoreV1Container, CoreV1Node, CoreV1Pod, Quantity } from '../../schema/generated/types.ts';
 
-type Obj = Record<string, any>;
 export type Resources = Map<string, number>;
 
 /** cpu in millicores, everything else in its base unit */
@@ -14,7 +14,7 @@ export function quantityOf(resource: string, q: unknown): number {
   return resource === 'cpu' ? Math.round(v * 1000) : v;
 }
 
-function add(into: Resources, from: Obj | undefined): void {
+function add(into: Resources, from: Record<string, Quantity> | undefined): void {
   for (const [k, v] of Object.entries(from ?? {})) into.set(k, (into.get(k) ?? 0) + quantityOf(k, v));
 }
 
@@ -22,7 +22,7 @@ function maxInto(into: Resources, from: Resources): void {
   for (const [k, v] of from) if (v > (into.get(k) ?? 0)) into.set(k, v);
 }
 
-const containerRequests = (c: Obj, nonZero: boolean): Resources => {
+const containerRequests = (c: CoreV1Container, nonZero: boolean): Resources => {
   const r: Resources = new Map();
   add(r, c.resources?.requests);
   if (nonZero) {
@@ -32,7 +32,7 @@ const containerRequests = (c: Obj, nonZero: boolean): Resources => {
   return r;
 };
 
-export function podRequests(pod: Obj, nonZero = false): Resources {
+export function podRequests(pod: CoreV1Pod, nonZero = false): Resources {
   const total: Resources = new Map();
   for (const c of pod.spec?.containers ?? []) for (const [k, v] of containerRequests(c, nonZero)) total.set(k, (total.get(k) ?? 0) + v);
   const sidecars: Resources = new Map();
@@ -54,7 +54,7 @@ export function podRequests(pod: Obj, nonZero = false): Resources {
   return total;
 }
 
-export function allocatable(node: Obj): Resources {
+export function allocatable(node: CoreV1Node): Resources {
   const r: Resources = new Map();
   for (const [k, v] of Object.entries(node.status?.allocatable ?? {})) r.set(k, quantityOf(k, v));
   return r;

@@ -17,8 +17,11 @@ import { addPod, emptyUsage, nodeInfo, removePod, type NodeInfo, type NodeUsage 
 import { scoreNode } from './scores.ts';
 import { rfc3339 } from '../../api/time.ts';
 import { KeyedBackoff } from '../../api/backoff.ts';
+import type { CoreV1Node, CoreV1Pod } from '../../schema/generated/types.ts';
+import type { ServedInNamespace } from '../../schema/served.ts';
 
-type Obj = Record<string, any>;
+type Pod = ServedInNamespace<CoreV1Pod>;
+
 
 export interface SchedulerOptions {
   client: Client;
@@ -35,7 +38,7 @@ export interface SchedulerOptions {
 
 export interface Scheduler { stop(): void }
 
-const isTerminal = (p: Obj) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+const isTerminal = (p: Pod) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 
 export function startScheduler(o: SchedulerOptions): Scheduler {
   const names = new Set(o.schedulerNames ?? ['default-scheduler']);
@@ -48,7 +51,7 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
   const usage = new Map<string, NodeUsage>();
 
   /** pod key → node, for pods bound (or being bound) but not yet seen with spec.nodeName */
-  const assumed = new Map<string, { node: string; pod: Obj }>();
+  const assumed = new Map<string, { node: string; pod: Pod }>();
   const active: string[] = [];
   const queued = new Set<string>();
   const unschedulable = new Set<string>();
@@ -57,7 +60,7 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
   let stopped = false;
   let draining = false;
 
-  const wanted = (p: Obj) => !p.spec?.nodeName && names.has(p.spec?.schedulerName ?? 'default-scheduler') && !p.metadata?.deletionTimestamp && !isTerminal(p) && !(p.spec?.schedulingGates?.length);
+  const wanted = (p: Pod) => !p.spec?.nodeName && names.has(p.spec?.schedulerName ?? 'default-scheduler') && !p.metadata?.deletionTimestamp && !isTerminal(p) && !(p.spec?.schedulingGates?.length);
 
   function enqueue(key: string): void {
     if (queued.has(key) || assumed.has(key)) return;
@@ -78,10 +81,10 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
     setImmediate(drain);
   }
 
-  const counts = (p: Obj) => !!p.spec?.nodeName && !isTerminal(p);
+  const counts = (p: Pod) => !!p.spec?.nodeName && !isTerminal(p);
 
-  function count(p: Obj, placed: boolean): void {
-    const node: string = p.spec.nodeName;
+  function count(p: Pod, placed: boolean): void {
+    const node = p.spec!.nodeName!;
     let u = usage.get(node);
     if (!u) usage.set(node, u = emptyUsage());
     if (placed) addPod(u, p); else removePod(u, p);
@@ -109,7 +112,7 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
     }
   }
 
-  function scheduleOne(pod: Obj, key: string, infos: Map<string, NodeInfo>): void {
+  function scheduleOne(pod: Pod, key: string, infos: Map<string, NodeInfo>): void {
     const failures: Failure[][] = [];
     let best: NodeInfo | undefined;
     let bestScore = -1;
@@ -122,7 +125,7 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
       if (s > bestScore) { best = info; bestScore = s; ties = 1; } else if (s === bestScore && Math.random() * ++ties < 1) best = info;
     }
     if (!best) return void markUnschedulable(pod, key, failureMessage(infos.size, failures));
-    const nodeName = best.node.metadata.name;
+    const nodeName = best.node.metadata!.name!;
     addPod(best, pod);
     assumed.set(key, { node: nodeName, pod });
     inFlight++;
@@ -133,7 +136,7 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
     });
   }
 
-  async function bind(pod: Obj, nodeName: string): Promise<boolean> {
+  async function bind(pod: Pod, nodeName: string): Promise<boolean> {
     const m = pod.metadata;
     try {
       await o.client.create(`/api/v1/namespaces/${encodeURIComponent(m.namespace)}/pods/${encodeURIComponent(m.name)}/binding`, {
@@ -153,14 +156,14 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
     }
   }
 
-  function markUnschedulable(pod: Obj, key: string, message: string): void {
+  function markUnschedulable(pod: Pod, key: string, message: string): void {
     unschedulable.add(key);
     const m = pod.metadata;
     events.record({ apiVersion: 'v1', kind: 'Pod', metadata: m }, 'Warning', 'FailedScheduling', message);
-    const existing = (pod.status?.conditions ?? []).find((c: Obj) => c.type === 'PodScheduled');
+    const existing = (pod.status?.conditions ?? []).find(c => c.type === 'PodScheduled');
     if (existing?.status === 'False' && existing.message === message) return;
     const condition = { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastProbeTime: null, lastTransitionTime: rfc3339(Date.now()) };
-    const conditions = [...(pod.status?.conditions ?? []).filter((c: Obj) => c.type !== 'PodScheduled'), condition];
+    const conditions = [...(pod.status?.conditions ?? []).filter(c => c.type !== 'PodScheduled'), condition];
     // only if the pod is still as seen: a bind that landed meanwhile must not be contradicted
     const patch = [{ op: 'test', path: '/metadata/resourceVersion', value: m.resourceVersion }, { op: 'add', path: '/status/conditions', value: conditions }];
     o.client.patch(`/api/v1/namespaces/${encodeURIComponent(m.namespace)}/pods/${encodeURIComponent(m.name)}/status`, patch, 'application/json-patch+json')
@@ -207,4 +210,4 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
   };
 }
 
-const readyOf = (n: Obj) => (n.status?.conditions ?? []).find((c: Obj) => c.type === 'Ready')?.status;
+const readyOf = (n: CoreV1Node) => (n.status?.conditions ?? []).find(c => c.type === 'Ready')?.status;

@@ -4,10 +4,9 @@
 
 import type { NodeInfo } from './node-info.ts';
 import { allocatable, podRequests } from './requests.ts';
+import type { CoreV1Pod } from '../../schema/generated/types.ts';
 
-type Obj = Record<string, any>;
-
-export function scoreNode(pod: Obj, info: NodeInfo): number {
+export function scoreNode(pod: CoreV1Pod, info: NodeInfo): number {
   const alloc = allocatable(info.node);
   const want = podRequests(pod, true);
   const fractions: number[] = [];

@@ -22,6 +22,16 @@ test('the generated tables are what scripts/gen-catalog.ts makes today', { skip:
   }
 });
 
+test('the generated TypeScript types are what scripts/gen-types.ts makes today', { skip: existsSync(reference) ? false : `reference document missing: ${reference}` }, () => {
+  const out = mkdtempSync(join(tmpdir(), 'gen-types-'));
+  try {
+    execFileSync(process.execPath, [join(root, 'scripts/gen-types.ts'), join(out, 'types.ts')], { stdio: 'pipe' });
+    assert.equal(readFileSync(join(out, 'types.ts'), 'utf8'), readFileSync(join(root, 'src/schema/generated/types.ts'), 'utf8'), 'types.ts is stale: rerun npm run gen');
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
 test('definitions are found by name and by kind, with their references', () => {
   assert.equal(definitionForKind('', 'v1', 'Pod'), 'io.k8s.api.core.v1.Pod');
   assert.equal(definitionForKind('autoscaling', 'v1', 'Scale'), 'io.k8s.api.autoscaling.v1.Scale');

@@ -87,10 +87,10 @@ test('a placed pod counted and then uncounted leaves its node as it was; its vie
   assert.deepEqual(u.ports, [{ protocol: 'TCP', hostIP: '0.0.0.0', port: 8080 }]);
   removePod(u, view);
   assert.deepEqual(u, before);
-  assert.equal(view.spec.containers[0].env, undefined);
+  assert.equal(view.spec!.containers[0]!.env, undefined);
   assert.equal(podView(structuredClone(placed)).spec, view.spec, 'equal specs are shared');
   const unplaced = { ...pod(), metadata: { name: 'q', namespace: 'default', managedFields: [{ manager: 'm' }] } };
   const whole = podView(unplaced);
-  assert.equal(whole.spec.containers[0].image, 'x', 'a pod without a node is kept whole');
+  assert.equal(whole.spec!.containers[0]!.image, 'x', 'a pod without a node is kept whole');
   assert.equal(whole.metadata.managedFields, undefined);
 });
