@@ -8,7 +8,7 @@ import { parseQuantity } from './quantity.ts';
 export type QosClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
 
 type Amounts = Record<string, string | number | undefined>;
-interface ContainerResources { resources?: { requests?: Amounts; limits?: Amounts }; [field: string]: unknown }
+interface ContainerResources { name?: string; resources?: { requests?: Amounts; limits?: Amounts } }
 export interface QosPod {
   spec?: { containers?: ContainerResources[]; initContainers?: ContainerResources[] };
   status?: { qosClass?: string };

@@ -32,7 +32,7 @@ export function expandReferences(text: string, vars: Map<string, string>): strin
 
 function fieldValue(pod: Pod, path: string, facts: PodFacts): string {
   const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
-  if (m) return (pod.metadata[m[1]!] ?? {})[m[2]!] ?? '';
+  if (m) return (pod.metadata[m[1] as 'labels' | 'annotations'] ?? {})[m[2]!] ?? '';
   switch (path) {
     case 'metadata.name': return pod.metadata.name;
     case 'metadata.namespace': return pod.metadata.namespace;

@@ -20,7 +20,7 @@ import { podStatus } from './pod-status.ts';
 import type { Prober, RunningContainer } from './prober.ts';
 import type { SnapshotReader } from './runtime-snapshot.ts';
 import type { StatusManager } from './status-manager.ts';
-import type { Obj, Pod, RuntimePod } from './types.ts';
+import type { Container, Obj, Pod, RuntimePod } from './types.ts';
 import { podResources, type ResourceStateFile } from './resource-state.ts';
 import { prepareVolumes, removePodDir, type PreparedVolume } from './volumes.ts';
 import { rfc3339 } from '../../api/time.ts';
@@ -28,7 +28,7 @@ import { rfc3339 } from '../../api/time.ts';
 export type PodEventFn = (pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string) => void;
 
 /** per-container additions the node's policies make (seccomp, swap); may refuse a container */
-export type ContainerPolicy = (pod: Pod, c: Obj) => Promise<{ securityContext?: Obj; resources?: Obj }>;
+export type ContainerPolicy = (pod: Pod, c: Container) => Promise<{ securityContext?: Obj; resources?: Obj }>;
 /** sandbox additions (sysctls, pod seccomp) */
 export type SandboxPolicy = (pod: Pod) => Obj;
 
@@ -105,7 +105,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
 
   /** what the runtime now runs a container with, recorded per pod */
   const actuatedByPod = new Map<string, ReturnType<typeof podResources>>();
-  function actuated(pod: Pod, c: Obj): void {
+  function actuated(pod: Pod, c: Container): void {
     const entry = { ...(actuatedByPod.get(pod.metadata.uid) ?? {}), [c.name]: { requests: c.resources?.requests, limits: c.resources?.limits } };
     actuatedByPod.set(pod.metadata.uid, entry);
     d.resourceState!.actuated.set(pod.metadata.uid, entry);

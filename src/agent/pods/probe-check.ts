@@ -7,7 +7,8 @@ import https from 'node:https';
 import net from 'node:net';
 import { credentials, makeGenericClientConstructor } from '@grpc/grpc-js';
 import type { CriClient } from '../cri/client.ts';
-import type { Container, Obj } from './types.ts';
+import type { Container } from './types.ts';
+import type { CoreV1GRPCAction, CoreV1HTTPGetAction, CoreV1Probe, CoreV1TCPSocketAction } from '../../schema/generated/types.ts';
 
 export interface ProbeResult { ok: boolean; output: string }
 
@@ -15,19 +16,19 @@ export interface ProbeTarget { cri: CriClient; containerId: string; container: C
 
 function port(target: ProbeTarget, p: unknown): number {
   if (typeof p === 'number') return p;
-  const named = ((target.container.ports ?? []) as Obj[]).find(x => x.name === p);
+  const named = (target.container.ports ?? []).find(x => x.name === p);
   if (named) return named.containerPort;
   const n = Number(p);
   if (Number.isInteger(n)) return n;
   throw new Error(`unable to find port "${p}" in container "${target.container.name}"`);
 }
 
-function httpGet(target: ProbeTarget, h: Obj, timeoutMs: number): Promise<ProbeResult> {
+function httpGet(target: ProbeTarget, h: CoreV1HTTPGetAction, timeoutMs: number): Promise<ProbeResult> {
   const scheme = String(h.scheme ?? 'HTTP').toLowerCase();
   const host = h.host || target.podIP;
   const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port(target, h.port)}${h.path ?? '/'}`;
   const headers: Record<string, string> = { 'user-agent': 'kube-probe/1.36', accept: '*/*' };
-  for (const x of (h.httpHeaders ?? []) as Obj[]) headers[String(x.name).toLowerCase()] = x.value;
+  for (const x of h.httpHeaders ?? []) headers[x.name.toLowerCase()] = x.value;
   return new Promise(resolve => {
     const lib = scheme === 'https' ? https : http;
     const req = lib.get(url, { headers, timeout: timeoutMs, rejectUnauthorized: false }, res => {
@@ -46,7 +47,7 @@ function goNetError(err: Error & { code?: string; address?: string; port?: numbe
   return err.message;
 }
 
-function tcp(target: ProbeTarget, t: Obj, timeoutMs: number): Promise<ProbeResult> {
+function tcp(target: ProbeTarget, t: CoreV1TCPSocketAction, timeoutMs: number): Promise<ProbeResult> {
   const host = t.host || target.podIP;
   const p = port(target, t.port);
   return new Promise(resolve => {
@@ -68,7 +69,7 @@ const HealthClient = makeGenericClientConstructor({
   },
 }, 'Health');
 
-function grpcCheck(target: ProbeTarget, g: Obj, timeoutMs: number): Promise<ProbeResult> {
+function grpcCheck(target: ProbeTarget, g: CoreV1GRPCAction, timeoutMs: number): Promise<ProbeResult> {
   const addr = `${target.podIP}:${g.port}`;
   const client = new HealthClient(addr, credentials.createInsecure());
   return new Promise(resolve => {
@@ -81,7 +82,7 @@ function grpcCheck(target: ProbeTarget, g: Obj, timeoutMs: number): Promise<Prob
   });
 }
 
-export async function checkProbe(probe: Obj, target: ProbeTarget): Promise<ProbeResult> {
+export async function checkProbe(probe: CoreV1Probe, target: ProbeTarget): Promise<ProbeResult> {
   const timeoutMs = (probe.timeoutSeconds ?? 1) * 1000;
   try {
     if (probe.exec) {

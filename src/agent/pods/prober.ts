@@ -10,7 +10,7 @@ import { checkProbe } from './probe-check.ts';
 import type { Container, Obj, Pod } from './types.ts';
 
 type Kind = 'startup' | 'liveness' | 'readiness';
-const probeField: Record<Kind, string> = { startup: 'startupProbe', liveness: 'livenessProbe', readiness: 'readinessProbe' };
+const probeField: Record<Kind, 'startupProbe' | 'livenessProbe' | 'readinessProbe'> = { startup: 'startupProbe', liveness: 'livenessProbe', readiness: 'readinessProbe' };
 const label: Record<Kind, string> = { startup: 'Startup', liveness: 'Liveness', readiness: 'Readiness' };
 
 export interface RunningContainer { id: string; container: Container; startedAtMs: number }
@@ -57,7 +57,7 @@ export function startProber(opts: ProberOptions): Prober {
 
   async function tick(uid: string, rc: RunningContainer, w: Worker): Promise<void> {
     if (w.stopped) return;
-    const probe: Obj = rc.container[probeField[w.kind]];
+    const probe = rc.container[probeField[w.kind]]!;
     const period = (probe.periodSeconds ?? 10) * 1000;
     const startup = result(uid, rc.container.name, 'startup');
     // liveness and readiness begin once the startup probe has passed; a passed startup probe stops
@@ -90,7 +90,7 @@ export function startProber(opts: ProberOptions): Prober {
       const want = new Set<string>();
       for (const rc of running) {
         for (const kind of ['startup', 'liveness', 'readiness'] as Kind[]) {
-          const probe: Obj | undefined = rc.container[probeField[kind]];
+          const probe = rc.container[probeField[kind]];
           if (!probe) continue;
           const k = key(rc.container.name, kind);
           want.add(k);

@@ -4,14 +4,17 @@
 
 import type { Container, Pod } from './types.ts';
 
-export function containerRestartPolicy(pod: Pod, c: Container, init: boolean): 'Always' | 'OnFailure' | 'Never' {
-  if (c.restartPolicy) return c.restartPolicy;
-  const podPolicy = pod.spec.restartPolicy ?? 'Always';
+export type RestartPolicy = 'Always' | 'OnFailure' | 'Never';
+
+export function containerRestartPolicy(pod: Pod, c: Container, init: boolean): RestartPolicy {
+  // the API accepts only these (a container's own: only Always)
+  if (c.restartPolicy) return c.restartPolicy as RestartPolicy;
+  const podPolicy = (pod.spec.restartPolicy ?? 'Always') as RestartPolicy;
   if (init) return podPolicy === 'Never' ? 'Never' : 'OnFailure';
   return podPolicy;
 }
 
-export function shouldRestart(policy: 'Always' | 'OnFailure' | 'Never', exitCode: number | undefined): boolean {
+export function shouldRestart(policy: RestartPolicy, exitCode: number | undefined): boolean {
   if (policy === 'Always') return true;
   if (policy === 'OnFailure') return exitCode !== 0;
   return false;

@@ -1,28 +1,15 @@
 // The shapes the pod workers read and write. Pods come from the API as JSON, so the types are
 // loose: the fields the agent uses are named, the rest passes through untouched.
 
+import type { CoreV1Container, CoreV1Pod, CoreV1PodSpec } from '../../schema/generated/types.ts';
+import type { ServedInNamespace } from '../../schema/served.ts';
+
 export type Obj = Record<string, any>;
 
-export interface Container extends Obj {
-  name: string;
-  image?: string;
-  imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
-  restartPolicy?: 'Always';
-}
-
-export interface PodSpec extends Obj {
-  containers: Container[];
-  initContainers?: Container[];
-  restartPolicy?: 'Always' | 'OnFailure' | 'Never';
-  terminationGracePeriodSeconds?: number;
-  nodeName?: string;
-}
-
-export interface Pod extends Obj {
-  metadata: { name: string; namespace: string; uid: string; annotations?: Record<string, string>; labels?: Record<string, string>; deletionTimestamp?: string; deletionGracePeriodSeconds?: number; resourceVersion?: string } & Obj;
-  spec: PodSpec;
-  status?: Obj;
-}
+export type Container = CoreV1Container;
+export type PodSpec = CoreV1PodSpec;
+/** a pod as the agent holds it: from the API (or a static manifest), with its uid and spec */
+export type Pod = ServedInNamespace<CoreV1Pod> & { metadata: { uid: string }; spec: PodSpec };
 
 /** a container as the runtime reports it, with the details ContainerStatus adds for exited ones */
 export interface RuntimeContainer {

@@ -11,7 +11,11 @@ import { podQosClass } from '../../api/qos.ts';
 import { localhostProfileProblem, seccompProfileFor } from './seccomp.ts';
 import { admitSysctls, sandboxSysctls, type SysctlAdmission } from './sysctls.ts';
 
-type Obj = Record<string, any>;
+import type { CoreV1Container, CoreV1Pod } from '../../schema/generated/types.ts';
+import type { CriSecurityProfile } from './seccomp.ts';
+
+/** what the node adds to a container's CRI config */
+export interface ContainerAdditions { securityContext: { seccomp: CriSecurityProfile }; resources: ReturnType<typeof criSwapResources> }
 
 export interface NodePolicySettings {
   rootDir: string;
@@ -25,9 +29,10 @@ export interface NodePolicySettings {
 }
 
 export interface NodePolicy {
-  admit(pod: Obj): SysctlAdmission;
-  sandbox(pod: Obj): Obj;
-  container(pod: Obj, c: Obj): Promise<{ securityContext: Obj; resources: Obj }>;
+  admit(pod: CoreV1Pod): SysctlAdmission;
+  /** what the node adds to the sandbox's Linux config */
+  sandbox(pod: CoreV1Pod): { sysctls?: Record<string, string> };
+  container(pod: CoreV1Pod, c: CoreV1Container): Promise<ContainerAdditions>;
 }
 
 const bytes = (q: unknown) => (q === undefined ? undefined : parseQuantity(String(q)));

@@ -6,7 +6,12 @@
 import { readFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 
-type Obj = Record<string, any>;
+import type { CoreV1Container, CoreV1Pod } from '../../schema/generated/types.ts';
+
+/** a JSON document read from disk, checked field by field before anything trusts it */
+type Json = { [field: string]: unknown };
+const isJson = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+const isUint = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
 
 export interface CriSecurityProfile { profileType: 'RuntimeDefault' | 'Unconfined' | 'Localhost'; localhostRef?: string }
 
@@ -14,7 +19,7 @@ export const seccompActions = ['SCMP_ACT_KILL', 'SCMP_ACT_KILL_PROCESS', 'SCMP_A
 const compareOps = ['SCMP_CMP_NE', 'SCMP_CMP_LT', 'SCMP_CMP_LE', 'SCMP_CMP_EQ', 'SCMP_CMP_GE', 'SCMP_CMP_GT', 'SCMP_CMP_MASKED_EQ'];
 
 /** the profile a container runs with; Localhost paths are resolved but not yet checked */
-export function seccompProfileFor(pod: Obj, c: Obj, seccompDir: string, seccompDefault = false): CriSecurityProfile {
+export function seccompProfileFor(pod: Pick<CoreV1Pod, 'spec'>, c: Pick<CoreV1Container, 'securityContext'>, seccompDir: string, seccompDefault = false): CriSecurityProfile {
   if (c.securityContext?.privileged) return { profileType: 'Unconfined' };
   const p = c.securityContext?.seccompProfile ?? pod.spec?.securityContext?.seccompProfile;
   if (!p?.type) return { profileType: seccompDefault ? 'RuntimeDefault' : 'Unconfined' };
@@ -25,26 +30,27 @@ export function seccompProfileFor(pod: Obj, c: Obj, seccompDir: string, seccompD
 /** what is wrong with a profile document, per the OCI runtime specification's seccomp schema */
 export function validateSeccompProfile(doc: unknown): string[] {
   const errs: string[] = [];
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return ['the profile is not a JSON object'];
-  const d = doc as Obj;
-  if (!seccompActions.includes(d.defaultAction)) errs.push(`defaultAction: unsupported value ${JSON.stringify(d.defaultAction)}`);
+  if (!isJson(doc)) return ['the profile is not a JSON object'];
+  const d = doc;
+  const known = (list: string[], v: unknown) => typeof v === 'string' && list.includes(v);
+  if (!known(seccompActions, d.defaultAction)) errs.push(`defaultAction: unsupported value ${JSON.stringify(d.defaultAction)}`);
   if (d.defaultAction === 'SCMP_ACT_NOTIFY') errs.push('defaultAction: SCMP_ACT_NOTIFY cannot be the default action');
   if (d.defaultErrnoRet !== undefined && !Number.isInteger(d.defaultErrnoRet)) errs.push('defaultErrnoRet: must be an integer');
-  for (const key of ['architectures', 'flags']) if (d[key] !== undefined && !(Array.isArray(d[key]) && d[key].every((x: unknown) => typeof x === 'string'))) errs.push(`${key}: must be a list of strings`);
+  for (const key of ['architectures', 'flags']) { const v = d[key]; if (v !== undefined && !(Array.isArray(v) && v.every(x => typeof x === 'string'))) errs.push(`${key}: must be a list of strings`); }
   if (d.syscalls !== undefined && !Array.isArray(d.syscalls)) errs.push('syscalls: must be a list');
-  (Array.isArray(d.syscalls) ? d.syscalls : []).forEach((s: Obj, i: number) => {
+  (Array.isArray(d.syscalls) ? d.syscalls as unknown[] : []).forEach((s, i) => {
     const at = `syscalls[${i}]`;
-    if (!s || typeof s !== 'object') return void errs.push(`${at}: must be an object`);
-    if (!Array.isArray(s.names) || s.names.length === 0 || !s.names.every((n: unknown) => typeof n === 'string' && n)) errs.push(`${at}.names: must be a non-empty list of syscall names`);
-    if (!seccompActions.includes(s.action)) errs.push(`${at}.action: unsupported value ${JSON.stringify(s.action)}`);
+    if (!isJson(s)) return void errs.push(`${at}: must be an object`);
+    if (!Array.isArray(s.names) || s.names.length === 0 || !s.names.every(n => typeof n === 'string' && n)) errs.push(`${at}.names: must be a non-empty list of syscall names`);
+    if (!known(seccompActions, s.action)) errs.push(`${at}.action: unsupported value ${JSON.stringify(s.action)}`);
     if (s.action === 'SCMP_ACT_NOTIFY' && Array.isArray(s.names) && s.names.includes('write')) errs.push(`${at}: SCMP_ACT_NOTIFY cannot be used for write`);
     if (s.errnoRet !== undefined && !Number.isInteger(s.errnoRet)) errs.push(`${at}.errnoRet: must be an integer`);
-    (Array.isArray(s.args) ? s.args : s.args === undefined ? [] : [null]).forEach((a: Obj, j: number) => {
-      if (!a || typeof a !== 'object') return void errs.push(`${at}.args[${j}]: must be an object`);
-      if (!Number.isInteger(a.index) || a.index < 0 || a.index > 5) errs.push(`${at}.args[${j}].index: must be 0 to 5`);
-      if (!Number.isInteger(a.value) || a.value < 0) errs.push(`${at}.args[${j}].value: must be an unsigned integer`);
-      if (a.valueTwo !== undefined && (!Number.isInteger(a.valueTwo) || a.valueTwo < 0)) errs.push(`${at}.args[${j}].valueTwo: must be an unsigned integer`);
-      if (!compareOps.includes(a.op)) errs.push(`${at}.args[${j}].op: unsupported value ${JSON.stringify(a.op)}`);
+    (Array.isArray(s.args) ? s.args as unknown[] : s.args === undefined ? [] : [null]).forEach((a, j) => {
+      if (!isJson(a)) return void errs.push(`${at}.args[${j}]: must be an object`);
+      if (!isUint(a.index) || (a.index as number) > 5) errs.push(`${at}.args[${j}].index: must be 0 to 5`);
+      if (!isUint(a.value)) errs.push(`${at}.args[${j}].value: must be an unsigned integer`);
+      if (a.valueTwo !== undefined && !isUint(a.valueTwo)) errs.push(`${at}.args[${j}].valueTwo: must be an unsigned integer`);
+      if (!known(compareOps, a.op)) errs.push(`${at}.args[${j}].op: unsupported value ${JSON.stringify(a.op)}`);
     });
   });
   return errs;

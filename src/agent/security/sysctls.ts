@@ -5,7 +5,7 @@
 
 import { sysctlKernelProblem, type KernelVersion } from '../machine/kernel.ts';
 
-type Obj = Record<string, any>;
+import type { CoreV1Pod } from '../../schema/generated/types.ts';
 
 export const safeSysctls = [
   'kernel.shm_rmid_forced', 'net.ipv4.ip_local_port_range', 'net.ipv4.tcp_syncookies', 'net.ipv4.ping_group_range',
@@ -27,9 +27,9 @@ const canonical = (name: string) => (name.includes('/') ? name.replace(/\./g, '\
 
 export type SysctlAdmission = { admit: true } | { admit: false; reason: string; message: string };
 
-export function admitSysctls(pod: Obj, allowedUnsafe: string[], kernel: KernelVersion): SysctlAdmission {
-  for (const s of (pod.spec?.securityContext?.sysctls ?? []) as Obj[]) {
-    const name = canonical(String(s.name));
+export function admitSysctls(pod: CoreV1Pod, allowedUnsafe: string[], kernel: KernelVersion): SysctlAdmission {
+  for (const s of pod.spec?.securityContext?.sysctls ?? []) {
+    const name = canonical(s.name);
     const ns = sysctlNamespace(name);
     const deny = (why: string): SysctlAdmission => ({ admit: false, reason: 'SysctlForbidden', message: `forbidden sysctl: ${why}` });
     if (ns === 'net' && pod.spec?.hostNetwork) return deny(`"${name}" not allowed with host net enabled`);
@@ -44,8 +44,8 @@ export function admitSysctls(pod: Obj, allowedUnsafe: string[], kernel: KernelVe
 }
 
 /** the sysctls for the sandbox, by canonical name */
-export function sandboxSysctls(pod: Obj): Record<string, string> {
+export function sandboxSysctls(pod: CoreV1Pod): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const s of (pod.spec?.securityContext?.sysctls ?? []) as Obj[]) out[canonical(String(s.name))] = String(s.value);
+  for (const s of pod.spec?.securityContext?.sysctls ?? []) out[canonical(s.name)] = s.value;
   return out;
 }
