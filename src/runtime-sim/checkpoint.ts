@@ -37,7 +37,7 @@ export async function writeCheckpoint(c: SimContainer, location: string, nowMs: 
       'io.kubernetes.cri.sandbox-id': c.spec.sandboxId,
       'io.kubernetes.cri.image-name': c.spec.imageName,
     },
-    mounts: (cfg.mounts ?? []).map((m: Record<string, unknown>) => ({ destination: m.containerPath, source: m.hostPath, type: 'bind' })),
+    mounts: (cfg.mounts ?? []).map(m => ({ destination: m.containerPath, source: m.hostPath, type: 'bind' })),
     linux: { resources: c.resources ?? {} },
   };
   const status = { state: c.state, startedAt: c.startedAt, exitCode: c.exitCode, logPath: c.spec.logPath };

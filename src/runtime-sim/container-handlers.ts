@@ -10,7 +10,8 @@ import { normalizeImageRef } from './image-ref.ts';
 import { readOverrides } from './overrides.ts';
 import { containerProgram } from './program.ts';
 import type { SimRuntime } from './runtime-state.ts';
-import type { Msg, Sandbox } from './sandbox.ts';
+import type { Sandbox } from './sandbox.ts';
+import type { CriContainerConfig } from '../agent/cri/generated/cri-types.ts';
 
 /** finds a container or fails as containerd does for an unknown id */
 export function findContainer(rt: SimRuntime, id: string): SimContainer {
@@ -20,7 +21,7 @@ export function findContainer(rt: SimRuntime, id: string): SimContainer {
 }
 
 /** the environment a container's processes see: the spec's variables and the pod's hostname */
-function containerEnv(config: Msg, sandbox: Sandbox): Record<string, string> {
+function containerEnv(config: CriContainerConfig, sandbox: Sandbox): Record<string, string> {
   const env: Record<string, string> = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOSTNAME: sandbox.config.hostname || sandbox.config.metadata?.name || '' };
   for (const kv of config.envs ?? []) {
     // KeyValue.value is a string in the CRI proto; the descriptor's table says bytes, which read
@@ -34,19 +35,19 @@ export function containerHandlers(rt: SimRuntime): Handlers {
   const { settings, sandboxes, containers, names, images } = rt;
 
   return {
-    async CreateContainer(req: Msg) {
+    async CreateContainer(req) {
       const sandbox = sandboxes.find(req.podSandboxId);
       if (!sandbox) throw notFound(`failed to find sandbox id "${req.podSandboxId}": not found`);
       if (sandbox.state !== 'SANDBOX_READY') throw unknown(`sandbox container "${sandbox.id}" is not running`);
-      const config: Msg | null = req.config;
+      const config = req.config;
       if (!config?.metadata) throw unknown('container config must include metadata');
       const asked: string = config.image?.image ?? '';
       const image = images.find(asked);
       if (!image) throw notFound(`failed to resolve image "${asked}": not found`);
       const overrides = readOverrides(config.metadata.name, config.annotations, sandbox.config.annotations);
       const id = settings.newId();
-      const sm = sandbox.config.metadata ?? {};
-      const name = [config.metadata.name, sm.name, sm.namespace, sm.uid, config.metadata.attempt ?? 0].join('_');
+      const sm = sandbox.config.metadata;
+      const name = [config.metadata.name, sm?.name, sm?.namespace, sm?.uid, config.metadata.attempt ?? 0].join('_');
       const owner = names.reserve(name, id);
       if (owner) throw unknown(`failed to reserve container name "${name}": name "${name}" is reserved for "${owner}"`);
       const logDir: string = sandbox.config.logDirectory ?? '';
@@ -67,7 +68,7 @@ export function containerHandlers(rt: SimRuntime): Handlers {
       return { containerId: id };
     },
 
-    async StartContainer(req: Msg) {
+    async StartContainer(req) {
       const c = findContainer(rt, req.containerId);
       const sandbox = sandboxes.find(c.spec.sandboxId);
       if (!sandbox || sandbox.state !== 'SANDBOX_READY') throw unknown(`sandbox container "${c.spec.sandboxId}" is not running`);
@@ -76,12 +77,12 @@ export function containerHandlers(rt: SimRuntime): Handlers {
       return {};
     },
 
-    async StopContainer(req: Msg) {
+    async StopContainer(req) {
       await findContainer(rt, req.containerId).stop(Number(req.timeout ?? 0));
       return {};
     },
 
-    async RemoveContainer(req: Msg) {
+    async RemoveContainer(req) {
       const c = containers.find(req.containerId);
       if (!c) return {};
       await c.remove();
@@ -90,22 +91,22 @@ export function containerHandlers(rt: SimRuntime): Handlers {
       return {};
     },
 
-    async ListContainers(req: Msg) {
+    async ListContainers(req) {
       return { containers: containers.values().filter(containerFilter(rt, req.filter)).map(c => c.summary()) };
     },
 
-    async ContainerStatus(req: Msg) {
+    async ContainerStatus(req) {
       return { status: findContainer(rt, req.containerId).status(), info: {} };
     },
 
-    async UpdateContainerResources(req: Msg) {
+    async UpdateContainerResources(req) {
       const c = findContainer(rt, req.containerId);
       if (c.state === 'CONTAINER_EXITED') throw unknown(`container "${c.id}" is in ${c.state} state`);
       if (req.linux) c.resources = req.linux;
       return {};
     },
 
-    async ReopenContainerLog(req: Msg) {
+    async ReopenContainerLog(req) {
       const c = findContainer(rt, req.containerId);
       // output is appended by path, so a rotated log is recreated by the next line on its own
       if (c.state !== 'CONTAINER_RUNNING') throw unknown('container is not running');

@@ -8,10 +8,10 @@ import type { SimImage } from './images.ts';
 import type { Clock } from '../api/clock.ts';
 import { nanos } from './options.ts';
 import { SimProcess } from './process.ts';
-import type { Msg } from './sandbox.ts';
 import type { CommandList } from './shell/ast.ts';
 import { argvCommand } from './shell/parse.ts';
 import { status as grpcStatus } from '@grpc/grpc-js';
+import type { CriContainer, CriContainerConfig, CriContainerStatus, CriImageSpec, CriInput, CriLinuxContainerResources } from '../agent/cri/generated/cri-types.ts';
 
 export type ContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
 
@@ -20,7 +20,7 @@ export interface ContainerSpec {
   sandboxId: string;
   /** "container_pod_namespace_uid_attempt", reserved per runtime */
   name: string;
-  config: Msg;
+  config: CriContainerConfig;
   image: SimImage;
   /** the image as the container shows it: its first tag, else what the config asked for */
   imageName: string;
@@ -48,7 +48,7 @@ export class SimContainer {
   exitCode = 0;
   reason = '';
   message = '';
-  resources: Msg | null;
+  resources: CriLinuxContainerResources | null;
   #starting: Promise<void> | undefined;
   #process: SimProcess | undefined;
   #exited: Promise<void> | undefined;
@@ -143,7 +143,7 @@ export class SimContainer {
   }
 
   /** Container, as ListContainers answers: the image ref is the image's id there */
-  summary(): Msg {
+  summary(): CriInput<CriContainer> {
     const c = this.spec.config;
     return {
       id: this.id,
@@ -160,7 +160,7 @@ export class SimContainer {
   }
 
   /** ContainerStatus: the image ref is a repo digest there, as containerd reports it */
-  status(): Msg {
+  status(): CriInput<CriContainerStatus> {
     const c = this.spec.config;
     return {
       id: this.id,
@@ -178,14 +178,14 @@ export class SimContainer {
       annotations: c.annotations ?? {},
       mounts: c.mounts ?? [],
       logPath: this.spec.logPath,
-      resources: this.resources ? { linux: this.resources } : null,
+      resources: this.resources ? { linux: this.resources } : undefined,
       imageId: this.spec.image.id,
       stopSignal: c.stopSignal ?? 'SIGNAL_RUNTIME_DEFAULT',
     };
   }
 
-  #imageSpec(): Msg {
-    const asked = this.spec.config.image ?? {};
-    return { image: this.spec.imageName, annotations: asked.annotations ?? {}, userSpecifiedImage: asked.userSpecifiedImage ?? '' };
+  #imageSpec(): CriInput<CriImageSpec> {
+    const asked = this.spec.config.image;
+    return { image: this.spec.imageName, annotations: asked?.annotations ?? {}, userSpecifiedImage: asked?.userSpecifiedImage ?? '' };
   }
 }

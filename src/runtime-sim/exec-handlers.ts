@@ -5,16 +5,15 @@ import { writeCheckpoint } from './checkpoint.ts';
 import { invalidArgument, unimplemented, unknown } from './grpc-errors.ts';
 import type { Handlers } from './handlers.ts';
 import type { SimRuntime } from './runtime-state.ts';
-import type { Msg } from './sandbox.ts';
 
 export function execHandlers(rt: SimRuntime): Handlers {
   return {
-    async ExecSync(req: Msg) {
+    async ExecSync(req) {
       const c = findContainer(rt, req.containerId);
       return c.exec(req.cmd ?? [], Number(req.timeout ?? 0));
     },
 
-    async CheckpointContainer(req: Msg) {
+    async CheckpointContainer(req) {
       if (!rt.settings.checkpoint) throw unimplemented('CheckpointContainer');
       const c = findContainer(rt, req.containerId);
       if (!req.location) throw invalidArgument('checkpoint location must be set');

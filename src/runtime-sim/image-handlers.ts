@@ -5,34 +5,34 @@ import type { Handlers } from './handlers.ts';
 import type { SimImage } from './images.ts';
 import { nanos } from './options.ts';
 import type { SimRuntime } from './runtime-state.ts';
-import type { Msg } from './sandbox.ts';
+import type { CriImage, CriInput } from '../agent/cri/generated/cri-types.ts';
 
-function imageMsg(img: SimImage): Msg {
-  return { id: img.id, repoTags: img.repoTags, repoDigests: img.repoDigests, size: img.size, uid: null, username: '', spec: { image: img.id, annotations: {} }, pinned: img.pinned };
+function imageMsg(img: SimImage): CriInput<CriImage> {
+  return { id: img.id, repoTags: img.repoTags, repoDigests: img.repoDigests, size: img.size, username: '', spec: { image: img.id, annotations: {} }, pinned: img.pinned };
 }
 
 export function imageHandlers(rt: SimRuntime): Handlers {
   const { images, settings } = rt;
   return {
-    async ListImages(req: Msg) {
+    async ListImages(req) {
       const wanted: string = req.filter?.image?.image ?? '';
       if (!wanted) return { images: images.list().map(imageMsg) };
       const one = images.find(wanted);
       return { images: one ? [imageMsg(one)] : [] };
     },
 
-    async ImageStatus(req: Msg) {
+    async ImageStatus(req) {
       const img = images.find(req.image?.image ?? '');
-      return { image: img ? imageMsg(img) : null, info: {} };
+      return { image: img ? imageMsg(img) : undefined, info: {} };
     },
 
-    async PullImage(req: Msg) {
+    async PullImage(req) {
       const img = await images.pull(req.image?.image ?? '');
       settings.log.debug('image pulled', { image: req.image?.image, id: img.id });
       return { imageRef: img.id };
     },
 
-    async RemoveImage(req: Msg) {
+    async RemoveImage(req) {
       images.remove(req.image?.image ?? '');
       return {};
     },

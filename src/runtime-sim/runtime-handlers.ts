@@ -3,7 +3,6 @@
 import { createRequire } from 'node:module';
 import type { Handlers } from './handlers.ts';
 import type { SimRuntime } from './runtime-state.ts';
-import type { Msg } from './sandbox.ts';
 
 const projectVersion: string = createRequire(import.meta.url)('../../package.json').version;
 
@@ -19,7 +18,7 @@ export function runtimeHandlers(rt: SimRuntime): Handlers {
       return { version: '0.1.0', runtimeName, runtimeVersion: projectVersion, runtimeApiVersion: 'v1' };
     },
 
-    async Status(req: Msg) {
+    async Status(req) {
       const conditions = ['RuntimeReady', 'NetworkReady'].map(type => ({ type, status: true, reason: '', message: '' }));
       const info: Record<string, string> = req.verbose
         ? { config: JSON.stringify({ podSubnet: rt.settings.podSubnet, podCidr, startDelayMs: rt.settings.startDelayMs, pullDelayMs: rt.settings.pullDelayMs, checkpoint: rt.settings.checkpoint }) }
@@ -36,7 +35,7 @@ export function runtimeHandlers(rt: SimRuntime): Handlers {
       return { linux: { cgroupDriver: 'CGROUPFS' } };
     },
 
-    async UpdateRuntimeConfig(req: Msg) {
+    async UpdateRuntimeConfig(req) {
       // the agent announces the node's pod CIDR; sandbox IPs keep coming from --pod-subnet
       podCidr = req.runtimeConfig?.networkConfig?.podCidr ?? podCidr;
       return {};

@@ -3,7 +3,7 @@
 import { notFound, unknown } from './grpc-errors.ts';
 import { nanos } from './options.ts';
 import type { SimRuntime } from './runtime-state.ts';
-import { sandboxName, sandboxStatus, sandboxSummary, usesHostNetwork, type Msg, type Sandbox } from './sandbox.ts';
+import { sandboxName, sandboxStatus, sandboxSummary, usesHostNetwork, type Sandbox } from './sandbox.ts';
 import { sandboxFilter } from './filters.ts';
 import type { Handlers } from './handlers.ts';
 
@@ -25,8 +25,8 @@ export function sandboxHandlers(rt: SimRuntime): Handlers {
   };
 
   return {
-    async RunPodSandbox(req: Msg) {
-      const config: Msg | null = req.config;
+    async RunPodSandbox(req) {
+      const config = req.config;
       if (!config?.metadata) throw unknown('sandbox config must include metadata');
       const handler: string = req.runtimeHandler ?? '';
       if (!runtimeHandlers.has(handler)) throw unknown(`failed to get sandbox runtime: no runtime for "${handler}" is configured`);
@@ -49,12 +49,12 @@ export function sandboxHandlers(rt: SimRuntime): Handlers {
       return { podSandboxId: id };
     },
 
-    async StopPodSandbox(req: Msg) {
+    async StopPodSandbox(req) {
       await stop(find(req.podSandboxId, `an error occurred when try to find sandbox "${req.podSandboxId}": not found`));
       return {};
     },
 
-    async RemovePodSandbox(req: Msg) {
+    async RemovePodSandbox(req) {
       const sb = sandboxes.find(req.podSandboxId);
       if (!sb) return {};
       if (sb.state === 'SANDBOX_READY') await stop(sb);
@@ -70,12 +70,12 @@ export function sandboxHandlers(rt: SimRuntime): Handlers {
       return {};
     },
 
-    async PodSandboxStatus(req: Msg) {
+    async PodSandboxStatus(req) {
       const sb = find(req.podSandboxId, 'an error occurred when try to find sandbox: not found');
       return { status: sandboxStatus(sb), info: {}, containersStatuses: [], timestamp: nanos(settings.clock.now()) };
     },
 
-    async ListPodSandbox(req: Msg) {
+    async ListPodSandbox(req) {
       return { items: sandboxes.values().filter(sandboxFilter(rt, req.filter)).map(sandboxSummary) };
     },
   };

@@ -1,14 +1,14 @@
 // A pod sandbox: the pod's network identity (an IP from the pod subnet, none for host-network
 // pods) and the place its containers run.
+import type { CriInput, CriPodSandbox, CriPodSandboxConfig, CriPodSandboxStatus } from '../agent/cri/generated/cri-types.ts';
 
-export type Msg = Record<string, any>;
 export type SandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
 
 export interface Sandbox {
   id: string;
   /** "name_namespace_uid_attempt", unique per runtime as containerd reserves it */
   name: string;
-  config: Msg;
+  config: CriPodSandboxConfig;
   runtimeHandler: string;
   createdAt: number;
   state: SandboxState;
@@ -16,17 +16,17 @@ export interface Sandbox {
   ip: string;
 }
 
-export function sandboxName(config: Msg): string {
-  const m = config.metadata ?? {};
-  return `${m.name ?? ''}_${m.namespace ?? ''}_${m.uid ?? ''}_${m.attempt ?? 0}`;
+export function sandboxName(config: CriPodSandboxConfig): string {
+  const m = config.metadata;
+  return `${m?.name ?? ''}_${m?.namespace ?? ''}_${m?.uid ?? ''}_${m?.attempt ?? 0}`;
 }
 
-export function usesHostNetwork(config: Msg): boolean {
+export function usesHostNetwork(config: CriPodSandboxConfig): boolean {
   return config.linux?.securityContext?.namespaceOptions?.network === 'NODE';
 }
 
 /** PodSandbox, as ListPodSandbox answers */
-export function sandboxSummary(sb: Sandbox): Msg {
+export function sandboxSummary(sb: Sandbox): CriInput<CriPodSandbox> {
   return {
     id: sb.id,
     metadata: sb.config.metadata,
@@ -39,7 +39,7 @@ export function sandboxSummary(sb: Sandbox): Msg {
 }
 
 /** PodSandboxStatus, as PodSandboxStatus answers */
-export function sandboxStatus(sb: Sandbox): Msg {
+export function sandboxStatus(sb: Sandbox): CriInput<CriPodSandboxStatus> {
   return {
     ...sandboxSummary(sb),
     network: { ip: sb.ip, additionalIps: [] },

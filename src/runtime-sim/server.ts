@@ -56,8 +56,9 @@ function implementation(def: ServiceDefinition, handlers: Handlers, log: Logger)
       impl[name] = refuse;
       continue;
     }
-    const handler = handlers[name];
-    const unary: handleUnaryCall<Record<string, any>, unknown> = (call, callback) => {
+    // the descriptor names the method; its handler takes the request the descriptor decoded
+    const handler = (handlers as Record<string, ((req: unknown) => Promise<unknown>) | undefined>)[name];
+    const unary: handleUnaryCall<unknown, unknown> = (call, callback) => {
       if (!handler) return callback(toServiceError(unimplemented(name)));
       handler(call.request).then(res => callback(null, res), err => {
         const e = toServiceError(err);

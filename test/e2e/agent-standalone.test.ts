@@ -38,8 +38,8 @@ test('standalone: a static pod manifest runs with no API server; removing it sto
     const { containers } = await cri.listContainers({ filter: { state: { state: 'CONTAINER_RUNNING' } } });
     return containers.find((c: any) => c.labels['io.kubernetes.pod.name'] === 'web-lonely');
   });
-  assert.equal(running.labels['io.kubernetes.container.name'], 'web');
-  assert.equal(running.labels['io.kubernetes.pod.namespace'], 'default');
+  assert.equal(running.labels!['io.kubernetes.container.name'], 'web');
+  assert.equal(running.labels!['io.kubernetes.pod.namespace'], 'default');
   await rm(join(manifests, 'web.yaml'));
   await until('the static pod removed', async () => (await cri.listPodSandbox({})).items.length === 0);
 });

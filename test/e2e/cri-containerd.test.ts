@@ -27,7 +27,7 @@ test('sandbox, container, logs, exec, stop and removal through the CRI on contai
   assert.equal(version.runtimeName, 'containerd');
   assert.equal(version.runtimeApiVersion, 'v1');
   const status = await cri.status({});
-  assert.deepEqual(status.status.conditions.map((c: any) => [c.type, c.status]), [['RuntimeReady', true], ['NetworkReady', true]]);
+  assert.deepEqual(status.status!.conditions.map((c: any) => [c.type, c.status]), [['RuntimeReady', true], ['NetworkReady', true]]);
 
   const logDir = join(runtime.dir, 'pods', 'default_p1_uid1');
   await mkdir(logDir, { recursive: true });
@@ -35,8 +35,8 @@ test('sandbox, container, logs, exec, stop and removal through the CRI on contai
   const { podSandboxId } = await cri.runPodSandbox({ config: sandboxConfig });
   assert.ok(podSandboxId);
   const sandbox = await cri.podSandboxStatus({ podSandboxId });
-  assert.equal(sandbox.status.state, 'SANDBOX_READY');
-  assert.match(sandbox.status.network.ip, /^\d+\.\d+\.\d+\.\d+$/);
+  assert.equal(sandbox.status!.state, 'SANDBOX_READY');
+  assert.match(sandbox.status!.network!.ip, /^\d+\.\d+\.\d+\.\d+$/);
 
   const { containerId } = await cri.createContainer({
     podSandboxId, sandboxConfig,
@@ -44,7 +44,7 @@ test('sandbox, container, logs, exec, stop and removal through the CRI on contai
   });
   await cri.startContainer({ containerId });
   const running = await cri.containerStatus({ containerId });
-  assert.equal(running.status.state, 'CONTAINER_RUNNING');
+  assert.equal(running.status!.state, 'CONTAINER_RUNNING');
   let log = '';
   for (let i = 0; i < 50 && !log.includes('hello'); i++) { log = await readFile(join(logDir, 'c1/0.log'), 'utf8').catch(() => ''); await new Promise(r => setTimeout(r, 100)); }
   assert.match(log, /^\S+ stdout F hello$/m, 'the CRI log format');
@@ -60,8 +60,8 @@ test('sandbox, container, logs, exec, stop and removal through the CRI on contai
 
   await cri.stopContainer({ containerId, timeout: 1 });
   const stopped = await cri.containerStatus({ containerId });
-  assert.equal(stopped.status.state, 'CONTAINER_EXITED');
-  assert.ok([137, 143].includes(stopped.status.exitCode), `ended by SIGTERM or, after the grace period, SIGKILL: ${stopped.status.exitCode}`);
+  assert.equal(stopped.status!.state, 'CONTAINER_EXITED');
+  assert.ok([137, 143].includes(stopped.status!.exitCode), `ended by SIGTERM or, after the grace period, SIGKILL: ${stopped.status!.exitCode}`);
 
   await assert.rejects(cri.checkpointContainer({ containerId, location: join(runtime.dir, 'cp.tar') }), (err: Error) => err instanceof CriError && err.code === 'UNIMPLEMENTED');
 

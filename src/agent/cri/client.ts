@@ -6,8 +6,9 @@
 import { credentials, type Client as GrpcClient, type ServiceError } from '@grpc/grpc-js';
 import { criServices } from './descriptor.ts';
 import { CriError } from './errors.ts';
+import type { CriImageServiceMethods, CriInput, CriRuntimeServiceMethods } from './generated/cri-types.ts';
 
-type Msg = Record<string, any>;
+type Methods = CriRuntimeServiceMethods & CriImageServiceMethods;
 
 const runtimeMethods = [
   'version', 'runPodSandbox', 'stopPodSandbox', 'removePodSandbox', 'podSandboxStatus', 'listPodSandbox',
@@ -18,7 +19,9 @@ const runtimeMethods = [
 ] as const;
 const imageMethods = ['listImages', 'imageStatus', 'pullImage', 'removeImage', 'imageFsInfo'] as const;
 
-export type CriClient = { [K in (typeof runtimeMethods)[number] | (typeof imageMethods)[number]]: (req?: Msg, timeoutMs?: number) => Promise<Msg> } & { close(): void };
+/** each method takes its request (any field may be left out) and answers its decoded response */
+export type CriClient = { [K in (typeof runtimeMethods)[number] | (typeof imageMethods)[number]]: (req?: CriInput<Methods[K][0]>, timeoutMs?: number) => Promise<Methods[K][1]> } & { close(): void };
+type Call = (req?: { timeout?: number }, timeoutMs?: number) => Promise<unknown>;
 
 export interface CriOptions {
   /** per-call deadline; default 2 minutes */
@@ -36,10 +39,10 @@ export function grpcAddress(endpoint: string): string {
 
 function bind(client: GrpcClient, method: string, timeoutMs: number) {
   const fn = (client as unknown as Record<string, Function>)[method[0]!.toUpperCase() + method.slice(1)]!;
-  return (req: Msg = {}, callTimeoutMs?: number) => new Promise<Msg>((resolve, reject) => {
+  return (req: object = {}, callTimeoutMs?: number) => new Promise<unknown>((resolve, reject) => {
     const ms = callTimeoutMs ?? timeoutMs;
     const deadline = Number.isFinite(ms) ? new Date(Date.now() + ms) : Infinity;
-    fn.call(client, req, { deadline }, (err: ServiceError | null, res: Msg) => {
+    fn.call(client, req, { deadline }, (err: ServiceError | null, res: unknown) => {
       if (err) reject(new CriError(method, err.code, err.details || err.message));
       else resolve(res);
     });
@@ -54,12 +57,12 @@ export async function connectCri(endpoint: string, opts: CriOptions = {}): Promi
   const out: Record<string, unknown> = {};
   for (const m of runtimeMethods) out[m] = bind(runtime, m, timeoutMs);
   for (const m of imageMethods) out[m] = bind(images, m, timeoutMs);
-  const stop = out.stopContainer as (req?: Msg, t?: number) => Promise<Msg>;
+  const stop = out.stopContainer as Call;
   // the runtime waits up to the grace period before killing; the deadline must outlast it
-  out.stopContainer = (req: Msg = {}, t?: number) => stop(req, t ?? timeoutMs + Number(req.timeout ?? 0) * 1000);
+  out.stopContainer = (req: { timeout?: number } = {}, t?: number) => stop(req, t ?? timeoutMs + Number(req.timeout ?? 0) * 1000);
   // pulls take as long as the image is big; the runtime reports no progress to time them by
-  const pull = out.pullImage as (req?: Msg, t?: number) => Promise<Msg>;
-  out.pullImage = (req: Msg = {}, t?: number) => pull(req, t ?? Infinity);
+  const pull = out.pullImage as Call;
+  out.pullImage = (req: object = {}, t?: number) => pull(req, t ?? Infinity);
   out.close = () => { runtime.close(); images.close(); };
   return out as CriClient;
 }

@@ -42,7 +42,7 @@ export async function ensureImage(cri: CriClient, pod: Pod, c: Container, backof
   event('Normal', 'Pulling', `Pulling image "${image}"`);
   const started = now();
   try {
-    const res = await cri.pullImage({ image: { image }, sandboxConfig: null });
+    const res = await cri.pullImage({ image: { image } });
     const took = now() - started;
     event('Normal', 'Pulled', `Successfully pulled image "${image}" in ${seconds(took)} (${seconds(took)} including waiting)`);
     backoff.forget(key);

@@ -7,7 +7,7 @@ import type { CriClient } from '../cri/client.ts';
 import { CONTAINER_HASH, CONTAINER_NAME, CONTAINER_RESTART_COUNT, MANAGED_BY, MANAGED_BY_VALUE, POD_NAME, POD_NAMESPACE, POD_UID } from './cri-labels.ts';
 import type { RuntimeContainer, RuntimePod, RuntimeSandbox } from './types.ts';
 
-type Msg = Record<string, any>;
+import type { CriContainer, CriContainerStatus } from '../cri/generated/cri-types.ts';
 
 export interface RuntimeSnapshot {
   pods: Map<string, RuntimePod>;
@@ -25,11 +25,11 @@ export interface SnapshotReader {
 const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0));
 
 export function snapshotReader(cri: CriClient, now: () => number = Date.now): SnapshotReader {
-  const seen = new Map<string, Msg>();
+  const seen = new Map<string, CriContainerStatus>();
   const sandboxIps = new Map<string, { ip?: string; additional: string[] }>();
   let last: RuntimeSnapshot | undefined;
 
-  async function details(c: Msg): Promise<Msg | undefined> {
+  async function details(c: CriContainer): Promise<CriContainerStatus | undefined> {
     if (c.state !== 'CONTAINER_EXITED' && c.state !== 'CONTAINER_RUNNING') return undefined;
     const key = `${c.id}/${c.state}`;
     const known = seen.get(key);
@@ -64,7 +64,7 @@ export function snapshotReader(cri: CriClient, now: () => number = Date.now): Sn
       if (!p) pods.set(labels[POD_UID]!, p = { uid: labels[POD_UID]!, name: labels[POD_NAME] ?? '', namespace: labels[POD_NAMESPACE] ?? '', sandboxes: [], containers: [] });
       return p;
     };
-    const ips = new Map<string, Msg>();
+    const ips = new Map<string, RuntimeSandbox>();
     for (const s of sbRes.items ?? []) {
       const p = podFor(s.labels ?? {});
       if (!p) continue;
@@ -79,7 +79,7 @@ export function snapshotReader(cri: CriClient, now: () => number = Date.now): Sn
       if (!net) {
         try {
           const st = await cri.podSandboxStatus({ podSandboxId: sb.id });
-          net = { ip: st.status?.network?.ip || undefined, additional: (st.status?.network?.additionalIps ?? []).map((x: Msg) => x.ip).filter(Boolean) };
+          net = { ip: st.status?.network?.ip || undefined, additional: (st.status?.network?.additionalIps ?? []).map(x => x.ip).filter(Boolean) };
           sandboxIps.set(sb.id, net);
         } catch { return; /* gone since the list */ }
       }
@@ -88,7 +88,7 @@ export function snapshotReader(cri: CriClient, now: () => number = Date.now): Sn
     }));
     if (!uid) for (const id of sandboxIps.keys()) if (!ips.has(id)) sandboxIps.delete(id);
     const live = new Set<string>();
-    await Promise.all((ctRes.containers ?? []).map(async (c: Msg) => {
+    await Promise.all((ctRes.containers ?? []).map(async c => {
       const labels = c.labels ?? {};
       const p = podFor(labels);
       if (!p) return;

@@ -38,7 +38,7 @@ test('endpoints as Kubernetes writes them become grpc-js addresses', () => {
   assert.equal(grpcAddress('/run/x.sock'), 'unix:/run/x.sock');
 });
 
-test('the generated table is what scripts/gen-cri-table.ts makes today', async t => {
+test('the generated table and types are what scripts/gen-cri-table.ts makes today', async t => {
   if (!reference) return t.skip(`reference facts not found at ${referencePath}`);
   const { execFileSync } = await import('node:child_process');
   const { mkdtempSync, rmSync } = await import('node:fs');
@@ -49,6 +49,7 @@ test('the generated table is what scripts/gen-cri-table.ts makes today', async t
   try {
     execFileSync(process.execPath, [join(root, 'scripts/gen-cri-table.ts'), join(out, 'cri-api.json')], { stdio: 'pipe' });
     assert.equal(readFileSync(join(out, 'cri-api.json'), 'utf8'), readFileSync(join(root, 'src/agent/cri/generated/cri-api.json'), 'utf8'), 'stale: rerun the generator');
+    assert.equal(readFileSync(join(out, 'cri-types.ts'), 'utf8'), readFileSync(join(root, 'src/agent/cri/generated/cri-types.ts'), 'utf8'), 'stale: rerun the generator');
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

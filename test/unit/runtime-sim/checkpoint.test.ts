@@ -23,7 +23,7 @@ test('CheckpointContainer writes a tar archive that tar reads', async t => {
   assert.equal(spec.annotations['io.kubernetes.cri.sandbox-id'], pod.podSandboxId);
   execFileSync('tar', ['-xf', location, '-C', dir, 'rootfs-diff.tar']);
   assert.equal(execFileSync('tar', ['-xOf', join(dir, 'rootfs-diff.tar'), 'var/lib/app/data'], { encoding: 'utf8' }), 'state\n');
-  assert.equal((await cri.containerStatus({ containerId })).status.state, 'CONTAINER_RUNNING', 'the container keeps running');
+  assert.equal((await cri.containerStatus({ containerId })).status!.state, 'CONTAINER_RUNNING', 'the container keeps running');
 });
 
 test('long names go into the ustar prefix field', async t => {

@@ -33,7 +33,7 @@ test('commands the sim does not know, and no command at all, run until stopped',
     await runContainer(pod, { metadata: { name: 'pipe' }, command: ['sh', '-c', 'yes | head -1'] }),
   ];
   await new Promise(r => setTimeout(r, 200));
-  for (const containerId of ids) assert.equal((await cri.containerStatus({ containerId })).status.state, 'CONTAINER_RUNNING', containerId);
+  for (const containerId of ids) assert.equal((await cri.containerStatus({ containerId })).status!.state, 'CONTAINER_RUNNING', containerId);
 });
 
 test('annotations override what a container does: its own, or the pod\'s per container or for all', async t => {

@@ -9,11 +9,11 @@ test('on an injected clock a sleep lasts exactly as long as the clock says', asy
   const pod = await runPod('p');
   const containerId = await runContainer(pod, { command: ['sh', '-c', 'sleep 30; exit 4'] });
   const started = (await cri.containerStatus({ containerId })).status;
-  assert.equal(started.startedAt, clock.now() * 1e6);
+  assert.equal(started!.startedAt, clock.now() * 1e6);
   await clock.advance(29_999);
-  assert.equal((await cri.containerStatus({ containerId })).status.state, 'CONTAINER_RUNNING');
+  assert.equal((await cri.containerStatus({ containerId })).status!.state, 'CONTAINER_RUNNING');
   await clock.advance(1);
-  const done = await waitFor(async () => (await cri.containerStatus({ containerId })).status, s => s.state === 'CONTAINER_EXITED');
-  assert.equal(done.exitCode, 4);
-  assert.equal(done.finishedAt - done.startedAt, 30_000 * 1e6);
+  const done = await waitFor(async () => (await cri.containerStatus({ containerId })).status, s => s!.state === 'CONTAINER_EXITED');
+  assert.equal(done!.exitCode, 4);
+  assert.equal(done!.finishedAt - done!.startedAt, 30_000 * 1e6);
 });

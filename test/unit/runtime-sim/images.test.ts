@@ -10,13 +10,13 @@ test('pulls take the pull delay, normalise names and make images present', async
   assert.ok(Date.now() - before >= 140, 'the pull took its delay');
   assert.match(imageRef, /^sha256:[0-9a-f]{64}$/);
   const img = (await cri.imageStatus({ image: { image: 'docker.io/library/nginx:latest' } })).image;
-  assert.equal(img.id, imageRef);
-  assert.deepEqual(img.repoTags, ['docker.io/library/nginx:latest']);
-  assert.match(img.repoDigests[0], /^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/);
-  assert.ok(img.size > 0);
+  assert.equal(img!.id, imageRef);
+  assert.deepEqual(img!.repoTags, ['docker.io/library/nginx:latest']);
+  assert.match(img!.repoDigests[0], /^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/);
+  assert.ok(img!.size > 0);
   // the same image by its id and by its digest
-  assert.equal((await cri.imageStatus({ image: { image: imageRef } })).image.id, imageRef);
-  assert.equal((await cri.imageStatus({ image: { image: img.repoDigests[0] } })).image.id, imageRef);
+  assert.equal((await cri.imageStatus({ image: { image: imageRef } })).image!.id, imageRef);
+  assert.equal((await cri.imageStatus({ image: { image: img!.repoDigests[0] } })).image!.id, imageRef);
   // a second tag of another repository is another image; pulling again changes nothing
   await cri.pullImage({ image: { image: 'quay.io/org/app:v2' } });
   assert.equal((await cri.pullImage({ image: { image: 'nginx:latest' } })).imageRef, imageRef);
@@ -46,12 +46,12 @@ test('preloaded images are there; the sandbox image appears, pinned, with the fi
   assert.deepEqual((await cri.listImages({})).images.map((i: any) => i.repoTags[0]), ['docker.io/library/busybox:1.36', 'registry.k8s.io/e2e-test-images/agnhost:2.52']);
   await runPod('p');
   const pause = (await cri.imageStatus({ image: { image: 'registry.k8s.io/pause:3.10' } })).image;
-  assert.equal(pause.pinned, true);
+  assert.equal(pause!.pinned, true);
   const fs = await cri.imageFsInfo({});
   assert.equal(fs.imageFilesystems.length, 1);
   const images = (await cri.listImages({})).images;
-  assert.equal(fs.imageFilesystems[0].usedBytes.value, images.reduce((s: number, i: any) => s + i.size, 0));
-  assert.ok(fs.imageFilesystems[0].fsId.mountpoint);
+  assert.equal(fs.imageFilesystems[0]!.usedBytes!.value, images.reduce((s: number, i: any) => s + i.size, 0));
+  assert.ok(fs.imageFilesystems[0]!.fsId!.mountpoint);
 });
 
 test('a container needs its image present', async t => {

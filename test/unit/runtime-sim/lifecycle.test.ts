@@ -6,26 +6,26 @@ test('a container goes from CREATED through RUNNING to EXITED, with its times', 
   const { cri, runPod, runContainer } = await startSim(t, { startDelayMs: 150 });
   const pod = await runPod('p1');
   const sandbox = (await cri.podSandboxStatus({ podSandboxId: pod.podSandboxId })).status;
-  assert.equal(sandbox.state, 'SANDBOX_READY');
-  assert.match(sandbox.id, /^[0-9a-f]{64}$/);
-  assert.deepEqual(sandbox.metadata, pod.sandboxConfig.metadata);
+  assert.equal(sandbox!.state, 'SANDBOX_READY');
+  assert.match(sandbox!.id, /^[0-9a-f]{64}$/);
+  assert.deepEqual(sandbox!.metadata, pod.sandboxConfig.metadata);
 
   const containerId = await runContainer(pod, { metadata: { name: 'c1' }, command: ['sleep', '0.3'], labels: { tier: 'web' }, annotations: { note: 'x' } }, false);
   const created = (await cri.containerStatus({ containerId })).status;
-  assert.equal(created.state, 'CONTAINER_CREATED');
-  assert.equal(created.startedAt, 0);
-  assert.deepEqual(created.labels, { tier: 'web' });
-  assert.deepEqual(created.annotations, { note: 'x' });
-  assert.equal(created.image.image, 'docker.io/library/busybox:latest');
-  assert.match(created.imageRef, /^docker\.io\/library\/busybox@sha256:[0-9a-f]{64}$/);
-  assert.match(created.imageId, /^sha256:[0-9a-f]{64}$/);
+  assert.equal(created!.state, 'CONTAINER_CREATED');
+  assert.equal(created!.startedAt, 0);
+  assert.deepEqual(created!.labels, { tier: 'web' });
+  assert.deepEqual(created!.annotations, { note: 'x' });
+  assert.equal(created!.image!.image, 'docker.io/library/busybox:latest');
+  assert.match(created!.imageRef, /^docker\.io\/library\/busybox@sha256:[0-9a-f]{64}$/);
+  assert.match(created!.imageId, /^sha256:[0-9a-f]{64}$/);
 
   const before = Date.now();
   await cri.startContainer({ containerId });
   assert.ok(Date.now() - before >= 140, 'StartContainer takes the start delay');
   const running = (await cri.containerStatus({ containerId })).status;
-  assert.equal(running.state, 'CONTAINER_RUNNING');
-  assert.ok(running.startedAt >= created.createdAt);
+  assert.equal(running!.state, 'CONTAINER_RUNNING');
+  assert.ok(running!.startedAt >= created!.createdAt);
   await assert.rejects(cri.startContainer({ containerId }), criError('UNKNOWN', /container is in CONTAINER_RUNNING state/));
 
   const done = await exited(cri, containerId);
@@ -48,12 +48,12 @@ test('stopping a sandbox kills its containers; removing it removes them; both ar
 
   await cri.stopPodSandbox({ podSandboxId: pod.podSandboxId });
   await cri.stopPodSandbox({ podSandboxId: pod.podSandboxId });
-  assert.equal((await cri.podSandboxStatus({ podSandboxId: pod.podSandboxId })).status.state, 'SANDBOX_NOTREADY');
+  assert.equal((await cri.podSandboxStatus({ podSandboxId: pod.podSandboxId })).status!.state, 'SANDBOX_NOTREADY');
   for (const id of [a, b]) {
     const s = (await cri.containerStatus({ containerId: id })).status;
-    assert.deepEqual([s.state, s.exitCode, s.reason], ['CONTAINER_EXITED', 137, 'Error']);
+    assert.deepEqual([s!.state, s!.exitCode, s!.reason], ['CONTAINER_EXITED', 137, 'Error']);
   }
-  assert.equal((await cri.containerStatus({ containerId: c })).status.state, 'CONTAINER_RUNNING', 'the other pod is untouched');
+  assert.equal((await cri.containerStatus({ containerId: c })).status!.state, 'CONTAINER_RUNNING', 'the other pod is untouched');
   await assert.rejects(runContainer(pod, { metadata: { name: 'late' } }), criError('UNKNOWN', /is not running/));
 
   await cri.removePodSandbox({ podSandboxId: pod.podSandboxId });

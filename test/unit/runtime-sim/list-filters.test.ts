@@ -34,7 +34,7 @@ test('ListContainers filters by id, state, pod sandbox id (or their prefixes) an
   const running = await runContainer(p1, { metadata: { name: 'run' }, command: ['sleep', '3600'], labels: { role: 'main' } });
   const created = await runContainer(p1, { metadata: { name: 'new' }, labels: { role: 'side' } }, false);
   const done = await runContainer(p2, { metadata: { name: 'done' }, command: ['true'], labels: { role: 'main' } });
-  await waitFor(async () => (await cri.containerStatus({ containerId: done })).status.state, s => s === 'CONTAINER_EXITED');
+  await waitFor(async () => (await cri.containerStatus({ containerId: done })).status!.state, s => s === 'CONTAINER_EXITED');
 
   const list = async (filter?: object) => (await cri.listContainers(filter ? { filter } : {})).containers;
   assert.deepEqual(ids(await list()), [running, created, done].sort());
@@ -50,5 +50,5 @@ test('ListContainers filters by id, state, pod sandbox id (or their prefixes) an
   assert.equal(item.podSandboxId, p1.podSandboxId);
   assert.deepEqual(item.metadata, { name: 'run', attempt: 0 });
   assert.match(item.imageRef, /^sha256:[0-9a-f]{64}$/);
-  assert.equal(item.image.image, 'docker.io/library/busybox:latest');
+  assert.equal(item.image!.image, 'docker.io/library/busybox:latest');
 });

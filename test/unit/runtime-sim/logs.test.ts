@@ -43,7 +43,7 @@ test('a restarted container appends to the same log; a rotated log is written an
   assert.deepEqual((await readFile(logPath, 'utf8')).trim().split('\n').map(l => entry.exec(l)![4]), ['first run', 'second run']);
 
   const ticking = await runContainer(pod, { metadata: { name: 't' }, command: ['sh', '-c', 'echo one; sleep 0.3; echo two; sleep 3600'], logPath: 't/0.log' });
-  const path = (await cri.containerStatus({ containerId: ticking })).status.logPath;
+  const path = (await cri.containerStatus({ containerId: ticking })).status!.logPath;
   await waitFor(() => readFile(path, 'utf8').catch(() => ''), s => s.includes('one'));
   await rename(path, `${path}.1`);
   await cri.reopenContainerLog({ containerId: ticking });

@@ -30,8 +30,8 @@ test('a unique id prefix finds the object, as in containerd', async t => {
   const pod = await runPod('p');
   const containerId = await runContainer(pod, { metadata: { name: 'one' } }, false);
   await runContainer(pod, { metadata: { name: 'two' } }, false);
-  assert.equal((await cri.podSandboxStatus({ podSandboxId: pod.podSandboxId.slice(0, 4) })).status.id, pod.podSandboxId);
-  assert.equal((await cri.containerStatus({ containerId: containerId.slice(0, 4) })).status.id, containerId);
+  assert.equal((await cri.podSandboxStatus({ podSandboxId: pod.podSandboxId.slice(0, 4) })).status!.id, pod.podSandboxId);
+  assert.equal((await cri.containerStatus({ containerId: containerId.slice(0, 4) })).status!.id, containerId);
   // every id begins "ab": a prefix two containers share finds neither
   await assert.rejects(cri.containerStatus({ containerId: 'ab' }), criError('NOT_FOUND'));
 });

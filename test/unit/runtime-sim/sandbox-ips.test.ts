@@ -33,8 +33,8 @@ test('host-network sandboxes take no IP and report the host network', async t =>
   const { cri, runPod } = await startSim(t, { podSubnet: '192.168.7.0/30' });
   const host = await runPod('h', { linux: { securityContext: { namespaceOptions: { network: 'NODE' } } } });
   const status = (await cri.podSandboxStatus({ podSandboxId: host.podSandboxId })).status;
-  assert.equal(status.network.ip, '');
-  assert.equal(status.linux.namespaces.options.network, 'NODE');
+  assert.equal(status!.network!.ip, '');
+  assert.equal(status!.linux!.namespaces!.options!.network, 'NODE');
   const pod = await runPod('p');
   assert.equal(await ipOf(cri, pod.podSandboxId), '192.168.7.2');
 });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { connectCri, type CriClient } from '../../../src/agent/cri/client.ts';
 import { CriError } from '../../../src/agent/cri/errors.ts';
 import { startRuntimeSim, type RuntimeSim, type RuntimeSimOptions } from '../../../src/runtime-sim/server.ts';
+import type { CriContainerStatus } from '../../../src/agent/cri/generated/cri-types.ts';
 
 type Msg = Record<string, any>;
 
@@ -62,8 +63,8 @@ export async function waitFor<T>(read: () => Promise<T>, ok: (v: T) => boolean, 
 }
 
 /** the container's status once it has exited */
-export function exited(cri: CriClient, containerId: string, timeoutMs = 5000): Promise<Msg> {
-  return waitFor(async () => (await cri.containerStatus({ containerId })).status, s => s.state === 'CONTAINER_EXITED', timeoutMs);
+export function exited(cri: CriClient, containerId: string, timeoutMs = 5000): Promise<CriContainerStatus> {
+  return waitFor(async () => (await cri.containerStatus({ containerId })).status!, s => s.state === 'CONTAINER_EXITED', timeoutMs);
 }
 
 /** for assert.rejects: a CriError with this gRPC code (and message, when given) */

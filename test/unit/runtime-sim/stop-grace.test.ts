@@ -10,7 +10,7 @@ test('SIGTERM ends a running container at once with 143', async t => {
   await cri.stopContainer({ containerId, timeout: 30 });
   assert.ok(Date.now() - before < 1000, 'did not wait for the grace period');
   const s = (await cri.containerStatus({ containerId })).status;
-  assert.deepEqual([s.state, s.exitCode, s.reason], ['CONTAINER_EXITED', 143, 'Error']);
+  assert.deepEqual([s!.state, s!.exitCode, s!.reason], ['CONTAINER_EXITED', 143, 'Error']);
 });
 
 test('a container ignoring SIGTERM is killed with 137 once the grace period is over', async t => {
@@ -24,7 +24,7 @@ test('a container ignoring SIGTERM is killed with 137 once the grace period is o
     const waited = Date.now() - before;
     assert.ok(waited >= 950 && waited < 3000, `waited the grace period: ${waited} ms`);
     const s = (await cri.containerStatus({ containerId })).status;
-    assert.deepEqual([s.state, s.exitCode, s.reason], ['CONTAINER_EXITED', 137, 'Error']);
+    assert.deepEqual([s!.state, s!.exitCode, s!.reason], ['CONTAINER_EXITED', 137, 'Error']);
   }
 });
 
@@ -35,17 +35,17 @@ test('no grace period kills at once; a TERM handler decides the exit code', asyn
   const before = Date.now();
   await cri.stopContainer({ containerId: trapped, timeout: 0 });
   assert.ok(Date.now() - before < 500);
-  assert.equal((await cri.containerStatus({ containerId: trapped })).status.exitCode, 137);
+  assert.equal((await cri.containerStatus({ containerId: trapped })).status!.exitCode, 137);
 
   const handler = await runContainer(pod, { metadata: { name: 'handler' }, command: ['sh', '-c', "trap 'echo bye; exit 0' TERM; sleep 3600"] });
   await cri.stopContainer({ containerId: handler, timeout: 10 });
   const s = (await cri.containerStatus({ containerId: handler })).status;
-  assert.deepEqual([s.exitCode, s.reason], [0, 'Completed']);
+  assert.deepEqual([s!.exitCode, s!.reason], [0, 'Completed']);
 
   // stopping what is not running changes nothing
   const created = await runContainer(pod, { metadata: { name: 'created' } }, false);
   await cri.stopContainer({ containerId: created, timeout: 1 });
-  assert.equal((await cri.containerStatus({ containerId: created })).status.state, 'CONTAINER_CREATED');
+  assert.equal((await cri.containerStatus({ containerId: created })).status!.state, 'CONTAINER_CREATED');
   await cri.stopContainer({ containerId: handler, timeout: 1 });
-  assert.equal((await cri.containerStatus({ containerId: handler })).status.exitCode, 0);
+  assert.equal((await cri.containerStatus({ containerId: handler })).status!.exitCode, 0);
 });

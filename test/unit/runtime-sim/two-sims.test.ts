@@ -7,8 +7,8 @@ test('two sims in one process keep their own sandboxes, containers, images and I
   const two = await startSim(t, { podSubnet: '10.2.0.0/24', preloadedImages: ['nginx'] });
   const a = await one.runPod('same-name');
   const b = await two.runPod('same-name');
-  assert.equal((await one.cri.podSandboxStatus({ podSandboxId: a.podSandboxId })).status.network.ip, '10.1.0.2');
-  assert.equal((await two.cri.podSandboxStatus({ podSandboxId: b.podSandboxId })).status.network.ip, '10.2.0.2');
+  assert.equal((await one.cri.podSandboxStatus({ podSandboxId: a.podSandboxId })).status!.network!.ip, '10.1.0.2');
+  assert.equal((await two.cri.podSandboxStatus({ podSandboxId: b.podSandboxId })).status!.network!.ip, '10.2.0.2');
   const c = await one.runContainer(a, { command: ['sleep', '3600'] });
   await two.runContainer(b, { image: { image: 'nginx' }, command: ['sleep', '3600'] });
 
