@@ -7,7 +7,9 @@ import { containerHash } from './container-hash.ts';
 import { configError } from './config-errors.ts';
 import { expandReferences as expandArg } from './env.ts';
 import type { PreparedVolume } from './volumes.ts';
-import type { Container, Obj, Pod } from './types.ts';
+import type { Container, Pod } from './types.ts';
+import type { CriContainerConfig, CriInput, CriLinuxContainerResources, CriLinuxContainerSecurityContext, CriLinuxPodSandboxConfig, CriMount, CriNamespaceOption, CriPodSandboxConfig, CriPortMapping, CriProtocol, CriDNSConfig } from '../cri/generated/cri-types.ts';
+import type { CoreV1PodDNSConfig } from '../../schema/generated/types.ts';
 
 export interface SandboxSettings {
   podLogsDir: string;
@@ -18,7 +20,7 @@ export interface SandboxSettings {
 
 export const podLogDir = (podLogsDir: string, pod: Pod) => `${podLogsDir}/${pod.metadata.namespace}_${pod.metadata.name}_${pod.metadata.uid}`;
 
-function namespaceOptions(pod: Pod): Obj {
+function namespaceOptions(pod: Pod): CriInput<CriNamespaceOption> {
   return {
     network: pod.spec.hostNetwork ? 'NODE' : 'POD',
     pid: pod.spec.hostPID ? 'NODE' : pod.spec.shareProcessNamespace ? 'POD' : 'CONTAINER',
@@ -26,18 +28,27 @@ function namespaceOptions(pod: Pod): Obj {
   };
 }
 
-export function sandboxConfig(pod: Pod, attempt: number, s: SandboxSettings, extraLinux: Obj = {}): Obj {
-  const ports: Obj[] = [];
+/** a pod's own DNS settings as the runtime takes them: options as `name:value` (or `name`) */
+function criDnsConfig(dc: CoreV1PodDNSConfig | undefined): CriInput<CriDNSConfig> {
+  return {
+    servers: dc?.nameservers ?? [],
+    searches: dc?.searches ?? [],
+    options: (dc?.options ?? []).map(o => (o.value !== undefined ? `${o.name ?? ''}:${o.value}` : o.name ?? '')),
+  };
+}
+
+export function sandboxConfig(pod: Pod, attempt: number, s: SandboxSettings, extraLinux: CriInput<CriLinuxPodSandboxConfig> = {}): CriInput<CriPodSandboxConfig> {
+  const ports: Array<CriInput<CriPortMapping>> = [];
   for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
-    for (const p of (c.ports ?? []) as Obj[]) {
+    for (const p of c.ports ?? []) {
       if (!p.hostPort) continue;
-      ports.push({ protocol: p.protocol ?? 'TCP', containerPort: p.containerPort, hostPort: p.hostPort, hostIp: p.hostIP ?? '' });
+      ports.push({ protocol: (p.protocol ?? 'TCP') as CriProtocol, containerPort: p.containerPort, hostPort: p.hostPort, hostIp: p.hostIP ?? '' });
     }
   }
   const dnsPolicy = pod.spec.dnsPolicy ?? 'ClusterFirst';
   const useClusterDNS = s.clusterDNS.length > 0 && (dnsPolicy === 'ClusterFirst' && !pod.spec.hostNetwork || dnsPolicy === 'ClusterFirstWithHostNet');
   const searches = s.clusterDomain ? [`${pod.metadata.namespace}.svc.${s.clusterDomain}`, `svc.${s.clusterDomain}`, s.clusterDomain] : [];
-  const dnsConfig = dnsPolicy === 'None' ? pod.spec.dnsConfig ?? {} : useClusterDNS ? { servers: s.clusterDNS, searches, options: ['ndots:5'] } : undefined;
+  const dnsConfig = dnsPolicy === 'None' ? criDnsConfig(pod.spec.dnsConfig) : useClusterDNS ? { servers: s.clusterDNS, searches, options: ['ndots:5'] } : undefined;
   const privileged = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].some(c => c.securityContext?.privileged);
   return {
     metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, attempt },
@@ -60,13 +71,13 @@ const milli = (q: unknown) => quantity(q, 1000);
 const bytes = (q: unknown) => quantity(q, 1);
 
 /** cgroup settings from requests and limits, as the kubelet converts them */
-export function linuxResources(c: Container): Obj {
+export function linuxResources(c: Container): CriInput<CriLinuxContainerResources> {
   const req = c.resources?.requests ?? {};
   const lim = c.resources?.limits ?? {};
   const cpuReq = milli(req.cpu ?? lim.cpu);
   const cpuLim = milli(lim.cpu);
   const memLim = bytes(lim.memory);
-  const out: Obj = { cpuShares: cpuReq === undefined ? 2 : Math.max(2, Math.floor((cpuReq * 1024) / 1000)) };
+  const out: CriInput<CriLinuxContainerResources> = { cpuShares: cpuReq === undefined ? 2 : Math.max(2, Math.floor((cpuReq * 1024) / 1000)) };
   if (cpuLim !== undefined) { out.cpuPeriod = 100_000; out.cpuQuota = Math.max(1000, Math.floor((cpuLim * 100_000) / 1000)); }
   if (memLim !== undefined) out.memoryLimitInBytes = memLim;
   return out;
@@ -79,14 +90,14 @@ export interface ContainerInputs {
   envs: Array<{ key: string; value: string }>;
   volumes: Map<string, PreparedVolume>;
   /** extra fields for linux.securityContext (seccomp) and linux.resources (swap) */
-  securityContext?: Obj;
-  resources?: Obj;
+  securityContext?: CriInput<CriLinuxContainerSecurityContext>;
+  resources?: CriInput<CriLinuxContainerResources>;
 }
 
-export function containerConfig(inp: ContainerInputs): Obj {
+export function containerConfig(inp: ContainerInputs): CriInput<CriContainerConfig> {
   const { pod, container: c } = inp;
-  const mounts: Obj[] = [];
-  for (const m of (c.volumeMounts ?? []) as Obj[]) {
+  const mounts: Array<CriInput<CriMount>> = [];
+  for (const m of c.volumeMounts ?? []) {
     const v = inp.volumes.get(m.name);
     if (!v) throw configError(`cannot find volume "${m.name}" to mount into container "${c.name}"`);
     const hostPath = m.subPath ? `${v.hostPath}/${m.subPath}` : v.hostPath;

@@ -4,7 +4,8 @@
 
 import { configError } from './config-errors.ts';
 import { kindWord, objectData, type ObjectSource } from './object-source.ts';
-import type { Container, Obj, Pod } from './types.ts';
+import type { Container, Pod } from './types.ts';
+import type { CoreV1ConfigMapKeySelector, CoreV1ResourceFieldSelector, CoreV1SecretKeySelector } from '../../schema/generated/types.ts';
 
 export interface PodFacts { podIPs: string[]; hostIPs: string[] }
 
@@ -47,8 +48,8 @@ function fieldValue(pod: Pod, path: string, facts: PodFacts): string {
   }
 }
 
-async function keyRef(src: ObjectSource, kind: 'configmaps' | 'secrets', ns: string, ref: Obj): Promise<string | undefined> {
-  const obj = await src.get(kind, ns, ref.name);
+async function keyRef(src: ObjectSource, kind: 'configmaps' | 'secrets', ns: string, ref: CoreV1ConfigMapKeySelector | CoreV1SecretKeySelector): Promise<string | undefined> {
+  const obj = await src.get(kind, ns, ref.name ?? '');
   if (!obj) {
     if (ref.optional) return undefined;
     throw configError(`${kindWord(kind)} "${ref.name}" not found`);
@@ -64,18 +65,18 @@ async function keyRef(src: ObjectSource, kind: 'configmaps' | 'secrets', ns: str
 export async function containerEnv(pod: Pod, c: Container, src: ObjectSource, facts: PodFacts): Promise<Array<{ key: string; value: string }>> {
   const vars = new Map<string, string>();
   const ns = pod.metadata.namespace;
-  for (const from of (c.envFrom ?? []) as Obj[]) {
+  for (const from of c.envFrom ?? []) {
     const kind = from.configMapRef ? 'configmaps' : from.secretRef ? 'secrets' : undefined;
     if (!kind) continue;
-    const ref = from.configMapRef ?? from.secretRef;
-    const obj = await src.get(kind, ns, ref.name);
+    const ref = (from.configMapRef ?? from.secretRef)!;
+    const obj = await src.get(kind, ns, ref.name ?? '');
     if (!obj) {
       if (ref.optional) continue;
       throw configError(`${kindWord(kind)} "${ref.name}" not found`);
     }
     for (const [k, v] of objectData(kind, obj)) vars.set(`${from.prefix ?? ''}${k}`, v.toString());
   }
-  for (const e of (c.env ?? []) as Obj[]) {
+  for (const e of c.env ?? []) {
     if (e.value !== undefined || !e.valueFrom) { vars.set(e.name, expandReferences(String(e.value ?? ''), vars)); continue; }
     const vf = e.valueFrom;
     let v: string | undefined;
@@ -88,7 +89,7 @@ export async function containerEnv(pod: Pod, c: Container, src: ObjectSource, fa
   return [...vars].map(([key, value]) => ({ key, value }));
 }
 
-function resourceField(c: Container, ref: Obj): string {
+function resourceField(c: Container, ref: CoreV1ResourceFieldSelector): string {
   const [kind, name] = String(ref.resource).split('.');
   const v = c.resources?.[kind === 'limits' ? 'limits' : 'requests']?.[name!];
   return v === undefined ? '0' : String(v);

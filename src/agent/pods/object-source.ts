@@ -3,11 +3,14 @@
 
 import { ApiError } from '../../client/api-error.ts';
 import type { Client } from '../../client/rest.ts';
-import type { Obj } from './types.ts';
+import type { CoreV1ConfigMap, CoreV1Secret } from '../../schema/generated/types.ts';
+
+/** a ConfigMap or a Secret: what a pod reads from either */
+export type DataObject = Pick<CoreV1ConfigMap, 'data' | 'binaryData'> & Pick<CoreV1Secret, 'stringData'>;
 
 export interface ObjectSource {
   /** undefined when the object does not exist */
-  get(kind: 'configmaps' | 'secrets', namespace: string, name: string): Promise<Obj | undefined>;
+  get(kind: 'configmaps' | 'secrets', namespace: string, name: string): Promise<DataObject | undefined>;
 }
 
 export function apiObjectSource(client: Client | undefined): ObjectSource {
@@ -15,7 +18,7 @@ export function apiObjectSource(client: Client | undefined): ObjectSource {
     async get(kind, namespace, name) {
       if (!client) return undefined;
       try {
-        return await client.get(`/api/v1/namespaces/${encodeURIComponent(namespace)}/${kind}/${encodeURIComponent(name)}`);
+        return await client.get<DataObject>(`/api/v1/namespaces/${encodeURIComponent(namespace)}/${kind}/${encodeURIComponent(name)}`);
       } catch (err) {
         if (err instanceof ApiError && err.code === 404) return undefined;
         throw err;
@@ -25,7 +28,7 @@ export function apiObjectSource(client: Client | undefined): ObjectSource {
 }
 
 /** a ConfigMap's or Secret's entries as bytes */
-export function objectData(kind: 'configmaps' | 'secrets', obj: Obj): Map<string, Buffer> {
+export function objectData(kind: 'configmaps' | 'secrets', obj: DataObject): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   for (const [k, v] of Object.entries(obj.data ?? {})) out.set(k, kind === 'secrets' ? Buffer.from(String(v), 'base64') : Buffer.from(String(v)));
   if (kind === 'configmaps') for (const [k, v] of Object.entries(obj.binaryData ?? {})) out.set(k, Buffer.from(String(v), 'base64'));

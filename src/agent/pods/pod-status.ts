@@ -4,7 +4,11 @@
 
 import { isSidecar } from './restart-policy.ts';
 import type { Waiting } from './pod-actions.ts';
-import type { Container, Obj, Pod, RuntimeContainer, RuntimePod } from './types.ts';
+import type { Container, Pod, PodStatus, RuntimeContainer, RuntimePod, Written } from './types.ts';
+import type { CoreV1ContainerState, CoreV1ContainerStatus, CoreV1PodCondition } from '../../schema/generated/types.ts';
+
+type ContainerStatus = Written<CoreV1ContainerStatus>;
+type Condition = Written<CoreV1PodCondition>;
 import { rfc3339 } from '../../api/time.ts';
 
 export interface StatusInputs {
@@ -32,7 +36,7 @@ function newestTwo(rt: RuntimePod | undefined, name: string): [RuntimeContainer 
   return [list[0], list[1]];
 }
 
-function terminated(rc: RuntimeContainer, runtimeName: string): Obj {
+function terminated(rc: RuntimeContainer, runtimeName: string): Written<CoreV1ContainerState> {
   return {
     terminated: {
       exitCode: rc.exitCode ?? 0,
@@ -45,11 +49,11 @@ function terminated(rc: RuntimeContainer, runtimeName: string): Obj {
   };
 }
 
-interface Built { status: Obj; running: boolean; ready: boolean; restarting: boolean; exitCode?: number; terminated: boolean; everRan: boolean }
+interface Built { status: ContainerStatus; running: boolean; ready: boolean; restarting: boolean; exitCode?: number; terminated: boolean; everRan: boolean }
 
 function containerStatus(inp: StatusInputs, c: Container, defaultWaiting: string, sandboxId: string | undefined): Built {
   const [latest, prior] = newestTwo(inp.runtime, c.name);
-  const base: Obj = { name: c.name, image: c.image ?? '', imageID: latest?.imageRef ?? '', restartCount: latest?.restartCount ?? 0 };
+  const base: ContainerStatus = { name: c.name, image: c.image ?? '', imageID: latest?.imageRef ?? '', restartCount: latest?.restartCount ?? 0 };
   if (latest) base.containerID = `${inp.runtimeName}://${latest.id}`;
   const held = inp.waiting.get(c.name);
   const current = latest && latest.sandboxId === sandboxId ? latest : undefined;
@@ -76,11 +80,11 @@ function containerStatus(inp: StatusInputs, c: Container, defaultWaiting: string
   };
 }
 
-function condition(type: string, ok: boolean, reason?: string, message?: string): Obj {
+function condition(type: string, ok: boolean, reason?: string, message?: string): Condition {
   return { type, status: ok ? 'True' : 'False', lastProbeTime: null, ...(ok || !reason ? {} : { reason }), ...(ok || !message ? {} : { message }) };
 }
 
-export function podStatus(inp: StatusInputs): Obj {
+export function podStatus(inp: StatusInputs): PodStatus {
   const { pod, runtime } = inp;
   const prev = pod.status ?? {};
   const sandbox = runtime?.sandboxes[0];
@@ -118,7 +122,7 @@ export function podStatus(inp: StatusInputs): Obj {
   const terminal = phase === 'Succeeded' || phase === 'Failed';
 
   const unready = [...initBuilt.filter(({ c }) => isSidecar(c)), ...regularBuilt].filter(({ b }) => !b.ready).map(({ c }) => c.name);
-  const conds: Obj[] = [
+  const conds: Condition[] = [
     condition('PodReadyToStartContainers', sandboxReady && !terminal),
     condition('Initialized', initialized, 'ContainersNotInitialized', `containers with incomplete status: [${initIncomplete.join(' ')}]`),
     terminal ? condition('Ready', false, 'PodCompleted', '') : condition('Ready', unready.length === 0, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`),
@@ -126,7 +130,7 @@ export function podStatus(inp: StatusInputs): Obj {
   ];
   if (initialized && !inp.initFailed && terminal) conds[1] = condition('Initialized', true);
   const stamp = rfc3339(inp.now);
-  const prevConds: Obj[] = Array.isArray(prev.conditions) ? prev.conditions : [];
+  const prevConds: Condition[] = Array.isArray(prev.conditions) ? prev.conditions : [];
   for (const c of conds) {
     const before = prevConds.find(p => p.type === c.type);
     c.lastTransitionTime = before && before.status === c.status ? before.lastTransitionTime : stamp;
@@ -137,11 +141,12 @@ export function podStatus(inp: StatusInputs): Obj {
   // a pod on a node has been scheduled, whoever put it there
   if (!kept.some(c => c.type === 'PodScheduled')) kept.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: stamp });
   const order = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
-  const all = [...conds, ...kept].sort((a, b) => (order.indexOf(a.type) + 1 || 99) - (order.indexOf(b.type) + 1 || 99));
+  const rank = (c: Condition) => order.indexOf(c.type ?? '') + 1 || 99;
+  const all = [...conds, ...kept].sort((a, b) => rank(a) - rank(b));
 
   const hostNetwork = !!pod.spec.hostNetwork;
   const podIPs = hostNetwork ? inp.nodeIPs : sandboxReady && sandbox!.ip ? [sandbox!.ip, ...(sandbox!.additionalIps ?? [])] : [];
-  const out: Obj = {
+  const out: PodStatus = {
     ...(prev.observedGeneration !== undefined || pod.metadata.generation !== undefined ? { observedGeneration: pod.metadata.generation } : {}),
     phase,
     conditions: all,
@@ -159,6 +164,6 @@ export function podStatus(inp: StatusInputs): Obj {
 }
 
 /** whether two statuses differ in more than the times a rewrite would refresh */
-export function statusChanged(a: Obj | undefined, b: Obj): boolean {
+export function statusChanged(a: PodStatus | undefined, b: PodStatus): boolean {
   return JSON.stringify(a ?? {}) !== JSON.stringify(b);
 }

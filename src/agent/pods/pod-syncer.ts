@@ -11,7 +11,7 @@ import type { Clock } from '../clock.ts';
 import type { CriClient } from '../cri/client.ts';
 import type { RestartBackoff } from './backoff.ts';
 import { ContainerStartError } from './config-errors.ts';
-import { containerConfig, podLogDir, sandboxConfig, type SandboxSettings } from './cri-config.ts';
+import { containerConfig, podLogDir, sandboxConfig, type ContainerInputs, type SandboxSettings } from './cri-config.ts';
 import { containerEnv } from './env.ts';
 import { ensureImage } from './images.ts';
 import type { ObjectSource } from './object-source.ts';
@@ -20,7 +20,8 @@ import { podStatus } from './pod-status.ts';
 import type { Prober, RunningContainer } from './prober.ts';
 import type { SnapshotReader } from './runtime-snapshot.ts';
 import type { StatusManager } from './status-manager.ts';
-import type { Container, Obj, Pod, RuntimePod } from './types.ts';
+import type { Container, Pod, PodStatus, RuntimePod } from './types.ts';
+import type { CriInput, CriLinuxPodSandboxConfig, CriPodSandboxConfig } from '../cri/generated/cri-types.ts';
 import { podResources, type ResourceStateFile } from './resource-state.ts';
 import { prepareVolumes, removePodDir, type PreparedVolume } from './volumes.ts';
 import { rfc3339 } from '../../api/time.ts';
@@ -28,9 +29,9 @@ import { rfc3339 } from '../../api/time.ts';
 export type PodEventFn = (pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string) => void;
 
 /** per-container additions the node's policies make (seccomp, swap); may refuse a container */
-export type ContainerPolicy = (pod: Pod, c: Container) => Promise<{ securityContext?: Obj; resources?: Obj }>;
+export type ContainerPolicy = (pod: Pod, c: Container) => Promise<Pick<ContainerInputs, 'securityContext' | 'resources'>>;
 /** sandbox additions (sysctls, pod seccomp) */
-export type SandboxPolicy = (pod: Pod) => Obj;
+export type SandboxPolicy = (pod: Pod) => CriInput<CriLinuxPodSandboxConfig>;
 
 export interface SyncerDeps {
   cri: CriClient;
@@ -82,7 +83,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     return d.cri.stopContainer({ containerId: id, timeout: grace }).catch(err => d.log.warn('stopping a container failed', { pod: pod.metadata.name, container: name, err: String(err) }));
   }
 
-  async function startOne(pod: Pod, a: StartAction, sandboxId: string, sbConfig: Obj, podIPs: string[], volumes: Map<string, PreparedVolume>): Promise<void> {
+  async function startOne(pod: Pod, a: StartAction, sandboxId: string, sbConfig: CriInput<CriPodSandboxConfig>, podIPs: string[], volumes: Map<string, PreparedVolume>): Promise<void> {
     const c = a.container;
     await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m));
     const envs = await containerEnv(pod, c, d.objects, { podIPs, hostIPs: d.nodeIPs() });
@@ -111,10 +112,11 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     d.resourceState!.actuated.set(pod.metadata.uid, entry);
   }
 
-  function writeStatus(pod: Pod, runtime: RuntimePod | undefined, waiting: Map<string, Waiting>, initFailed: boolean, terminating = false): Obj {
+  function writeStatus(pod: Pod, runtime: RuntimePod | undefined, waiting: Map<string, Waiting>, initFailed: boolean, terminating = false): PodStatus {
     const uid = pod.metadata.uid;
     const status = podStatus({
-      pod: { ...pod, status: d.status.get(uid) ?? pod.status },
+      // the status last computed reads as the API would give it back
+      pod: { ...pod, status: (d.status.get(uid) as Pod['status']) ?? pod.status },
       runtime,
       waiting,
       ready: d.prober.ready(uid),
@@ -185,7 +187,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
         }
       }
       const sb = sandboxId ? await d.cri.podSandboxStatus({ podSandboxId: sandboxId }).catch(() => undefined) : undefined;
-      const podIPs = pod.spec.hostNetwork ? d.nodeIPs() : [sb?.status?.network?.ip, ...(sb?.status?.network?.additionalIps ?? []).map((x: Obj) => x.ip)].filter(Boolean);
+      const podIPs = pod.spec.hostNetwork ? d.nodeIPs() : [sb?.status?.network?.ip, ...(sb?.status?.network?.additionalIps ?? []).map(x => x.ip)].filter((ip): ip is string => !!ip);
 
       let requeue: number | undefined;
       for (const a of actions.start) {

@@ -7,7 +7,7 @@
 import type { Clock } from '../clock.ts';
 import type { CriClient } from '../cri/client.ts';
 import { checkProbe } from './probe-check.ts';
-import type { Container, Obj, Pod } from './types.ts';
+import type { Container, Pod } from './types.ts';
 
 type Kind = 'startup' | 'liveness' | 'readiness';
 const probeField: Record<Kind, 'startupProbe' | 'livenessProbe' | 'readinessProbe'> = { startup: 'startupProbe', liveness: 'livenessProbe', readiness: 'readinessProbe' };

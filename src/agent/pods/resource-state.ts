@@ -8,11 +8,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../pki/atomic-write.ts';
-import type { Obj, Pod } from './types.ts';
+import type { Pod } from './types.ts';
+import type { Quantity } from '../../schema/generated/types.ts';
 
 export type ResourceStateName = 'allocated_pods_state' | 'actuated_pods_state';
 /** pod UID → container name → its resources */
-export type PodResources = Record<string, Record<string, { requests?: Obj; limits?: Obj }>>;
+export type PodResources = Record<string, Record<string, { requests?: Record<string, Quantity>; limits?: Record<string, Quantity> }>>;
 
 /** FNV-1a, 32 bits: cheap and enough to tell a torn or edited file */
 export function fnv32a(text: string): number {

@@ -7,7 +7,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { defaultPullPolicy } from './images.ts';
-import type { Obj, Pod } from './types.ts';
+import type { Pod } from './types.ts';
+import type { CoreV1Pod, CoreV1PodSpec } from '../../schema/generated/types.ts';
 import { rfc3339 } from '../../api/time.ts';
 
 export const CONFIG_SOURCE = 'kubernetes.io/config.source';
@@ -18,7 +19,7 @@ export const CONFIG_SEEN = 'kubernetes.io/config.seen';
 export const isMirrorPod = (pod: Pod) => !!pod.metadata.annotations?.[CONFIG_MIRROR];
 
 /** the defaults the API server would have filled, for pods that never pass through it */
-function defaults(spec: Obj): void {
+function defaults(spec: CoreV1PodSpec): void {
   spec.restartPolicy ??= 'Always';
   spec.terminationGracePeriodSeconds ??= 30;
   spec.dnsPolicy ??= 'ClusterFirst';
@@ -33,8 +34,9 @@ function defaults(spec: Obj): void {
 }
 
 export function staticPod(doc: unknown, nodeName: string, seenAt: number): Pod {
-  const d = doc as Obj;
-  if (!d || d.kind !== 'Pod' || (d.apiVersion ?? 'v1') !== 'v1') throw new Error('the manifest is not a v1 Pod');
+  // a manifest is checked before it is trusted as a Pod
+  const d = doc as CoreV1Pod | null;
+  if (!d || typeof d !== 'object' || d.kind !== 'Pod' || (d.apiVersion ?? 'v1') !== 'v1') throw new Error('the manifest is not a v1 Pod');
   if (!d.metadata?.name) throw new Error('the manifest has no metadata.name');
   if (!Array.isArray(d.spec?.containers) || d.spec.containers.length === 0) throw new Error('the manifest has no containers');
   const hash = createHash('md5').update(JSON.stringify(d)).update(nodeName).update('file').digest('hex');
@@ -77,7 +79,7 @@ export async function readStaticPods(dir: string, nodeName: string, now: number,
 }
 
 /** the API object standing for a static pod */
-export function mirrorPod(pod: Pod, node: { name: string; uid?: string }): Obj {
+export function mirrorPod(pod: Pod, node: { name: string; uid?: string }): CoreV1Pod {
   const { uid: _uid, resourceVersion: _rv, ...meta } = pod.metadata;
   return {
     apiVersion: 'v1',

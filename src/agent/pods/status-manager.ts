@@ -6,21 +6,21 @@
 import type { Logger } from '../../api/log.ts';
 import { ApiError } from '../../client/api-error.ts';
 import type { Client } from '../../client/rest.ts';
-import type { Obj, Pod } from './types.ts';
+import type { Pod, PodStatus } from './types.ts';
 
 export interface StatusManager {
-  set(pod: Pod, status: Obj): void;
+  set(pod: Pod, status: PodStatus): void;
   /** the status last computed for a pod (written or not) */
-  get(uid: string): Obj | undefined;
+  get(uid: string): PodStatus | undefined;
   /** resolves when every status set so far is written (or given up) */
   flush(uid?: string): Promise<void>;
   forget(uid: string): void;
 }
 
 export function startStatusManager(client: Client | undefined, log: Logger, parallel = 16): StatusManager {
-  const wanted = new Map<string, { pod: Pod; status: Obj }>();
+  const wanted = new Map<string, { pod: Pod; status: PodStatus }>();
   const written = new Map<string, string>();
-  const writtenStatus = new Map<string, Obj>();
+  const writtenStatus = new Map<string, PodStatus>();
   const queue: string[] = [];
   const queued = new Set<string>();
   const idle = new Map<string, Array<() => void>>();
@@ -38,7 +38,8 @@ export function startStatusManager(client: Client | undefined, log: Logger, para
     const text = JSON.stringify(w.status);
     if (written.get(uid) === text) return;
     const before = writtenStatus.get(uid) ?? w.pod.status ?? {};
-    const patch: Obj = { ...w.status };
+    // a merge patch: fields written before and gone now are cleared
+    const patch: Record<string, unknown> = { ...w.status };
     for (const k of Object.keys(before)) if (!(k in patch)) patch[k] = null;
     const m = w.pod.metadata;
     try {

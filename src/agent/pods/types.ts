@@ -1,10 +1,13 @@
 // The shapes the pod workers read and write. Pods come from the API as JSON, so the types are
 // loose: the fields the agent uses are named, the rest passes through untouched.
 
-import type { CoreV1Container, CoreV1Pod, CoreV1PodSpec } from '../../schema/generated/types.ts';
+import type { CoreV1Container, CoreV1Pod, CoreV1PodSpec, CoreV1PodStatus } from '../../schema/generated/types.ts';
 import type { ServedInNamespace } from '../../schema/served.ts';
 
-export type Obj = Record<string, any>;
+/** Kubernetes' shape as the agent writes it: any field may be left out, and Go's nil times are null */
+export type Written<T> = T extends Array<infer U> ? Array<Written<U>> : T extends object ? { [K in keyof T]?: Written<T[K]> | null } : T;
+/** a pod status as the agent reports it */
+export type PodStatus = Written<CoreV1PodStatus>;
 
 export type Container = CoreV1Container;
 export type PodSpec = CoreV1PodSpec;

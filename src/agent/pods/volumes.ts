@@ -7,7 +7,8 @@ import { chmod, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { configError } from './config-errors.ts';
 import { kindWord, objectData, type ObjectSource } from './object-source.ts';
-import type { Obj, Pod } from './types.ts';
+import type { Pod } from './types.ts';
+import type { CoreV1KeyToPath } from '../../schema/generated/types.ts';
 
 export interface PreparedVolume { hostPath: string; readOnly: boolean }
 
@@ -17,7 +18,7 @@ async function exists(p: string): Promise<boolean> {
   try { await stat(p); return true; } catch { return false; }
 }
 
-async function writeKeys(dir: string, data: Map<string, Buffer>, items: Obj[] | undefined, mode: number): Promise<void> {
+async function writeKeys(dir: string, data: Map<string, Buffer>, items: CoreV1KeyToPath[] | undefined, mode: number): Promise<void> {
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const entries = items?.length ? items.map(i => [i.path, data.get(i.key), i.mode] as const) : [...data].map(([k, v]) => [k, v, undefined] as const);
@@ -34,7 +35,7 @@ async function writeKeys(dir: string, data: Map<string, Buffer>, items: Obj[] | 
 export async function prepareVolumes(pod: Pod, rootDir: string, src: ObjectSource): Promise<Map<string, PreparedVolume>> {
   const out = new Map<string, PreparedVolume>();
   const base = join(podDir(rootDir, pod.metadata.uid), 'volumes');
-  for (const v of (pod.spec.volumes ?? []) as Obj[]) {
+  for (const v of pod.spec.volumes ?? []) {
     if (v.emptyDir) {
       const p = join(base, 'kubernetes.io~empty-dir', v.name);
       await mkdir(p, { recursive: true });
@@ -49,8 +50,8 @@ export async function prepareVolumes(pod: Pod, rootDir: string, src: ObjectSourc
       out.set(v.name, { hostPath: p, readOnly: false });
     } else if (v.configMap || v.secret) {
       const kind = v.configMap ? 'configmaps' : 'secrets';
-      const ref = v.configMap ?? v.secret;
-      const name = ref.name ?? ref.secretName;
+      const ref = (v.configMap ?? v.secret)!;
+      const name = (v.configMap ? v.configMap.name : v.secret!.secretName) ?? '';
       const obj = await src.get(kind, pod.metadata.namespace, name);
       const p = join(base, kind === 'configmaps' ? 'kubernetes.io~configmap' : 'kubernetes.io~secret', v.name);
       if (!obj && !ref.optional) throw configError(`${kindWord(kind)} "${name}" not found`);

@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { containerEnv, expandReferences } from '../../../../src/agent/pods/env.ts';
 import { containerConfig, linuxResources, sandboxConfig } from '../../../../src/agent/pods/cri-config.ts';
 import { ContainerStartError } from '../../../../src/agent/pods/config-errors.ts';
-import type { ObjectSource } from '../../../../src/agent/pods/object-source.ts';
+import type { DataObject, ObjectSource } from '../../../../src/agent/pods/object-source.ts';
 import { mirrorPod, readStaticPods } from '../../../../src/agent/pods/static-pods.ts';
 import { prepareVolumes } from '../../../../src/agent/pods/volumes.ts';
 import type { Pod } from '../../../../src/agent/pods/types.ts';
 
 const objects: ObjectSource = {
-  async get(kind, _ns, name) {
+  async get(kind, _ns, name): Promise<DataObject | undefined> {
     if (kind === 'configmaps' && name === 'cfg') return { data: { color: 'blue', size: 'L' } };
     if (kind === 'secrets' && name === 'sec') return { data: { token: Buffer.from('s3cret').toString('base64') } };
     return undefined;
@@ -77,9 +77,15 @@ test('CRI configs: labels tie runtime objects to the pod, resources become cgrou
   const sb = sandboxConfig(p, 2, { podLogsDir: '/var/log/pods', nodeName: 'n1', clusterDNS: ['10.96.0.10'], clusterDomain: 'cluster.local' });
   assert.deepEqual(sb.metadata, { name: 'web', namespace: 'shop', uid: 'u-1', attempt: 2 });
   assert.equal(sb.logDirectory, '/var/log/pods/shop_web_u-1');
-  assert.equal(sb.labels['io.kubernetes.pod.uid'], 'u-1');
+  assert.equal(sb.labels!['io.kubernetes.pod.uid'], 'u-1');
   assert.deepEqual(sb.portMappings, [{ protocol: 'TCP', containerPort: 80, hostPort: 8080, hostIp: '' }]);
   assert.deepEqual(sb.dnsConfig, { servers: ['10.96.0.10'], searches: ['shop.svc.cluster.local', 'svc.cluster.local', 'cluster.local'], options: ['ndots:5'] });
+  // dnsPolicy None: the pod's own settings, in the runtime's shape (options as name:value)
+  const own = pod({});
+  own.spec.dnsPolicy = 'None';
+  own.spec.dnsConfig = { nameservers: ['1.1.1.1'], searches: ['example.com'], options: [{ name: 'ndots', value: '2' }, { name: 'edns0' }] };
+  assert.deepEqual(sandboxConfig(own, 1, { podLogsDir: '/l', nodeName: 'n1', clusterDNS: ['10.96.0.10'], clusterDomain: 'cluster.local' }).dnsConfig,
+    { servers: ['1.1.1.1'], searches: ['example.com'], options: ['ndots:2', 'edns0'] });
   assert.deepEqual(linuxResources(p.spec.containers[0]!), { cpuShares: 256, cpuPeriod: 100_000, cpuQuota: 50_000, memoryLimitInBytes: 64 * 1024 * 1024 });
   const cc = containerConfig({ pod: p, container: p.spec.containers[0]!, restartCount: 3, envs: [{ key: 'GREETING', value: 'hello' }], volumes: new Map() });
   assert.deepEqual(cc.args, []);
@@ -87,8 +93,8 @@ test('CRI configs: labels tie runtime objects to the pod, resources become cgrou
   assert.deepEqual(cc.envs, [{ key: 'GREETING', value: Buffer.from('hello') }]);
   assert.equal(cc.logPath, 'main/3.log');
   assert.deepEqual(cc.metadata, { name: 'main', attempt: 3 });
-  assert.equal(cc.annotations['io.kubernetes.container.restartCount'], '3');
-  assert.equal(cc.labels['io.kubernetes.container.name'], 'main');
+  assert.equal(cc.annotations!['io.kubernetes.container.restartCount'], '3');
+  assert.equal(cc.labels!['io.kubernetes.container.name'], 'main');
 });
 
 test('static pods: named after the node, defaulted, hashed; the mirror carries the hash and the node as owner', async () => {
@@ -109,9 +115,9 @@ test('static pods: named after the node, defaulted, hashed; the mirror carries t
     assert.equal(p!.spec.nodeName, 'Node-1');
     assert.equal(p!.spec.containers[0]!.imagePullPolicy, 'IfNotPresent');
     const m = mirrorPod(p!, { name: 'Node-1', uid: 'node-uid' });
-    assert.equal(m.metadata.uid, undefined);
-    assert.equal(m.metadata.annotations['kubernetes.io/config.mirror'], p!.metadata.uid);
-    assert.deepEqual(m.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Node', name: 'Node-1', uid: 'node-uid', controller: true }]);
+    assert.equal(m.metadata!.uid, undefined);
+    assert.equal(m.metadata!.annotations!['kubernetes.io/config.mirror'], p!.metadata!.uid);
+    assert.deepEqual(m.metadata!.ownerReferences, [{ apiVersion: 'v1', kind: 'Node', name: 'Node-1', uid: 'node-uid', controller: true }]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -16,7 +16,8 @@ const rc = (name: string, state: RuntimeContainer['state'], extra: Partial<Runti
 const rt = (containers: RuntimeContainer[], ready = true): RuntimePod => ({
   uid: 'u1', name: 'p', namespace: 'ns', sandboxes: [{ id: 's1', attempt: 0, state: ready ? 'SANDBOX_READY' : 'SANDBOX_NOTREADY', createdAt: 1, ip: '10.1.0.5' }], containers,
 });
-const status = (p: Pod, r: RuntimePod | undefined, extra: Partial<StatusInputs> = {}) =>
+// the status as the JSON the agent writes, read by path as a client would
+const status = (p: Pod, r: RuntimePod | undefined, extra: Partial<StatusInputs> = {}): any =>
   podStatus({ pod: p, runtime: r, waiting: new Map(), ready: new Map(), started: new Map(), initFailed: false, nodeIPs: ['192.168.1.2'], runtimeName: 'containerd', now: T0 + 5000, ...extra });
 const cond = (s: any, type: string) => s.conditions.find((c: any) => c.type === type);
 
