@@ -19,7 +19,11 @@ export interface DeleteDecision {
   gracePeriodSeconds: number;
 }
 
-export interface Strategy {
+/**
+ * `T`: the resource's objects as its strategy reads them (decoded and checked against its schema,
+ * so a generated type describes them); the generic store hands every strategy a KubeObject.
+ */
+export interface Strategy<T extends KubeObject = KubeObject> {
   nameRule: NameRule;
   /** spec changes bump metadata.generation */
   tracksGeneration: boolean;
@@ -28,25 +32,25 @@ export interface Strategy {
   /** a delete answers with the deleted object instead of a Success Status */
   returnDeletedObject: boolean;
   /** server defaults and server-owned fields for a new object (mutates obj) */
-  prepareForCreate(obj: KubeObject, ctx: StrategyContext): void | Promise<void>;
+  prepareForCreate(obj: T, ctx: StrategyContext): void | Promise<void>;
   /**
    * what Kubernetes' mutating admission plugins set on a new object (mutates obj); it runs after
    * the write is recorded in managedFields, as admission runs after the field manager there, so
    * the fields it sets belong to no manager
    */
-  admitCreate?(obj: KubeObject, ctx: StrategyContext): void;
+  admitCreate?(obj: T, ctx: StrategyContext): void;
   /** carry server-owned fields over on an update of the main resource (mutates obj); subresources with writes of their own replace it */
-  prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
-  validateCreate(obj: KubeObject, ctx: StrategyContext): FieldError[];
-  validateUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  prepareForUpdate(obj: T, old: T, ctx: StrategyContext): void;
+  validateCreate(obj: T, ctx: StrategyContext): FieldError[];
+  validateUpdate(obj: T, old: T, ctx: StrategyContext): FieldError[];
   /** finalizers that keep a deleted object in storage (namespaces add spec.finalizers) */
-  finalizersOf(obj: KubeObject): string[];
+  finalizersOf(obj: T): string[];
   /** changes made when the object is first marked for deletion (mutates obj) */
-  markDeleting(obj: KubeObject): void;
+  markDeleting(obj: T): void;
   /** refuses deletes that may never happen (system namespaces); throws a StatusError */
-  checkDelete(obj: KubeObject): void;
+  checkDelete(obj: T): void;
   /** how a delete proceeds for this object */
-  deleteDecision(obj: KubeObject, requestedGrace: number | undefined): DeleteDecision;
+  deleteDecision(obj: T, requestedGrace: number | undefined): DeleteDecision;
 }
 
 export const defaultStrategy: Strategy = {
@@ -64,6 +68,7 @@ export const defaultStrategy: Strategy = {
   checkDelete() {},
 };
 
-export function strategyWith(overrides: Partial<Strategy>): Strategy {
-  return { ...defaultStrategy, ...overrides };
+/** a strategy whose hooks read the resource's objects as `T`; the store calls it with any KubeObject of that resource */
+export function strategyWith<T extends KubeObject = KubeObject>(overrides: Partial<Strategy<T>>): Strategy {
+  return { ...defaultStrategy, ...overrides } as Strategy;
 }

@@ -2,24 +2,28 @@
 // CronJobs, ReplicationControllers): server defaults and generation tracking.
 
 import { strategyWith, type Strategy } from '../strategy.ts';
-import { isObject, type KubeObject } from '../../api/object.ts';
+import type { KubeObject } from '../../api/object.ts';
+import type { AppsV1DaemonSetSpec, AppsV1DeploymentSpec, AppsV1ReplicaSetSpec, AppsV1StatefulSetSpec, BatchV1CronJobSpec, BatchV1JobSpec, CoreV1ReplicationControllerSpec } from '../../schema/generated/types.ts';
 import { validateWorkloadSpec, validateWorkloadUpdate } from '../validation/workload.ts';
 import { defaultPodTemplate } from '../defaults/pod-spec.ts';
 
-type Obj = Record<string, unknown>;
-
-function specOf(obj: KubeObject): Obj {
-  if (!isObject(obj.spec)) obj.spec = {};
-  return obj.spec as Obj;
+/** each workload resource's spec, as its defaults read it */
+interface Specs {
+  deployments: AppsV1DeploymentSpec;
+  replicasets: AppsV1ReplicaSetSpec;
+  replicationcontrollers: CoreV1ReplicationControllerSpec;
+  statefulsets: AppsV1StatefulSetSpec;
+  daemonsets: AppsV1DaemonSetSpec;
+  jobs: BatchV1JobSpec;
+  cronjobs: BatchV1CronJobSpec;
 }
 
-const defaultsByResource: Record<string, (s: Obj) => void> = {
+const defaultsByResource: { [R in keyof Specs]: (s: Specs[R]) => void } = {
   deployments(s) {
     s.replicas ??= 1;
     s.revisionHistoryLimit ??= 10;
     s.progressDeadlineSeconds ??= 600;
-    if (!isObject(s.strategy)) s.strategy = { type: 'RollingUpdate' };
-    const st = s.strategy as Obj;
+    const st = s.strategy ??= { type: 'RollingUpdate' };
     st.type ??= 'RollingUpdate';
     if (st.type === 'RollingUpdate') st.rollingUpdate ??= { maxUnavailable: '25%', maxSurge: '25%' };
     defaultPodTemplate(s.template);
@@ -47,22 +51,24 @@ const defaultsByResource: Record<string, (s: Obj) => void> = {
     s.podReplacementPolicy ??= 'TerminatingOrFailed';
     if (s.completions === undefined && s.parallelism !== undefined) s.completions = 1;
     defaultPodTemplate(s.template);
-    const t = s.template as Obj | undefined;
-    if (isObject(t) && isObject(t.spec) && t.spec.restartPolicy === 'Always') t.spec.restartPolicy = 'Never';
+    if (s.template?.spec?.restartPolicy === 'Always') s.template.spec.restartPolicy = 'Never';
   },
   cronjobs(s) {
     s.concurrencyPolicy ??= 'Allow';
     s.suspend ??= false;
     s.successfulJobsHistoryLimit ??= 3;
     s.failedJobsHistoryLimit ??= 1;
-    const jt = s.jobTemplate;
-    if (isObject(jt) && isObject(jt.spec)) defaultsByResource.jobs!(jt.spec);
+    if (s.jobTemplate?.spec) defaultsByResource.jobs(s.jobTemplate.spec);
   },
 };
 
-export function workloadStrategy(resource: string): Strategy {
-  const defaults = defaultsByResource[resource] ?? (() => {});
-  return strategyWith({
+type Workload = KubeObject & { spec?: Specs[keyof Specs] };
+
+export function workloadStrategy(resource: keyof Specs): Strategy {
+  // the spec is the resource's own: its defaults take it as their type
+  const defaults = defaultsByResource[resource] as (s: Specs[keyof Specs]) => void;
+  const specOf = (obj: Workload) => (obj.spec ??= {} as Specs[keyof Specs]);
+  return strategyWith<Workload>({
     tracksGeneration: true,
     prepareForCreate(obj) { defaults(specOf(obj)); obj.status = {}; },
     prepareForUpdate(obj) { defaults(specOf(obj)); },

@@ -2,27 +2,26 @@
 
 import { strategyWith } from '../strategy.ts';
 import { isObject, type KubeObject } from '../../api/object.ts';
+import type { CoreV1Pod } from '../../schema/generated/types.ts';
 import { validatePodSpec } from '../validation/pod-spec.ts';
 import { validatePodSpecUpdate } from '../validation/immutable.ts';
 import { defaultPodSpec } from '../defaults/pod-spec.ts';
 import { addDefaultTolerations } from './pod-default-tolerations.ts';
-import { computeQosClass, type QosPod } from '../../api/qos.ts';
+import { computeQosClass } from '../../api/qos.ts';
 
-function spec(obj: KubeObject): Record<string, unknown> {
-  return isObject(obj.spec) ? obj.spec : {};
-}
+type Pod = CoreV1Pod & KubeObject;
 
-export const podStrategy = strategyWith({
+export const podStrategy = strategyWith<Pod>({
   tracksGeneration: true,
   returnDeletedObject: true,
   prepareForCreate(obj) {
-    if (!isObject(obj.spec)) obj.spec = {};
+    if (!isObject(obj.spec)) obj.spec = { containers: [] };
     defaultPodSpec(obj.spec);
-    obj.status = { phase: 'Pending', qosClass: computeQosClass(obj as QosPod) };
+    obj.status = { phase: 'Pending', qosClass: computeQosClass(obj) };
   },
   // the Priority, ServiceAccount and DefaultTolerationSeconds admission plugins
   admitCreate(obj) {
-    const s = obj.spec as Record<string, unknown>;
+    const s = obj.spec!;
     if (s.priority === undefined) s.priority = 0;
     if (s.serviceAccountName === undefined) s.serviceAccountName = 'default';
     addDefaultTolerations(s);
@@ -30,8 +29,8 @@ export const podStrategy = strategyWith({
   validateCreate: obj => validatePodSpec(obj.spec, 'spec'),
   validateUpdate: (obj, old) => [...validatePodSpec(obj.spec, 'spec'), ...validatePodSpecUpdate(obj, old)],
   deleteDecision(obj, requested) {
-    const s = spec(obj);
-    const phase = (obj.status as { phase?: string } | undefined)?.phase;
+    const s = obj.spec ?? { containers: [] };
+    const phase = obj.status?.phase;
     // not yet on a node, or finished: nothing runs that would need time to stop
     if (!s.nodeName || phase === 'Succeeded' || phase === 'Failed') return { gracePeriodSeconds: 0 };
     const grace = requested ?? (typeof s.terminationGracePeriodSeconds === 'number' ? s.terminationGracePeriodSeconds : 30);
