@@ -1,19 +1,20 @@
 // Printers for core (group "") resources other than pods and volumes.
 
 import type { KubeObject } from '../../api/object.ts';
-import type { Printer } from './types.ts';
+import type { Of, Printer } from './types.ts';
+import type { CoreV1ConfigMap, CoreV1Endpoints, CoreV1Event, CoreV1LoadBalancerStatus, CoreV1Namespace, CoreV1Node, CoreV1ResourceQuota, CoreV1Secret, CoreV1Service, CoreV1ServiceAccount, CoreV1ServiceSpec, CoreV1ServiceStatus, EventsV1Event } from '../generated/types.ts';
 import { ageColumn, col, nameColumn, wideColumn } from './types.ts';
-import { age, formatLabels, list, nameOf, objAge, spec, status, timeOf, withMore, type Obj } from './format.ts';
+import { age, formatLabels, list, nameOf, objAge, spec, status, timeOf, withMore } from './format.ts';
 
 /** load balancer ingress points: IPs, else host names, sorted and without repeats */
-export function loadBalancerAddresses(lb: Obj | undefined): string[] {
+export function loadBalancerAddresses(lb: CoreV1LoadBalancerStatus | undefined): string[] {
   const set = new Set<string>();
   for (const i of list(lb?.ingress)) { const a = i.ip || i.hostname; if (a) set.add(a); }
   return [...set].sort();
 }
 
-function serviceExternalIP(s: Obj, st: Obj): string {
-  const external = (s.externalIPs ?? []) as string[];
+function serviceExternalIP(s: Partial<CoreV1ServiceSpec>, st: Partial<CoreV1ServiceStatus>): string {
+  const external = s.externalIPs ?? [];
   switch (s.type) {
     case 'ClusterIP':
     case 'NodePort':
@@ -29,17 +30,17 @@ function serviceExternalIP(s: Obj, st: Obj): string {
   }
 }
 
-export const servicePrinter: Printer = {
+export const servicePrinter: Printer<Of<CoreV1Service>> = {
   columns: [nameColumn(), col('Type'), col('Cluster-IP'), col('External-IP'), col('Port(s)'), ageColumn(), wideColumn('Selector')],
   cells(svc, now) {
     const s = spec(svc);
     const ports = list(s.ports).map(p => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? ''}` : `${p.port}/${p.protocol ?? ''}`)).join(',');
-    const clusterIP = (s.clusterIPs as string[] | undefined)?.[0] ?? s.clusterIP;
+    const clusterIP = s.clusterIPs?.[0] ?? s.clusterIP;
     return [nameOf(svc), s.type ?? '', clusterIP || '<none>', serviceExternalIP(s, status(svc)), ports || '<none>', objAge(svc, now), formatLabels(s.selector)];
   },
 };
 
-function nodeRoles(node: KubeObject): string {
+function nodeRoles(node: Of<CoreV1Node>): string {
   const roles = new Set<string>();
   for (const [k, v] of Object.entries(node.metadata?.labels ?? {})) {
     if (k.startsWith('node-role.kubernetes.io/')) { const r = k.slice('node-role.kubernetes.io/'.length); if (r) roles.add(r); } else if (k === 'kubernetes.io/role' && v) roles.add(v);
@@ -47,7 +48,7 @@ function nodeRoles(node: KubeObject): string {
   return roles.size ? [...roles].sort().join(',') : '<none>';
 }
 
-export const nodePrinter: Printer = {
+export const nodePrinter: Printer<Of<CoreV1Node>> = {
   columns: [
     nameColumn(), col('Status'), col('Roles'), ageColumn(), col('Version'),
     wideColumn('Internal-IP'), wideColumn('External-IP'), wideColumn('OS-Image'), wideColumn('Kernel-Version'), wideColumn('Container-Runtime'),
@@ -58,37 +59,37 @@ export const nodePrinter: Printer = {
     const states = [ready ? (ready.status === 'True' ? 'Ready' : 'NotReady') : 'Unknown'];
     if (spec(node).unschedulable) states.push('SchedulingDisabled');
     const addr = (t: string) => list(st.addresses).find(a => a.type === t)?.address ?? '<none>';
-    const info: Obj = st.nodeInfo ?? {};
+    const info = st.nodeInfo;
     return [
-      nameOf(node), states.join(','), nodeRoles(node), objAge(node, now), info.kubeletVersion ?? '',
-      addr('InternalIP'), addr('ExternalIP'), info.osImage || '<unknown>', info.kernelVersion || '<unknown>', info.containerRuntimeVersion || '<unknown>',
+      nameOf(node), states.join(','), nodeRoles(node), objAge(node, now), info?.kubeletVersion ?? '',
+      addr('InternalIP'), addr('ExternalIP'), info?.osImage || '<unknown>', info?.kernelVersion || '<unknown>', info?.containerRuntimeVersion || '<unknown>',
     ];
   },
 };
 
-export const namespacePrinter: Printer = {
+export const namespacePrinter: Printer<Of<CoreV1Namespace>> = {
   columns: [nameColumn(), col('Status'), ageColumn()],
   cells: (ns, now) => [nameOf(ns), status(ns).phase ?? '', objAge(ns, now)],
 };
 
-const count = (v: unknown) => Object.keys((v ?? {}) as object).length;
+const count = (v: object | undefined) => Object.keys(v ?? {}).length;
 
-export const configMapPrinter: Printer = {
+export const configMapPrinter: Printer<Of<CoreV1ConfigMap>> = {
   columns: [nameColumn(), col('Data'), ageColumn()],
   cells: (cm, now) => [nameOf(cm), count(cm.data) + count(cm.binaryData), objAge(cm, now)],
 };
 
-export const secretPrinter: Printer = {
+export const secretPrinter: Printer<Of<CoreV1Secret>> = {
   columns: [nameColumn(), col('Type'), col('Data'), ageColumn()],
-  cells: (s, now) => [nameOf(s), (s.type as string | undefined) ?? '', count(s.data), objAge(s, now)],
+  cells: (s, now) => [nameOf(s), s.type ?? '', count(s.data), objAge(s, now)],
 };
 
-export const serviceAccountPrinter: Printer = {
+export const serviceAccountPrinter: Printer<Of<CoreV1ServiceAccount>> = {
   columns: [nameColumn(), col('Secrets'), ageColumn()],
   cells: (sa, now) => [nameOf(sa), list(sa.secrets).length, objAge(sa, now)],
 };
 
-export const endpointsPrinter: Printer = {
+export const endpointsPrinter: Printer<Of<CoreV1Endpoints>> = {
   columns: [nameColumn(), col('Endpoints'), ageColumn()],
   cells(ep, now) {
     const subsets = list(ep.subsets);
@@ -108,15 +109,15 @@ export const endpointsPrinter: Printer = {
   },
 };
 
-export const eventPrinter: Printer = {
+export const eventPrinter: Printer<Of<CoreV1Event> | Of<EventsV1Event>> = {
   columns: [
     col('Last Seen'), col('Type'), col('Reason'), col('Object'), wideColumn('Subobject'), wideColumn('Source'),
     col('Message'), wideColumn('First Seen'), wideColumn('Count'), col('Name', 'string', 1, 'name'),
   ],
   cells(ev, now) {
     // events.k8s.io spells the same facts differently
-    const raw = ev as Obj;
-    const e: Obj = {
+    const raw = ev as Partial<CoreV1Event> & Partial<EventsV1Event>;
+    const e = {
       ...raw,
       involvedObject: raw.involvedObject ?? raw.regarding,
       message: raw.message ?? raw.note,
@@ -125,7 +126,7 @@ export const eventPrinter: Printer = {
       count: raw.count ?? raw.deprecatedCount,
       source: raw.source ?? raw.deprecatedSource,
     };
-    const io: Obj = e.involvedObject ?? {};
+    const io = e.involvedObject ?? {};
     const first = timeOf(e.firstTimestamp) !== undefined ? age(e.firstTimestamp, now) : age(e.eventTime, now);
     let last = timeOf(e.lastTimestamp) !== undefined ? age(e.lastTimestamp, now) : first;
     let n: number = e.count || 1;
@@ -139,12 +140,12 @@ export const eventPrinter: Printer = {
   },
 };
 
-export const resourceQuotaPrinter: Printer = {
+export const resourceQuotaPrinter: Printer<Of<CoreV1ResourceQuota>> = {
   columns: [nameColumn(), col('Request'), col('Limit'), ageColumn()],
   cells(q, now) {
     const st = status(q);
-    const hard = (st.hard ?? {}) as Record<string, string>;
-    const used = (st.used ?? {}) as Record<string, string>;
+    const hard = st.hard ?? {};
+    const used = st.used ?? {};
     const requests: string[] = [], limits: string[] = [];
     for (const k of Object.keys(hard).sort()) {
       const pieces = k.split('.');

@@ -2,10 +2,9 @@
 // "first few + N more..." lists, and small accessors for untyped objects.
 
 import type { KubeObject } from '../../api/object.ts';
+import type { CoreV1PodTemplateSpec, MetaV1LabelSelector } from '../generated/types.ts';
 import { formatLabelSelector, labelSelectorFromObject } from '../../api/selectors/label.ts';
 
-// eslint-style escape hatch: printers read untyped JSON
-export type Obj = Record<string, any>;
 
 /** a duration as Kubernetes prints it: 45s, 3m2s, 10m, 5h3m, 20h, 2d3h, 30d, 2y10d */
 export function humanDuration(ms: number): string {
@@ -48,9 +47,10 @@ export function nameOf(obj: KubeObject): string {
   return obj.metadata?.name ?? '';
 }
 
-export function spec(obj: KubeObject): Obj { return (obj.spec ?? {}) as Obj; }
-export function status(obj: KubeObject): Obj { return (obj.status ?? {}) as Obj; }
-export function list(v: unknown): Obj[] { return Array.isArray(v) ? v as Obj[] : []; }
+/** an object's spec or status with every field optional (a missing one reads as empty) */
+export function spec<T extends { spec?: object }>(obj: T): Partial<NonNullable<T['spec']>> { return obj.spec ?? {}; }
+export function status<T extends { status?: object }>(obj: T): Partial<NonNullable<T['status']>> { return obj.status ?? {}; }
+export function list<T>(v: T[] | null | undefined): T[] { return v ?? []; }
 
 export function orNone(v: unknown): string {
   return v === undefined || v === null || v === '' ? '<none>' : String(v);
@@ -70,13 +70,13 @@ export function boolPtr(v: unknown): string {
 }
 
 /** containers and images of a pod template, comma-joined */
-export function templateContainers(template: Obj | undefined): [string, string] {
+export function templateContainers(template: CoreV1PodTemplateSpec | undefined): [string, string] {
   const cs = list(template?.spec?.containers);
   return [cs.map(c => c.name ?? '').join(','), cs.map(c => c.image ?? '').join(',')];
 }
 
 /** a metav1.LabelSelector as a string; `<none>` when it selects everything or nothing */
-export function selectorString(sel: Obj | undefined | null): string {
+export function selectorString(sel: MetaV1LabelSelector | undefined | null): string {
   try {
     return formatLabelSelector(labelSelectorFromObject(sel)) || '<none>';
   } catch {

@@ -3,10 +3,12 @@
 // Init:CrashLoopBackOff), the last container with a waiting or terminated reason, and
 // Terminating while a non-terminal pod is being deleted.
 
-import type { KubeObject } from '../../api/object.ts';
-import type { Printer, RowCondition } from './types.ts';
+import type { Of, Printer, RowCondition } from './types.ts';
+import type { CoreV1Container, CoreV1ContainerStateTerminated, CoreV1ContainerStatus, CoreV1Pod, CoreV1PodStatus, CoreV1PodTemplate } from '../generated/types.ts';
 import { col, nameColumn, wideColumn } from './types.ts';
-import { age, formatLabels, list, nameOf, objAge, spec, status, timeOf, type Obj } from './format.ts';
+import { age, formatLabels, list, nameOf, objAge, spec, status, timeOf } from './format.ts';
+
+type Pod = Of<CoreV1Pod>;
 import { rfc3339 } from '../../api/time.ts';
 
 interface PodSummary {
@@ -18,30 +20,30 @@ interface PodSummary {
   lastRestart?: number;
 }
 
-const isSidecar = (c: Obj | undefined) => c?.restartPolicy === 'Always';
+const isSidecar = (c: CoreV1Container | undefined) => c?.restartPolicy === 'Always';
 
-function terminatedReason(t: Obj, prefix: string): string {
+function terminatedReason(t: CoreV1ContainerStateTerminated, prefix: string): string {
   if (t.reason) return prefix + t.reason;
   return t.signal ? `${prefix}Signal:${t.signal}` : `${prefix}ExitCode:${t.exitCode ?? 0}`;
 }
 
-function conditionTrue(s: Obj, type: string): boolean {
+function conditionTrue(s: Partial<CoreV1PodStatus>, type: string): boolean {
   return list(s.conditions).find(c => c.type === type)?.status === 'True';
 }
 
-function summarize(pod: KubeObject): PodSummary {
+function summarize(pod: Pod): PodSummary {
   const s = status(pod);
   const sp = spec(pod);
   const phase: string = s.phase ?? '';
   let reason: string = s.reason || phase;
   if (list(s.conditions).some(c => c.type === 'PodScheduled' && c.reason === 'SchedulingGated')) reason = 'SchedulingGated';
 
-  const initSpecs = new Map(list(sp.initContainers).map(c => [c.name as string, c]));
+  const initSpecs = new Map(list(sp.initContainers).map(c => [c.name, c]));
   const total = list(sp.containers).length + [...initSpecs.values()].filter(isSidecar).length;
   let ready = 0;
   let restarts = 0, sidecarRestarts = 0;
   let lastRestart: number | undefined, lastSidecarRestart: number | undefined;
-  const later = (a: number | undefined, cs: Obj) => {
+  const later = (a: number | undefined, cs: CoreV1ContainerStatus) => {
     const t = timeOf(cs.lastState?.terminated?.finishedAt);
     return t !== undefined && (a === undefined || t > a) ? t : a;
   };
@@ -54,7 +56,7 @@ function summarize(pod: KubeObject): PodSummary {
     restarts += cs.restartCount ?? 0;
     lastRestart = later(lastRestart, cs);
     if (sidecar) { sidecarRestarts += cs.restartCount ?? 0; lastSidecarRestart = later(lastSidecarRestart, cs); }
-    const st: Obj = cs.state ?? {};
+    const st = cs.state ?? {};
     if (st.terminated && (st.terminated.exitCode ?? 0) === 0) continue;
     if (sidecar && cs.started === true) { if (cs.ready) ready++; continue; }
     if (st.terminated) reason = terminatedReason(st.terminated, 'Init:');
@@ -74,7 +76,7 @@ function summarize(pod: KubeObject): PodSummary {
       const cs = statuses[i]!;
       restarts += cs.restartCount ?? 0;
       lastRestart = later(lastRestart, cs);
-      const st: Obj = cs.state ?? {};
+      const st = cs.state ?? {};
       if (st.waiting?.reason) reason = st.waiting.reason;
       else if (st.terminated) reason = terminatedReason(st.terminated, '');
       else if (cs.ready && st.running) { hasRunning = true; ready++; }
@@ -89,7 +91,7 @@ function summarize(pod: KubeObject): PodSummary {
   return { reason, ready, total, restarts, lastRestart };
 }
 
-function readinessGates(pod: KubeObject): string {
+function readinessGates(pod: Pod): string {
   const gates = list(spec(pod).readinessGates);
   if (!gates.length) return '<none>';
   const conds = list(status(pod).conditions);
@@ -102,7 +104,7 @@ const completed: Record<string, RowCondition[]> = {
   Failed: [{ type: 'Completed', status: 'True', reason: 'Failed', message: 'The pod failed.' }],
 };
 
-export const podPrinter: Printer = {
+export const podPrinter: Printer<Pod> = {
   columns: [
     nameColumn(), col('Ready'), col('Status'), col('Restarts'), col('Age'),
     wideColumn('IP'), wideColumn('Node'), wideColumn('Nominated Node'), wideColumn('Readiness Gates'),
@@ -119,13 +121,13 @@ export const podPrinter: Printer = {
       ip, spec(pod).nodeName || '<none>', s.nominatedNodeName || '<none>', readinessGates(pod),
     ];
   },
-  conditions: pod => completed[status(pod).phase as string],
+  conditions: pod => completed[status(pod).phase ?? ''],
 };
 
-export const podTemplatePrinter: Printer = {
+export const podTemplatePrinter: Printer<Of<CoreV1PodTemplate>> = {
   columns: [nameColumn(), col('Containers'), col('Images'), col('Pod Labels')],
   cells(t) {
-    const template = (t.template ?? {}) as Obj;
+    const template = t.template ?? {};
     const cs = list(template.spec?.containers);
     return [nameOf(t), cs.map(c => c.name).join(','), cs.map(c => c.image).join(','), formatLabels(template.metadata?.labels)];
   },

@@ -1,7 +1,7 @@
 // Printers for volumes, claims and the storage.k8s.io resources.
 
-import type { KubeObject } from '../../api/object.ts';
-import type { Printer } from './types.ts';
+import type { Of, Printer } from './types.ts';
+import type { CoreV1PersistentVolume, CoreV1PersistentVolumeClaim, StorageV1StorageClass, StorageV1VolumeAttachment } from '../generated/types.ts';
 import { ageColumn, col, nameColumn, wideColumn } from './types.ts';
 import { nameOf, objAge, orUnset, spec, status } from './format.ts';
 
@@ -15,15 +15,17 @@ export function accessModes(modes: unknown): string {
 
 const betaClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
 
-function storageClassOf(obj: KubeObject): string {
+type Volume = Of<CoreV1PersistentVolume> | Of<CoreV1PersistentVolumeClaim>;
+
+function storageClassOf(obj: Volume): string {
   return obj.metadata?.annotations?.[betaClassAnnotation] ?? spec(obj).storageClassName ?? '';
 }
 
-function phaseOf(obj: KubeObject): string {
+function phaseOf(obj: Volume): string {
   return obj.metadata?.deletionTimestamp ? 'Terminating' : status(obj).phase ?? '';
 }
 
-export const pvPrinter: Printer = {
+export const pvPrinter: Printer<Of<CoreV1PersistentVolume>> = {
   columns: [
     nameColumn(), col('Capacity'), col('Access Modes'), col('Reclaim Policy'), col('Status'), col('Claim'),
     col('StorageClass'), col('VolumeAttributesClass'), col('Reason'), ageColumn(), wideColumn('VolumeMode'),
@@ -38,7 +40,7 @@ export const pvPrinter: Printer = {
   },
 };
 
-export const pvcPrinter: Printer = {
+export const pvcPrinter: Printer<Of<CoreV1PersistentVolumeClaim>> = {
   columns: [
     nameColumn(), col('Status'), col('Volume'), col('Capacity'), col('Access Modes'), col('StorageClass'),
     col('VolumeAttributesClass'), ageColumn(), wideColumn('VolumeMode'),
@@ -56,16 +58,15 @@ export const pvcPrinter: Printer = {
 
 const defaultClassAnnotations = ['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class'];
 
-export const storageClassPrinter: Printer = {
+export const storageClassPrinter: Printer<Of<StorageV1StorageClass>> = {
   columns: [nameColumn(), col('Provisioner'), col('ReclaimPolicy'), col('VolumeBindingMode'), col('AllowVolumeExpansion'), ageColumn()],
   cells(sc, now) {
-    const o = sc as Record<string, any>;
     const isDefault = defaultClassAnnotations.some(a => sc.metadata?.annotations?.[a] === 'true');
-    return [isDefault ? `${nameOf(sc)} (default)` : nameOf(sc), o.provisioner ?? '', o.reclaimPolicy ?? 'Delete', o.volumeBindingMode ?? 'Immediate', o.allowVolumeExpansion === true, objAge(sc, now)];
+    return [isDefault ? `${nameOf(sc)} (default)` : nameOf(sc), sc.provisioner ?? '', sc.reclaimPolicy ?? 'Delete', sc.volumeBindingMode ?? 'Immediate', sc.allowVolumeExpansion === true, objAge(sc, now)];
   },
 };
 
-export const volumeAttachmentPrinter: Printer = {
+export const volumeAttachmentPrinter: Printer<Of<StorageV1VolumeAttachment>> = {
   columns: [nameColumn(), col('Attacher', 'string', 0, 'name'), col('PV'), col('Node'), col('Attached', 'boolean'), ageColumn()],
   cells(va, now) {
     const s = spec(va);

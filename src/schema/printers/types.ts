@@ -19,10 +19,14 @@ export interface RowCondition {
   message?: string;
 }
 
-export interface Printer {
+/** a generated type as printers receive it: a stored object of that kind */
+export type Of<T> = T & KubeObject;
+
+/** `T`: the resource's objects, in whichever of its served versions the client asked for */
+export interface Printer<T extends KubeObject = KubeObject> {
   columns: Column[];
-  cells(obj: KubeObject, now: Date): unknown[];
-  conditions?(obj: KubeObject): RowCondition[] | undefined;
+  cells(obj: T, now: Date): unknown[];
+  conditions?(obj: T): RowCondition[] | undefined;
 }
 
 /** a column: name, then type (default string), priority (1 = shown only with -o wide), format */

@@ -1,13 +1,14 @@
 // Printers for workload controllers' objects (apps, batch, and replication controllers).
 
-import type { Printer } from './types.ts';
+import type { Of, Printer } from './types.ts';
+import type { AppsV1ControllerRevision, AppsV1DaemonSet, AppsV1Deployment, AppsV1ReplicaSet, AppsV1StatefulSet, BatchV1CronJob, BatchV1Job, BatchV1JobSpec, BatchV1JobStatus, CoreV1ReplicationController } from '../generated/types.ts';
 import { ageColumn, col, nameColumn, wideColumn } from './types.ts';
 import { boolPtr, formatLabels, humanDuration, list, nameOf, num, objAge, age, selectorString, spec, status, templateContainers, timeOf } from './format.ts';
 import { formatLabelSelector, labelSelectorFromObject } from '../../api/selectors/label.ts';
 
 const templateColumns = () => [wideColumn('Containers'), wideColumn('Images')];
 
-export const deploymentPrinter: Printer = {
+export const deploymentPrinter: Printer<Of<AppsV1Deployment>> = {
   columns: [nameColumn(), col('Ready'), col('Up-to-date'), col('Available'), ageColumn(), ...templateColumns(), wideColumn('Selector')],
   cells(d, now) {
     const s = spec(d), st = status(d);
@@ -20,7 +21,7 @@ export const deploymentPrinter: Printer = {
 
 const replicaColumns = () => [nameColumn(), col('Desired', 'integer'), col('Current', 'integer'), col('Ready', 'integer'), ageColumn(), ...templateColumns(), wideColumn('Selector')];
 
-export const replicaSetPrinter: Printer = {
+export const replicaSetPrinter: Printer<Of<AppsV1ReplicaSet>> = {
   columns: replicaColumns(),
   cells(r, now) {
     const s = spec(r), st = status(r);
@@ -29,7 +30,7 @@ export const replicaSetPrinter: Printer = {
   },
 };
 
-export const replicationControllerPrinter: Printer = {
+export const replicationControllerPrinter: Printer<Of<CoreV1ReplicationController>> = {
   columns: replicaColumns(),
   cells(r, now) {
     const s = spec(r), st = status(r);
@@ -38,7 +39,7 @@ export const replicationControllerPrinter: Printer = {
   },
 };
 
-export const statefulSetPrinter: Printer = {
+export const statefulSetPrinter: Printer<Of<AppsV1StatefulSet>> = {
   columns: [nameColumn(), col('Ready'), ageColumn(), ...templateColumns()],
   cells(r, now) {
     const s = spec(r), st = status(r);
@@ -47,7 +48,7 @@ export const statefulSetPrinter: Printer = {
   },
 };
 
-export const daemonSetPrinter: Printer = {
+export const daemonSetPrinter: Printer<Of<AppsV1DaemonSet>> = {
   columns: [
     nameColumn(), col('Desired', 'integer'), col('Current', 'integer'), col('Ready', 'integer'), col('Up-to-date', 'integer'),
     col('Available', 'integer'), col('Node Selector'), ageColumn(), ...templateColumns(), wideColumn('Selector'),
@@ -63,11 +64,11 @@ export const daemonSetPrinter: Printer = {
 };
 
 /** a job condition of this type, judged by the first one listed */
-function jobCondition(st: Record<string, any>, type: string): boolean {
+function jobCondition(st: Partial<BatchV1JobStatus>, type: string): boolean {
   return list(st.conditions).find(c => c.type === type)?.status === 'True';
 }
 
-export const jobPrinter: Printer = {
+export const jobPrinter: Printer<Of<BatchV1Job>> = {
   columns: [nameColumn(), col('Status'), col('Completions'), col('Duration'), ageColumn(), ...templateColumns(), wideColumn('Selector')],
   cells(j, now) {
     const s = spec(j), st = status(j);
@@ -88,29 +89,29 @@ export const jobPrinter: Printer = {
   },
 };
 
-export const cronJobPrinter: Printer = {
+export const cronJobPrinter: Printer<Of<BatchV1CronJob>> = {
   columns: [
     nameColumn(), col('Schedule'), col('Timezone'), col('Suspend', 'boolean'), col('Active', 'integer'), col('Last Schedule'),
     ageColumn(), ...templateColumns(), wideColumn('Selector'),
   ],
   cells(cj, now) {
     const s = spec(cj), st = status(cj);
-    const job = s.jobTemplate?.spec ?? {};
+    const job: Partial<BatchV1JobSpec> = s.jobTemplate?.spec ?? {};
     const [c, i] = templateContainers(job.template);
     const last = st.lastScheduleTime ? age(st.lastScheduleTime, now) : '<none>';
     return [nameOf(cj), s.schedule ?? '', s.timeZone ?? '<none>', boolPtr(s.suspend), list(st.active).length, last, objAge(cj, now), c, i, selectorString(job.selector)];
   },
 };
 
-export const controllerRevisionPrinter: Printer = {
+export const controllerRevisionPrinter: Printer<Of<AppsV1ControllerRevision>> = {
   columns: [nameColumn(), col('Controller'), col('Revision'), ageColumn()],
   cells(cr, now) {
-    const owner = (cr.metadata?.ownerReferences ?? []).find(o => o.controller === true) as Record<string, string> | undefined;
+    const owner = (cr.metadata.ownerReferences ?? []).find(o => o.controller === true);
     let controller = '<none>';
     if (owner) {
       const group = String(owner.apiVersion ?? '').includes('/') ? String(owner.apiVersion).split('/')[0] : '';
       controller = `${String(owner.kind).toLowerCase()}${group ? '.' + group : ''}/${owner.name}`;
     }
-    return [nameOf(cr), controller, (cr as Record<string, unknown>).revision ?? 0, objAge(cr, now)];
+    return [nameOf(cr), controller, cr.revision ?? 0, objAge(cr, now)];
   },
 };
