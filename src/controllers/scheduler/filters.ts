@@ -1,7 +1,7 @@
 // The checks a node must pass to take a pod, each answering with the reason Kubernetes gives in
 // FailedScheduling when it fails (undefined when it passes), and whether preemption could help.
 
-import { tolerates, type Toleration } from '../node-lifecycle/tolerations.ts';
+import { tolerates } from '../node-lifecycle/tolerations.ts';
 import { hostPorts, type NodeInfo } from './node-info.ts';
 import { allocatable, podRequests } from './requests.ts';
 import type { CoreV1Node, CoreV1NodeSelectorRequirement, CoreV1NodeSelectorTerm, CoreV1Pod, CoreV1Taint } from '../../schema/generated/types.ts';

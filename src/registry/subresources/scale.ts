@@ -36,7 +36,7 @@ function getScale(info: ResourceInfo, obj: KubeObject): KubeObject {
 }
 
 /** the workload with the replicas a Scale asks for */
-function applyScale(info: ResourceInfo, obj: KubeObject, scale: KubeObject): KubeObject {
+function applyScale(_info: ResourceInfo, obj: KubeObject, scale: KubeObject): KubeObject {
   const replicas = (scale.spec as Record<string, unknown> | undefined)?.replicas;
   if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas))) {
     throw badRequest(`Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`);

@@ -1,6 +1,5 @@
 // Printers for core (group "") resources other than pods and volumes.
 
-import type { KubeObject } from '../../api/object.ts';
 import type { Of, Printer } from './types.ts';
 import type { CoreV1ConfigMap, CoreV1Endpoints, CoreV1Event, CoreV1LoadBalancerStatus, CoreV1Namespace, CoreV1Node, CoreV1ResourceQuota, CoreV1Secret, CoreV1Service, CoreV1ServiceAccount, CoreV1ServiceSpec, CoreV1ServiceStatus, EventsV1Event } from '../generated/types.ts';
 import { ageColumn, col, nameColumn, wideColumn } from './types.ts';
