@@ -39,7 +39,7 @@ async function startCluster(t: { after(fn: () => unknown): void }): Promise<Clus
   const agentOptions = {
     kubeconfig: orch.kubeconfig,
     args: ['--hostname-override', node, '--node-ip', '127.0.0.1', '--container-runtime-endpoint', runtime.endpoint],
-    config: { nodeStatusUpdateFrequency: '1s', staticPodPath: staticDir, podLogsDir: logsDir, fileCheckFrequency: '1s' },
+    config: { nodeStatusUpdateFrequency: '1s', staticPodPath: staticDir, podLogsDir: logsDir, fileCheckFrequency: '1s', syncFrequency: '2s' },
   };
   let agent = await startAgentProcess(agentOptions);
   teardown.push(async () => { await agent.stop(); await agent.cleanup(); });
@@ -194,6 +194,27 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
     const tasks = await runtime.ctr(['containers', 'ls', '-q']);
     assert.ok(!tasks.includes(id), 'the container is removed from the runtime');
+  });
+
+  await t.test('a ConfigMap volume keeps its files across syncs and shows updates; a subPath file does not change', async () => {
+    const cms = '/api/v1/namespaces/default/configmaps';
+    assert.equal((await c.request('POST', cms, { body: JSON.stringify({ metadata: { name: 'live' }, data: { greeting: 'one' } }) })).status, 201);
+    const body = pod('cfgpod', node, {
+      command: ['sh', '-c', 'while true; do echo "live=$(cat /cfg/greeting) sub=$(cat /sub/greeting)"; sleep 0.5; done'],
+      volumeMounts: [{ name: 'cfg', mountPath: '/cfg' }, { name: 'cfg', mountPath: '/sub/greeting', subPath: 'greeting' }],
+    }, { volumes: [{ name: 'cfg', configMap: { name: 'live' } }] });
+    assert.equal((await create(c, body)).status, 201);
+    const log = async () => (await c.request('GET', '/api/v1/namespaces/default/pods/cfgpod/log')).body;
+    await until('cfgpod reads its volume', async () => (await log()).includes('live=one sub=one'));
+    // several syncs later (every 2 s here) the files are still there
+    await new Promise(r => setTimeout(r, 7000));
+    assert.doesNotMatch(await log(), /live= /, 'the volume never went empty');
+    assert.match((await log()).trim().split('\n').at(-1)!, /^live=one sub=one$/);
+    const cm = (await c.request('GET', `${cms}/live`)).json();
+    assert.equal((await c.request('PUT', `${cms}/live`, { body: JSON.stringify({ ...cm, data: { greeting: 'two' } }) })).status, 200);
+    // the update arrives through ..data; a subPath mount keeps the file it started with, as in Kubernetes
+    await until('the update inside the container', async () => (await log()).includes('live=two sub=one'), 30_000);
+    assert.doesNotMatch(await log(), /live= /);
   });
 
   await t.test('seccomp Localhost: a missing profile is CreateContainerError, a present one runs; a forbidden sysctl fails the pod', async () => {

@@ -1,6 +1,6 @@
 // Pod volumes on the host, under <root>/pods/<uid>/volumes/<plugin>/<name>, as the kubelet lays
 // them out: emptyDir directories, hostPath paths (made when the type asks), ConfigMap and Secret
-// contents written as files. Other volume types are refused with a config error rather than
+// contents written as files by the atomic writer (updates appear in running containers). Other volume types are refused with a config error rather than
 // started without the data the pod expects.
 
 import { chmod, mkdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { configError } from './config-errors.ts';
 import { kindWord, objectData, type ObjectSource } from './object-source.ts';
 import type { Pod } from './types.ts';
+import { writeAtomically, type PayloadFile } from './atomic-writer.ts';
 import type { CoreV1KeyToPath } from '../../schema/generated/types.ts';
 
 export interface PreparedVolume { hostPath: string; readOnly: boolean }
@@ -18,18 +19,16 @@ async function exists(p: string): Promise<boolean> {
   try { await stat(p); return true; } catch { return false; }
 }
 
-async function writeKeys(dir: string, data: Map<string, Buffer>, items: CoreV1KeyToPath[] | undefined, mode: number): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
+/** the files a ConfigMap or Secret volume shows: every key, or the items asked for */
+function payload(data: Map<string, Buffer>, items: CoreV1KeyToPath[] | undefined, mode: number): PayloadFile[] {
   const entries = items?.length ? items.map(i => [i.path, data.get(i.key), i.mode] as const) : [...data].map(([k, v]) => [k, v, undefined] as const);
+  const files: PayloadFile[] = [];
   for (const [path, content, itemMode] of entries) {
     if (content === undefined) continue;
     if (path.split('/').includes('..')) throw configError(`invalid path "${path}": must not contain '..'`);
-    const file = join(dir, path);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, content);
-    await chmod(file, itemMode ?? mode);
+    files.push({ path, content, mode: itemMode ?? mode });
   }
+  return files;
 }
 
 export async function prepareVolumes(pod: Pod, rootDir: string, src: ObjectSource): Promise<Map<string, PreparedVolume>> {
@@ -55,7 +54,7 @@ export async function prepareVolumes(pod: Pod, rootDir: string, src: ObjectSourc
       const obj = await src.get(kind, pod.metadata.namespace, name);
       const p = join(base, kind === 'configmaps' ? 'kubernetes.io~configmap' : 'kubernetes.io~secret', v.name);
       if (!obj && !ref.optional) throw configError(`${kindWord(kind)} "${name}" not found`);
-      await writeKeys(p, obj ? objectData(kind, obj) : new Map(), ref.items, ref.defaultMode ?? 0o644);
+      await writeAtomically(p, payload(obj ? objectData(kind, obj) : new Map(), ref.items, ref.defaultMode ?? 0o644));
       out.set(v.name, { hostPath: p, readOnly: true });
     } else {
       const type = Object.keys(v).find(k => k !== 'name') ?? 'unknown';
