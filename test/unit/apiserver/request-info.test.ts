@@ -56,3 +56,28 @@ test('a path that does not decode is a 400, not an exception that leaves the req
     assert.throws(() => parseRequestInfo('GET', path, q()), (e: unknown) => e instanceof StatusError && e.code === 400 && e.reason === 'BadRequest', path);
   }
 });
+
+test('verbs of HEAD and PATCH, and watch switched off or on as Kubernetes reads the parameter', () => {
+  assert.equal(parseRequestInfo('HEAD', '/api/v1/namespaces/a/pods/p', q()).verb, 'get');
+  assert.equal(parseRequestInfo('HEAD', '/api/v1/namespaces/a/pods', q()).verb, 'list');
+  assert.equal(parseRequestInfo('PATCH', '/apis/apps/v1/namespaces/a/deployments/d/scale', q()).verb, 'patch');
+  for (const off of ['0', 'false', 'False']) assert.equal(parseRequestInfo('GET', '/api/v1/pods', q(`watch=${off}`)).verb, 'list', off);
+  for (const on of ['1', 'true', '']) assert.equal(parseRequestInfo('GET', '/api/v1/pods', q(`watch=${on}`)).verb, 'watch', on);
+});
+
+test('a legacy watch of one object, a namespace by name and its status, and subresources of several segments', () => {
+  const w = parseRequestInfo('GET', '/api/v1/watch/namespaces/a/pods/p', q());
+  assert.deepEqual([w.namespace, w.resource, w.name, w.verb], ['a', 'pods', 'p', 'watch']);
+  const ns = parseRequestInfo('GET', '/api/v1/namespaces/a', q());
+  assert.deepEqual([ns.resource, ns.name, ns.namespace, ns.verb], ['namespaces', 'a', undefined, 'get']);
+  const st = parseRequestInfo('PUT', '/api/v1/namespaces/a/status', q());
+  assert.deepEqual([st.resource, st.name, st.subresource, st.namespace, st.verb], ['namespaces', 'a', 'status', undefined, 'update']);
+  const proxy = parseRequestInfo('GET', '/api/v1/namespaces/a/pods/p/proxy/x/y', q());
+  assert.deepEqual([proxy.resource, proxy.name, proxy.subresource], ['pods', 'p', 'proxy/x/y']);
+  assert.deepEqual([proxy.prefix, parseRequestInfo('GET', '/apis/apps/v1/deployments', q()).prefix], ['api', 'apis']);
+});
+
+test('the 400 for a segment that does not decode names the segment', () => {
+  assert.throws(() => parseRequestInfo('GET', '/api/v1/namespaces/default/configmaps/a%FFb', q()),
+    (e: unknown) => e instanceof StatusError && e.message === 'invalid URL escape in path segment "a%FFb": not percent-encoded UTF-8');
+});

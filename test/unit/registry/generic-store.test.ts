@@ -354,8 +354,7 @@ test('update: the status subresource changes status and nothing else; generation
 
 test('update: the main resource never changes status, even when the body has one', async () => {
   const d = await reg.store.create(deployments(), 'default', deployment('main'));
-  const withStatus = await reg.store.update(deployments(), 'default', 'main', d, { subresource: 'status' }).then(() => reg.store.update(deployments(), 'default', 'main',
-    { ...d, metadata: { name: 'main' }, status: { replicas: 1 } } as KubeObject, { subresource: 'status' }));
+  const withStatus = await reg.store.update(deployments(), 'default', 'main', { ...d, metadata: { name: 'main' }, status: { replicas: 1 } } as KubeObject, { subresource: 'status' });
   const { object } = await reg.store.update(deployments(), 'default', 'main', { ...withStatus.object, metadata: { name: 'main', labels: { x: 'y' } }, status: { replicas: 50 } } as KubeObject);
   assert.deepEqual(object.status, { replicas: 1 }, 'the stored status is kept');
   assert.deepEqual(object.metadata.labels, { x: 'y' }, 'the rest of the write is made');
@@ -737,7 +736,7 @@ test('list: one namespace or all, paged at one revision with continue and remain
   assert.ok(first.metadata.continue);
   await reg.store.create(cm(), 'other', configMap('page-p4'));
   const rest: KubeList[] = [];
-  let token = first.metadata.continue;
+  let token: string | undefined = first.metadata.continue;
   while (token) {
     const page = await reg.store.list(cm(), 'other', { limit: 2, continueToken: token });
     assert.equal(page.metadata.resourceVersion, first.metadata.resourceVersion, 'every page at the first page\'s revision');
