@@ -1,22 +1,28 @@
 // Retry delays, one rule for every component: exponential from an initial delay, capped,
 // optionally jittered, with time from the caller's clock. `Backoff` paces one retrying operation
 // (a reflector's lists, a lease renewal); `KeyedBackoff` paces many keys apart (a work queue's
-// failed keys, a container's restarts), and forgets a key quiet for long enough.
+// failed keys, a container's restarts), and forgets a key quiet for long enough. The numbers are
+// apimachinery's wait.Backoff: the delay grows by `factor` up to `maxMs`, and jitter, where a
+// caller asks for it (Kubernetes' reflectors and pod workers do; its work queues, lease
+// renewals, node registration and CrashLoopBackOff do not), lengthens a delay by up to
+// `jitter` times itself, after the cap, as wait.Jitter does.
 
 export interface BackoffPolicy {
   initialMs: number;
   maxMs: number;
   /** growth per further retry; default 2 */
   factor?: number;
-  /** spread of each delay, as a fraction: d·(1 ± jitter); default 0 (exact delays) */
+  /** each delay d becomes d + random·jitter·d, in [d, d·(1 + jitter)); default 0 (exact delays) */
   jitter?: number;
 }
 
-/** the delay before retry `attempt` (0 is the first) */
+/** the delay before retry `attempt` (0 is the first); `random` in [0, 1) as Math.random gives */
 export function backoffDelay(policy: BackoffPolicy, attempt: number, random: () => number = Math.random): number {
-  const base = Math.min(policy.initialMs * (policy.factor ?? 2) ** attempt, policy.maxMs);
+  // (a zero initial delay stays zero however many retries: 0·∞ would be NaN)
+  const base = policy.initialMs > 0 ? Math.min(policy.initialMs * (policy.factor ?? 2) ** attempt, policy.maxMs) : 0;
   const jitter = policy.jitter ?? 0;
-  return jitter ? base * (1 + jitter * (2 * random() - 1)) : base;
+  // whole milliseconds, as Go's durations are whole nanoseconds
+  return jitter > 0 ? Math.floor(base + random() * jitter * base) : base;
 }
 
 /** the delays of one retrying operation: each longer than the last up to the cap, until reset */

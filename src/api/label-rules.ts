@@ -1,7 +1,10 @@
 // Qualified names (label and annotation keys) and label values, the one home of these rules.
 // Kubernetes 1.36 words them two ways and clients print both: selectors through the newer
 // "content" validators (lengths in bytes), object metadata through the older ones (lengths in
-// characters, a too-long name reported alone).
+// characters, a too-long name reported alone). A key's prefix is an RFC 1123 subdomain, the
+// rule of names.ts.
+
+import { dns1123SubdomainFmt as subdomainFmt, dns1123SubdomainMaxLength, dns1123SubdomainMsg as subdomainMsg, isDns1123Subdomain, regexError } from './names.ts';
 
 const keyNameFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const keyNameRe = new RegExp(`^${keyNameFmt}$`);
@@ -9,13 +12,10 @@ const keyNameMsg = "must consist of alphanumeric characters, '-', '_' or '.', an
 const valueFmt = `(${keyNameFmt})?`;
 const valueRe = new RegExp(`^${valueFmt}$`);
 const valueMsg = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const subdomainFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
-const subdomainRe = new RegExp(`^${subdomainFmt}$`);
-const subdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
 export const labelKeyNameMaxBytes = 63;
 export const labelValueMaxBytes = 63;
-export const labelPrefixMaxBytes = 253;
+export const labelPrefixMaxBytes = dns1123SubdomainMaxLength;
 
 const utf8 = new TextEncoder();
 
@@ -30,18 +30,10 @@ function maxLen(n: number): string {
   return `must be no more than ${n} bytes`;
 }
 
-/** "<msg> (e.g. 'a',  or 'b', regex used for validation is '<re>')" — the doubled space is Kubernetes' */
-function regexError(msg: string, re: string, ...examples: string[]): string {
-  if (examples.length === 0) return `${msg} (regex used for validation is '${re}')`;
-  let s = `${msg} (e.g. `;
-  examples.forEach((e, i) => { s += `${i > 0 ? ' or ' : ''}'${e}', `; });
-  return `${s}regex used for validation is '${re}')`;
-}
-
 function subdomainErrors(v: string): string[] {
   const errs: string[] = [];
   if (overBytes(v, labelPrefixMaxBytes)) errs.push(maxLen(labelPrefixMaxBytes));
-  if (!subdomainRe.test(v)) errs.push(regexError(subdomainMsg, subdomainFmt, 'example.com'));
+  if (!isDns1123Subdomain(v)) errs.push(regexError(subdomainMsg, subdomainFmt, 'example.com'));
   return errs;
 }
 
@@ -83,7 +75,7 @@ export function qualifiedNameErrors(key: string): string[] {
     const [prefix, n] = parts as [string, string];
     name = n;
     if (!prefix) errs.push('prefix part must be non-empty');
-    else if (prefix.length > labelPrefixMaxBytes || !subdomainRe.test(prefix)) errs.push(`prefix part ${regexError(subdomainMsg, subdomainFmt, 'example.com')}`);
+    else if (prefix.length > labelPrefixMaxBytes || !isDns1123Subdomain(prefix)) errs.push(`prefix part ${regexError(subdomainMsg, subdomainFmt, 'example.com')}`);
   } else if (parts.length > 2) {
     return [`a qualified name ${regexError(keyNameMsg, keyNameFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }

@@ -1,35 +1,51 @@
 // Object name rules, worded as Kubernetes words them (clients print these messages).
 
-const dns1123LabelRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const dns1123SubdomainRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const dns1035LabelRe = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+/** "<msg> (e.g. 'a',  or 'b', regex used for validation is '<re>')": the doubled space is Kubernetes' */
+export function regexError(msg: string, re: string, ...examples: string[]): string {
+  if (examples.length === 0) return `${msg} (regex used for validation is '${re}')`;
+  let s = `${msg} (e.g. `;
+  examples.forEach((e, i) => { s += `${i > 0 ? ' or ' : ''}'${e}', `; });
+  return `${s}regex used for validation is '${re}')`;
+}
+
+const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const dns1123LabelMsg = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const dns1123LabelRe = new RegExp(`^${dns1123LabelFmt}$`);
+/** the RFC 1123 subdomain rule, shared with label and annotation key prefixes (label-rules.ts) */
+export const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
+export const dns1123SubdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
+export const dns1123SubdomainMaxLength = 253;
+const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const dns1035LabelMsg = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const dns1035LabelRe = new RegExp(`^${dns1035LabelFmt}$`);
+const labelMaxLength = 63;
 
 export type NameRule = 'subdomain' | 'label' | 'dns1035' | 'path-segment';
 
+/** whether v matches the RFC 1123 subdomain pattern (length aside) */
+export function isDns1123Subdomain(v: string): boolean {
+  return dns1123SubdomainRe.test(v);
+}
+
 export function dns1123Subdomain(v: string): string[] {
   const errs: string[] = [];
-  if (v.length > 253) errs.push('must be no more than 253 characters');
-  if (!dns1123SubdomainRe.test(v)) {
-    errs.push(`a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`);
-  }
+  if (v.length > dns1123SubdomainMaxLength) errs.push(`must be no more than ${dns1123SubdomainMaxLength} characters`);
+  if (!dns1123SubdomainRe.test(v)) errs.push(regexError(dns1123SubdomainMsg, dns1123SubdomainFmt, 'example.com'));
   return errs;
 }
 
 export function dns1123Label(v: string): string[] {
   const errs: string[] = [];
-  if (v.length > 63) errs.push('must be no more than 63 characters');
-  if (!dns1123LabelRe.test(v)) {
-    errs.push(`a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`);
-  }
+  if (v.length > labelMaxLength) errs.push(`must be no more than ${labelMaxLength} characters`);
+  if (!dns1123LabelRe.test(v)) errs.push(regexError(dns1123LabelMsg, dns1123LabelFmt, 'my-name', '123-abc'));
   return errs;
 }
 
 export function dns1035Label(v: string): string[] {
   const errs: string[] = [];
-  if (v.length > 63) errs.push('must be no more than 63 characters');
-  if (!dns1035LabelRe.test(v)) {
-    errs.push(`a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`);
-  }
+  if (v.length > labelMaxLength) errs.push(`must be no more than ${labelMaxLength} characters`);
+  if (!dns1035LabelRe.test(v)) errs.push(regexError(dns1035LabelMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
   return errs;
 }
 

@@ -3,7 +3,7 @@
 // requests equal limits, BestEffort when nothing is requested or limited, Burstable otherwise.
 // The API server records it in status.qosClass at creation; the agent reads it from there.
 
-import { parseQuantity } from './quantity.ts';
+import { compareQuantities, parseQuantity } from './quantity.ts';
 
 export type QosClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
 
@@ -16,6 +16,8 @@ export interface QosPod {
 
 const computeResources = ['cpu', 'memory'];
 
+const positive = (q: string | number | undefined) => q !== undefined && (parseQuantity(String(q)) ?? 0) > 0;
+
 /** the class the pod's containers give it */
 export function computeQosClass(pod: QosPod): QosClass {
   const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
@@ -25,10 +27,10 @@ export function computeQosClass(pod: QosPod): QosClass {
     const req = c.resources?.requests ?? {};
     const lim = c.resources?.limits ?? {};
     for (const r of computeResources) {
-      const q = req[r] ?? lim[r];
-      if (q !== undefined && (parseQuantity(String(q)) ?? 0) > 0) any = true;
+      // a request or a limit above zero, either one, makes the pod more than BestEffort
+      if (positive(req[r]) || positive(lim[r])) any = true;
       if (lim[r] === undefined) { guaranteed = false; continue; }
-      if (parseQuantity(String(req[r] ?? lim[r])) !== parseQuantity(String(lim[r]))) guaranteed = false;
+      if (compareQuantities(req[r] ?? lim[r], lim[r]) !== 0) guaranteed = false;
     }
   }
   if (!any) return 'BestEffort';

@@ -16,7 +16,9 @@ export interface InformerOptions {
   log?: Logger;
   /** items per list page (0: unpaged); default 500, as client-go's pager */
   pageSize?: number;
+  /** the first retry's delay after a failed list or watch, before jitter; default 200 ms */
   minBackoffMs?: number;
+  /** the longest delay before jitter; default 30 s, as client-go's reflectors */
   maxBackoffMs?: number;
   /** the server ends each watch after about this long; default 5–10 minutes, random */
   watchTimeoutSeconds?: () => number;
@@ -55,8 +57,9 @@ export function createInformer<T extends Meta = any>(client: Client, path: strin
   const store = new Map<string, T>();
   const handlers = { add: [] as Array<(o: T) => void>, update: [] as Array<(a: T, b: T) => void>, delete: [] as Array<(o: T) => void> };
   const selectors: Query = { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector };
-  // retries of a failed list or watch spread by a fifth either way, as reflectors jitter theirs
-  const backoff = new Backoff({ initialMs: opts.minBackoffMs ?? 200, maxMs: opts.maxBackoffMs ?? 30_000, jitter: 0.2 });
+  // retries of a failed list or watch double up to the cap, each lengthened by up to itself
+  // again, as client-go's reflectors jitter theirs (wait.Backoff's Jitter 1.0: [d, 2d))
+  const backoff = new Backoff({ initialMs: opts.minBackoffMs ?? 200, maxMs: opts.maxBackoffMs ?? 30_000, jitter: 1 });
   const watchTimeout = opts.watchTimeoutSeconds ?? (() => Math.floor(300 * (1 + Math.random())));
   const transform = opts.transform ?? ((o: T) => o);
   let rv: string | undefined;

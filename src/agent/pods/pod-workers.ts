@@ -5,11 +5,15 @@
 // folded into one more sync.
 
 import type { Logger } from '../../api/log.ts';
+import { backoffDelay, type BackoffPolicy } from '../../api/backoff.ts';
 import type { Clock } from '../clock.ts';
 import type { PodSyncer } from './pod-syncer.ts';
 import type { Pod } from './types.ts';
 
 type Phase = 'syncing' | 'terminating' | 'terminated' | 'done';
+
+/** a failed sync is retried after 1 s doubling to 30 s, each delay lengthened by up to half, as kubelet jitters its workers' back-off */
+const syncRetry: BackoffPolicy = { initialMs: 1000, maxMs: 30_000, jitter: 0.5 };
 
 interface Worker {
   pod: Pod;
@@ -111,7 +115,7 @@ export function startPodWorkers(opts: PodWorkerOptions): PodWorkers {
       }
     } catch (err) {
       w.failures++;
-      const delay = Math.min(1000 * 2 ** (w.failures - 1), 30_000);
+      const delay = backoffDelay(syncRetry, w.failures - 1);
       opts.log.warn('pod sync failed', { pod: `${w.pod.metadata.namespace}/${w.pod.metadata.name}`, err: String(err), retryInMs: delay });
       schedule(w, delay);
     } finally {

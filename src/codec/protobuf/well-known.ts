@@ -2,6 +2,7 @@
 // timestamps (RFC 3339, seconds or microseconds) and durations (Go's duration syntax).
 
 import { formatDuration } from '../../api/duration.ts';
+import { rfc3339 } from '../../api/time.ts';
 
 export { formatDuration };
 
@@ -11,11 +12,12 @@ const formatted = new Map<number, string>();
 const parsed = new Map<string, { seconds: number; nanos: number } | undefined>();
 const memoLimit = 4096;
 
+/** the time to the second, without its zone (api/time.ts's Time less the 'Z') */
 function isoSeconds(seconds: number): string {
   let s = formatted.get(seconds);
   if (s === undefined) {
     if (formatted.size >= memoLimit) formatted.clear();
-    s = new Date(seconds * 1000).toISOString().slice(0, 19);
+    s = rfc3339(seconds * 1000).slice(0, -1);
     formatted.set(seconds, s);
   }
   return s;

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateName, validateName } from '../../../src/api/names.ts';
+import { dns1035Label, dns1123Label, dns1123Subdomain, generateName, isDns1123Subdomain, regexError, validateName } from '../../../src/api/names.ts';
+import { labelKeyErrors, qualifiedNameErrors } from '../../../src/api/label-rules.ts';
 
 test('subdomain names', () => {
   assert.deepEqual(validateName('subdomain', 'web-1.example'), []);
@@ -27,4 +28,16 @@ test('generateName appends five characters from the Kubernetes alphabet', () => 
   assert.equal(n, 'web-bbbbb');
   assert.match(generateName('x-'), /^x-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
   assert.equal(generateName('a'.repeat(70), () => 0).length, 63);
+});
+
+test('name rules in Kubernetes\' exact wording; the subdomain rule is the one label key prefixes use', () => {
+  assert.deepEqual(dns1123Label('a.b'), ["a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"]);
+  assert.deepEqual(dns1035Label('1svc'), ["a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"]);
+  const subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+  assert.deepEqual(dns1123Subdomain('Web'), [subdomain]);
+  assert.deepEqual(qualifiedNameErrors('Example.com/x'), [`prefix part ${subdomain}`]);
+  assert.deepEqual(labelKeyErrors('Example.com/x'), [`prefix part ${subdomain}`]);
+  assert.equal(isDns1123Subdomain('a.b-c'), true);
+  assert.equal(isDns1123Subdomain('a..b'), false);
+  assert.equal(regexError('m', 're'), "m (regex used for validation is 're')");
 });
