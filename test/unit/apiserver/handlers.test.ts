@@ -185,3 +185,18 @@ test('watch streams events as JSON lines until the client goes away', async () =
   const events = r.text().trim().split('\n').map(l => JSON.parse(l));
   assert.deepEqual(events.map(e => [e.type, e.object.metadata.name]), [['ADDED', 'w']]);
 });
+
+test('a write whose answer cannot be given in the Accept asked for is refused before it writes', async () => {
+  const w = await api.request('POST', cms, { body: { metadata: { name: 'never' } }, headers: { accept: 'text/html' } });
+  assert.equal(w.status, 406);
+  assert.equal((await api.request('GET', `${cms}/never`)).status, 404);
+});
+
+test('fieldValidation=Warn: unknown fields come back as Warning headers; Strict refuses them', async () => {
+  const warned = await api.request('POST', `${cms}?fieldValidation=Warn`, { body: { metadata: { name: 'warned' }, bogus: 1 } });
+  assert.equal(warned.status, 201);
+  assert.deepEqual(warned.headers.warning, ['299 - "unknown field \\"bogus\\""']);
+  const strict = await api.request('POST', `${cms}?fieldValidation=Strict`, { body: { metadata: { name: 'strict' }, bogus: 1 } });
+  assert.equal(strict.status, 400);
+  assert.match(strict.json().message, /unknown field "bogus"/);
+});

@@ -810,3 +810,9 @@ test('watch: with no revision the current objects come first as ADDED, then sync
     w.cancel();
   }
 });
+
+test('awaitRevision: at once for a revision reached; a 504 with Kubernetes\' words for one that never comes', async () => {
+  const rv = await revision();
+  await reg.store.awaitRevision(rv);
+  await rejects(reg.store.awaitRevision(rv + 100, 50), 504, 'Timeout', `Too large resource version: ${rv + 100}, current: ${rv}`);
+});
