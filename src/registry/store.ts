@@ -230,8 +230,9 @@ export class GenericStore implements Registry {
     if (old.deletionTimestamp) meta.deletionTimestamp = old.deletionTimestamp; else delete meta.deletionTimestamp;
     if (old.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds; else delete meta.deletionGracePeriodSeconds;
     if (old.generation !== undefined) meta.generation = old.generation; else delete meta.generation;
-    if (old.deletionTimestamp && addsFinalizer(old.finalizers, meta.finalizers)) {
-      throw invalid(info.kind, info.group, old.name!, [{ type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: 'no new finalizers can be added if the object is being deleted' }]);
+    const added = old.deletionTimestamp ? newFinalizers(old.finalizers, meta.finalizers) : [];
+    if (added.length) {
+      throw invalid(info.kind, info.group, old.name!, [{ type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${goStrings(added)}` }]);
     }
     obj.apiVersion = apiVersionOf(info.group, info.version);
     obj.kind = info.kind;
@@ -261,17 +262,46 @@ export class GenericStore implements Registry {
       if (!kv) throw notFound(info, name);
       const current = decodeFromStorage(kv, apiVersionOf(info.group, info.version));
       const pre = opts.preconditions;
+      // worded as Kubernetes' delete checks them, naming the kind
+      const kind = { group: info.group, resource: info.kind };
       if (pre?.uid && pre.uid !== current.metadata.uid) {
-        throw conflict(info, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid}`);
+        throw conflict(kind, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${current.metadata.uid}). The object might have been deleted and then recreated`);
       }
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
-        throw conflict(info, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion}`);
+        throw conflict(kind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion}). The object might have been modified`);
       }
       strategy.checkDelete(current);
-      const decision = strategy.deleteDecision(current, opts.gracePeriodSeconds);
+      // a negative grace period counts as one second, as Kubernetes' BeforeDelete has it
+      const requested = opts.gracePeriodSeconds !== undefined && opts.gracePeriodSeconds < 0 ? 1 : opts.gracePeriodSeconds;
       const finalizers = strategy.finalizersOf(current);
-      const graceful = decision.gracePeriodSeconds > 0;
-      if (!graceful && finalizers.length === 0) {
+      const obj = deepClone(current);
+      const meta = obj.metadata;
+      let removeNow = false;
+      if (current.metadata.deletionTimestamp) {
+        // already being deleted: only a grace period the request names, and shorter, changes it
+        const pending = current.metadata.deletionGracePeriodSeconds ?? 0;
+        const shorter = pending > 0 && requested !== undefined && requested < pending;
+        const grace = shorter ? requested : pending;
+        if (grace === 0 && finalizers.length === 0) removeNow = true;
+        else if (!shorter) return { object: current, deleted: false };
+        else {
+          // the deadline moves back by the difference, from the first delete's deadline
+          meta.deletionTimestamp = rfc3339(Date.parse(current.metadata.deletionTimestamp) + (grace - pending) * 1000);
+          meta.deletionGracePeriodSeconds = grace;
+        }
+      } else {
+        const { gracePeriodSeconds } = strategy.deleteDecision(current, requested);
+        if (gracePeriodSeconds === 0 && finalizers.length === 0) removeNow = true;
+        else {
+          // graceful deletion or finalizers pending: mark the object and leave it for its owners
+          meta.deletionTimestamp = rfc3339(this.clock.now().getTime() + gracePeriodSeconds * 1000);
+          meta.deletionGracePeriodSeconds = gracePeriodSeconds;
+          // the first mark for deletion changes what the object is for: its generation moves
+          if (meta.generation !== undefined && meta.generation > 0) meta.generation++;
+          strategy.markDeleting(obj);
+        }
+      }
+      if (removeNow) {
         if (opts.dryRun) return { object: current, deleted: true };
         try {
           return await this.removeNow(info, namespace, name, kv.modRevision);
@@ -279,21 +309,6 @@ export class GenericStore implements Registry {
           if (err instanceof StatusError && err.reason === 'Conflict' && attempt < 5) continue;
           throw err;
         }
-      }
-      // graceful deletion or finalizers pending: mark the object and leave it for its owners
-      const obj = deepClone(current);
-      const meta = obj.metadata;
-      const now = this.clock.now();
-      if (!meta.deletionTimestamp) {
-        meta.deletionTimestamp = rfc3339(new Date(now.getTime() + decision.gracePeriodSeconds * 1000));
-        meta.deletionGracePeriodSeconds = decision.gracePeriodSeconds;
-        strategy.markDeleting(obj);
-      } else if (graceful && (meta.deletionGracePeriodSeconds ?? 0) > decision.gracePeriodSeconds) {
-        // a shorter grace period may replace a longer one
-        meta.deletionTimestamp = rfc3339(new Date(now.getTime() + decision.gracePeriodSeconds * 1000));
-        meta.deletionGracePeriodSeconds = decision.gracePeriodSeconds;
-      } else {
-        return { object: current, deleted: false };
       }
       if (opts.dryRun) return { object: obj, deleted: false };
       try {
@@ -347,7 +362,12 @@ export class GenericStore implements Registry {
   private validate(info: ResourceInfo, obj: KubeObject, strategyErrors: FieldError[]): void {
     const errors: FieldError[] = [];
     const name = obj.metadata.name ?? '';
-    for (const detail of validateName(this.strategy(info).nameRule, name)) {
+    const rule = this.strategy(info).nameRule;
+    const prefix = obj.metadata.generateName;
+    if (prefix) {
+      for (const detail of validateName(rule, maskTrailingDash(prefix))) errors.push({ type: 'FieldValueInvalid', field: 'metadata.generateName', value: prefix, detail });
+    }
+    for (const detail of validateName(rule, name)) {
       errors.push({ type: 'FieldValueInvalid', field: 'metadata.name', value: name, detail });
     }
     errors.push(...validateMetadata(obj), ...strategyErrors);
@@ -355,9 +375,19 @@ export class GenericStore implements Registry {
   }
 }
 
-function addsFinalizer(before: string[] | undefined, after: string[] | undefined): boolean {
+function newFinalizers(before: string[] | undefined, after: string[] | undefined): string[] {
   const had = new Set(before ?? []);
-  return (after ?? []).some(f => !had.has(f));
+  return (after ?? []).filter(f => !had.has(f));
+}
+
+/** a list of strings as Go's %#v prints one: []string{"a", "b"} */
+function goStrings(list: string[]): string {
+  return `[]string{${list.map(s => JSON.stringify(s)).join(', ')}}`;
+}
+
+/** a generateName checked as a prefix: a trailing '-' is allowed there (Kubernetes masks it) */
+function maskTrailingDash(prefix: string): string {
+  return prefix.length > 1 && prefix.endsWith('-') ? `${prefix.slice(0, -2)}a` : prefix;
 }
 
 /** everything but metadata and status counts as spec for generation tracking */
