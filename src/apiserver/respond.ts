@@ -28,6 +28,14 @@ function commonHeaders(ctx: RequestContext): void {
   if (ctx.warnings.length) ctx.res.setHeader('Warning', ctx.warnings.map(w => `299 - ${JSON.stringify(w)}`));
 }
 
+/**
+ * whether Accept-Encoding offers gzip as kube-apiserver reads it: one comma-separated token that
+ * is exactly `gzip` (so `gzip;q=0`, which refuses it, and `x-gzip` do not)
+ */
+function acceptsGzip(header: string): boolean {
+  return header.split(',').some(token => token.trim() === 'gzip');
+}
+
 function write(ctx: RequestContext, code: number, contentType: string, body: string | Buffer): void {
   if (ctx.res.headersSent) { ctx.res.end(); return; }
   let data = typeof body === 'string' ? Buffer.from(body) : body;
@@ -36,7 +44,7 @@ function write(ctx: RequestContext, code: number, contentType: string, body: str
   if (!ctx.res.getHeader('Cache-Control')) headers['cache-control'] = 'no-cache, private';
   if (ctx.warnings.length) headers.warning = ctx.warnings.map(w => `299 - ${JSON.stringify(w)}`);
   const acceptEncoding = ctx.headers['accept-encoding'];
-  if (acceptEncoding && data.length >= compressThreshold && ctx.method === 'GET' && /\bgzip\b/.test(String(acceptEncoding))) {
+  if (acceptEncoding && data.length >= compressThreshold && ctx.method === 'GET' && acceptsGzip(String(acceptEncoding))) {
     data = gzipSync(data, { level: 1 });
     headers['content-encoding'] = 'gzip';
   }
