@@ -11,7 +11,7 @@ import { podQosClass } from '../../api/qos.ts';
 import { localhostProfileProblem, seccompProfileFor } from './seccomp.ts';
 import { admitSysctls, sandboxSysctls, type SysctlAdmission } from './sysctls.ts';
 
-import type { CoreV1Container, CoreV1Pod } from '../../schema/generated/types.ts';
+import type { CoreV1Container, CoreV1Pod, Quantity } from '../../schema/generated/types.ts';
 import type { CriSecurityProfile } from './seccomp.ts';
 
 /** what the node adds to a container's CRI config */
@@ -35,7 +35,7 @@ export interface NodePolicy {
   container(pod: CoreV1Pod, c: CoreV1Container): Promise<ContainerAdditions>;
 }
 
-const bytes = (q: unknown) => (q === undefined ? undefined : parseQuantity(String(q)));
+const bytes = (q: Quantity | undefined) => (q === undefined ? undefined : parseQuantity(String(q)));
 
 export function nodePolicy(s: NodePolicySettings): NodePolicy {
   const seccompDir = join(s.rootDir, 'seccomp');

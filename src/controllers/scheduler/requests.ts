@@ -9,7 +9,7 @@ import type { CoreV1Container, CoreV1Node, CoreV1Pod, Quantity } from '../../sch
 export type Resources = Map<string, number>;
 
 /** cpu in millicores, everything else in its base unit */
-export function quantityOf(resource: string, q: unknown): number {
+export function quantityOf(resource: string, q: Quantity): number {
   const v = parseQuantity(String(q)) ?? 0;
   return resource === 'cpu' ? Math.round(v * 1000) : v;
 }

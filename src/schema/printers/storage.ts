@@ -8,8 +8,8 @@ import { nameOf, objAge, orUnset, spec, status } from './format.ts';
 const modeOrder: Array<[string, string]> = [['ReadWriteOnce', 'RWO'], ['ReadOnlyMany', 'ROX'], ['ReadWriteMany', 'RWX'], ['ReadWriteOncePod', 'RWOP']];
 
 /** access modes in Kubernetes' fixed order, abbreviated: `RWO,RWX` */
-export function accessModes(modes: unknown): string {
-  const have = new Set(Array.isArray(modes) ? modes as string[] : []);
+export function accessModes(modes: string[] | undefined): string {
+  const have = new Set(Array.isArray(modes) ? modes : []);
   return modeOrder.filter(([m]) => have.has(m)).map(([, s]) => s).join(',');
 }
 
