@@ -7,11 +7,11 @@ import { EtcdStorage } from '../../src/storage/etcd/store.ts';
 import { createCacher } from '../../src/storage/cacher/cacher.ts';
 import { storageConformance } from './storage-suite.ts';
 import { etcdBinary, startEtcd, type EtcdCluster } from '../support/etcd.ts';
-import { skipForMissing } from '../support/requires.ts';
+import { requires } from '../support/requires.ts';
 
 if (!etcdBinary()) {
   console.log('# skipping etcd storage conformance: etcd is not installed (apt-get install etcd-server)');
-  test('etcd storage conformance', { skip: skipForMissing('etcd is not installed') }, () => {});
+  test('etcd storage conformance', requires('etcd is not installed'), () => {});
 } else {
   // one etcd per suite: compaction is global to an etcd, and each suite compacts
   let etcd: EtcdCluster;

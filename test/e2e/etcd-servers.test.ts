@@ -12,7 +12,7 @@ import { startOrch, type OrchProcess } from './support/orch-process.ts';
 import { rawClient, type RawClient } from './support/raw-client.ts';
 import { kubectl, kubectls } from './support/kubectl.ts';
 import { etcdBinary, startEtcd, type EtcdCluster } from '../support/etcd.ts';
-import { skipForMissing } from '../support/requires.ts';
+import { requires } from '../support/requires.ts';
 
 const cms = '/api/v1/namespaces/default/configmaps';
 
@@ -24,10 +24,10 @@ async function eventually(what: string, check: () => Promise<boolean>, ms = 20_0
   }
 }
 
-const skip = skipForMissing(!etcdBinary() && 'etcd is not installed');
-if (skip) console.log('# skipping multi-server etcd tests: etcd is not installed (apt-get install etcd-server)');
+const needsEtcd = requires(!etcdBinary() && 'etcd is not installed');
+if (needsEtcd.skip) console.log('# skipping multi-server etcd tests: etcd is not installed (apt-get install etcd-server)');
 
-describe('two API servers on a three-member etcd', { skip }, () => {
+describe('two API servers on a three-member etcd', needsEtcd, () => {
   let etcd: EtcdCluster;
   let certDir: string;
   let a: OrchProcess, b: OrchProcess;
@@ -64,7 +64,7 @@ describe('two API servers on a three-member etcd', { skip }, () => {
     assert.equal((await cb.request('GET', `${cms}/read-back`)).json().metadata.resourceVersion, again.metadata.resourceVersion);
   });
 
-  test('kubectl writes through one server; kubectl get -w on the other sees it', { skip: skipForMissing(!kubectls().length && 'no kubectl') }, async () => {
+  test('kubectl writes through one server; kubectl get -w on the other sees it', requires(!kubectls().length && 'no kubectl'), async () => {
     const bin = kubectls()[0]!.path;
     const watching = kubectl(bin, b.kubeconfig, ['get', 'configmaps', '-w', '--request-timeout=8s', '-o', 'name']);
     await new Promise(r => setTimeout(r, 1500));

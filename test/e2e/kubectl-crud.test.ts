@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { kubectl, kubectls, type Run } from './support/kubectl.ts';
 import { startOrch, type OrchProcess } from './support/orch-process.ts';
-import { skipForMissing } from '../support/requires.ts';
+import { requires } from '../support/requires.ts';
 
 const manifest = (ns: string) => `
 apiVersion: v1
@@ -95,7 +95,7 @@ function headerOf(out: string): string[] {
 }
 
 const versions = kubectls();
-if (versions.length === 0) test('kubectl end-to-end', { skip: skipForMissing('no kubectl binary found') }, () => {});
+if (versions.length === 0) test('kubectl end-to-end', requires('no kubectl binary found'), () => {});
 
 for (const { label, path: bin } of versions) {
   describe(`kubectl ${label}`, () => {

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kubectl, kubectls, type Run } from './support/kubectl.ts';
 import { startOrch, type OrchProcess } from './support/orch-process.ts';
-import { skipForMissing } from '../support/requires.ts';
+import { requires } from '../support/requires.ts';
 
 function ok(r: Run): string {
   assert.equal(r.code, 0, `kubectl failed: ${r.stderr}`);
@@ -32,9 +32,10 @@ spec:
 ${opts.side ? '      - name: side\n        image: busybox:1\n' : ''}`;
 
 const versions = kubectls();
-if (versions.length === 0) console.log('# skipping kubectl write tests: no kubectl binary found');
+const needsKubectl = requires(versions.length === 0 && 'no kubectl binary found');
+if (needsKubectl.skip) console.log('# skipping kubectl write tests: no kubectl binary found');
 
-describe('kubectl writes', { skip: skipForMissing(versions.length === 0 && 'no kubectl binary found') }, () => {
+describe('kubectl writes', needsKubectl, () => {
   let orch: OrchProcess;
   before(async () => { orch = await startOrch(); });
   after(async () => { await orch.stop(); await orch.cleanup(); });

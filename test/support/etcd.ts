@@ -1,5 +1,6 @@
 // Real etcd for tests: one member or a cluster on free loopback ports with temporary data dirs.
-// Tests skip with a printed reason where the binary is missing (CI installs etcd-server).
+// Tests skip with a printed reason where the binary is missing; in CI, which installs etcd-server,
+// a missing one fails them (test/support/requires.ts).
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -11,7 +11,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { ensurePki, issueClientCert, issueServingCert } from '../../../src/apiserver/cluster-certs.ts';
 import { certProblem, issueCert, splitHostsAndIps } from '../../../src/pki/certs.ts';
 import { kubeconfigYaml, writeKubeconfig } from '../../../src/apiserver/kubeconfig.ts';
-import { skipForMissing } from '../../support/requires.ts';
+import { requires } from '../../support/requires.ts';
 
 const DAY = 24 * 3600 * 1000;
 const serverAuth = '1.3.6.1.5.5.7.3.1';
@@ -146,7 +146,7 @@ test('issueClientCert and issueServingCert sign with the cluster CA', () => with
   assert.equal(serving.checkHost('n1'), 'n1');
 }));
 
-test('an RSA CA brought from elsewhere is kept and signs the leaves', { skip: skipForMissing(!existsSync('/usr/bin/openssl') && 'openssl not installed') }, () => withDir(async dir => {
+test('an RSA CA brought from elsewhere is kept and signs the leaves', requires(!existsSync('/usr/bin/openssl') && 'openssl not installed'), () => withDir(async dir => {
   const pkiDir = join(dir, 'pki');
   await rm(pkiDir, { recursive: true, force: true });
   execFileSync('mkdir', ['-p', pkiDir]);

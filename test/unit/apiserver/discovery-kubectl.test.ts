@@ -14,7 +14,7 @@ import { createCatalog } from '../../../src/schema/catalog.ts';
 import { aggregated, aggregatedContentType, coreVersions, group, groupList, resourceList, wantsAggregated } from '../../../src/apiserver/discovery.ts';
 import { openapiHandler } from '../../../src/apiserver/openapi.ts';
 import { versionInfo } from '../../../src/apiserver/version.ts';
-import { skipForMissing } from '../../support/requires.ts';
+import { requires } from '../../support/requires.ts';
 
 const run = promisify(execFile);
 const kubectls: Array<[string, string]> = [
@@ -98,9 +98,9 @@ const expectedRows: Array<[string, string, string, string, string]> = [
 ];
 
 for (const [version, bin] of kubectls) {
-  const skip = skipForMissing(!existsSync(bin) && `kubectl ${version} not installed at ${bin}`);
+  const needed = requires(!existsSync(bin) && `kubectl ${version} not installed at ${bin}`);
 
-  test(`kubectl ${version} api-resources`, { skip }, async () => {
+  test(`kubectl ${version} api-resources`, needed, async () => {
     const rows = table(await kubectl(bin, 'api-resources'));
     const served = catalog.groups().flatMap(g => catalog.resources(g.name, g.preferredVersion));
     assert.equal(rows.length, served.length);
@@ -111,13 +111,13 @@ for (const [version, bin] of kubectls) {
     assert.ok(!rows.some(r => /alpha|beta/.test(r.APIVERSION!)), 'no alpha or beta versions by default');
   });
 
-  test(`kubectl ${version} api-versions`, { skip }, async () => {
+  test(`kubectl ${version} api-versions`, needed, async () => {
     const got = (await kubectl(bin, 'api-versions')).split('\n').filter(Boolean);
     const want = catalog.groups().flatMap(g => g.versions.map(v => (g.name ? `${g.name}/${v}` : v))).sort();
     assert.deepEqual(got, want);
   });
 
-  test(`kubectl ${version} explain pods.spec.containers`, { skip }, async () => {
+  test(`kubectl ${version} explain pods.spec.containers`, needed, async () => {
     const out = await kubectl(bin, 'explain', 'pods.spec.containers');
     assert.match(out, /KIND:\s+Pod/);
     assert.match(out, /FIELD:\s+containers\s+<\[\]Container>/);

@@ -15,7 +15,7 @@ import { ensurePki } from '../../../src/apiserver/cluster-certs.ts';
 import type { Pki } from '../../../src/apiserver/cluster-certs.ts';
 import { writeKubeconfig } from '../../../src/apiserver/kubeconfig.ts';
 import { createClientCertAuthenticator } from '../../../src/apiserver/authn/client-cert.ts';
-import { skipForMissing } from '../../support/requires.ts';
+import { requires } from '../../support/requires.ts';
 
 const version = {
   major: '1', minor: '36', gitVersion: 'v1.36.0-orch', gitCommit: '0000000000000000000000000000000000000000',
@@ -73,8 +73,8 @@ function run(bin: string, args: string[]): Promise<{ code: number; stdout: strin
 }
 
 for (const bin of kubectls) {
-  const skip = skipForMissing(!existsSync(bin) && `${bin} not installed`);
-  test(`${bin} version -o json reads the server version over our TLS`, { skip }, async () => {
+  const needed = requires(!existsSync(bin) && `${bin} not installed`);
+  test(`${bin} version -o json reads the server version over our TLS`, needed, async () => {
     for (const server of [`https://127.0.0.1:${port}`, `https://localhost:${port}`]) {
       const kubeconfig = join(dir, 'admin.kubeconfig');
       await writeKubeconfig(kubeconfig, { server, caCertPem: pki.caCert, clientCertPem: pki.adminCert, clientKeyPem: pki.adminKey });
@@ -88,7 +88,7 @@ for (const bin of kubectls) {
     }
   });
 
-  test(`${bin} with another cluster's client certificate is refused`, { skip }, async () => {
+  test(`${bin} with another cluster's client certificate is refused`, needed, async () => {
     const stranger = await ensurePki(join(dir, 'other'), { hosts: [], ips: [] });
     const kubeconfig = join(dir, 'stranger.kubeconfig');
     await writeKubeconfig(kubeconfig, { server: `https://127.0.0.1:${port}`, caCertPem: pki.caCert, clientCertPem: stranger.adminCert, clientKeyPem: stranger.adminKey });

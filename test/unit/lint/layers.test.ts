@@ -53,16 +53,49 @@ test('a controller reaching into the registry fails; through the client it passe
   assert.equal(good.code, 0, good.out);
 });
 
-test('a pure layer touching the disk fails; a handler reaching storage fails', () => {
+test('a pure layer touching the disk or the machine, or loading files by require, fails; a handler reaching storage fails', () => {
   const io = check({ 'src/codec/read.ts': "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n" });
   assert.notEqual(io.code, 0);
   assert.match(io.out, /pure-layers-no-io/);
+  const os = check({ 'src/api/host.ts': "import { hostname } from 'os';\nexport const h = hostname;\n" });
+  assert.notEqual(os.code, 0);
+  assert.match(os.out, /pure-layers-no-io/);
+  const req = check({ 'src/patch/load.ts': "import { createRequire } from 'node:module';\nexport const r = createRequire;\n" });
+  assert.notEqual(req.code, 0);
+  assert.match(req.out, /pure-layers-no-require/);
   const handler = check({
     'src/apiserver/handlers/get.ts': "import { s } from '../../storage/interface.ts';\nexport const g = s;\n",
     'src/storage/interface.ts': 'export const s = 1;\n',
   });
   assert.notEqual(handler.code, 0);
   assert.match(handler.out, /handlers-see-the-registry/);
+});
+
+test('the simulated runtime reaches the agent only for the CRI descriptor, and no other layer but api/', () => {
+  const descriptor = {
+    'src/agent/cri/descriptor.ts': 'export const d = 1;\n',
+    'src/agent/cri/generated/cri-types.ts': 'export type T = number;\n',
+    'src/api/clock.ts': 'export const c = 1;\n',
+  };
+  const good = check({
+    ...descriptor,
+    'src/runtime-sim/server.ts': "import { d } from '../agent/cri/descriptor.ts';\nimport type { T } from '../agent/cri/generated/cri-types.ts';\nimport { c } from '../api/clock.ts';\nexport const s: T = d + c;\n",
+  });
+  assert.equal(good.code, 0, good.out);
+  for (const [target, from] of [['src/agent/pods/pod-syncer.ts', '../agent/pods/pod-syncer.ts'], ['src/client/rest.ts', '../client/rest.ts'], ['src/storage/interface.ts', '../storage/interface.ts']]) {
+    const bad = check({ [target]: 'export const x = 1;\n', 'src/runtime-sim/server.ts': `import { x } from '${from}';\nexport const s = x;\n` });
+    assert.notEqual(bad.code, 0, target);
+    assert.match(bad.out, /runtime-sim-apart: src\/runtime-sim\/server\.ts → /, target);
+  }
+});
+
+test('an import cycle fails the check', () => {
+  const r = check({
+    'src/api/a.ts': "import { b } from './b.ts';\nexport const a = () => b;\n",
+    'src/api/b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
+  });
+  assert.notEqual(r.code, 0);
+  assert.match(r.out, /no-circular/);
 });
 
 test('the project itself passes', () => {
