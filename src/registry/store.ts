@@ -11,8 +11,6 @@ import { StorageError, type Storage } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { Strategy, StrategyContext } from './strategy.ts';
 import type { DeleteOptions, DeleteResult, Registry, WriteOptions } from './registry.ts';
-
-export type { DeleteOptions, DeleteResult, WriteOptions } from './registry.ts';
 import { subresourceNamed } from './subresources/table.ts';
 import { hasStatusSubresource } from './subresources/status.ts';
 import { decodeFromStorage, encodeForStorage, jsonFromStorage } from './stored-object.ts';
@@ -25,6 +23,8 @@ import { listJson, listObjects, watchObjects, type ListOptions, type WatchOption
 import type { KubeList } from '../api/object.ts';
 import type { Watcher } from '../storage/interface.ts';
 import { rfc3339 } from '../api/time.ts';
+
+export type { DeleteOptions, DeleteResult, WriteOptions } from './registry.ts';
 
 export interface Clock { now(): Date }
 
@@ -63,7 +63,6 @@ export class GenericStore implements Registry {
 
   currentRevision(): Promise<number> { return this.deps.storage.currentRevision(); }
 
-  /** resolves once reads see `rv`: the watch cache says when it gets there; a 504 when it does not in time */
   async awaitRevision(rv: number, waitMs = futureRevisionWaitMs): Promise<void> {
     const storage = this.deps.storage;
     const reached = storage.waitForRevision ? await storage.waitForRevision(rv, waitMs) : (await storage.currentRevision()) >= rv;
@@ -74,7 +73,6 @@ export class GenericStore implements Registry {
     return { info, now: this.clock.now(), random: this.random, listOther: this.deps.listOther };
   }
 
-  /** `allowStale`: from the watch cache as it is, for checks Kubernetes makes against informers */
   async get(info: ResourceInfo, namespace: string | undefined, name: string, revision?: number, allowStale = false): Promise<KubeObject> {
     const { kv } = await this.deps.storage.get(objectKey(info, namespace, name), revision ? { revision } : allowStale ? { allowStale } : undefined);
     if (!kv) throw notFound(info, name);
@@ -85,12 +83,10 @@ export class GenericStore implements Registry {
     return listObjects(this.deps.storage, info, namespace, opts);
   }
 
-  /** an unfiltered list as JSON bytes, without decoding the items */
   listJson(info: ResourceInfo, namespace: string | undefined, opts: Omit<ListOptions, 'filter' | 'name'> = {}): Promise<Buffer> {
     return listJson(this.deps.storage, info, namespace, opts);
   }
 
-  /** one object as JSON bytes, without decoding it */
   async getJson(info: ResourceInfo, namespace: string | undefined, name: string): Promise<Buffer> {
     const { kv } = await this.deps.storage.get(objectKey(info, namespace, name));
     if (!kv) throw notFound(info, name);
@@ -274,26 +270,25 @@ export class GenericStore implements Registry {
       // a negative grace period counts as one second, as Kubernetes' BeforeDelete has it
       const requested = opts.gracePeriodSeconds !== undefined && opts.gracePeriodSeconds < 0 ? 1 : opts.gracePeriodSeconds;
       const finalizers = strategy.finalizersOf(current);
-      const obj = deepClone(current);
-      const meta = obj.metadata;
-      let removeNow = false;
+      let obj: KubeObject | undefined;
       if (current.metadata.deletionTimestamp) {
         // already being deleted: only a grace period the request names, and shorter, changes it
         const pending = current.metadata.deletionGracePeriodSeconds ?? 0;
         const shorter = pending > 0 && requested !== undefined && requested < pending;
         const grace = shorter ? requested : pending;
-        if (grace === 0 && finalizers.length === 0) removeNow = true;
-        else if (!shorter) return { object: current, deleted: false };
-        else {
+        if (grace > 0 || finalizers.length > 0) {
+          if (!shorter) return { object: current, deleted: false };
+          obj = deepClone(current);
           // the deadline moves back by the difference, from the first delete's deadline
-          meta.deletionTimestamp = rfc3339(Date.parse(current.metadata.deletionTimestamp) + (grace - pending) * 1000);
-          meta.deletionGracePeriodSeconds = grace;
+          obj.metadata.deletionTimestamp = rfc3339(Date.parse(current.metadata.deletionTimestamp) + (grace - pending) * 1000);
+          obj.metadata.deletionGracePeriodSeconds = grace;
         }
       } else {
         const { gracePeriodSeconds } = strategy.deleteDecision(current, requested);
-        if (gracePeriodSeconds === 0 && finalizers.length === 0) removeNow = true;
-        else {
+        if (gracePeriodSeconds > 0 || finalizers.length > 0) {
           // graceful deletion or finalizers pending: mark the object and leave it for its owners
+          obj = deepClone(current);
+          const meta = obj.metadata;
           meta.deletionTimestamp = rfc3339(this.clock.now().getTime() + gracePeriodSeconds * 1000);
           meta.deletionGracePeriodSeconds = gracePeriodSeconds;
           // the first mark for deletion changes what the object is for: its generation moves
@@ -301,7 +296,7 @@ export class GenericStore implements Registry {
           strategy.markDeleting(obj);
         }
       }
-      if (removeNow) {
+      if (!obj) {
         if (opts.dryRun) return { object: current, deleted: true };
         try {
           return await this.removeNow(info, namespace, name, kv.modRevision);
@@ -313,7 +308,7 @@ export class GenericStore implements Registry {
       if (opts.dryRun) return { object: obj, deleted: false };
       try {
         const written = await this.cas(info, namespace, name, obj, kv.modRevision);
-        meta.resourceVersion = String(written.modRevision);
+        obj.metadata.resourceVersion = String(written.modRevision);
         return { object: obj, deleted: false };
       } catch (err) {
         if (err instanceof StatusError && err.reason === 'Conflict' && attempt < 5) continue;
