@@ -29,7 +29,8 @@ function exact(q: unknown): { num: bigint; scale: number } | undefined {
   const [, sign, whole, frac = '', suffix = ''] = m;
   let e10 = -frac.length;
   let e2 = 0;
-  if (/^[eE]/.test(suffix)) e10 += Number(suffix.slice(1));
+  // (a bare E is exa; an exponent has digits)
+  if (/^[eE][+-]?\d+$/.test(suffix)) e10 += Number(suffix.slice(1));
   else if (suffix in binaryExponent) e2 = binaryExponent[suffix]!;
   else e10 += decimalExponent[suffix]!;
   if (Math.abs(e10) > 400) return undefined;
@@ -52,4 +53,44 @@ export function compareQuantities(a: unknown, b: unknown): -1 | 0 | 1 | undefine
   }
   const l = x.num * 10n ** BigInt(y.scale), r = y.num * 10n ** BigInt(x.scale);
   return l < r ? -1 : l > r ? 1 : 0;
+}
+
+const siSuffixes: Record<number, string> = { [-9]: 'n', [-6]: 'u', [-3]: 'm', 0: '', 3: 'k', 6: 'M', 9: 'G', 12: 'T', 15: 'P', 18: 'E' };
+const binarySuffixes = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
+
+/**
+ * A quantity in the canonical form Kubernetes writes it in: the suffix family of the input
+ * (binary, decimal SI, or a decimal exponent) kept, the largest unit that leaves a whole number
+ * chosen (`1000m` is `1`, `1024Mi` is `1Gi`, `0.1` is `100m`), binary values below 1024 or with a
+ * fraction written as decimal SI, and nothing finer than nano (rounded up, away from zero).
+ * Undefined when malformed.
+ */
+export function canonicalQuantity(q: unknown): string | undefined {
+  const x = exact(q);
+  if (!x) return undefined;
+  const suffix = /([eE][+-]?\d+|[KMGTPE]i)$/.exec(String(q).trim())?.[1] ?? '';
+  let { num, scale } = x;
+  while (scale > 0 && num % 10n === 0n) { num /= 10n; scale--; }
+  const negative = num < 0n;
+  if (negative) num = -num;
+  const sign = negative ? '-' : '';
+  if (suffix.endsWith('i') && scale === 0 && num >= 1024n) {
+    let unit = 0;
+    while (unit < 6 && num % 1024n === 0n) { num /= 1024n; unit++; }
+    return `${sign}${num}${binarySuffixes[unit]}`;
+  }
+  if (num === 0n) return '0';
+  let e = -scale;
+  while (num % 10n === 0n) { num /= 10n; e++; }
+  if (e < -9) {
+    const div = 10n ** BigInt(-9 - e);
+    num = (num + div - 1n) / div;
+    e = -9;
+  }
+  const exponent = /^[eE]/.test(suffix);
+  let e3 = Math.floor(e / 3) * 3;
+  if (!exponent && e3 > 18) e3 = 18;
+  num *= 10n ** BigInt(e - e3);
+  if (exponent) return `${sign}${num}${e3 === 0 ? '' : `e${e3}`}`;
+  return `${sign}${num}${siSuffixes[e3]}`;
 }

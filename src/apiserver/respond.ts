@@ -5,7 +5,8 @@ import { gzipSync } from 'node:zlib';
 import type { StatusError } from '../api/status.ts';
 import { isObject, type KubeList, type KubeObject } from '../api/object.ts';
 import type { RequestContext } from './context.ts';
-import { negotiateResponse, responseContentType, type Negotiated } from '../codec/negotiate.ts';
+import { negotiateResponse, responseContentType, wantsPretty, type Negotiated } from '../codec/negotiate.ts';
+import { goJson, goString } from '../codec/go-json.ts';
 import { encodeBody } from '../codec/encode.ts';
 import { toPartialObjectMetadata, toPartialObjectMetadataList } from '../codec/partial-metadata.ts';
 import { toTable } from '../codec/table.ts';
@@ -19,8 +20,7 @@ function isList(obj: unknown): obj is KubeList {
 }
 
 function pretty(ctx: RequestContext): boolean {
-  const p = ctx.query.get('pretty');
-  return p === '' || p === 'true' || p === '1';
+  return wantsPretty(ctx.query.get('pretty'), ctx.headers['user-agent']);
 }
 
 function commonHeaders(ctx: RequestContext): void {
@@ -125,7 +125,7 @@ export function sendError(ctx: RequestContext, err: StatusError): void {
 }
 
 export function sendJson(ctx: RequestContext, code: number, body: unknown, contentType = 'application/json'): void {
-  write(ctx, code, contentType, JSON.stringify(body, null, pretty(ctx) ? 2 : undefined));
+  write(ctx, code, contentType, encodeBody(body, 'application/json', { pretty: pretty(ctx) }));
 }
 
 export function sendText(ctx: RequestContext, code: number, body: string): void {
@@ -163,8 +163,13 @@ function eventLine(type: string, obj: object): Buffer {
   let byType = lines.get(obj);
   if (!byType) lines.set(obj, byType = new Map());
   let line = byType.get(type);
-  if (line === undefined) byType.set(type, line = Buffer.from(JSON.stringify({ type, object: obj }) + '\n'));
+  if (line === undefined) byType.set(type, line = Buffer.from(watchEventJson(type, obj)));
   return line;
+}
+
+/** one line of a JSON watch stream: a WatchEvent as Go's encoder writes it */
+function watchEventJson(type: string, obj: unknown): string {
+  return `{"type":${goString(type)},"object":${goJson(obj)}}\n`;
 }
 
 // The watchers of one dispatch are sent the same lines in the same order: join them once.
@@ -226,7 +231,7 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
         if (!first && isObject(obj) && obj.kind === 'Table') obj = { ...obj, columnDefinitions: [] };
       }
       first = false;
-      pending.push(obj === object ? eventLine(type, obj as object) : Buffer.from(JSON.stringify({ type, object: obj }) + '\n'));
+      pending.push(obj === object ? eventLine(type, obj as object) : Buffer.from(watchEventJson(type, obj)));
       // events sent in one turn (a batch from the watch cache) leave in one write
       if (pending.length === 1) queueMicrotask(flush);
       return true;

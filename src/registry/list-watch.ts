@@ -8,6 +8,9 @@ import { prefixEnd, StorageError, type IndexHint, type KeyValue, type Storage, t
 import type { ResourceInfo } from '../schema/types.ts';
 import { decodeFromStorage, decodeShared, jsonListFromStorage } from './stored-object.ts';
 import { collectionPrefix } from './keys.ts';
+import { goJson, goString } from '../codec/go-json.ts';
+
+const listMeta = 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 
 export interface ListOptions {
@@ -38,9 +41,8 @@ export async function listObjects(storage: Storage, info: ResourceInfo, namespac
  */
 export async function listJson(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: Omit<ListOptions, 'filter' | 'name'> = {}): Promise<Buffer> {
   const { list, stored } = await readList(storage, info, namespace, opts, true);
-  const { items: _items, ...head } = list;
-  const prefix = JSON.stringify(head);
-  return jsonListFromStorage(`${prefix.slice(0, -1)},"items":[`, stored, list.apiVersion, info.kind, ']}');
+  const open = `{"kind":${goString(list.kind)},"apiVersion":${goString(list.apiVersion)},"metadata":${goJson(list.metadata, listMeta)},"items":[`;
+  return jsonListFromStorage(open, stored, list.apiVersion, info.kind, ']}\n');
 }
 
 async function readList(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: ListOptions, asJson: boolean): Promise<JsonList> {

@@ -118,7 +118,7 @@ export class GenericStore implements Registry {
     if (strategy.tracksGeneration) meta.generation = 1; else delete meta.generation;
     obj.apiVersion = apiVersionOf(info.group, info.version);
     obj.kind = info.kind;
-    if (hasStatusSubresource(info)) delete obj.status;
+    if (hasStatusSubresource(info) && !strategy.keepsStatusOnCreate) delete obj.status;
     await strategy.prepareForCreate(obj, ctx);
     this.recordManager(info, undefined, obj, opts, now);
     strategy.admitCreate?.(obj, ctx);

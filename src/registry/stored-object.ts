@@ -1,54 +1,84 @@
-// How objects are kept in storage: JSON without resourceVersion (the storage revision is the
+// How objects are kept in storage: Go-ordered JSON without resourceVersion (the storage revision is the
 // resourceVersion, so it is filled in on the way out and never stored twice).
 
 import type { KubeObject } from '../api/object.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import { copyValue, valueBytes, valueLength } from '../storage/packed-value.ts';
+import { goJson, goJsonListItem, goString } from '../codec/go-json.ts';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
-// Stored JSON always starts `{"apiVersion":…,"kind":…,"metadata":{`, so a plain JSON read can
-// splice the served apiVersion and the resourceVersion into the bytes instead of parsing them.
+// Stored JSON is the object as Go's encoder writes it (`{"kind":…,"apiVersion":…,"metadata":{`,
+// struct order, zero values of fields Go always writes), less the resourceVersion. A plain JSON
+// read splices the served apiVersion and the resourceVersion (which Go writes right after the
+// uid) into the stored bytes instead of parsing them.
 export function encodeForStorage(obj: KubeObject): Uint8Array {
   const { resourceVersion: _rv, ...meta } = obj.metadata;
-  const { apiVersion, kind, metadata: _m, ...rest } = obj;
-  return enc.encode(JSON.stringify({ apiVersion, kind, metadata: meta, ...rest }));
+  return enc.encode(goJson({ ...obj, metadata: meta }));
 }
 
-// The head is shorter than `longProbe` bytes (apiVersion and kind are short); most fit in
-// `shortProbe`, which is tried first. The byte after the head is read too.
-const shortProbe = 96;
-const longProbe = 256;
+// The head is shorter than `longProbe` bytes (kind, apiVersion, name, namespace and uid are
+// short); most fit in `shortProbe`, which is tried first. The byte after the head is read too.
+const shortProbe = 160;
+const longProbe = 640;
 // where a packed value's head is copied to be looked at (lists look at thousands in a row)
 const headScratch = new Uint8Array(longProbe + 1);
 
-/** the value's first bytes and the length of its stored head (0: the slow path) */
-function headOf(kv: KeyValue): { start: Uint8Array; length: number } {
-  let start = valueBytes(kv, 0, shortProbe + 1, headScratch);
-  let length = storedHeadLength(start);
-  if (length === 0 && start.length > shortProbe) {
-    start = valueBytes(kv, 0, longProbe + 1, headScratch);
-    length = storedHeadLength(start);
-  }
-  return { start, length };
+interface Head {
+  start: Uint8Array;
+  /** where the metadata's fields begin (0: the slow path) */
+  meta: number;
+  /** where the resourceVersion goes: after the uid's value */
+  splice: number;
 }
+
+/** the value's first bytes and where its stored head's parts are (meta 0: the slow path) */
+function headOf(kv: KeyValue): Head {
+  let start = valueBytes(kv, 0, shortProbe + 1, headScratch);
+  let head = storedHead(start);
+  if (head.meta === 0 && start.length > shortProbe) {
+    start = valueBytes(kv, 0, longProbe + 1, headScratch);
+    head = storedHead(start);
+  }
+  return head;
+}
+
+const noHead = { meta: 0, splice: 0 };
+// the metadata fields Go writes before the uid, all plain strings
+const beforeUid = ['"name":"', '"generateName":"', '"namespace":"', '"selfLink":"'].map(k => Buffer.from(k));
+const uidOpen = Buffer.from('"uid":"');
 
 /**
- * The byte length of the stored head `{"apiVersion":"…","kind":"…","metadata":{` at the start of
- * `b`, or 0 when the value must take the slow path (no such head, or escapes or non-ASCII text
- * in it, which a splice would have to re-encode).
+ * Where the parts of the stored head `{"kind":"…","apiVersion":"…","metadata":{…"uid":"…"` are
+ * in `b`; meta 0 when the value must take the slow path (no such head — objects stored before
+ * values were kept in Go's form begin with apiVersion —, or escapes or non-ASCII text in it,
+ * which a splice would have to re-encode).
  */
-function storedHeadLength(b: Uint8Array): number {
-  let at = expect(b, 0, apiVersionOpen);
+function storedHead(b: Uint8Array): Head & { start: Uint8Array } {
+  let at = expect(b, 0, kindOpen);
   at = at && skipPlainString(b, at);
-  at = at && expect(b, at, kindOpen);
+  at = at && expect(b, at, apiVersionOpen);
   at = at && skipPlainString(b, at);
-  return at && expect(b, at, metadataOpen);
+  at = at && expect(b, at, metadataOpen);
+  if (!at) return { start: b, ...noHead };
+  const meta = at;
+  for (let i = 0; i < beforeUid.length && at; i++) {
+    const next = expect(b, at, beforeUid[i]!);
+    if (next) {
+      at = skipPlainString(b, next);
+      at = at && b[at] === 0x2c /* , */ ? at + 1 : 0;
+    }
+  }
+  at = at && expect(b, at, uidOpen);
+  at = at && skipPlainString(b, at);
+  // the byte after the uid: more metadata, or its end
+  if (!at || (b[at] !== 0x2c && b[at] !== 0x7d)) return { start: b, ...noHead };
+  return { start: b, meta, splice: at };
 }
 
-const apiVersionOpen = Buffer.from('{"apiVersion":"');
-const kindOpen = Buffer.from(',"kind":"');
+const kindOpen = Buffer.from('{"kind":"');
+const apiVersionOpen = Buffer.from(',"apiVersion":"');
 const metadataOpen = Buffer.from(',"metadata":{');
 
 /** the position after `want` when `b` holds it at `at`, else 0 */
@@ -67,68 +97,77 @@ function skipPlainString(b: Uint8Array, at: number): number {
   return 0;
 }
 
-// the head every item of a list shares, up to the resourceVersion's digits
+// the head each object of a kind starts with as served; items of a list carry no type
 const servedHeads = new Map<string, Uint8Array>();
+const itemHead = enc.encode('{"metadata":{');
+const rvOpen = enc.encode(',"resourceVersion":"');
 
 function servedHead(apiVersion: string, kind: string): Uint8Array {
   const key = `${apiVersion}\u0000${kind}`;
   let h = servedHeads.get(key);
-  if (!h) servedHeads.set(key, h = enc.encode(`{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(kind)},"metadata":{"resourceVersion":"`));
+  if (!h) servedHeads.set(key, h = enc.encode(`{"kind":${goString(kind)},"apiVersion":${goString(apiVersion)},"metadata":{`));
   return h;
 }
 
 /**
  * Stored objects as the items of a JSON list, between `open` and `close`, in one buffer sized
- * up front. Each item is written as a new head carrying the served apiVersion and its
- * resourceVersion, then its stored bytes after their head, copied once — no parse, no re-encode,
+ * up front. Each item is written as a new head, its stored metadata up to the uid, its
+ * resourceVersion, then the rest of its stored bytes, copied once — no parse, no re-encode,
  * no piece allocated per item (a 10k-item list is tens of megabytes, and its pieces once cost
  * more than the copy). Values the watch cache keeps packed are copied out of their template
- * and delta directly.
+ * and delta directly. `typed` writes kind and apiVersion (a single object; items of a typed list
+ * have none, as Go's list structs hold them).
  */
-export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: string, kind: string, close: string): Buffer {
-  const head = servedHead(apiVersion, kind);
-  // per item, worked out while sizing and used while writing: where its stored head ends (0: it
-  // takes the slow path, whose bytes are kept in `slow`) and whether more fields follow the head
-  const heads = new Int32Array(kvs.length);
+export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: string, kind: string, close: string, typed = false): Buffer {
+  const head = typed ? servedHead(apiVersion, kind) : itemHead;
+  // per item, worked out while sizing and used while writing: where its metadata begins and its
+  // resourceVersion goes (meta 0: the slow path, whose bytes are kept in `slow`)
+  const metas = new Int32Array(kvs.length);
+  const splices = new Int32Array(kvs.length);
   const slow = new Map<number, Uint8Array>();
   let size = Buffer.byteLength(open) + Buffer.byteLength(close) + Math.max(0, kvs.length - 1);
   kvs.forEach((kv, i) => {
-    const { start, length: hl } = headOf(kv);
-    if (hl === 0) {
-      const whole = enc.encode(JSON.stringify(decodeFromStorage(kv, apiVersion)));
+    const { meta, splice } = headOf(kv);
+    if (meta === 0) {
+      const obj = decodeFromStorage(kv, apiVersion);
+      const whole = enc.encode(typed ? goJson(obj) : goJsonListItem(obj));
       slow.set(i, whole);
       size += whole.length;
       return;
     }
-    const more = start[hl] !== 0x7d; /* } */
-    heads[i] = more ? hl : -hl;
-    size += head.length + String(kv.modRevision).length + 1 + (more ? 1 : 0) + valueLength(kv) - hl;
+    metas[i] = meta;
+    splices[i] = splice;
+    size += head.length + (splice - meta) + rvOpen.length + String(kv.modRevision).length + 1 + valueLength(kv) - splice;
   });
   const out = Buffer.allocUnsafe(size);
   let at = out.write(open, 0);
   kvs.forEach((kv, i) => {
     if (i) out[at++] = 0x2c; /* , */
-    const hl = heads[i]!;
-    if (hl === 0) {
+    const meta = metas[i]!;
+    if (meta === 0) {
       const whole = slow.get(i)!;
       out.set(whole, at);
       at += whole.length;
       return;
     }
+    const splice = splices[i]!;
     out.set(head, at);
     at += head.length;
+    out.set(valueBytes(kv, meta, splice, headScratch), at);
+    at += splice - meta;
+    out.set(rvOpen, at);
+    at += rvOpen.length;
     at += out.write(String(kv.modRevision), at, 'latin1');
     out[at++] = 0x22; /* " */
-    if (hl > 0) out[at++] = 0x2c;
-    at += copyValue(kv, out, at, Math.abs(hl));
+    at += copyValue(kv, out, at, splice);
   });
   at += out.write(close, at);
   return at === size ? out : out.subarray(0, at);
 }
 
-/** the stored object as JSON bytes for a client of apiVersion (see jsonListFromStorage) */
+/** the stored object as a JSON response body for a client of apiVersion (see jsonListFromStorage) */
 export function jsonFromStorage(kv: KeyValue, apiVersion: string, kind: string): Buffer {
-  return jsonListFromStorage('', [kv], apiVersion, kind, '');
+  return jsonListFromStorage('', [kv], apiVersion, kind, '\n', true);
 }
 
 /** the stored object as the client sees it through apiVersion */

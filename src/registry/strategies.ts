@@ -16,6 +16,7 @@ const rbacNames = strategyWith({ allowCreateOnUpdate: true, nameRule: 'path-segm
 const table: Record<string, Strategy> = {
   'namespaces': namespaceStrategy,
   'pods': podStrategy,
+  'nodes': strategyWith({ keepsStatusOnCreate: true }),
   'configmaps': strategyWith({
     validateCreate: validateConfigMapSize,
     validateUpdate: (obj, old) => [...validateConfigMapSize(obj), ...validateImmutableData(obj, old)],

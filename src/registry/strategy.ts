@@ -31,6 +31,11 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   allowCreateOnUpdate: boolean;
   /** a delete answers with the deleted object instead of a Success Status */
   returnDeletedObject: boolean;
+  /**
+   * a new object keeps the status it was created with although a status subresource exists
+   * (nodes: the agent registers its node with its status)
+   */
+  keepsStatusOnCreate?: boolean;
   /** server defaults and server-owned fields for a new object (mutates obj) */
   prepareForCreate(obj: T, ctx: StrategyContext): void | Promise<void>;
   /**

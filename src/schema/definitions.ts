@@ -18,6 +18,17 @@ function file(): DefinitionsFile {
   return loaded;
 }
 
+let order: Record<string, string[]> | undefined;
+
+/**
+ * The JSON fields of a definition in Go struct order (generated/json-field-order.json, made by
+ * scripts/gen-proto-table.ts); undefined for types without a protobuf message
+ */
+export function goFieldOrder(name: string): readonly string[] | undefined {
+  order ??= createRequire(import.meta.url)('./generated/json-field-order.json') as Record<string, string[]>;
+  return order[name];
+}
+
 /** every definition by name (io.k8s.api.core.v1.Pod, ...); treat as read-only */
 export function allDefinitions(): Readonly<Record<string, SchemaObject>> {
   return file().definitions;

@@ -101,6 +101,9 @@ const cmObject = (name = 'r', data: Record<string, string> = { k: 'v' }): KubeOb
   data,
 });
 
+/** the test ConfigMap as Go writes it: kind before apiVersion */
+const goOrdered = ({ apiVersion, kind, ...rest }: KubeObject) => JSON.stringify({ kind, apiVersion, ...rest });
+
 const cmList = (...items: KubeObject[]): KubeList => ({ apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '9', continue: 'tok', remainingItemCount: 3 }, items });
 
 const served406 = 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf';
@@ -124,7 +127,7 @@ test('JSON: compact, with its content type, no-cache and the exact content lengt
   assert.ok(res.writableEnded);
   assert.deepEqual(res.json(), cmObject());
   assert.ok(!/\n|": /.test(res.text.trimEnd()), 'no indentation');
-  assert.ok(res.text.startsWith('{"apiVersion":"v1","kind":"ConfigMap","metadata":{'), res.text);
+  assert.ok(res.text.startsWith('{"kind":"ConfigMap","apiVersion":"v1","metadata":{'), res.text);
   // any Accept that allows JSON gets the same
   for (const accept of ['*/*', 'application/*', 'application/json', 'application/json;charset=utf-8', 'text/html, application/json;q=0.1', 'application/vnd.kubernetes.protobuf, application/json']) {
     const other = context({ accept });
@@ -134,7 +137,7 @@ test('JSON: compact, with its content type, no-cache and the exact content lengt
   }
 });
 
-test('JSON: a single object ends in a newline, as Go\'s json.Encoder writes it', { todo: 'kube-apiserver\'s JSON serializer (json.NewEncoder(w).Encode) ends every compact body with "\\n"; orch sends the JSON without it (sendObject, sendJsonText, sendJson and errors alike)' }, () => {
+test('JSON: a single object ends in a newline, as Go\'s json.Encoder writes it', () => {
   const { ctx, res } = context();
   sendObject(ctx, 200, cmObject());
   assert.ok(res.text.endsWith('}\n'), JSON.stringify(res.text.slice(-3)));
@@ -143,16 +146,29 @@ test('JSON: a single object ends in a newline, as Go\'s json.Encoder writes it',
   assert.ok(err.res.text.endsWith('}\n'));
 });
 
-test('JSON: pretty output indents two spaces when the query asks', () => {
-  for (const query of ['pretty=true', 'pretty=1', 'pretty=']) {
+test('JSON: pretty output indents two spaces as json.MarshalIndent does (no newline), when the query asks or the client is curl, Wget or a browser', () => {
+  const goOrder = JSON.parse(goOrdered(cmObject()));
+  for (const query of ['pretty=true', 'pretty=1', 'pretty=T']) {
     const { ctx, res } = context({ query });
     sendObject(ctx, 200, cmObject());
-    assert.equal(res.text.trimEnd(), JSON.stringify(cmObject(), null, 2), query);
+    assert.equal(res.text, JSON.stringify(goOrder, null, 2), query);
     assert.equal(res.headers['content-length'], res.body.length);
   }
-  const { ctx, res } = context({ query: 'pretty=false' });
-  sendObject(ctx, 200, cmObject());
-  assert.equal(res.text, JSON.stringify(cmObject()));
+  for (const userAgent of ['curl/8.5.0', 'Wget/1.21', 'Mozilla/5.0 (X11; Linux x86_64)']) {
+    const { ctx, res } = context({ headers: { 'user-agent': userAgent } });
+    sendObject(ctx, 200, cmObject());
+    assert.equal(res.text, JSON.stringify(goOrder, null, 2), userAgent);
+    // the query wins over the user agent, as kube-apiserver decides it
+    const off = context({ query: 'pretty=false', headers: { 'user-agent': userAgent } });
+    sendObject(off.ctx, 200, cmObject());
+    assert.equal(off.res.text, JSON.stringify(goOrder) + '\n', userAgent);
+  }
+  // an empty or unparsable value is no answer: the user agent decides (kubectl: compact)
+  for (const query of ['pretty=', 'pretty=false', 'pretty=yes']) {
+    const { ctx, res } = context({ query, headers: { 'user-agent': 'kubectl/v1.33.0' } });
+    sendObject(ctx, 200, cmObject());
+    assert.equal(res.text, JSON.stringify(goOrder) + '\n', query);
+  }
 });
 
 test('YAML: sorted keys as Go writes them, its content type and length', () => {
@@ -491,7 +507,7 @@ test('HTTP/2: a body goes out on the stream itself, in one respond and one end; 
   };
   const { ctx, res } = context({ res: h2(), warnings: ['careful'] });
   sendObject(ctx, 200, cmObject());
-  const body = JSON.stringify(cmObject());
+  const body = goOrdered(cmObject()) + '\n';
   assert.deepEqual(calls, [
     ['respond', { ':status': 200, 'content-type': 'application/json', 'cache-control': 'no-cache, private', warning: ['299 - "careful"'], 'content-length': Buffer.byteLength(body) }],
     ['end', body],
@@ -527,7 +543,7 @@ test('watch: one JSON event per line; events sent in one turn leave in one write
   assert.equal(w.send('MODIFIED', cmObject('b')), true);
   await turn();
   assert.equal(res.chunks.length, 1, 'one write for the batch');
-  assert.equal(res.text, `${JSON.stringify({ type: 'ADDED', object: cmObject('a') })}\n${JSON.stringify({ type: 'MODIFIED', object: cmObject('b') })}\n`);
+  assert.equal(res.text, `{"type":"ADDED","object":${goOrdered(cmObject('a'))}}\n{"type":"MODIFIED","object":${goOrdered(cmObject('b'))}}\n`);
   w.send('BOOKMARK', { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '12' } });
   w.close();
   assert.equal(res.chunks.length, 2, 'close flushes what is pending');

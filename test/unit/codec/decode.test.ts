@@ -76,8 +76,8 @@ test('duplicate keys are found in YAML too', () => {
 
 test('encoding: compact JSON, pretty JSON indented two spaces, YAML as Kubernetes writes it', () => {
   const obj = { kind: 'Pod', apiVersion: 'v1', metadata: { name: 'p', creationTimestamp: '2026-01-01T00:00:00Z', labels: { on: 'yes' } }, spec: { containers: [{ name: 'c', args: ['1'] }], volumes: [] } };
-  assert.equal(encodeBody({ a: 1, b: [1, 2] }, 'application/json'), '{"a":1,"b":[1,2]}');
-  assert.equal(encodeBody({ a: 1, b: { c: [1] } }, 'application/json', { pretty: true }), '{\n  "a": 1,\n  "b": {\n    "c": [\n      1\n    ]\n  }\n}\n');
+  assert.equal(encodeBody({ a: 1, b: [1, 2] }, 'application/json'), '{"a":1,"b":[1,2]}\n');
+  assert.equal(encodeBody({ a: 1, b: { c: [1] } }, 'application/json', { pretty: true }), '{\n  "a": 1,\n  "b": {\n    "c": [\n      1\n    ]\n  }\n}');
   assert.equal(encodeBody(obj, 'application/yaml'), [
     'apiVersion: v1',
     'kind: Pod',

@@ -1,0 +1,57 @@
+// Go's encoding/json as the server writes with it: field order from the generated table, zero
+// values of fields Go writes without omitempty, sorted maps, escapes, times, typed lists.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { goJson, goJsonBody, goJsonIndented, goString } from '../../../src/codec/go-json.ts';
+
+test('strings: <, >, &, U+2028 and U+2029 escaped as Go escapes them; the rest as JSON writes it', () => {
+  assert.equal(goString('a<b>&c\u2028\u2029"\\\n'), '"a\\u003cb\\u003e\\u0026c\\u2028\\u2029\\"\\\\\\n"');
+  assert.equal(goString('plain'), '"plain"');
+});
+
+test('struct order is Go\'s, kind and apiVersion first, whatever order the fields came in', () => {
+  const text = goJson({ status: { phase: 'Pending' }, spec: { containers: [{ image: 'i', name: 'c' }] }, metadata: { namespace: 'n', name: 'p' }, apiVersion: 'v1', kind: 'Pod' });
+  assert.equal(text, '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","namespace":"n"},"spec":{"containers":[{"name":"c","image":"i"}]},"status":{"phase":"Pending"}}');
+});
+
+test('fields Go writes without omitempty are present with their zero value', () => {
+  assert.equal(goJson({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'd' }, status: {} }).split('"status":')[1],
+    '{"currentNumberScheduled":0,"numberMisscheduled":0,"desiredNumberScheduled":0,"numberReady":0}}');
+  // a Status without a message still has its code; an empty details keeps none of its optional fields
+  assert.equal(goJson({ code: 500, kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure' }), '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","code":500}');
+});
+
+test('maps sorted by key; opaque JSON (fieldsV1) kept as given', () => {
+  const text = goJson({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', labels: { z: '1', a: '2', m: '3' }, managedFields: [{ manager: 'm', fieldsV1: { 'f:z': {}, 'f:a': {} } }] }, data: { b: '1', a: '2' } });
+  assert.match(text, /"labels":\{"a":"2","m":"3","z":"1"\}/);
+  assert.match(text, /"fieldsV1":\{"f:z":\{\},"f:a":\{\}\}/);
+  assert.match(text, /"data":\{"a":"2","b":"1"\}/);
+});
+
+test('Time in whole seconds UTC, MicroTime with six digits UTC; quantities canonical', () => {
+  const ev = JSON.parse(goJson({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'e', creationTimestamp: '2026-03-04T05:06:07.999+02:00' }, involvedObject: {}, eventTime: '2026-03-04T05:06:07.5Z' }));
+  assert.equal(ev.metadata.creationTimestamp, '2026-03-04T03:06:07Z');
+  assert.equal(ev.eventTime, '2026-03-04T05:06:07.500000Z');
+  const pod = JSON.parse(goJson({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', resources: { requests: { cpu: '1000m', memory: '1024Mi' }, limits: { cpu: 2, memory: '0.5Gi' } } }] } }));
+  assert.deepEqual(pod.spec.containers[0].resources, { limits: { cpu: '2', memory: '512Mi' }, requests: { cpu: '1', memory: '1Gi' } });
+});
+
+test('typed lists: items without kind and apiVersion; metadata-only lists keep them', () => {
+  const item = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } };
+  assert.equal(goJson({ apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '3' }, items: [item] }), '{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"3"},"items":[{"metadata":{"name":"a"}}]}');
+  assert.equal(goJson({ apiVersion: 'v1', kind: 'ConfigMapList', metadata: {} }), '{"kind":"ConfigMapList","apiVersion":"v1","metadata":{},"items":null}');
+  const pom = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'a' } };
+  assert.equal(goJson({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadataList', metadata: {}, items: [pom] }),
+    '{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":{},"items":[{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"name":"a"}}]}');
+});
+
+test('Table in its Go struct order', () => {
+  const t = goJson({ rows: [{ object: { x: 1 }, cells: ['a'] }], columnDefinitions: [{ type: 'string', name: 'Name', priority: 0, format: 'name', description: 'd' }], metadata: {}, apiVersion: 'meta.k8s.io/v1', kind: 'Table' });
+  assert.equal(t, '{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{},"columnDefinitions":[{"name":"Name","type":"string","format":"name","description":"d","priority":0}],"rows":[{"cells":["a"],"object":{"x":1}}]}');
+});
+
+test('unknown kinds keep their order; bodies end in a newline; indented output is MarshalIndent\'s', () => {
+  assert.equal(goJsonBody({ b: 1, a: '<' }), '{"b":1,"a":"\\u003c"}\n');
+  assert.equal(goJsonIndented({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: '&' }, data: {} }), '{\n  "kind": "ConfigMap",\n  "apiVersion": "v1",\n  "metadata": {\n    "name": "\\u0026"\n  },\n  "data": {}\n}');
+});
