@@ -3,9 +3,11 @@
 
 import { gzipSync } from 'node:zlib';
 import type { StatusError } from '../api/status.ts';
-import { isObject, type KubeList, type KubeObject } from '../api/object.ts';
+import { apiVersionOf, isObject, type KubeList, type KubeObject } from '../api/object.ts';
 import type { RequestContext } from './context.ts';
-import { negotiateResponse, responseContentType, wantsPretty, type Negotiated } from '../codec/negotiate.ts';
+import { isProtobuf, negotiateResponse, responseContentType, wantsPretty, type Negotiated, type Target } from '../codec/negotiate.ts';
+import { supportsProtobuf } from '../codec/protobuf/envelope.ts';
+import { encodeProtobufWatchEvent } from '../codec/protobuf/watch.ts';
 import { goJson, goString } from '../codec/go-json.ts';
 import { encodeBody } from '../codec/encode.ts';
 import { toPartialObjectMetadata, toPartialObjectMetadataList } from '../codec/partial-metadata.ts';
@@ -36,9 +38,9 @@ function acceptsGzip(header: string): boolean {
   return header.split(',').some(token => token.trim() === 'gzip');
 }
 
-function write(ctx: RequestContext, code: number, contentType: string, body: string | Buffer): void {
+function write(ctx: RequestContext, code: number, contentType: string, body: string | Uint8Array): void {
   if (ctx.res.headersSent) { ctx.res.end(); return; }
-  let data = typeof body === 'string' ? Buffer.from(body) : body;
+  let data = typeof body === 'string' ? Buffer.from(body) : Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   // one writeHead with every header: cheaper than a setHeader each on the hot path
   const headers: Record<string, string | number | string[]> = { 'content-type': contentType };
   if (!ctx.res.getHeader('Cache-Control')) headers['cache-control'] = 'no-cache, private';
@@ -63,18 +65,29 @@ function write(ctx: RequestContext, code: number, contentType: string, body: str
   ctx.res.end(payload);
 }
 
+/** whether the resource's objects have a protobuf form (built-in kinds do, custom resources not) */
+function resourceHasProtobuf(ctx: RequestContext): boolean {
+  const r = ctx.resource;
+  return !!r && supportsProtobuf(apiVersionOf(r.group, r.version), r.kind);
+}
+
+/** the representation of an answer about the request's resource (its objects, lists, views) */
+function negotiateForResource(ctx: RequestContext, target: Target): Negotiated {
+  return negotiateResponse(ctx.headers.accept, target, { tableSupported: !!ctx.resource && !ctx.info.subresource, protobufSupported: resourceHasProtobuf(ctx) });
+}
+
 /** the client takes plain compact JSON: the handlers may then send stored JSON as it is */
 export function plainJsonRequested(ctx: RequestContext, target: 'object' | 'list'): boolean {
   if (pretty(ctx)) return false;
   try {
-    const n = negotiateResponse(ctx.headers.accept, target, { tableSupported: true });
+    const n = negotiateForResource(ctx, target);
     return n.mediaType === 'application/json' && !n.view;
   } catch {
     return false;
   }
 }
 
-export function sendJsonText(ctx: RequestContext, code: number, text: string | Buffer): void {
+export function sendJsonText(ctx: RequestContext, code: number, text: string | Uint8Array): void {
   write(ctx, code, 'application/json', text);
 }
 
@@ -84,10 +97,14 @@ export function sendObject(ctx: RequestContext, code: number, obj: KubeObject | 
   if ((obj as { kind?: string }).kind === 'Status') {
     // a write already done says so in JSON when the client takes nothing a Status can be
     let n: Negotiated = { mediaType: 'application/json' };
-    try { n = negotiateResponse(ctx.headers.accept, target, { tableSupported: false }); } catch { /* JSON */ }
+    try { n = negotiateResponse(ctx.headers.accept, target, { tableSupported: false, protobufSupported: true }); } catch { /* JSON */ }
     return write(ctx, code, responseContentType(n), encodeBody(obj, n.mediaType, { pretty: pretty(ctx) }));
   }
-  const n = negotiateResponse(ctx.headers.accept, target, { tableSupported: !!ctx.resource && !ctx.info.subresource });
+  let n = negotiateForResource(ctx, target);
+  // a subresource's kind may have no protobuf form although its resource's has
+  if (isProtobuf(n.mediaType) && !n.view && !supportsProtobuf(String(obj.apiVersion), String(obj.kind))) {
+    n = negotiateResponse(ctx.headers.accept, target, { tableSupported: false });
+  }
   write(ctx, code, responseContentType(n), encodeBody(present(ctx, n, obj), n.mediaType, { pretty: pretty(ctx) }));
 }
 
@@ -96,7 +113,7 @@ export function sendObject(ctx: RequestContext, code: number, obj: KubeObject | 
  * representation the client accepts, as Kubernetes negotiates the output before the work.
  */
 export function negotiateBeforeWriting(ctx: RequestContext): void {
-  negotiateResponse(ctx.headers.accept, ctx.info.verb === 'deletecollection' ? 'list' : 'object', { tableSupported: !!ctx.resource && !ctx.info.subresource });
+  negotiateForResource(ctx, ctx.info.verb === 'deletecollection' ? 'list' : 'object');
 }
 
 function present(ctx: RequestContext, n: Negotiated, obj: KubeObject | KubeList): unknown {
@@ -119,8 +136,9 @@ export function sendError(ctx: RequestContext, err: StatusError): void {
   if (ctx.res.headersSent) { if (!ctx.res.writableEnded) ctx.res.end(); return; }
   for (const [k, v] of Object.entries(err.headers ?? {})) ctx.res.setHeader(k, v);
   let n: Negotiated | undefined;
-  try { n = negotiateResponse(ctx.headers.accept, 'object', { tableSupported: false }); } catch { n = undefined; }
-  const mediaType = n?.mediaType === 'application/yaml' ? 'application/yaml' : 'application/json';
+  // a Status has a protobuf form wherever the resource's objects have one
+  try { n = negotiateResponse(ctx.headers.accept, 'object', { tableSupported: false, protobufSupported: resourceHasProtobuf(ctx) }); } catch { n = undefined; }
+  const mediaType = n?.mediaType ?? 'application/json';
   write(ctx, err.code, mediaType, encodeBody(err.status, mediaType, { pretty: false }));
 }
 
@@ -172,6 +190,20 @@ function watchEventJson(type: string, obj: unknown): string {
   return `{"type":${goString(type)},"object":${goJson(obj)}}\n`;
 }
 
+/** one frame of a protobuf watch stream, encoded once for all the watchers that get the event */
+const frames = new WeakMap<object, Map<string, Buffer>>();
+
+function protobufEvent(type: string, obj: Record<string, unknown>): Buffer {
+  let byType = frames.get(obj);
+  if (!byType) frames.set(obj, byType = new Map());
+  let frame = byType.get(type);
+  if (frame === undefined) {
+    const bytes = encodeProtobufWatchEvent(type, obj);
+    byType.set(type, frame = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  }
+  return frame;
+}
+
 // The watchers of one dispatch are sent the same lines in the same order: join them once.
 let lastJoin: { parts: Buffer[]; joined: Buffer } | undefined;
 
@@ -185,7 +217,8 @@ function joinLines(parts: Buffer[]): Buffer {
 
 /** a chunked stream of watch events, one JSON document per line */
 export function openWatchStream(ctx: RequestContext): WatchStream {
-  const n = negotiateResponse(ctx.headers.accept, 'watch', { tableSupported: !!ctx.resource });
+  const n = negotiateResponse(ctx.headers.accept, 'watch', { tableSupported: !!ctx.resource, protobufSupported: resourceHasProtobuf(ctx) });
+  const protobuf = isProtobuf(n.mediaType);
   let started = false;
   let first = true;
   let behindSince = 0;
@@ -217,7 +250,7 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
     started = true;
     ctx.res.statusCode = 200;
     commonHeaders(ctx);
-    ctx.res.setHeader('Content-Type', n.mediaType === 'application/yaml' ? 'application/json' : responseContentType(n));
+    ctx.res.setHeader('Content-Type', protobuf ? `${responseContentType(n)};stream=watch` : responseContentType(n));
     ctx.res.flushHeaders?.();
   };
   return {
@@ -231,7 +264,8 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
         if (!first && isObject(obj) && obj.kind === 'Table') obj = { ...obj, columnDefinitions: [] };
       }
       first = false;
-      pending.push(obj === object ? eventLine(type, obj as object) : Buffer.from(watchEventJson(type, obj)));
+      if (protobuf) pending.push(protobufEvent(type, obj as Record<string, unknown>));
+      else pending.push(obj === object ? eventLine(type, obj as object) : Buffer.from(watchEventJson(type, obj)));
       // events sent in one turn (a batch from the watch cache) leave in one write
       if (pending.length === 1) queueMicrotask(flush);
       return true;

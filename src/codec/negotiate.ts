@@ -1,13 +1,19 @@
 // Which representation a response takes: JSON or YAML, and optionally a Table or metadata-only
 // view (`as=Table;g=meta.k8s.io;v=v1`; the spec's `g=meta.orch.io` is answered in kind).
 // Candidates are tried in Accept order; one whose parameters cannot be honoured is skipped,
-// and when none is left the answer is 406. Protobuf and CBOR are not served yet, so a client
-// that offers JSON as well gets JSON.
+// and when none is left the answer is 406. Protobuf (`application/vnd.kubernetes.protobuf`, or
+// the spec's `application/vnd.orch.protobuf`, answered in the spelling asked for) is offered for
+// the kinds that have a protobuf message; Tables have none.
 
 import { notAcceptable } from '../api/status.ts';
 import { parseAccept, type MediaRange } from './media-type.ts';
 
-export type ResponseMediaType = 'application/json' | 'application/yaml';
+export type ProtobufMediaType = 'application/vnd.kubernetes.protobuf' | 'application/vnd.orch.protobuf';
+export type ResponseMediaType = 'application/json' | 'application/yaml' | ProtobufMediaType;
+
+export function isProtobuf(mediaType: ResponseMediaType): mediaType is ProtobufMediaType {
+  return mediaType === 'application/vnd.kubernetes.protobuf' || mediaType === 'application/vnd.orch.protobuf';
+}
 export type ViewKind = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
 export type ViewGroup = 'meta.k8s.io' | 'meta.orch.io';
 export type ViewVersion = 'v1' | 'v1beta1';
@@ -30,6 +36,8 @@ export interface NegotiateOptions {
   tableSupported: boolean;
   /** the endpoint can answer metadata-only views (default true) */
   metadataSupported?: boolean;
+  /** what the endpoint answers has a protobuf form (built-in kinds; not custom resources) */
+  protobufSupported?: boolean;
 }
 
 export type Target = 'object' | 'list' | 'watch';
@@ -37,17 +45,20 @@ export type Target = 'object' | 'list' | 'watch';
 /** what a 406 lists, as Kubernetes lists it */
 export const servedMediaTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 export const servedStreamMediaTypes = ['application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch'];
+const jsonOnly = servedMediaTypes.slice(0, 2);
+const jsonStreamOnly = servedStreamMediaTypes.slice(0, 1);
 
 const viewGroups: readonly string[] = ['meta.k8s.io', 'meta.orch.io'];
 const viewVersions: readonly string[] = ['v1', 'v1beta1'];
 
 /** the served media type a range selects, if any (JSON is preferred for wildcards) */
-function servedType(r: MediaRange, target: Target): ResponseMediaType | undefined {
+function servedType(r: MediaRange, target: Target, opts: NegotiateOptions): ResponseMediaType | undefined {
   if (r.type === '*') return r.subtype === '*' ? 'application/json' : undefined;
   if (r.type !== 'application') return undefined;
   if (r.subtype === '*' || r.subtype === 'json') return 'application/json';
   // YAML has no streaming form, so a watch cannot be answered in it
   if (r.subtype === 'yaml' && target !== 'watch') return 'application/yaml';
+  if (opts.protobufSupported && (r.subtype === 'vnd.kubernetes.protobuf' || r.subtype === 'vnd.orch.protobuf')) return `application/${r.subtype}`;
   return undefined;
 }
 
@@ -70,14 +81,16 @@ function viewFor(params: Record<string, string>, target: Target, opts: Negotiate
 
 /** one candidate, or undefined when its parameters rule it out */
 function candidate(r: MediaRange, target: Target, opts: NegotiateOptions): Negotiated | undefined {
-  const mediaType = servedType(r, target);
+  const mediaType = servedType(r, target, opts);
   if (!mediaType) return undefined;
   const { stream, sv, pretty } = r.params;
-  if (stream && (stream !== 'watch' || mediaType !== 'application/json')) return undefined;
+  if (stream && (stream !== 'watch' || mediaType === 'application/yaml')) return undefined;
   // a server-version override is something no endpoint here allows
   if (sv) return undefined;
   const view = viewFor(r.params, target, opts);
   if (view === false) return undefined;
+  // a Table has no protobuf message
+  if (view?.as === 'Table' && isProtobuf(mediaType)) return undefined;
   const out: Negotiated = { mediaType };
   if (view) out.view = view;
   if (pretty === '1') out.pretty = true;
@@ -104,7 +117,8 @@ export function negotiateResponse(accept: string | undefined, target: Target, op
     const n = candidate(r, target, opts);
     if (n) return n;
   }
-  throw notAcceptable(target === 'watch' ? servedStreamMediaTypes : servedMediaTypes);
+  if (target === 'watch') throw notAcceptable(opts.protobufSupported ? servedStreamMediaTypes : jsonStreamOnly);
+  throw notAcceptable(opts.protobufSupported ? servedMediaTypes : jsonOnly);
 }
 
 /** the Content-Type header of a negotiated response */

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { negotiateResponse, responseContentType, wantsPretty, type NegotiateOptions } from '../../../src/codec/negotiate.ts';
 import { StatusError } from '../../../src/api/status.ts';
 
-const tables: NegotiateOptions = { tableSupported: true };
-const noTables: NegotiateOptions = { tableSupported: false };
+// a built-in resource: Tables and protobuf
+const tables: NegotiateOptions = { tableSupported: true, protobufSupported: true };
+const noTables: NegotiateOptions = { tableSupported: false, protobufSupported: true };
 const table = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 const pom = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
 const pomList = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
@@ -27,12 +28,22 @@ test('q-values order the candidates', () => {
   assert.equal(negotiateResponse('text/html, application/yaml;q=0.9, */*;q=0.8', 'object', tables).mediaType, 'application/yaml');
 });
 
-test('protobuf is not served yet: JSON when offered beside it, 406 when it is all', () => {
-  assert.deepEqual(negotiateResponse('application/vnd.kubernetes.protobuf, application/json', 'list', tables), { mediaType: 'application/json' });
-  assert.deepEqual(negotiateResponse('application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1;g=meta.k8s.io,application/json', 'list', tables).view, { as: 'Table', group: 'meta.k8s.io', version: 'v1' });
-  assert.throws(() => negotiateResponse('application/vnd.kubernetes.protobuf', 'object', tables), is406());
+test('protobuf in either spelling, answered in the one asked for; a Table has no protobuf form', () => {
+  assert.deepEqual(negotiateResponse('application/vnd.kubernetes.protobuf, application/json', 'list', tables), { mediaType: 'application/vnd.kubernetes.protobuf' });
+  assert.deepEqual(negotiateResponse('application/vnd.orch.protobuf', 'object', tables), { mediaType: 'application/vnd.orch.protobuf' });
+  assert.deepEqual(negotiateResponse('application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1', 'object', tables).view, { as: 'PartialObjectMetadata', group: 'meta.k8s.io', version: 'v1' });
+  assert.deepEqual(negotiateResponse('application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1;g=meta.k8s.io,application/json', 'list', tables),
+    { mediaType: 'application/json', view: { as: 'Table', group: 'meta.k8s.io', version: 'v1' } });
+  assert.throws(() => negotiateResponse('application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io', 'list', tables), is406());
   assert.throws(() => negotiateResponse('application/cbor', 'object', tables), is406());
   assert.throws(() => negotiateResponse('text/plain', 'object', tables), is406());
+});
+
+test('kinds without a protobuf form (custom resources): the next acceptable type, else a 406 that does not offer it', () => {
+  const custom: NegotiateOptions = { tableSupported: true };
+  assert.deepEqual(negotiateResponse('application/vnd.kubernetes.protobuf, application/json', 'object', custom), { mediaType: 'application/json' });
+  assert.throws(() => negotiateResponse('application/vnd.kubernetes.protobuf', 'object', custom), is406('only the following media types are accepted: application/json, application/yaml'));
+  assert.throws(() => negotiateResponse('application/vnd.kubernetes.protobuf;stream=watch', 'watch', custom), is406('only the following media types are accepted: application/json;stream=watch'));
 });
 
 test('Table views in every spelling, answered with the spelling asked for', () => {
@@ -68,16 +79,17 @@ test('metadata-only views: PartialObjectMetadata for objects and watches, Partia
   assert.throws(() => negotiateResponse(pomList, 'object', tables), is406());
   assert.deepEqual(negotiateResponse(`${pom}, application/json;q=0.9`, 'list', tables), { mediaType: 'application/json' });
   assert.equal(negotiateResponse(`${pom}, ${pomList}`, 'list', tables).view?.as, 'PartialObjectMetadataList');
-  assert.throws(() => negotiateResponse(pom, 'object', { tableSupported: true, metadataSupported: false }), is406());
+  assert.throws(() => negotiateResponse(pom, 'object', { tableSupported: true, metadataSupported: false, protobufSupported: true }), is406());
   assert.equal(responseContentType(negotiateResponse(pomList, 'list', tables)), 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io');
 });
 
-test('watches: JSON streams only; 406 lists the streaming types', () => {
+test('watches: JSON and protobuf streams; 406 lists the streaming types', () => {
   const streams = 'only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch';
   assert.equal(negotiateResponse('application/json;stream=watch', 'watch', tables).mediaType, 'application/json');
   assert.throws(() => negotiateResponse('application/yaml', 'watch', tables), is406(streams));
   assert.equal(negotiateResponse('application/yaml, application/json', 'watch', tables).mediaType, 'application/json');
   assert.throws(() => negotiateResponse('application/json;stream=other', 'watch', tables), is406(streams));
+  assert.equal(negotiateResponse('application/vnd.kubernetes.protobuf;stream=watch', 'watch', tables).mediaType, 'application/vnd.kubernetes.protobuf');
 });
 
 test('pretty: from the media type, the query, or a person\'s tool', () => {

@@ -74,7 +74,7 @@ export async function testApi(): Promise<TestApi> {
       const [rawPath, q = ''] = target.split('?') as [string, string?];
       const query = new URLSearchParams(q);
       const res = new RecordingResponse();
-      const body = opts.body === undefined ? Buffer.alloc(0) : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
+      const body = opts.body === undefined ? Buffer.alloc(0) : opts.body instanceof Uint8Array ? Buffer.from(opts.body) : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
       const headers = { 'content-type': 'application/json', ...Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])) };
       const ctx: RequestContext = {
         method, query, headers, res, log: silentLogger, warnings: [],
