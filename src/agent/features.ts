@@ -2,6 +2,8 @@
 // gates still in development (alpha, beta) in status.declaredFeatures; graduated features are
 // the baseline every node has and are not listed.
 
+import type { FeatureSpec } from '../api/feature-gates.ts';
+
 export type Stage = 'Alpha' | 'Beta' | 'GA';
 
 export const agentFeatureGates: Record<string, { stage: Stage; default: boolean }> = {
@@ -13,6 +15,12 @@ export const agentFeatureGates: Record<string, { stage: Stage; default: boolean 
   InPlacePodVerticalScaling: { stage: 'GA', default: true },
   NodeSwap: { stage: 'GA', default: true },
 };
+
+/** the agent's gates in the form the shared `--feature-gates` parser reads */
+export function agentFeatureSpecs(): Record<string, FeatureSpec> {
+  const stages = { Alpha: 'ALPHA', Beta: 'BETA', GA: 'GA' } as const;
+  return Object.fromEntries(Object.entries(agentFeatureGates).map(([name, g]) => [name, { default: g.default, stage: stages[g.stage] }]));
+}
 
 export interface FeatureGates {
   enabled(name: string): boolean;

@@ -31,6 +31,8 @@ export interface ListMeta {
   continue?: string;
   remainingItemCount?: number;
   selfLink?: string;
+  /** the part of a sharded list this is (shardSelector) */
+  shardInfo?: { selector: string };
 }
 
 export interface KubeList {

@@ -1,5 +1,6 @@
 // One request as the handlers see it.
 
+import type { FeatureGates } from '../api/feature-gates.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from '../api/log.ts';
 import type { ResourceInfo } from '../schema/types.ts';
@@ -43,4 +44,6 @@ export interface RequestContext {
   signal: AbortSignal;
   /** warnings for the Warning response header */
   warnings: string[];
+  /** the server's feature gates; absent: every gate at its default */
+  features?: FeatureGates;
 }

@@ -46,7 +46,7 @@ function write(ctx: RequestContext, code: number, contentType: string, body: str
   if (!ctx.res.getHeader('Cache-Control')) headers['cache-control'] = 'no-cache, private';
   if (ctx.warnings.length) headers.warning = ctx.warnings.map(w => `299 - ${JSON.stringify(w)}`);
   const acceptEncoding = ctx.headers['accept-encoding'];
-  if (acceptEncoding && data.length >= compressThreshold && ctx.method === 'GET' && acceptsGzip(String(acceptEncoding))) {
+  if (acceptEncoding && data.length >= compressThreshold && ctx.method === 'GET' && (ctx.features?.enabled('APIResponseCompression') ?? true) && acceptsGzip(String(acceptEncoding))) {
     data = gzipSync(data, { level: 1 });
     headers['content-encoding'] = 'gzip';
   }

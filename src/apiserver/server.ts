@@ -1,6 +1,7 @@
 // The HTTP server: TLS with client certificates, HTTP/2 and HTTP/1.1 on one port, and the
 // request pipeline authenticate → route → handle → respond. Wiring only; the work is elsewhere.
 
+import type { FeatureGates } from '../api/feature-gates.ts';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -32,6 +33,7 @@ export interface ApiServerOptions {
   /** bounds of the server-chosen watch timeout, in seconds */
   minWatchTimeoutSeconds?: number;
   bookmarkIntervalMs?: number;
+  features?: FeatureGates;
 }
 
 export interface ApiServer {
@@ -145,6 +147,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       body: () => (bodyPromise ??= readBody(req as unknown as Readable)),
       get signal() { return abort.signal; },
       warnings: [],
+      features: opts.features,
     };
     const started = performance.now();
     try {

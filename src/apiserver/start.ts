@@ -1,6 +1,7 @@
 // The server factory: opens storage, makes or reads the TLS material, builds the catalog and
 // the generic store, seeds the system objects and starts listening. cli/ calls this; tests too.
 
+import type { FeatureGates } from '../api/feature-gates.ts';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../api/log.ts';
@@ -34,6 +35,8 @@ export interface ServerConfig {
   /** history kept for watches and past-revision reads; compaction runs this often (0: never) */
   compactionIntervalMs?: number;
   bookmarkIntervalMs?: number;
+  /** the API server's feature gates (default: every gate at its default) */
+  features?: FeatureGates;
   log: Logger;
 }
 
@@ -84,7 +87,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const pki = await ensurePki(cfg.dataDir, { hosts: [hostname()], ips: cfg.bindAddress === '0.0.0.0' || cfg.bindAddress === '::' ? [] : [cfg.bindAddress], certDir: cfg.certDir, log });
   pkiDone();
 
-  const server = createApiServer({ catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey } });
+  const server = createApiServer({ catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;

@@ -1,6 +1,8 @@
 // `orch agent`: the node agent. With --kubeconfig it registers this machine as a Node and keeps
 // its status and lease; without, it runs standalone.
 
+import { featureGatesFlag, featureGatesFromFlag } from './feature-gates-flag.ts';
+import { agentFeatureSpecs } from '../agent/features.ts';
 import { join, resolve } from 'node:path';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { parseDuration } from '../api/duration.ts';
@@ -37,6 +39,7 @@ export const agentCommand: Command = {
     'container-runtime-endpoint': { type: 'string', default: '', description: 'CRI endpoint (overrides containerRuntimeEndpoint in --config)' },
     'lock-file': { type: 'string', default: '', description: 'a lock file only one agent may hold' },
     'exit-on-lock-contention': { type: 'boolean', default: false, description: 'exit when another agent asks for the lock file' },
+    'feature-gates': featureGatesFlag,
     v: verbosityFlag,
   },
   async run(values) {
@@ -52,6 +55,9 @@ export const agentCommand: Command = {
       return 1;
     }
     if (values['container-runtime-endpoint']) config.containerRuntimeEndpoint = String(values['container-runtime-endpoint']);
+    // the flag's gates go over the configuration file's, as the kubelet merges them
+    const flagGates = featureGatesFromFlag(values['feature-gates'], agentFeatureSpecs());
+    config.featureGates = { ...config.featureGates, ...flagGates };
     const labels = flag(() => parseLabels(String(values['node-labels'] ?? '')));
     const rootDir = resolve(String(values['root-dir']));
     const kubeconfig = values.kubeconfig ? await loadKubeconfig(String(values.kubeconfig)) : undefined;

@@ -1,5 +1,7 @@
 // `orch controller-manager`: the control loops as a separate process, against any API server.
 
+import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
+import { apiServerFeatureGates } from '../api/feature-gates.ts';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { startControllers } from '../controllers/manager.ts';
 import { apiClient, kubeconfigFlag } from './api-client-flags.ts';
@@ -13,11 +15,13 @@ export const controllerManagerCommand: Command = {
   flags: {
     kubeconfig: kubeconfigFlag,
     ...controllerFlags,
+    'feature-gates': featureGatesFlag,
     v: verbosityFlag,
   },
   async run(values) {
     const client = await apiClient(values);
     const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    log.info('feature gates', readFeatureGates(values['feature-gates'], apiServerFeatureGates).effective());
     const controllers = controllerOptions(values);
     const running = startControllers({ client, log, ...controllers });
     process.stdout.write(`orch controller-manager running: ${controllers.enabled.join(', ')}\n`);

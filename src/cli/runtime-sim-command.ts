@@ -1,6 +1,8 @@
 // `orch runtime-sim`: a simulated container runtime serving the CRI on a UNIX socket, for
 // machines without containerd and for scale tests.
 
+import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
+import { apiServerFeatureGates } from '../api/feature-gates.ts';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { parseDuration } from '../api/duration.ts';
 import { IpPool } from '../runtime-sim/ip-pool.ts';
@@ -32,6 +34,7 @@ export const runtimeSimCommand: Command = {
     const preloadedImages = list(values['preload-images']);
     for (const image of preloadedImages) if (!normalizeImageRef(image)) throw new UsageError(`--preload-images: ${JSON.stringify(image)} is not an image reference`);
     const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    log.info('feature gates', readFeatureGates(values['feature-gates'], apiServerFeatureGates).effective());
     // the gRPC stack loads only when this command runs
     const { startRuntimeSim } = await import('../runtime-sim/server.ts');
     const sim = await startRuntimeSim({

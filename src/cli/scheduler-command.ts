@@ -1,5 +1,7 @@
 // `orch scheduler`: the scheduler as a separate process, against any API server.
 
+import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
+import { apiServerFeatureGates } from '../api/feature-gates.ts';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { startScheduler } from '../controllers/scheduler/scheduler.ts';
 import { apiClient, kubeconfigFlag } from './api-client-flags.ts';
@@ -12,11 +14,13 @@ export const schedulerCommand: Command = {
   flags: {
     kubeconfig: kubeconfigFlag,
     'scheduler-name': { type: 'string', default: 'default-scheduler', description: 'spec.schedulerName values served, comma-separated' },
+    'feature-gates': featureGatesFlag,
     v: verbosityFlag,
   },
   async run(values) {
     const client = await apiClient(values, 'orch-scheduler');
     const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    log.info('feature gates', readFeatureGates(values['feature-gates'], apiServerFeatureGates).effective());
     const names = String(values['scheduler-name']).split(',').map(x => x.trim()).filter(Boolean);
     const scheduler = startScheduler({ client, log, schedulerNames: names });
     process.stdout.write(`orch scheduler running: ${names.join(', ')}\n`);

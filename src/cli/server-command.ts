@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { startServer } from '../apiserver/start.ts';
 import { flag, verbosityFlag, type Command } from './command.ts';
+import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
+import { apiServerFeatureGates } from '../api/feature-gates.ts';
 import { parseDuration } from '../api/duration.ts';
 import { startControllers } from '../controllers/manager.ts';
 import { podInformer } from '../controllers/pod-view.ts';
@@ -32,6 +34,7 @@ export const serverCommand: Command = {
     'shutdown-delay-duration': { type: 'string', default: '0s', description: 'on SIGTERM, keep serving (readyz failing) this long before stopping' },
     'etcd-compaction-interval': { type: 'string', default: '5m', description: 'history kept for watches and reads at past versions; compaction runs this often (0 disables it)' },
     'watch-bookmark-interval': { type: 'string', default: '1m', description: 'how often watches that allow bookmarks get one' },
+    'feature-gates': featureGatesFlag,
     ...controllerFlags,
     'disable-scheduler': { type: 'boolean', default: false, description: 'do not run the scheduler in this process (run `orch scheduler` apart, or place pods with spec.nodeName)' },
     'scheduler-name': { type: 'string', default: 'default-scheduler', description: 'spec.schedulerName values the in-process scheduler serves, comma-separated' },
@@ -49,6 +52,8 @@ export const serverCommand: Command = {
     const compaction = flag(() => parseDuration(String(values['etcd-compaction-interval'])));
     const bookmarks = flag(() => parseDuration(String(values['watch-bookmark-interval'])));
     const controllers = controllerOptions(values);
+    const features = readFeatureGates(values['feature-gates'], apiServerFeatureGates);
+    log.info('feature gates', features.effective());
     const dataDir = resolve(String(values['data-dir']));
     let server;
     try {
@@ -64,7 +69,7 @@ export const serverCommand: Command = {
           keyFile: String(values['etcd-keyfile'] ?? '') || undefined,
         },
         certDir: String(values['cert-dir'] ?? '') ? resolve(String(values['cert-dir'])) : undefined,
-        livezGracePeriodMs: livez, shutdownDelayMs: shutdownDelay, compactionIntervalMs: compaction, bookmarkIntervalMs: bookmarks, log,
+        livezGracePeriodMs: livez, shutdownDelayMs: shutdownDelay, compactionIntervalMs: compaction, bookmarkIntervalMs: bookmarks, features, log,
       });
     } catch (err) {
       process.stderr.write(`Error: ${(err as Error).message}\n`);

@@ -17,5 +17,7 @@ export async function handleList(ctx: RequestContext, deps: HandlerDeps): Promis
     return sendJsonText(ctx, 200, await deps.registry.listJson(info, ctx.info.namespace, opts));
   }
   const list = await deps.registry.list(info, ctx.info.namespace, { ...opts, filter: sel.filter, name: sel.name, index: sel.index });
+  // a sharded list is not the whole collection: it says which part it is
+  if (sel.shard) list.metadata.shardInfo = { selector: sel.shard.text };
   sendObject(ctx, 200, list);
 }

@@ -1,4 +1,5 @@
-// labelSelector and fieldSelector query parameters as one object filter.
+// labelSelector, fieldSelector and (lists and watches, with the ShardedListAndWatch gate)
+// shardSelector query parameters as one object filter.
 
 import type { KubeObject } from '../../api/object.ts';
 import { matchesLabels, parseLabelSelector } from '../../api/selectors/label.ts';
@@ -8,6 +9,8 @@ import type { ResourceInfo } from '../../schema/types.ts';
 import type { IndexHint } from '../../registry/registry.ts';
 import { indexHintFor } from '../../registry/indexes.ts';
 import type { RequestContext } from '../context.ts';
+import { parseShardSelector, ShardSelectorError, type ShardSelector } from '../../api/selectors/shard.ts';
+import { badRequest } from '../../api/status.ts';
 
 export interface Selection {
   filter?: (obj: KubeObject) => boolean;
@@ -15,6 +18,20 @@ export interface Selection {
   name?: string;
   /** an indexed field the selector pins (pods' spec.nodeName) */
   index?: IndexHint;
+  /** the honoured shard selector, echoed in the list's metadata.shardInfo */
+  shard?: ShardSelector;
+}
+
+/** the shard selector of a list or watch; ignored (none) when the gate is off, as older servers ignore it */
+function shardOf(ctx: RequestContext): ShardSelector | undefined {
+  const text = ctx.query.get('shardSelector');
+  if (!text || !ctx.features?.enabled('ShardedListAndWatch') || (ctx.info.verb !== 'list' && ctx.info.verb !== 'watch')) return undefined;
+  try {
+    return parseShardSelector(text);
+  } catch (err) {
+    if (err instanceof ShardSelectorError) throw badRequest(err.message);
+    throw err;
+  }
 }
 
 export function selection(ctx: RequestContext, info: ResourceInfo): Selection {
@@ -24,10 +41,12 @@ export function selection(ctx: RequestContext, info: ResourceInfo): Selection {
   const fields = fs ? validateFieldSelector(info.group, info.resource, parseFieldSelector(fs), info.version) : undefined;
   const byLabels = labels && !labels.empty ? labels : undefined;
   const byFields = fields && !fields.empty ? fieldFilter(info.group, info.resource, fields) : undefined;
-  if (!byLabels && !byFields) return {};
+  const shard = shardOf(ctx);
+  if (!byLabels && !byFields && !shard) return {};
   return {
     name: fields ? exactName(fields) : undefined,
     index: indexHintFor(info, fields),
-    filter: obj => (!byLabels || matchesLabels(byLabels, obj.metadata.labels)) && (!byFields || byFields(obj)),
+    filter: obj => (!byLabels || matchesLabels(byLabels, obj.metadata.labels)) && (!byFields || byFields(obj)) && (!shard || shard.matches(obj)),
+    shard,
   };
 }

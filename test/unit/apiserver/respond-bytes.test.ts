@@ -4,6 +4,7 @@
 // this file checks what reaches the wire for each choice. test/unit/apiserver/respond.test.ts
 // covers the same ground through the router and handlers.
 
+import { apiServerFeatureGates, featureGates } from '../../../src/api/feature-gates.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
@@ -338,6 +339,12 @@ test('gzip: a GET whose body reaches 128 KiB is compressed for a client that acc
   assert.ok(res.body.length < threshold / 10);
   assert.equal(gunzipSync(res.body).toString(), big);
   assert.equal(res.headers['content-type'], 'application/json');
+
+  // the APIResponseCompression gate turned off: never compressed
+  const gateOff = context({ headers: { 'accept-encoding': 'gzip' } });
+  gateOff.ctx.features = featureGates({ APIResponseCompression: false }, apiServerFeatureGates);
+  sendJsonText(gateOff.ctx, 200, big);
+  assert.equal(gateOff.res.headers['content-encoding'], undefined);
 
   const below = context({ headers: { 'accept-encoding': 'gzip' } });
   sendJsonText(below.ctx, 200, jsonOfLength(threshold - 1));

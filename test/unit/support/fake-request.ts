@@ -10,6 +10,7 @@ import { parseRequestInfo } from '../../../src/apiserver/request-info.ts';
 import { sendError } from '../../../src/apiserver/respond.ts';
 import { routeResource } from '../../../src/apiserver/router.ts';
 import { testRegistry } from './registry.ts';
+import type { FeatureGates } from '../../../src/api/feature-gates.ts';
 import { statusFromError } from '../../../src/registry/storage-errors.ts';
 
 export interface Recorded {
@@ -65,23 +66,24 @@ export interface TestApi {
 }
 
 /** the router and handlers over a test registry (SQLite and the watch cache, fixed uids and clock) */
-export async function testApi(): Promise<TestApi> {
+export async function testApi(opts: { features?: FeatureGates } = {}): Promise<TestApi> {
   const reg = await testRegistry();
   const deps: HandlerDeps = { registry: reg.store, catalog: reg.catalog, now: reg.clock.now, watchTimeoutSeconds: () => 60, bookmarkIntervalMs: 60_000 };
   return {
     deps,
-    async request(method, target, opts = {}) {
+    async request(method, target, req = {}) {
       const [rawPath, q = ''] = target.split('?') as [string, string?];
       const query = new URLSearchParams(q);
       const res = new RecordingResponse();
-      const body = opts.body === undefined ? Buffer.alloc(0) : opts.body instanceof Uint8Array ? Buffer.from(opts.body) : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
-      const headers = { 'content-type': 'application/json', ...Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])) };
+      const body = req.body === undefined ? Buffer.alloc(0) : req.body instanceof Uint8Array ? Buffer.from(req.body) : Buffer.from(typeof req.body === 'string' ? req.body : JSON.stringify(req.body));
+      const headers = { 'content-type': 'application/json', ...Object.fromEntries(Object.entries(req.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])) };
       const ctx: RequestContext = {
         method, query, headers, res, log: silentLogger, warnings: [],
         body: async () => body,
         info: { path: rawPath } as RequestContext['info'],
-        signal: opts.signal ?? new AbortController().signal,
+        signal: req.signal ?? new AbortController().signal,
         user: { name: 'tester', groups: ['system:masters'] },
+        features: opts.features,
       };
       try {
         ctx.info = parseRequestInfo(method, rawPath, query);
