@@ -8,6 +8,7 @@ import { isObject, type KubeObject } from '../api/object.ts';
 import { decodeBody } from '../codec/decode.ts';
 import { acceptedBodyTypes, parseContentType } from '../codec/media-type.ts';
 import { decodeProtobufObject, ProtobufError } from '../codec/protobuf/envelope.ts';
+import { CborError, decodeCbor } from '../codec/cbor.ts';
 import { checkDecodedObject, type FieldValidation } from '../schema/decode-checks/field-validation.ts';
 import type { RequestContext } from './context.ts';
 
@@ -25,12 +26,35 @@ function decodeProtobufBody(raw: Buffer): Record<string, unknown> {
   }
 }
 
+/** a CBOR body (the CBORServingAndStorage gate on) as the value its JSON form holds */
+export function decodeCborBody(raw: Buffer): unknown {
+  try {
+    const object = decodeCbor(raw);
+    if (nestsTooDeeply(object)) throw nestedTooDeeply();
+    return object;
+  } catch (err) {
+    if (err instanceof CborError) throw badRequest(err.message);
+    if (err instanceof RangeError) throw nestedTooDeeply();
+    throw err;
+  }
+}
+
+/** whether CBOR bodies are read (the CBORServingAndStorage gate) */
+export function cborBodies(ctx: RequestContext): { cbor: boolean } {
+  return { cbor: ctx.features?.enabled('CBORServingAndStorage') ?? false };
+}
+
 interface DecodedObject { object: KubeObject; duplicates: string[] }
 
 async function decodeObjectBody(ctx: RequestContext): Promise<DecodedObject> {
   const raw = await ctx.body();
-  const kind = parseContentType(String(ctx.headers['content-type'] ?? 'application/json'));
+  const kind = parseContentType(String(ctx.headers['content-type'] ?? 'application/json'), undefined, cborBodies(ctx));
   if (kind === 'protobuf') return { object: decodeProtobufBody(raw) as KubeObject, duplicates: [] };
+  if (kind === 'cbor') {
+    const object = decodeCborBody(raw);
+    if (!isObject(object)) throw badRequest('the body of the request must be an object');
+    return { object: object as KubeObject, duplicates: [] };
+  }
   if (kind !== 'json' && kind !== 'yaml') throw unsupportedMediaType(acceptedBodyTypes);
   const { object, duplicates } = decodeBody(raw, kind);
   if (!isObject(object)) throw badRequest('the body of the request must be an object');
@@ -65,7 +89,8 @@ export async function decodeOptionalBody(ctx: RequestContext): Promise<unknown> 
   const raw = await ctx.body();
   if (raw.length === 0) return undefined;
   const ct = String(ctx.headers['content-type'] ?? 'application/json');
-  const kind = parseContentType(ct);
+  const kind = parseContentType(ct, undefined, cborBodies(ctx));
   if (kind === 'protobuf') return decodeProtobufBody(raw);
+  if (kind === 'cbor') return decodeCborBody(raw);
   return decodeBody(raw, kind === 'yaml' ? 'yaml' : 'json').object;
 }

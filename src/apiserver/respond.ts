@@ -8,6 +8,7 @@ import type { RequestContext } from './context.ts';
 import { isProtobuf, negotiateResponse, responseContentType, wantsPretty, type Negotiated, type Target } from '../codec/negotiate.ts';
 import { supportsProtobuf } from '../codec/protobuf/envelope.ts';
 import { encodeProtobufWatchEvent } from '../codec/protobuf/watch.ts';
+import { encodeCbor } from '../codec/cbor.ts';
 import { goJson, goString } from '../codec/go-json.ts';
 import { encodeBody } from '../codec/encode.ts';
 import { toPartialObjectMetadata, toPartialObjectMetadataList } from '../codec/partial-metadata.ts';
@@ -68,12 +69,22 @@ function write(ctx: RequestContext, code: number, contentType: string, body: str
 /** whether the resource's objects have a protobuf form (built-in kinds do, custom resources not) */
 function resourceHasProtobuf(ctx: RequestContext): boolean {
   const r = ctx.resource;
-  return !!r && supportsProtobuf(apiVersionOf(r.group, r.version), r.kind);
+  if (!r) return false;
+  let has = protobufByResource.get(r);
+  if (has === undefined) protobufByResource.set(r, has = supportsProtobuf(apiVersionOf(r.group, r.version), r.kind));
+  return has;
 }
+
+function cbor(ctx: RequestContext): boolean {
+  return ctx.features?.enabled('CBORServingAndStorage') ?? false;
+}
+
+// asked on every request: worked out once per served resource
+const protobufByResource = new WeakMap<object, boolean>();
 
 /** the representation of an answer about the request's resource (its objects, lists, views) */
 function negotiateForResource(ctx: RequestContext, target: Target): Negotiated {
-  return negotiateResponse(ctx.headers.accept, target, { tableSupported: !!ctx.resource && !ctx.info.subresource, protobufSupported: resourceHasProtobuf(ctx) });
+  return negotiateResponse(ctx.headers.accept, target, { tableSupported: !!ctx.resource && !ctx.info.subresource, protobufSupported: resourceHasProtobuf(ctx), cborSupported: cbor(ctx) });
 }
 
 /** the client takes plain compact JSON: the handlers may then send stored JSON as it is */
@@ -97,13 +108,13 @@ export function sendObject(ctx: RequestContext, code: number, obj: KubeObject | 
   if ((obj as { kind?: string }).kind === 'Status') {
     // a write already done says so in JSON when the client takes nothing a Status can be
     let n: Negotiated = { mediaType: 'application/json' };
-    try { n = negotiateResponse(ctx.headers.accept, target, { tableSupported: false, protobufSupported: true }); } catch { /* JSON */ }
+    try { n = negotiateResponse(ctx.headers.accept, target, { tableSupported: false, protobufSupported: true, cborSupported: cbor(ctx) }); } catch { /* JSON */ }
     return write(ctx, code, responseContentType(n), encodeBody(obj, n.mediaType, { pretty: pretty(ctx) }));
   }
   let n = negotiateForResource(ctx, target);
   // a subresource's kind may have no protobuf form although its resource's has
   if (isProtobuf(n.mediaType) && !n.view && !supportsProtobuf(String(obj.apiVersion), String(obj.kind))) {
-    n = negotiateResponse(ctx.headers.accept, target, { tableSupported: false });
+    n = negotiateResponse(ctx.headers.accept, target, { tableSupported: false, cborSupported: cbor(ctx) });
   }
   write(ctx, code, responseContentType(n), encodeBody(present(ctx, n, obj), n.mediaType, { pretty: pretty(ctx) }));
 }
@@ -137,7 +148,7 @@ export function sendError(ctx: RequestContext, err: StatusError): void {
   for (const [k, v] of Object.entries(err.headers ?? {})) ctx.res.setHeader(k, v);
   let n: Negotiated | undefined;
   // a Status has a protobuf form wherever the resource's objects have one
-  try { n = negotiateResponse(ctx.headers.accept, 'object', { tableSupported: false, protobufSupported: resourceHasProtobuf(ctx) }); } catch { n = undefined; }
+  try { n = negotiateResponse(ctx.headers.accept, 'object', { tableSupported: false, protobufSupported: resourceHasProtobuf(ctx), cborSupported: cbor(ctx) }); } catch { n = undefined; }
   const mediaType = n?.mediaType ?? 'application/json';
   write(ctx, err.code, mediaType, encodeBody(err.status, mediaType, { pretty: false }));
 }
@@ -217,8 +228,9 @@ function joinLines(parts: Buffer[]): Buffer {
 
 /** a chunked stream of watch events, one JSON document per line */
 export function openWatchStream(ctx: RequestContext): WatchStream {
-  const n = negotiateResponse(ctx.headers.accept, 'watch', { tableSupported: !!ctx.resource, protobufSupported: resourceHasProtobuf(ctx) });
+  const n = negotiateResponse(ctx.headers.accept, 'watch', { tableSupported: !!ctx.resource, protobufSupported: resourceHasProtobuf(ctx), cborSupported: cbor(ctx) });
   const protobuf = isProtobuf(n.mediaType);
+  const cborSeq = n.mediaType === 'application/cbor';
   let started = false;
   let first = true;
   let behindSince = 0;
@@ -250,7 +262,7 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
     started = true;
     ctx.res.statusCode = 200;
     commonHeaders(ctx);
-    ctx.res.setHeader('Content-Type', protobuf ? `${responseContentType(n)};stream=watch` : responseContentType(n));
+    ctx.res.setHeader('Content-Type', protobuf ? `${responseContentType(n)};stream=watch` : cborSeq ? responseContentType(n, 'application/cbor-seq') : responseContentType(n));
     ctx.res.flushHeaders?.();
   };
   return {
@@ -265,6 +277,7 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
       }
       first = false;
       if (protobuf) pending.push(protobufEvent(type, obj as Record<string, unknown>));
+      else if (cborSeq) pending.push(Buffer.from(encodeCbor({ type, object: obj })));
       else pending.push(obj === object ? eventLine(type, obj as object) : Buffer.from(watchEventJson(type, obj)));
       // events sent in one turn (a batch from the watch cache) leave in one write
       if (pending.length === 1) queueMicrotask(flush);

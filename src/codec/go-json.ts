@@ -175,7 +175,7 @@ function writeStruct(obj: Record<string, unknown>, node: SchemaNode, untyped: bo
 }
 
 /** the schema of an object of apiVersion/kind, if this server knows it */
-function nodeOf(apiVersion: unknown, kind: unknown): SchemaNode | undefined {
+export function nodeOf(apiVersion: unknown, kind: unknown): SchemaNode | undefined {
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
   const slash = apiVersion.indexOf('/');
   const group = slash < 0 ? '' : apiVersion.slice(0, slash);

@@ -64,7 +64,7 @@ export function parseAccept(header: string | undefined): MediaRange[] {
   return out.map(({ order: _o, ...r }) => r);
 }
 
-export type BodyKind = 'json' | 'yaml' | 'protobuf' | 'json-patch' | 'merge-patch' | 'strategic-merge-patch' | 'apply-yaml';
+export type BodyKind = 'json' | 'yaml' | 'protobuf' | 'cbor' | 'json-patch' | 'merge-patch' | 'strategic-merge-patch' | 'apply-yaml' | 'apply-cbor';
 
 /** the media type of each body kind (the first spelling is the one error messages list) */
 export const bodyKindMediaTypes: Record<BodyKind, string[]> = {
@@ -75,34 +75,40 @@ export const bodyKindMediaTypes: Record<BodyKind, string[]> = {
   'merge-patch': ['application/merge-patch+json'],
   'strategic-merge-patch': ['application/strategic-merge-patch+json'],
   'apply-yaml': ['application/apply-patch+yaml'],
+  cbor: ['application/cbor'],
+  'apply-cbor': ['application/apply-patch+cbor'],
 };
+
+// read only while the CBORServingAndStorage gate is on
+const cborKinds: readonly BodyKind[] = ['cbor', 'apply-cbor'];
 
 const kindOfMediaType = new Map<string, BodyKind>(
   Object.entries(bodyKindMediaTypes).flatMap(([kind, types]) => types.map(t => [t, kind as BodyKind] as const)),
 );
 
 /** bodies of create and update (and of delete options) */
-export const objectBodyKinds: readonly BodyKind[] = ['json', 'yaml', 'protobuf'];
+export const objectBodyKinds: readonly BodyKind[] = ['json', 'yaml', 'protobuf', 'cbor'];
 /** bodies of patch, in the order Kubernetes lists them */
-export const patchBodyKinds: readonly BodyKind[] = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply-yaml'];
+export const patchBodyKinds: readonly BodyKind[] = ['json-patch', 'merge-patch', 'strategic-merge-patch', 'apply-yaml', 'apply-cbor'];
 
 /** what a 415 for an object body lists, as Kubernetes lists it */
-export const acceptedBodyTypes = objectBodyKinds.map(k => bodyKindMediaTypes[k][0]!);
+export const acceptedBodyTypes = objectBodyKinds.filter(k => !cborKinds.includes(k)).map(k => bodyKindMediaTypes[k][0]!);
 
 /**
  * The kind of a request body from its Content-Type (none means JSON). Anything not among
- * `allowed` (default: every kind) is a 415 listing the allowed media types. CBOR bodies are not
- * read yet and are refused like any other unknown type.
+ * `allowed` (default: the object bodies) is a 415 listing the allowed media types. CBOR bodies
+ * are read only when `cbor` says the gate is on; otherwise they are refused like any unknown type.
  */
-export function parseContentType(header: string | undefined, allowed?: readonly BodyKind[]): BodyKind {
-  const refuse = () => unsupportedMediaType(allowed ? allowed.map(k => bodyKindMediaTypes[k][0]!) : acceptedBodyTypes);
+export function parseContentType(header: string | undefined, allowed: readonly BodyKind[] = objectBodyKinds, opts: { cbor?: boolean } = {}): BodyKind {
+  if (!opts.cbor) allowed = allowed.filter(k => !cborKinds.includes(k));
+  const refuse = () => unsupportedMediaType(allowed.map(k => bodyKindMediaTypes[k][0]!));
   const text = header?.trim();
   if (!text) {
-    if (allowed && !allowed.includes('json')) throw refuse();
+    if (!allowed.includes('json')) throw refuse();
     return 'json';
   }
   const m = parseMediaType(text);
   const kind = m && kindOfMediaType.get(`${m.type}/${m.subtype}`);
-  if (!kind || (allowed && !allowed.includes(kind))) throw refuse();
+  if (!kind || !allowed.includes(kind)) throw refuse();
   return kind;
 }

@@ -9,7 +9,7 @@ import { notAcceptable } from '../api/status.ts';
 import { parseAccept, type MediaRange } from './media-type.ts';
 
 export type ProtobufMediaType = 'application/vnd.kubernetes.protobuf' | 'application/vnd.orch.protobuf';
-export type ResponseMediaType = 'application/json' | 'application/yaml' | ProtobufMediaType;
+export type ResponseMediaType = 'application/json' | 'application/yaml' | ProtobufMediaType | 'application/cbor';
 
 export function isProtobuf(mediaType: ResponseMediaType): mediaType is ProtobufMediaType {
   return mediaType === 'application/vnd.kubernetes.protobuf' || mediaType === 'application/vnd.orch.protobuf';
@@ -38,15 +38,19 @@ export interface NegotiateOptions {
   metadataSupported?: boolean;
   /** what the endpoint answers has a protobuf form (built-in kinds; not custom resources) */
   protobufSupported?: boolean;
+  /** CBOR is served (the CBORServingAndStorage gate) */
+  cborSupported?: boolean;
 }
 
 export type Target = 'object' | 'list' | 'watch';
 
-/** what a 406 lists, as Kubernetes lists it */
-export const servedMediaTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
-export const servedStreamMediaTypes = ['application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch'];
-const jsonOnly = servedMediaTypes.slice(0, 2);
-const jsonStreamOnly = servedStreamMediaTypes.slice(0, 1);
+/** the media types a 406 lists for what the endpoint can offer */
+function offered(target: Target, opts: NegotiateOptions): string[] {
+  const types = target === 'watch' ? ['application/json;stream=watch'] : ['application/json', 'application/yaml'];
+  if (opts.protobufSupported) types.push(target === 'watch' ? 'application/vnd.kubernetes.protobuf;stream=watch' : 'application/vnd.kubernetes.protobuf');
+  if (opts.cborSupported) types.push(target === 'watch' ? 'application/cbor-seq' : 'application/cbor');
+  return types;
+}
 
 const viewGroups: readonly string[] = ['meta.k8s.io', 'meta.orch.io'];
 const viewVersions: readonly string[] = ['v1', 'v1beta1'];
@@ -59,6 +63,8 @@ function servedType(r: MediaRange, target: Target, opts: NegotiateOptions): Resp
   // YAML has no streaming form, so a watch cannot be answered in it
   if (r.subtype === 'yaml' && target !== 'watch') return 'application/yaml';
   if (opts.protobufSupported && (r.subtype === 'vnd.kubernetes.protobuf' || r.subtype === 'vnd.orch.protobuf')) return `application/${r.subtype}`;
+  // a watch answers CBOR as a sequence of items
+  if (opts.cborSupported && (r.subtype === 'cbor' || (r.subtype === 'cbor-seq' && target === 'watch'))) return 'application/cbor';
   return undefined;
 }
 
@@ -84,7 +90,7 @@ function candidate(r: MediaRange, target: Target, opts: NegotiateOptions): Negot
   const mediaType = servedType(r, target, opts);
   if (!mediaType) return undefined;
   const { stream, sv, pretty } = r.params;
-  if (stream && (stream !== 'watch' || mediaType === 'application/yaml')) return undefined;
+  if (stream && (stream !== 'watch' || mediaType === 'application/yaml' || mediaType === 'application/cbor')) return undefined;
   // a server-version override is something no endpoint here allows
   if (sv) return undefined;
   const view = viewFor(r.params, target, opts);
@@ -117,14 +123,13 @@ export function negotiateResponse(accept: string | undefined, target: Target, op
     const n = candidate(r, target, opts);
     if (n) return n;
   }
-  if (target === 'watch') throw notAcceptable(opts.protobufSupported ? servedStreamMediaTypes : jsonStreamOnly);
-  throw notAcceptable(opts.protobufSupported ? servedMediaTypes : jsonOnly);
+  throw notAcceptable(offered(target, opts));
 }
 
 /** the Content-Type header of a negotiated response */
-export function responseContentType(n: Negotiated): string {
-  if (!n.view) return n.mediaType;
-  return `${n.mediaType};as=${n.view.as};v=${n.view.version};g=${n.view.group}`;
+export function responseContentType(n: Negotiated, mediaType: string = n.mediaType): string {
+  if (!n.view) return mediaType;
+  return `${mediaType};as=${n.view.as};v=${n.view.version};g=${n.view.group}`;
 }
 
 /** the apiVersion a view's objects carry: `meta.k8s.io/v1` */

@@ -2,6 +2,7 @@
 // (read-modify-write, retried on conflicts); the result is checked against the schema as
 // fieldValidation asks, then written like an update.
 
+import { cborBodies, decodeCborBody } from '../request-object.ts';
 import { badRequest, methodNotAllowed, unsupportedMediaType } from '../../api/status.ts';
 import { handleApply } from './apply.ts';
 import { isObject, type KubeObject } from '../../api/object.ts';
@@ -28,6 +29,7 @@ interface PatchRequest {
 }
 
 function decodePatch(kind: BodyKind, raw: Buffer): { patch: unknown; duplicates: string[] } {
+  if (kind === 'apply-cbor') return { patch: decodeCborBody(raw), duplicates: [] };
   try {
     const { object, duplicates } = decodeBody(raw, kind === 'apply-yaml' ? 'yaml' : 'json', { requireObject: false, duplicates: kind !== 'json-patch' });
     return { patch: object, duplicates };
@@ -68,14 +70,15 @@ export async function handlePatch(ctx: RequestContext, deps: HandlerDeps): Promi
   const sub = ctx.subresource;
   const view = sub?.view;
   if (sub && !view) throw methodNotAllowed();
-  const kind = parseContentType(String(ctx.headers['content-type'] ?? ''), patchBodyKinds);
+  const kind = parseContentType(String(ctx.headers['content-type'] ?? ''), patchBodyKinds, cborBodies(ctx));
+  const apply = kind === 'apply-yaml' || kind === 'apply-cbor';
   const validation = fieldValidation(ctx, 'PatchOptions');
   const manager = managerName(ctx, 'PatchOptions');
-  const force = checkApplyOptions(ctx, kind === 'apply-yaml', ctx.query.get('fieldManager') || undefined);
+  const force = checkApplyOptions(ctx, apply, ctx.query.get('fieldManager') || undefined);
   const isDryRun = dryRun(ctx);
   const { patch, duplicates } = decodePatch(kind, await ctx.body());
   const req: PatchRequest = { kind, patch, duplicates, validation };
-  if (kind === 'apply-yaml') {
+  if (apply) {
     if (view && !view.apply) throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
     return handleApply(ctx, deps, { config: patch, duplicates, validation, manager, force, dryRun: isDryRun });
   }

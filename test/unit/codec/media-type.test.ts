@@ -32,10 +32,16 @@ test('request bodies: each Content-Type maps to its kind; none means JSON', () =
   assert.equal(parseContentType('application/json; charset=utf-8'), 'json');
   assert.equal(parseContentType('application/yaml'), 'yaml');
   assert.equal(parseContentType('application/vnd.kubernetes.protobuf'), 'protobuf');
-  assert.equal(parseContentType('application/json-patch+json'), 'json-patch');
-  assert.equal(parseContentType('application/merge-patch+json'), 'merge-patch');
-  assert.equal(parseContentType('application/strategic-merge-patch+json'), 'strategic-merge-patch');
-  assert.equal(parseContentType('application/apply-patch+yaml'), 'apply-yaml');
+  assert.equal(parseContentType('application/json-patch+json', patchBodyKinds), 'json-patch');
+  assert.equal(parseContentType('application/merge-patch+json', patchBodyKinds), 'merge-patch');
+  assert.equal(parseContentType('application/strategic-merge-patch+json', patchBodyKinds), 'strategic-merge-patch');
+  assert.equal(parseContentType('application/apply-patch+yaml', patchBodyKinds), 'apply-yaml');
+  // CBOR only with the gate on
+  assert.equal(parseContentType('application/cbor', undefined, { cbor: true }), 'cbor');
+  assert.equal(parseContentType('application/apply-patch+cbor', patchBodyKinds, { cbor: true }), 'apply-cbor');
+  assert.throws(() => parseContentType('application/cbor'), is415('application/json, application/yaml, application/vnd.kubernetes.protobuf'));
+  // a patch type is not an object body
+  assert.throws(() => parseContentType('application/merge-patch+json'), is415('application/json, application/yaml, application/vnd.kubernetes.protobuf'));
 });
 
 const is415 = (listed: string) => (e: unknown) => e instanceof StatusError && e.code === 415 && e.reason === 'UnsupportedMediaType'
