@@ -5,6 +5,7 @@ import type { KubeObject } from '../api/object.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import { copyValue, valueBytes, valueLength } from '../storage/packed-value.ts';
 import { goJson, goJsonListItem, goString } from '../codec/go-json.ts';
+import { convertObject, convertsBetweenVersions, toStorageVersion } from './conversion/index.ts';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -14,8 +15,9 @@ const dec = new TextDecoder();
 // read splices the served apiVersion and the resourceVersion (which Go writes right after the
 // uid) into the stored bytes instead of parsing them.
 export function encodeForStorage(obj: KubeObject): Uint8Array {
-  const { resourceVersion: _rv, ...meta } = obj.metadata;
-  return enc.encode(goJson({ ...obj, metadata: meta }));
+  const stored = toStorageVersion(obj);
+  const { resourceVersion: _rv, ...meta } = stored.metadata;
+  return enc.encode(goJson({ ...stored, metadata: meta }));
 }
 
 // The head is shorter than `longProbe` bytes (kind, apiVersion, name, namespace and uid are
@@ -27,6 +29,8 @@ const headScratch = new Uint8Array(longProbe + 1);
 
 interface Head {
   start: Uint8Array;
+  /** where the stored apiVersion's text is */
+  apiVersion: [number, number];
   /** where the metadata's fields begin (0: the slow path) */
   meta: number;
   /** where the resourceVersion goes: after the uid's value */
@@ -44,7 +48,7 @@ function headOf(kv: KeyValue): Head {
   return head;
 }
 
-const noHead = { meta: 0, splice: 0 };
+const noHead = { meta: 0, splice: 0, apiVersion: [0, 0] as [number, number] };
 // the metadata fields Go writes before the uid, all plain strings
 const beforeUid = ['"name":"', '"generateName":"', '"namespace":"', '"selfLink":"'].map(k => Buffer.from(k));
 const uidOpen = Buffer.from('"uid":"');
@@ -59,7 +63,9 @@ function storedHead(b: Uint8Array): Head & { start: Uint8Array } {
   let at = expect(b, 0, kindOpen);
   at = at && skipPlainString(b, at);
   at = at && expect(b, at, apiVersionOpen);
+  const apiStart = at;
   at = at && skipPlainString(b, at);
+  const apiVersion: [number, number] = [apiStart, at - 1];
   at = at && expect(b, at, metadataOpen);
   if (!at) return { start: b, ...noHead };
   const meta = at;
@@ -74,12 +80,18 @@ function storedHead(b: Uint8Array): Head & { start: Uint8Array } {
   at = at && skipPlainString(b, at);
   // the byte after the uid: more metadata, or its end
   if (!at || (b[at] !== 0x2c && b[at] !== 0x7d)) return { start: b, ...noHead };
-  return { start: b, meta, splice: at };
+  return { start: b, meta, splice: at, apiVersion };
 }
 
 const kindOpen = Buffer.from('{"kind":"');
 const apiVersionOpen = Buffer.from(',"apiVersion":"');
 const metadataOpen = Buffer.from(',"metadata":{');
+
+function sameBytes(b: Uint8Array, from: number, to: number, want: Uint8Array): boolean {
+  if (to - from !== want.length) return false;
+  for (let i = 0; i < want.length; i++) if (b[from + i] !== want[i]) return false;
+  return true;
+}
 
 /** the position after `want` when `b` holds it at `at`, else 0 */
 function expect(b: Uint8Array, at: number, want: Uint8Array): number {
@@ -120,6 +132,8 @@ function servedHead(apiVersion: string, kind: string): Uint8Array {
  */
 export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: string, kind: string, close: string, typed = false): Buffer {
   const head = typed ? servedHead(apiVersion, kind) : itemHead;
+  // kinds whose versions differ are spliced only when stored in the version asked for
+  const served = convertsBetweenVersions(apiVersion, kind) ? enc.encode(apiVersion) : undefined;
   // per item, worked out while sizing and used while writing: where its metadata begins and its
   // resourceVersion goes (meta 0: the slow path, whose bytes are kept in `slow`)
   const metas = new Int32Array(kvs.length);
@@ -127,8 +141,8 @@ export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: s
   const slow = new Map<number, Uint8Array>();
   let size = Buffer.byteLength(open) + Buffer.byteLength(close) + Math.max(0, kvs.length - 1);
   kvs.forEach((kv, i) => {
-    const { meta, splice } = headOf(kv);
-    if (meta === 0) {
+    const { start, meta, splice, apiVersion: [from, to] } = headOf(kv);
+    if (meta === 0 || (served && !sameBytes(start, from, to, served))) {
       const obj = decodeFromStorage(kv, apiVersion);
       const whole = enc.encode(typed ? goJson(obj) : goJsonListItem(obj));
       slow.set(i, whole);
@@ -172,8 +186,7 @@ export function jsonFromStorage(kv: KeyValue, apiVersion: string, kind: string):
 
 /** the stored object as the client sees it through apiVersion */
 export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'>, apiVersion: string, rv: number = kv.modRevision): KubeObject {
-  const obj = JSON.parse(dec.decode(kv.value)) as KubeObject;
-  obj.apiVersion = apiVersion;
+  const obj = convertObject(JSON.parse(dec.decode(kv.value)) as KubeObject, apiVersion);
   obj.metadata.resourceVersion = String(rv);
   return obj;
 }
