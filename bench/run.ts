@@ -21,6 +21,7 @@ for (const s of only ?? []) if (!sections.includes(s)) throw new Error(`unknown 
 const want = (section: string) => !only || only.includes(section);
 const scale = quick ? 0.2 : 1;
 const concurrency = 32;
+const protobuf = 'application/vnd.kubernetes.protobuf';
 
 function row(name: string, r: LoadResult): string {
   return `${name.padEnd(34)} ${r.perSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50ms.toFixed(2).padStart(7)} ms  p99 ${r.p99ms.toFixed(2).padStart(7)} ms${r.errors ? `  errors ${r.errors}` : ''}`;
@@ -118,6 +119,9 @@ async function main(): Promise<void> {
       say(row('raw GET', rawGet));
       say(row('orch get configmap', get));
       say(ratio('get vs raw GET', get.perSecond, rawGet.perSecond, 70));
+      const getPb = await runLoad(server.url, tls, { total: nGet, concurrency, request: i => ({ method: 'GET', path: `${cm}/c${i % nCreate}`, accept: protobuf }), expect: 200 });
+      say(row('orch get configmap, protobuf', getPb));
+      say(ratio('get protobuf vs raw GET', getPb.perSecond, rawGet.perSecond));
       await raw.stop();
       await rawDb.stop();
     }
@@ -136,10 +140,13 @@ async function main(): Promise<void> {
         const reps = size >= 10000 ? 10 : 40;
         const rl = await runLoad(rawList.url, tls, { total: reps, concurrency: 1, request: () => ({ method: 'GET', path: `/x` }), expect: 200 });
         const ol = await runLoad(server.url, tls, { total: reps, concurrency: 1, request: () => ({ method: 'GET', path: `/api/v1/namespaces/${ns}/configmaps` }), expect: 200 });
+        const olPb = await runLoad(server.url, tls, { total: reps, concurrency: 1, request: () => ({ method: 'GET', path: `/api/v1/namespaces/${ns}/configmaps`, accept: protobuf }), expect: 200 });
         await rawList.stop();
         say(row(`raw GET of a ${size}-item list`, rl));
         say(row(`orch list ${size} configmaps`, ol));
         say(ratio(`list ${size} vs raw`, ol.perSecond, rl.perSecond));
+        say(row(`orch list ${size} configmaps, protobuf`, olPb));
+        say(ratio(`list ${size} protobuf vs raw`, olPb.perSecond, rl.perSecond));
       }
     }
     // watch fan-out: 1,000 watchers, 100 writes/s
@@ -155,6 +162,10 @@ async function main(): Promise<void> {
       say(fan(`raw fan-out, ${fanWatchers} streams x 100/s`, rf));
       say(fan(`orch watch, ${fanWatchers} watchers x 100/s`, of));
       say(`watch delivery p99 target < 100 ms: ${of.p99ms < 100 && of.deliveries === of.expected ? 'met' : 'NOT met'}`);
+      await runLoad(server.url, tls, { total: 1, concurrency: 1, request: () => ({ method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ metadata: { name: 'fanout-pb' } }) }) });
+      const ofPb = await runFanout(server.url, tls, { watchers: fanWatchers, perSecond: 100, seconds: fanSeconds, watchPath: '/api/v1/namespaces/fanout-pb/configmaps?watch=1&resourceVersion=0', postPath: '/api/v1/namespaces/fanout-pb/configmaps', protobuf: true });
+      say(fan(`orch watch protobuf, ${fanWatchers} x 100/s`, ofPb));
+      say(`protobuf watch p99 vs raw fan-out p99: ${(ofPb.p99ms / rf.p99ms).toFixed(1)}x`);
     }
 
     // pods: a 10k list against raw, a node's pods through the index, memory at 100k pods

@@ -6,15 +6,15 @@ import { connect, percentile, type TlsClient } from './load.ts';
 
 export interface FanoutResult { deliveries: number; expected: number; p50ms: number; p99ms: number; maxms: number }
 
-export async function runFanout(url: string, tls: TlsClient, opts: { watchers: number; perSecond: number; seconds: number; watchPath: string; postPath: string; connections?: number }): Promise<FanoutResult> {
+export async function runFanout(url: string, tls: TlsClient, opts: { watchers: number; perSecond: number; seconds: number; watchPath: string; postPath: string; connections?: number; protobuf?: boolean }): Promise<FanoutResult> {
   const sessions = Array.from({ length: opts.connections ?? 8 }, () => connect(url, tls));
   const latencies: number[] = [];
   const streams: http2.ClientHttp2Stream[] = [];
   let ready = 0;
   for (let i = 0; i < opts.watchers; i++) {
-    const s = sessions[i % sessions.length]!.request({ ':path': opts.watchPath });
+    const s = sessions[i % sessions.length]!.request({ ':path': opts.watchPath, ...(opts.protobuf ? { accept: 'application/vnd.kubernetes.protobuf;stream=watch' } : {}) });
     s.on('response', () => { ready++; });
-    s.on('data', sentTimes(t => latencies.push(performance.timeOrigin + performance.now() - t)));
+    s.on('data', (opts.protobuf ? sentTimesInFrames : sentTimes)(t => latencies.push(performance.timeOrigin + performance.now() - t)));
     s.on('error', () => {});
     streams.push(s);
   }
@@ -42,6 +42,29 @@ export async function runFanout(url: string, tls: TlsClient, opts: { watchers: n
 }
 
 const sentField = Buffer.from('"sent":"');
+// a protobuf map entry whose key is "sent": key (field 1, 4 bytes), then the value's tag (field 2)
+const sentEntry = Buffer.from([0x0a, 0x04, 0x73, 0x65, 0x6e, 0x74, 0x12]);
+
+/** the same from protobuf watch frames (a 4-byte length, then the event), found in the bytes */
+function sentTimesInFrames(onSent: (t: number) => void): (chunk: Buffer) => void {
+  let rest: Buffer | undefined;
+  return chunk => {
+    const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
+    let start = 0;
+    while (buf.length - start >= 4) {
+      const end = start + 4 + buf.readUInt32BE(start);
+      if (end > buf.length) break;
+      const at = buf.indexOf(sentEntry, start);
+      if (at >= 0 && at < end) {
+        const from = at + sentEntry.length + 1;
+        const t = Number(buf.toString('latin1', from, from + buf[at + sentEntry.length]!));
+        if (t) onSent(t);
+      }
+      start = end;
+    }
+    rest = start < buf.length ? buf.subarray(start) : undefined;
+  };
+}
 
 /**
  * The send time of every event line, found in the raw bytes: one client process reads all the

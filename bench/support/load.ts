@@ -34,7 +34,7 @@ export function percentile(sorted: number[], p: number): number {
 export async function runLoad(url: string, tls: TlsClient, opts: {
   total: number;
   concurrency: number;
-  request: (i: number) => { method: string; path: string; body?: string };
+  request: (i: number) => { method: string; path: string; body?: string; accept?: string };
   expect?: number;
 }): Promise<LoadResult> {
   const session = connect(url, tls);
@@ -46,6 +46,7 @@ export async function runLoad(url: string, tls: TlsClient, opts: {
     const t0 = performance.now();
     const headers: http2.OutgoingHttpHeaders = { ':method': r.method, ':path': r.path };
     if (r.body !== undefined) headers['content-type'] = 'application/json';
+    if (r.accept !== undefined) headers.accept = r.accept;
     const stream = session.request(headers);
     let status = 0;
     stream.on('response', h => { status = Number(h[':status']); });

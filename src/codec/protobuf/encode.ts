@@ -23,10 +23,7 @@ function writeScalar(w: Writer, number: number, kind: number, v: unknown): void 
     case K.bytes: {
       if (typeof v !== 'string') return;
       w.tag(number, WIRE_BYTES);
-      const at = w.begin();
-      w.ensure(v.length);
-      w.pos += w.buf.write(v, w.pos, 'base64');
-      w.end(at);
+      w.bytes(Buffer.from(v, 'base64'));
       return;
     }
     case K.bool:
@@ -168,25 +165,10 @@ export function encodeFields(w: Writer, info: MessageInfo, obj: Json): void {
   writeFields(w, info, obj);
 }
 
-// one writer serves every call; its output is copied out, so it never escapes
-const shared = new Writer(64 * 1024);
-let sharedBusy = false;
-
 function withWriter(fn: (w: Writer) => void): Uint8Array {
-  const w = sharedBusy ? new Writer() : shared;
-  const own = w === shared;
-  if (own) sharedBusy = true;
-  try {
-    w.pos = 0;
-    fn(w);
-    return Buffer.from(w.finish());
-  } finally {
-    if (own) {
-      sharedBusy = false;
-      // do not keep a huge buffer alive after one huge list
-      if (shared.buf.length > 8 * 1024 * 1024) shared.buf = Buffer.allocUnsafe(64 * 1024);
-    }
-  }
+  const w = new Writer();
+  fn(w);
+  return w.finish();
 }
 
 /** one JSON value as the bytes of the named message (no envelope) */

@@ -15,8 +15,7 @@ export function encodeProtobufWatchEvent(type: string, object: Record<string, un
   const name = apiVersionToMessage(av, k);
   if (!name) throw new ProtobufError(`no protobuf message for ${av}, Kind=${k}`);
   const info = messageInfo(name);
-  const w = new Writer(1024);
-  w.pos = 4;
+  const w = new Writer();
   w.tag(1, WIRE_BYTES); w.string(type);
   w.tag(2, WIRE_BYTES);
   const ext = w.begin();
@@ -25,8 +24,11 @@ export function encodeProtobufWatchEvent(type: string, object: Record<string, un
   writeUnknown(w, av, k, inner => encodeFields(inner, info, object));
   w.end(raw);
   w.end(ext);
-  w.buf.writeUInt32BE(w.pos - 4, 0);
-  return w.finish();
+  const event = w.finish();
+  const frame = Buffer.allocUnsafe(4 + event.length);
+  frame.writeUInt32BE(event.length, 0);
+  frame.set(event, 4);
+  return frame;
 }
 
 /** reads one framed event from the start of `bytes`; returns it and the bytes it used */
