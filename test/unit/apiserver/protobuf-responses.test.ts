@@ -123,3 +123,13 @@ test('watch: length-prefixed WatchEvent frames whose object is the full envelope
   }
   assert.deepEqual(events, [['ADDED', 'w1'], ['DELETED', 'w1']]);
 });
+
+test('DeleteOptions bodies in protobuf', async () => {
+  await api.request('POST', cms, { body: { metadata: { name: 'd1' } } });
+  const opts = encodeProtobufObject({ apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions', preconditions: { uid: 'not-the-uid' } });
+  const refused = await api.request('DELETE', `${cms}/d1`, { body: opts, headers: { 'content-type': pb } });
+  assert.equal(refused.status, 409, refused.text());
+  assert.match(refused.json().message, /the UID in the precondition \(not-the-uid\) does not match/);
+  const ok = await api.request('DELETE', `${cms}/d1`, { body: encodeProtobufObject({ apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 }), headers: { 'content-type': pb } });
+  assert.equal(ok.status, 200, ok.text());
+});
