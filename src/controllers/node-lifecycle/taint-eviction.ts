@@ -24,6 +24,9 @@ export function startTaintEvictionController(client: Client, log: Logger, opts: 
   const nodes = createInformer<Node>(client, '/api/v1/nodes', { log });
   const pods: Informer<Pod> = opts.pods ?? podInformer(client, log);
   const scheduled = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  // pods whose eviction has begun: the DisruptionTarget condition it writes comes back as an
+  // update before the deletion does, and must not start a second eviction (and a second event)
+  const evicting = new Set<string>();
 
   function cancel(key: string): void {
     const s = scheduled.get(key);
@@ -33,11 +36,12 @@ export function startTaintEvictionController(client: Client, log: Logger, opts: 
   async function evict(key: string): Promise<void> {
     scheduled.delete(key);
     const pod = pods.get(key);
-    if (!pod || pod.metadata.deletionTimestamp) return;
+    if (!pod || pod.metadata.deletionTimestamp || evicting.has(key)) return;
     // look again: the taint or toleration may have changed since the timer was set
     const at = evictionTime(nodes.get(pod.spec?.nodeName ?? '')?.spec?.taints, pod.spec?.tolerations, now());
     if (at === 'never' || at > now()) return consider(pod);
     const path = `/api/v1/namespaces/${encodeURIComponent(pod.metadata.namespace)}/pods/${encodeURIComponent(pod.metadata.name)}`;
+    evicting.add(key);
     try {
       const condition = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint', lastTransitionTime: rfc3339(now()) };
       await client.patch(`${path}/status`, { status: { conditions: [condition] } }, 'application/strategic-merge-patch+json').catch(err => log.debug('DisruptionTarget condition not set', { pod: key, err: String(err) }));
@@ -46,6 +50,7 @@ export function startTaintEvictionController(client: Client, log: Logger, opts: 
       log.info('pod evicted for a NoExecute taint', { pod: key, node: pod.spec?.nodeName });
     } catch (err) {
       if (isNotFound(err)) return;
+      evicting.delete(key);
       log.warn('pod eviction failed; retrying', { pod: key, err: String((err as Error).message ?? err) });
       const timer = setTimeout(() => void evict(key), 1000);
       timer.unref();
@@ -58,6 +63,7 @@ export function startTaintEvictionController(client: Client, log: Logger, opts: 
     const node = pod.spec?.nodeName ? nodes.get(pod.spec.nodeName) : undefined;
     const at = pod.metadata.deletionTimestamp || !node ? 'never' : evictionTime(node.spec?.taints, pod.spec?.tolerations, now());
     const current = scheduled.get(key);
+    if (evicting.has(key)) return;
     if (at === 'never') return cancel(key);
     if (current && current.at === at) return;
     cancel(key);
@@ -68,7 +74,7 @@ export function startTaintEvictionController(client: Client, log: Logger, opts: 
 
   const byNode = (name: string) => { for (const p of pods.list()) if (p.spec?.nodeName === name) consider(p); };
   nodes.on('add', n => byNode(n.metadata.name)).on('update', (_o, n) => byNode(n.metadata.name));
-  pods.on('add', consider).on('update', (_o, p) => consider(p)).on('delete', p => cancel(objectKey(p)));
+  pods.on('add', consider).on('update', (_o, p) => consider(p)).on('delete', p => { cancel(objectKey(p)); evicting.delete(objectKey(p)); });
   nodes.start();
   pods.start();
   return {
