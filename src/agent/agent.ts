@@ -117,6 +117,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
 
   const gates = featureGates(s.featureGates);
   for (const name of gates.unknown) log.warn('unrecognized feature gate', { name });
+  for (const name of gates.unimplemented) log.warn('feature gate turned on for a feature orch does not implement; it stays off', { name });
 
   const health = healthRegistry();
   let lastLoop = clock.now();
@@ -209,7 +210,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     server.route('/containerLogs', containerLogsRoute((ns, pod, container, previous) => findLogFile(manager.workers, manager.reader, podLogsDir, ns, pod, container, previous)));
   }
 
-  const watchdog = startWatchdog({ env: opts.env ?? process.env, healthy: () => health.failures().length === 0, log, clock });
+  // the SystemdWatchdog gate off: no keep-alives, whatever the supervisor asks for
+  const watchdog = gates.enabled('SystemdWatchdog') ? startWatchdog({ env: opts.env ?? process.env, healthy: () => health.failures().length === 0, log, clock }) : undefined;
 
   return {
     nodeName,
@@ -221,7 +223,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     reporter,
     pods,
     async stop() {
-      watchdog.stop();
+      watchdog?.stop();
       await pods?.stop();
       reporter?.stop();
       lease?.stop();
