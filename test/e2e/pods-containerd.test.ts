@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { containerdSkipReason, startContainerd, type Containerd } from '../support/containerd.ts';
@@ -16,6 +16,7 @@ import { startOrch, type OrchProcess } from './support/orch-process.ts';
 import { rawClient, type RawClient } from './support/raw-client.ts';
 import { until } from './support/until.ts';
 import { skipForMissing } from '../support/requires.ts';
+import { connectCri } from '../../src/agent/cri/client.ts';
 
 const image = 'docker.io/library/busybox:1.36';
 
@@ -65,7 +66,7 @@ function pod(name: string, node: string, container: Record<string, unknown>, spe
 test('pods on containerd: run, probe, restart, finish, delete gracefully; static pods mirrored', async t => {
   const skip = containerdSkipReason() ?? busyboxSkipReason();
   if (skip) return t.skip(skipForMissing(skip));
-  const { c, node, runtime, staticDir, orch, agent, restartAgent } = await startCluster(t);
+  const { c, node, runtime, staticDir, orch, agent, restartAgent, logsDir } = await startCluster(t);
 
   await t.test('a pod runs with an IP and turns Ready through its readiness probe', async () => {
     const body = pod('web', node, {
@@ -180,6 +181,33 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.equal(failed.status.containerStatuses[0].restartCount, 0);
   });
 
+  await t.test('a finished pod stays Succeeded or Failed when its sandbox is gone and across an agent restart', async () => {
+    // the runtime loses the pods' sandboxes (as after a node reboot or a runtime's own clean-up)
+    const cri = await connectCri(runtime.endpoint, { timeoutMs: 30_000 });
+    try {
+      for (const s of (await cri.listPodSandbox({})).items) {
+        if (s.metadata?.name !== 'done' && s.metadata?.name !== 'fails') continue;
+        await cri.stopPodSandbox({ podSandboxId: s.id });
+        await cri.removePodSandbox({ podSandboxId: s.id });
+      }
+    } finally {
+      cri.close();
+    }
+    await restartAgent();
+    await new Promise(r => setTimeout(r, 4000));
+    const done = await getPod(c, 'done');
+    const failed = await getPod(c, 'fails');
+    assert.equal(done.status.phase, 'Succeeded');
+    assert.equal(done.status.containerStatuses[0].state.terminated.reason, 'Completed');
+    assert.equal(failed.status.phase, 'Failed');
+    assert.equal(failed.status.containerStatuses[0].state.terminated.exitCode, 7);
+    // what kubectl shows, newest and oldest
+    for (const k of kubectls()) {
+      const out = await kubectl(k.path, orch.kubeconfig, ['get', 'pod', 'done', '-o', 'jsonpath={.status.phase} {.status.containerStatuses[0].state.terminated.reason}']);
+      assert.equal(out.stdout, 'Succeeded Completed', k.path);
+    }
+  });
+
   await t.test('deleting a pod stops its container with SIGTERM and removes it from the API', async () => {
     const body = pod('graceful', node, { command: ['sh', '-c', 'trap "echo got TERM; exit 0" TERM; while true; do sleep 0.2; done'] });
     assert.equal((await create(c, body)).status, 201);
@@ -194,6 +222,8 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
     const tasks = await runtime.ctr(['containers', 'ls', '-q']);
     assert.ok(!tasks.includes(id), 'the container is removed from the runtime');
+    // and its log directory (<ns>_<name>_<uid>) from the node
+    assert.deepEqual((await readdir(logsDir)).filter(d => d.startsWith('default_graceful_')), []);
   });
 
   await t.test('a ConfigMap volume keeps its files across syncs and shows updates; a subPath file does not change', async () => {

@@ -87,6 +87,9 @@ function condition(type: string, ok: boolean, reason?: string, message?: string)
 export function podStatus(inp: StatusInputs): PodStatus {
   const { pod, runtime } = inp;
   const prev = pod.status ?? {};
+  // a terminal phase never changes again, and what the finished containers said stays said,
+  // whatever the runtime still holds (a removed sandbox, an agent started again)
+  if (prev.phase === 'Succeeded' || prev.phase === 'Failed') return prev;
   const sandbox = runtime?.sandboxes[0];
   const sandboxReady = sandbox?.state === 'SANDBOX_READY';
   // containers of the newest sandbox are the current ones, even once it has stopped

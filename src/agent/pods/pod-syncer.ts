@@ -3,7 +3,7 @@
 // SyncTerminatingPod (stop every container within the grace period, then the sandbox) and
 // SyncTerminatedPod (clean up; a deleted pod is removed from the runtime, its files and the API).
 
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from '../../api/log.ts';
 import { ApiError } from '../../client/api-error.ts';
 import type { Client } from '../../client/rest.ts';
@@ -245,6 +245,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       for (const c of runtime?.containers ?? []) await d.cri.removeContainer({ containerId: c.id }).catch(() => undefined);
       for (const s of runtime?.sandboxes ?? []) await d.cri.removePodSandbox({ podSandboxId: s.id }).catch(() => undefined);
       await removePodDir(d.rootDir, uid).catch(() => undefined);
+      // the pod's container logs go with it, as the kubelet removes them
+      await rm(podLogDir(d.sandbox.podLogsDir, pod), { recursive: true, force: true }).catch(err => d.log.warn('pod log directory not removed', { pod: `${pod.metadata.namespace}/${pod.metadata.name}`, err: String(err) }));
       d.resourceState?.allocated.remove(uid);
       d.resourceState?.actuated.remove(uid);
       d.backoff.forget(`${uid}/`);

@@ -95,3 +95,12 @@ test('start errors show as the waiting reason; transition times and startTime ar
   assert.equal(cond(again, 'PodScheduled').lastTransitionTime, '2026-11-23T08:59:00Z');
   assert.equal(cond(again, 'Initialized').lastTransitionTime, '2026-11-23T10:00:05Z');
 });
+
+test('a terminal phase never changes again: with nothing left in the runtime the finished status stays', () => {
+  const finished = { phase: 'Succeeded', conditions: [{ type: 'Ready', status: 'False', reason: 'PodCompleted' }], containerStatuses: [{ name: 'c', state: { terminated: { exitCode: 0, reason: 'Completed' } } }] };
+  for (const phase of ['Succeeded', 'Failed']) {
+    const prev = { ...finished, phase };
+    const out = podStatus({ pod: { metadata: { name: 'p', namespace: 'default', uid: 'u' }, spec: { containers: [{ name: 'c', image: 'i' }], restartPolicy: 'Never' }, status: prev } as never, runtime: undefined, waiting: new Map(), ready: () => false, started: () => false, initFailed: false, terminating: true, nodeIPs: [], runtimeName: 'containerd', now: 0 } as never);
+    assert.deepEqual(out, prev, phase);
+  }
+});
