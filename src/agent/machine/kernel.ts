@@ -45,7 +45,6 @@ export interface KernelFeature {
 
 const versioned: Array<[string, KernelVersion]> = [
   ['nftables proxy mode', [5, 13, 0]],
-  ['cgroup v2 freezer', [5, 2, 0]],
   ['recursive read-only mounts', [5, 12, 0]],
   ['pod user namespaces', [6, 5, 0]],
   ['tmpfs noswap for node swap', [6, 3, 0]],
@@ -56,10 +55,42 @@ export async function kernelFeatures(release: string, files: HostFiles): Promise
   const v = (want: KernelVersion) => `kernel ${want[0]}.${want[1]}+`;
   const out: KernelFeature[] = Object.entries(sysctlMinKernel).map(([name, want]) => ({ feature: `sysctl ${name}`, requirement: v(want), supported: atLeast(kernel, want) }));
   for (const [feature, want] of versioned) out.push({ feature, requirement: v(want), supported: atLeast(kernel, want) });
-  // a unified hierarchy mounted at the top has cgroup.controllers there
-  const cgroupV2 = (await files.read('sys/fs/cgroup/cgroup.controllers')) !== undefined;
-  out.push({ feature: 'cgroup v2', requirement: 'unified hierarchy at /sys/fs/cgroup', supported: cgroupV2 });
+  // what the running system has, not what its kernel version could have: a unified hierarchy
+  // mounted at the top has cgroup.controllers there (a v1 or hybrid host does not)
+  const cgroup = await cgroupFacts(files);
+  out.push({ feature: 'cgroup v2', requirement: 'unified hierarchy at /sys/fs/cgroup', supported: cgroup.v2 });
+  out.push({ feature: 'cgroup v2 freezer', requirement: 'kernel 5.2+ and cgroup.freeze in the unified hierarchy at /sys/fs/cgroup', supported: cgroup.v2 && atLeast(kernel, [5, 2, 0]) && cgroup.freeze });
+  for (const c of ['cpu', 'cpuset', 'memory', 'pids', 'hugetlb', 'io']) {
+    out.push({ feature: `cgroup controller ${c}`, requirement: cgroup.v2 ? 'listed in /sys/fs/cgroup/cgroup.controllers' : 'enabled in /proc/cgroups', supported: cgroup.controllers.has(c === 'io' && !cgroup.v2 ? 'blkio' : c) });
+  }
   const psi = atLeast(kernel, [4, 20, 0]) && (await files.read('proc/pressure/memory')) !== undefined;
   out.push({ feature: 'pressure stall information', requirement: 'kernel 4.20+ with CONFIG_PSI=y (psi=1)', supported: psi });
   return out;
+}
+
+interface CgroupFacts {
+  v2: boolean;
+  /** a non-root cgroup of the unified hierarchy has cgroup.freeze */
+  freeze: boolean;
+  controllers: Set<string>;
+}
+
+/** the cgroup hierarchy as mounted: v2 or v1, its controllers, and whether v2 cgroups can freeze */
+async function cgroupFacts(files: HostFiles): Promise<CgroupFacts> {
+  const unified = await files.read('sys/fs/cgroup/cgroup.controllers');
+  if (unified !== undefined) {
+    // our own cgroup (0::/path); the root cgroup has no freeze file, so a child is looked at then
+    const own = /^0::(\S*)$/m.exec((await files.read('proc/self/cgroup')) ?? '')?.[1] ?? '/';
+    let freeze = own !== '/' && (await files.read(`sys/fs/cgroup${own}/cgroup.freeze`)) !== undefined;
+    if (!freeze) {
+      for (const child of await files.list('sys/fs/cgroup')) {
+        if ((await files.read(`sys/fs/cgroup/${child}/cgroup.freeze`)) !== undefined) { freeze = true; break; }
+      }
+    }
+    return { v2: true, freeze, controllers: new Set(unified.trim().split(/\s+/).filter(Boolean)) };
+  }
+  // v1: "name hierarchy num_cgroups enabled" per line
+  const enabled = ((await files.read('proc/cgroups')) ?? '').split('\n')
+    .filter(l => l && !l.startsWith('#')).map(l => l.split(/\s+/)).filter(f => f[3] === '1').map(f => f[0]!);
+  return { v2: false, freeze: false, controllers: new Set(enabled) };
 }
