@@ -2,7 +2,7 @@
 // from the pod spec and what the agent prepared on the host (volumes, environment).
 
 import { parseQuantity } from '../../api/quantity.ts';
-import { CONTAINER_HASH, CONTAINER_RESTART_COUNT, TERMINATION_GRACE, containerLabels, sandboxLabels } from './cri-labels.ts';
+import { CONTAINER_HASH, CONTAINER_RESTART_COUNT, TERMINATION_GRACE, TERMINATION_LOG_HOST, TERMINATION_MESSAGE_PATH, TERMINATION_MESSAGE_POLICY, containerLabels, sandboxLabels } from './cri-labels.ts';
 import { containerHash } from './container-hash.ts';
 import { configError } from './config-errors.ts';
 import { expandReferences as expandArg } from './env.ts';
@@ -92,19 +92,24 @@ export interface ContainerInputs {
   /** extra fields for linux.securityContext (seccomp) and linux.resources (swap) */
   securityContext?: CriInput<CriLinuxContainerSecurityContext>;
   resources?: CriInput<CriLinuxContainerResources>;
+  /** the host file mounted at the container's terminationMessagePath */
+  terminationLog?: string;
 }
 
 export function containerConfig(inp: ContainerInputs): CriInput<CriContainerConfig> {
   const { pod, container: c } = inp;
   const mounts: Array<CriInput<CriMount>> = [];
+  const vars = new Map(inp.envs.map(e => [e.key, e.value]));
   for (const m of c.volumeMounts ?? []) {
     const v = inp.volumes.get(m.name);
     if (!v) throw configError(`cannot find volume "${m.name}" to mount into container "${c.name}"`);
-    const hostPath = m.subPath ? `${v.hostPath}/${m.subPath}` : v.hostPath;
-    if (String(m.subPath ?? '').split('/').includes('..')) throw configError(`invalid subpath "${m.subPath}": must not contain '..'`);
+    // subPathExpr: the container's $(VAR) references expanded, as the kubelet expands them
+    const subPath = m.subPathExpr ? expandArg(m.subPathExpr, vars) : m.subPath;
+    const hostPath = subPath ? `${v.hostPath}/${subPath}` : v.hostPath;
+    if (String(subPath ?? '').split('/').includes('..') || String(subPath ?? '').startsWith('/')) throw configError(`invalid subpath "${subPath}": must not contain '..' or be absolute`);
     mounts.push({ containerPath: m.mountPath, hostPath, readonly: !!m.readOnly || v.readOnly, propagation: m.mountPropagation === 'Bidirectional' ? 'PROPAGATION_BIDIRECTIONAL' : m.mountPropagation === 'HostToContainer' ? 'PROPAGATION_HOST_TO_CONTAINER' : 'PROPAGATION_PRIVATE' });
   }
-  const vars = new Map(inp.envs.map(e => [e.key, e.value]));
+  if (inp.terminationLog) mounts.push({ containerPath: c.terminationMessagePath || '/dev/termination-log', hostPath: inp.terminationLog, readonly: false, propagation: 'PROPAGATION_PRIVATE' });
   const expand = (list: unknown) => (Array.isArray(list) ? list.map(x => expandArg(String(x), vars)) : []);
   const sc = c.securityContext ?? {};
   const podSc = pod.spec.securityContext ?? {};
@@ -124,6 +129,11 @@ export function containerConfig(inp: ContainerInputs): CriInput<CriContainerConf
       [CONTAINER_HASH]: containerHash(c),
       [CONTAINER_RESTART_COUNT]: String(inp.restartCount),
       [TERMINATION_GRACE]: String(pod.spec.terminationGracePeriodSeconds ?? 30),
+      ...(inp.terminationLog ? {
+        [TERMINATION_LOG_HOST]: inp.terminationLog,
+        [TERMINATION_MESSAGE_PATH]: c.terminationMessagePath || '/dev/termination-log',
+        [TERMINATION_MESSAGE_POLICY]: c.terminationMessagePolicy || 'File',
+      } : {}),
     },
     logPath: `${c.name}/${inp.restartCount}.log`,
     stdin: !!c.stdin,

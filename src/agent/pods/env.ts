@@ -3,6 +3,7 @@
 // `$(NAME)` references to earlier variables expanded (`$$` escapes a reference).
 
 import { configError } from './config-errors.ts';
+import { parseQuantity } from '../../api/quantity.ts';
 import { kindWord, objectData, type ObjectSource } from './object-source.ts';
 import type { Container, Pod } from './types.ts';
 import type { CoreV1ConfigMapKeySelector, CoreV1ResourceFieldSelector, CoreV1SecretKeySelector } from '../../schema/generated/types.ts';
@@ -31,7 +32,7 @@ export function expandReferences(text: string, vars: Map<string, string>): strin
   return out;
 }
 
-function fieldValue(pod: Pod, path: string, facts: PodFacts): string {
+export function fieldValue(pod: Pod, path: string, facts: PodFacts): string {
   const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
   if (m) return (pod.metadata[m[1] as 'labels' | 'annotations'] ?? {})[m[2]!] ?? '';
   switch (path) {
@@ -89,8 +90,14 @@ export async function containerEnv(pod: Pod, c: Container, src: ObjectSource, fa
   return [...vars].map(([key, value]) => ({ key, value }));
 }
 
-function resourceField(c: Container, ref: CoreV1ResourceFieldSelector): string {
+/**
+ * a container's request or limit in units of the divisor, rounded up as the kubelet rounds it
+ * (cpu in whole cores by default: 500m is "1"; memory in bytes)
+ */
+export function resourceField(c: Container, ref: CoreV1ResourceFieldSelector): string {
   const [kind, name] = String(ref.resource).split('.');
-  const v = c.resources?.[kind === 'limits' ? 'limits' : 'requests']?.[name!];
-  return v === undefined ? '0' : String(v);
+  const v = parseQuantity(c.resources?.[kind === 'limits' ? 'limits' : 'requests']?.[name!] ?? 0) ?? 0;
+  const divisor = parseQuantity(ref.divisor ?? 1) || 1;
+  // (in milli-units first for cpu, so that float error cannot push a whole number up)
+  return String(name === 'cpu' ? Math.ceil(Math.round(v * 1000) / Math.round(divisor * 1000)) : Math.ceil(v / divisor));
 }
