@@ -181,6 +181,17 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.equal(failed.status.containerStatuses[0].restartCount, 0);
   });
 
+  await t.test('termination messages: from the terminationMessagePath file, or the log\'s tail with FallbackToLogsOnError', async () => {
+    const fromFile = pod('msg-file', node, { command: ['sh', '-c', 'printf "all done" > /dev/termination-log; exit 3'] }, { restartPolicy: 'Never' });
+    const fromLogs = pod('msg-logs', node, { command: ['sh', '-c', 'echo first; echo oops >&2; exit 1'], terminationMessagePolicy: 'FallbackToLogsOnError' }, { restartPolicy: 'Never' });
+    const custom = pod('msg-path', node, { command: ['sh', '-c', 'printf "custom" > /tmp/why; exit 0'], terminationMessagePath: '/tmp/why' }, { restartPolicy: 'Never' });
+    for (const b of [fromFile, fromLogs, custom]) assert.equal((await create(c, b)).status, 201);
+    const terminated = async (name: string) => (await until(`${name} finished`, async () => { const p = await getPod(c, name); return (p?.status?.phase === 'Failed' || p?.status?.phase === 'Succeeded') && p; })).status.containerStatuses[0].state.terminated;
+    assert.deepEqual(await terminated('msg-file').then(t => [t.exitCode, t.reason, t.message]), [3, 'Error', 'all done']);
+    assert.deepEqual(await terminated('msg-logs').then(t => [t.exitCode, t.message]), [1, 'first\noops\n']);
+    assert.deepEqual(await terminated('msg-path').then(t => [t.reason, t.message]), ['Completed', 'custom']);
+  });
+
   await t.test('a finished pod stays Succeeded or Failed when its sandbox is gone and across an agent restart', async () => {
     // the runtime loses the pods' sandboxes (as after a node reboot or a runtime's own clean-up)
     const cri = await connectCri(runtime.endpoint, { timeoutMs: 30_000 });
@@ -245,6 +256,26 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     // the update arrives through ..data; a subPath mount keeps the file it started with, as in Kubernetes
     await until('the update inside the container', async () => (await log()).includes('live=two sub=one'), 30_000);
     assert.doesNotMatch(await log(), /live= /);
+  });
+
+  await t.test('downward API labels update in a running container; a Memory emptyDir is a tmpfs there', async () => {
+    const body = pod('downward', node, {
+      command: ['sh', '-c', 'while true; do echo "labels: $(cat /info/labels | tr \'\\n\' \' \')"; grep " /scratch " /proc/mounts; sleep 1; done'],
+      volumeMounts: [{ name: 'info', mountPath: '/info' }, { name: 'scratch', mountPath: '/scratch' }],
+    }, { volumes: [{ name: 'info', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }] } }, { name: 'scratch', emptyDir: { medium: 'Memory', sizeLimit: '16Mi' } }] });
+    (body.metadata as Record<string, unknown>).labels = { stage: 'one' };
+    assert.equal((await create(c, body)).status, 201);
+    const logs = async () => (await c.request('GET', '/api/v1/namespaces/default/pods/downward/log')).body;
+    await until('the labels file in the container', async () => (await logs()).includes('labels: stage="one"'));
+    assert.match(await logs(), /^tmpfs \/scratch tmpfs .*size=16384k/m);
+    const patched = await c.request('PATCH', '/api/v1/namespaces/default/pods/downward', { body: JSON.stringify({ metadata: { labels: { stage: 'two' } } }), headers: { 'content-type': 'application/merge-patch+json' } });
+    assert.equal(patched.status, 200, patched.body);
+    await until('the new label in the container', async () => (await logs()).includes('labels: stage="two"'), 30_000);
+    // deleted, its tmpfs is unmounted with its volumes
+    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/downward')).status, 200);
+    await until('downward gone', async () => (await c.request('GET', '/api/v1/namespaces/default/pods/downward')).status === 404, 20_000);
+    const mounts = await readFile('/proc/self/mounts', 'utf8');
+    assert.ok(!mounts.split('\n').some(l => l.includes('kubernetes.io~empty-dir/scratch') && l.includes(agent.rootDir)), 'the tmpfs is unmounted');
   });
 
   await t.test('seccomp Localhost: a missing profile is CreateContainerError, a present one runs; a forbidden sysctl fails the pod', async () => {

@@ -10,6 +10,9 @@ export const CONTAINER_HASH = 'io.kubernetes.container.hash';
 export const CONTAINER_RESTART_COUNT = 'io.kubernetes.container.restartCount';
 export const TERMINATION_GRACE = 'io.kubernetes.pod.terminationGracePeriod';
 export const TERMINATION_MESSAGE_PATH = 'io.kubernetes.container.terminationMessagePath';
+export const TERMINATION_MESSAGE_POLICY = 'io.kubernetes.container.terminationMessagePolicy';
+/** where on the host the container's termination message file is (the agent reads it after the exit) */
+export const TERMINATION_LOG_HOST = 'orch.io/termination-log';
 /** containers the agent made carry this so it never touches other clients' containers */
 export const MANAGED_BY = 'io.kubernetes.container.managed-by';
 export const MANAGED_BY_VALUE = 'orch-agent';

@@ -3,6 +3,7 @@
 // SyncTerminatingPod (stop every container within the grace period, then the sandbox) and
 // SyncTerminatedPod (clean up; a deleted pod is removed from the runtime, its files and the API).
 
+import { newTerminationLog } from './termination-message.ts';
 import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from '../../api/log.ts';
 import { ApiError } from '../../client/api-error.ts';
@@ -88,7 +89,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m));
     const envs = await containerEnv(pod, c, d.objects, { podIPs, hostIPs: d.nodeIPs() });
     const policy = d.containerPolicy ? await d.containerPolicy(pod, c) : {};
-    const config = containerConfig({ pod, container: c, restartCount: a.restartCount, envs, volumes, ...policy });
+    const terminationLog = await newTerminationLog(d.rootDir, pod.metadata.uid, c.name);
+    const config = containerConfig({ pod, container: c, restartCount: a.restartCount, envs, volumes, terminationLog, ...policy });
     let containerId: string;
     try {
       ({ containerId } = await d.cri.createContainer({ podSandboxId: sandboxId, config, sandboxConfig: sbConfig }));

@@ -3,6 +3,7 @@
 // container is asked about with ContainerStatus once when it is seen running and once when seen
 // exited; neither answer changes while the container stays in that state.
 
+import { terminationMessage } from './termination-message.ts';
 import type { CriClient } from '../cri/client.ts';
 import { CONTAINER_HASH, CONTAINER_NAME, CONTAINER_RESTART_COUNT, MANAGED_BY, MANAGED_BY_VALUE, POD_NAME, POD_NAMESPACE, POD_UID } from './cri-labels.ts';
 import type { RuntimeContainer, RuntimePod, RuntimeSandbox } from './types.ts';
@@ -26,6 +27,8 @@ const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0))
 
 export function snapshotReader(cri: CriClient, now: () => number = Date.now): SnapshotReader {
   const seen = new Map<string, CriContainerStatus>();
+  // an exited container's termination message, read once from its file (or log)
+  const messages = new Map<string, string | undefined>();
   const sandboxIps = new Map<string, { ip?: string; additional: string[] }>();
   let last: RuntimeSnapshot | undefined;
 
@@ -112,11 +115,16 @@ export function snapshotReader(cri: CriClient, now: () => number = Date.now): Sn
         if (c.state === 'CONTAINER_EXITED') rc.exitCode = num(d.exitCode);
         rc.reason = d.reason || undefined;
         rc.message = d.message || undefined;
+        if (c.state === 'CONTAINER_EXITED' && !rc.message) {
+          if (!messages.has(c.id)) messages.set(c.id, await terminationMessage(c.annotations, rc.exitCode, d.logPath));
+          rc.message = messages.get(c.id);
+        }
         rc.imageRef = d.imageRef || rc.imageRef;
       }
       p.containers.push(rc);
     }));
     if (!uid) for (const key of seen.keys()) if (!live.has(key.slice(0, key.indexOf('/')))) seen.delete(key);
+    if (!uid) for (const id of messages.keys()) if (!live.has(id)) messages.delete(id);
     for (const p of pods.values()) {
       p.sandboxes.sort((a, b) => b.createdAt - a.createdAt);
       p.containers.sort((a, b) => b.createdAt - a.createdAt);
