@@ -183,7 +183,7 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
 
   await t.test('termination messages: from the terminationMessagePath file, or the log\'s tail with FallbackToLogsOnError', async () => {
     const fromFile = pod('msg-file', node, { command: ['sh', '-c', 'printf "all done" > /dev/termination-log; exit 3'] }, { restartPolicy: 'Never' });
-    const fromLogs = pod('msg-logs', node, { command: ['sh', '-c', 'echo first; echo oops >&2; exit 1'], terminationMessagePolicy: 'FallbackToLogsOnError' }, { restartPolicy: 'Never' });
+    const fromLogs = pod('msg-logs', node, { command: ['sh', '-c', 'echo first; sleep 0.3; echo oops >&2; exit 1'], terminationMessagePolicy: 'FallbackToLogsOnError' }, { restartPolicy: 'Never' });
     const custom = pod('msg-path', node, { command: ['sh', '-c', 'printf "custom" > /tmp/why; exit 0'], terminationMessagePath: '/tmp/why' }, { restartPolicy: 'Never' });
     for (const b of [fromFile, fromLogs, custom]) assert.equal((await create(c, b)).status, 201);
     const terminated = async (name: string) => (await until(`${name} finished`, async () => { const p = await getPod(c, name); return (p?.status?.phase === 'Failed' || p?.status?.phase === 'Succeeded') && p; })).status.containerStatuses[0].state.terminated;
