@@ -237,6 +237,34 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.deepEqual((await readdir(logsDir)).filter(d => d.startsWith('default_graceful_')), []);
   });
 
+  await t.test('hooks: postStart runs after the start (a failing one is an event and a restart); preStop runs before SIGTERM on delete', async () => {
+    const hostDir = await mkdtemp(join(tmpdir(), 'orch-hooks-'));
+    t.after(() => rm(hostDir, { recursive: true, force: true }));
+    const body = pod('hooked', node, {
+      command: ['sh', '-c', 'trap "echo TERM >> /out/order; exit 0" TERM; while true; do test -e /tmp/started && echo poststart-seen; sleep 0.2; done'],
+      volumeMounts: [{ name: 'out', mountPath: '/out' }],
+      lifecycle: {
+        postStart: { exec: { command: ['sh', '-c', 'touch /tmp/started'] } },
+        preStop: { exec: { command: ['sh', '-c', 'echo prestop >> /out/order; sleep 1'] } },
+      },
+    }, { volumes: [{ name: 'out', hostPath: { path: hostDir, type: 'Directory' } }] });
+    assert.equal((await create(c, body)).status, 201);
+    await until('the postStart hook\'s file seen by the container', async () => (await c.request('GET', '/api/v1/namespaces/default/pods/hooked/log')).body.includes('poststart-seen'));
+    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/hooked')).status, 200);
+    await until('hooked gone', async () => (await c.request('GET', '/api/v1/namespaces/default/pods/hooked')).status === 404, 30_000);
+    assert.equal(await readFile(join(hostDir, 'order'), 'utf8'), 'prestop\nTERM\n');
+
+    const failing = pod('bad-hook', node, { command: ['sleep', '3600'], lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo nope; exit 4'] } } } });
+    assert.equal((await create(c, failing)).status, 201);
+    const ev = await until('FailedPostStartHook', async () => {
+      const events = (await c.request('GET', '/api/v1/namespaces/default/events')).json().items as any[];
+      return events.find(e => e.reason === 'FailedPostStartHook' && e.involvedObject.name === 'bad-hook');
+    });
+    assert.match(ev.message, /^Exec lifecycle hook \(\[sh -c echo nope; exit 4\]\) for Container "main" in Pod "bad-hook_default\(.+\)" failed - error: /);
+    await until('bad-hook restarted', async () => ((await getPod(c, 'bad-hook'))?.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1, 30_000);
+    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/bad-hook?gracePeriodSeconds=0')).status, 200);
+  });
+
   await t.test('a ConfigMap volume keeps its files across syncs and shows updates; a subPath file does not change', async () => {
     const cms = '/api/v1/namespaces/default/configmaps';
     assert.equal((await c.request('POST', cms, { body: JSON.stringify({ metadata: { name: 'live' }, data: { greeting: 'one' } }) })).status, 201);

@@ -3,6 +3,7 @@
 // SyncTerminatingPod (stop every container within the grace period, then the sandbox) and
 // SyncTerminatedPod (clean up; a deleted pod is removed from the runtime, its files and the API).
 
+import { runHook } from './lifecycle-hooks.ts';
 import { newTerminationLog } from './termination-message.ts';
 import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from '../../api/log.ts';
@@ -79,9 +80,25 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
   /** pods refused before they ran: their Failed status stays as written */
   const rejected = new Set<string>();
 
-  function stopContainer(pod: Pod, id: string, name: string, grace: number, message?: string): Promise<unknown> {
+  const sleepFor = (ms: number) => new Promise<void>(resolve => d.clock.after(ms, resolve));
+
+  /**
+   * Stops a container as the kubelet does: its preStop hook first (when `preStop`), within the
+   * grace period, then the runtime's stop with what is left of it (at least 2 s): the signal,
+   * then a kill at the deadline.
+   */
+  async function stopContainer(pod: Pod, id: string, name: string, grace: number, message?: string, preStop = true): Promise<unknown> {
     d.event(pod, 'Normal', 'Killing', message ?? `Stopping container ${name}`);
-    return d.cri.stopContainer({ containerId: id, timeout: grace }).catch(err => d.log.warn('stopping a container failed', { pod: pod.metadata.name, container: name, err: String(err) }));
+    const c = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find(x => x.name === name);
+    let left = grace;
+    if (preStop && c?.lifecycle?.preStop && grace > 0) {
+      const started = d.clock.now();
+      const ip = (await d.reader.readPod(pod.metadata.uid))?.sandboxes[0]?.ip ?? '';
+      const failure = await runHook(c.lifecycle.preStop, { cri: d.cri, containerId: id, container: c, podIP: ip }, pod, grace, sleepFor);
+      if (failure) d.event(pod, 'Warning', 'FailedPreStopHook', failure);
+      left = Math.max(2, grace - Math.ceil((d.clock.now() - started) / 1000));
+    }
+    return d.cri.stopContainer({ containerId: id, timeout: left }).catch(err => d.log.warn('stopping a container failed', { pod: pod.metadata.name, container: name, err: String(err) }));
   }
 
   async function startOne(pod: Pod, a: StartAction, sandboxId: string, sbConfig: CriInput<CriPodSandboxConfig>, podIPs: string[], volumes: Map<string, PreparedVolume>): Promise<void> {
@@ -104,6 +121,16 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       throw new ContainerStartError('RunContainerError', (err as Error).message);
     }
     d.event(pod, 'Normal', 'Started', `Started container ${c.name}`);
+    const postStart = c.lifecycle?.postStart;
+    if (postStart) {
+      // the container runs meanwhile; a failed hook kills it and it restarts as its policy says
+      const failure = await runHook(postStart, { cri: d.cri, containerId, container: c, podIP: podIPs[0] ?? '' }, pod, pod.spec.terminationGracePeriodSeconds ?? 30, sleepFor);
+      if (failure) {
+        d.event(pod, 'Warning', 'FailedPostStartHook', failure);
+        await stopContainer(pod, containerId, c.name, pod.spec.terminationGracePeriodSeconds ?? 30, `FailedPostStartHook`, false);
+        throw new ContainerStartError('PostStartHookError', failure);
+      }
+    }
   }
 
   /** what the runtime now runs a container with, recorded per pod */
