@@ -265,6 +265,18 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/bad-hook?gracePeriodSeconds=0')).status, 200);
   });
 
+  await t.test('readiness gates: Ready waits for the gate\'s condition, which the agent leaves to its writer', async () => {
+    assert.equal((await create(c, pod('gated', node, { command: ['sleep', '3600'] }, { readinessGates: [{ conditionType: 'example.com/lb' }] }))).status, 201);
+    const waiting = await until('gated Running, not Ready', async () => { const p = await getPod(c, 'gated'); return p?.status?.phase === 'Running' && cond(p, 'ContainersReady') === 'True' && p; });
+    const ready = waiting.status.conditions.find((x: any) => x.type === 'Ready');
+    assert.deepEqual([ready.status, ready.reason, ready.message], ['False', 'ReadinessGatesNotReady', 'corresponding condition of pod readiness gate "example.com/lb" does not exist.']);
+    const patched = await c.request('PATCH', '/api/v1/namespaces/default/pods/gated/status', { body: JSON.stringify({ status: { conditions: [{ type: 'example.com/lb', status: 'True' }] } }), headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+    assert.equal(patched.status, 200, patched.body);
+    const now = await until('gated Ready', async () => { const p = await getPod(c, 'gated'); return cond(p, 'Ready') === 'True' && p; }, 30_000);
+    assert.equal(cond(now, 'example.com/lb'), 'True', 'the gate\'s condition is kept');
+    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/gated?gracePeriodSeconds=0')).status, 200);
+  });
+
   await t.test('a ConfigMap volume keeps its files across syncs and shows updates; a subPath file does not change', async () => {
     const cms = '/api/v1/namespaces/default/configmaps';
     assert.equal((await c.request('POST', cms, { body: JSON.stringify({ metadata: { name: 'live' }, data: { greeting: 'one' } }) })).status, 201);

@@ -74,6 +74,9 @@ export interface PodSyncer {
   syncTerminatedPod(pod: Pod, remove: boolean): Promise<void>;
 }
 
+/** the pod conditions the agent writes; every other condition belongs to another writer */
+const agentConditions = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
+
 export function podSyncer(d: SyncerDeps): PodSyncer {
   /** why containers wait, kept from the last attempt to start them */
   const startErrors = new Map<string, Map<string, Waiting>>();
@@ -143,9 +146,13 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
 
   function writeStatus(pod: Pod, runtime: RuntimePod | undefined, waiting: Map<string, Waiting>, initFailed: boolean, terminating = false): PodStatus {
     const uid = pod.metadata.uid;
+    // the status last computed reads as the API would give it back, except the conditions other
+    // writers own (readiness gates, DisruptionTarget, PodScheduled), which the API's copy has newest
+    const cached = d.status.get(uid) as Pod['status'] | undefined;
+    const theirs = (pod.status?.conditions ?? []).filter(c => !agentConditions.has(c.type));
+    const previous = cached ? { ...cached, conditions: [...(cached.conditions ?? []).filter(c => agentConditions.has(c.type)), ...theirs] } : pod.status;
     const status = podStatus({
-      // the status last computed reads as the API would give it back
-      pod: { ...pod, status: (d.status.get(uid) as Pod['status']) ?? pod.status },
+      pod: { ...pod, status: previous },
       runtime,
       waiting,
       ready: d.prober.ready(uid),
