@@ -3,6 +3,7 @@
 // SyncTerminatingPod (stop every container within the grace period, then the sandbox) and
 // SyncTerminatedPod (clean up; a deleted pod is removed from the runtime, its files and the API).
 
+import { isSidecar } from './restart-policy.ts';
 import { runHook } from './lifecycle-hooks.ts';
 import { newTerminationLog } from './termination-message.ts';
 import { mkdir, rm } from 'node:fs/promises';
@@ -167,8 +168,20 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     return status;
   }
 
+  /**
+   * Stops a pod's containers as the kubelet does: the regular ones (and plain init containers)
+   * together, then the sidecars (restartable init containers) one by one in reverse order, each
+   * with what is left of the grace period, so that they serve the others until those are gone.
+   */
   async function stopAll(pod: Pod, runtime: RuntimePod | undefined, grace: number): Promise<void> {
-    await Promise.all((runtime?.containers ?? []).filter(c => c.state === 'CONTAINER_RUNNING' || c.state === 'CONTAINER_CREATED').map(c => stopContainer(pod, c.id, c.name, grace)));
+    const started = d.clock.now();
+    const live = (runtime?.containers ?? []).filter(c => c.state === 'CONTAINER_RUNNING' || c.state === 'CONTAINER_CREATED');
+    const sidecars = (pod.spec.initContainers ?? []).filter(isSidecar).map(c => c.name);
+    await Promise.all(live.filter(c => !sidecars.includes(c.name)).map(c => stopContainer(pod, c.id, c.name, grace)));
+    for (const name of [...sidecars].reverse()) {
+      const left = grace === 0 ? 0 : Math.max(2, grace - Math.ceil((d.clock.now() - started) / 1000));
+      await Promise.all(live.filter(c => c.name === name).map(c => stopContainer(pod, c.id, c.name, left)));
+    }
     for (const s of runtime?.sandboxes ?? []) if (s.state === 'SANDBOX_READY') await d.cri.stopPodSandbox({ podSandboxId: s.id });
   }
 
