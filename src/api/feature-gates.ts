@@ -3,6 +3,8 @@
 // stage and default. The API server's table holds the gates of its behaviour that orch
 // implements; a gate orch does not implement is refused rather than silently ignored.
 
+import { parseGoBool } from './go-bool.ts';
+
 export type Stage = 'ALPHA' | 'BETA' | 'GA' | 'DEPRECATED';
 
 export interface FeatureSpec {
@@ -63,11 +65,4 @@ export function featureGates(set: Record<string, boolean>, known: Readonly<Recor
     enabled: value,
     effective: () => Object.fromEntries(Object.keys(known).sort().map(n => [n, value(n)])),
   };
-}
-
-const goTrue = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
-const goFalse = new Set(['0', 'f', 'F', 'false', 'FALSE', 'False']);
-
-function parseGoBool(s: string): boolean | undefined {
-  return goTrue.has(s) ? true : goFalse.has(s) ? false : undefined;
 }

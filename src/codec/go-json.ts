@@ -34,8 +34,7 @@ const escapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '
 
 /** a JSON string literal as Go writes it */
 export function goString(s: string): string {
-  const json = JSON.stringify(s);
-  return escapable.test(json) ? json.replace(/[<>&\u2028\u2029]/g, c => escapes[c]!) : json;
+  return goEscape(JSON.stringify(s));
 }
 
 /** any JSON text with Go's escapes applied inside its strings (the characters never occur outside them) */

@@ -7,6 +7,7 @@
 
 import { notAcceptable } from '../api/status.ts';
 import { parseAccept, type MediaRange } from './media-type.ts';
+import { parseGoBool } from '../api/go-bool.ts';
 
 export type ProtobufMediaType = 'application/vnd.kubernetes.protobuf' | 'application/vnd.orch.protobuf';
 export type ResponseMediaType = 'application/json' | 'application/yaml' | ProtobufMediaType | 'application/cbor';
@@ -137,16 +138,13 @@ export function viewApiVersion(view: View): string {
   return `${view.group}/${view.version}`;
 }
 
-const goTrue = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
-const goBool = new Set([...goTrue, '0', 'f', 'F', 'false', 'FALSE', 'False']);
-
 /**
  * Whether to indent the response, beside the media type's own `pretty=1`: a `pretty` query
  * value read as Go reads booleans, or else a client that is a person's tool (curl, wget, a
  * browser).
  */
 export function wantsPretty(prettyQuery: string | null | undefined, userAgent: string | undefined): boolean {
-  if (prettyQuery) return goBool.has(prettyQuery) ? goTrue.has(prettyQuery) : false;
+  if (prettyQuery) return parseGoBool(prettyQuery) ?? false;
   const ua = userAgent ?? '';
   return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0');
 }

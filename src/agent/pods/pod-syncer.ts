@@ -84,6 +84,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
   /** pods refused before they ran: their Failed status stays as written */
   const rejected = new Set<string>();
 
+  /** what is left of a grace period begun at `started`, never under the kubelet's 2 s */
+  const graceLeft = (grace: number, started: number) => Math.max(2, grace - Math.ceil((d.clock.now() - started) / 1000));
   const sleepFor = (ms: number) => new Promise<void>(resolve => d.clock.after(ms, resolve));
 
   /**
@@ -100,7 +102,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       const ip = (await d.reader.readPod(pod.metadata.uid))?.sandboxes[0]?.ip ?? '';
       const failure = await runHook(c.lifecycle.preStop, { cri: d.cri, containerId: id, container: c, podIP: ip }, pod, grace, sleepFor);
       if (failure) d.event(pod, 'Warning', 'FailedPreStopHook', failure);
-      left = Math.max(2, grace - Math.ceil((d.clock.now() - started) / 1000));
+      left = graceLeft(grace, started);
     }
     return d.cri.stopContainer({ containerId: id, timeout: left }).catch(err => d.log.warn('stopping a container failed', { pod: pod.metadata.name, container: name, err: String(err) }));
   }
@@ -179,7 +181,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     const sidecars = (pod.spec.initContainers ?? []).filter(isSidecar).map(c => c.name);
     await Promise.all(live.filter(c => !sidecars.includes(c.name)).map(c => stopContainer(pod, c.id, c.name, grace)));
     for (const name of [...sidecars].reverse()) {
-      const left = grace === 0 ? 0 : Math.max(2, grace - Math.ceil((d.clock.now() - started) / 1000));
+      const left = grace === 0 ? 0 : graceLeft(grace, started);
       await Promise.all(live.filter(c => c.name === name).map(c => stopContainer(pod, c.id, c.name, left)));
     }
     for (const s of runtime?.sandboxes ?? []) if (s.state === 'SANDBOX_READY') await d.cri.stopPodSandbox({ podSandboxId: s.id });
