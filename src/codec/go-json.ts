@@ -136,10 +136,48 @@ function writeValue(v: unknown, node: SchemaNode | undefined): string {
   return goEscape(JSON.stringify(obj));
 }
 
+/**
+ * Go sorts map keys by their UTF-8 bytes, which is code point order; JavaScript's default sort
+ * compares UTF-16 units, which differs only where a key holds a character past U+FFFF and
+ * another one in U+E000–U+FFFF at the same place
+ */
+function byteOrder(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) return (a.codePointAt(i) ?? x) - (b.codePointAt(i) ?? y) < 0 ? -1 : 1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** the keys of a map in the order Go's encoder writes them */
+function sortedKeys(obj: Record<string, unknown>): string[] {
+  return Object.keys(obj).sort(byteOrder);
+}
+
 function writeMap(obj: Record<string, unknown>, elem: SchemaNode | undefined): string {
-  const keys = Object.keys(obj).sort();
+  const keys = sortedKeys(obj);
   let out = '{';
   for (let i = 0; i < keys.length; i++) out += (i ? ',' : '') + goString(keys[i]!) + ':' + writeValue(obj[keys[i]!], elem);
+  return out + '}';
+}
+
+/** JSON without a schema, as Go writes map[string]interface{}: keys sorted at every level */
+function writeUnstructured(v: unknown): string {
+  if (v === null || typeof v !== 'object') return writeValue(v, undefined);
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) out += (i ? ',' : '') + writeUnstructured(v[i]);
+    return out + ']';
+  }
+  const obj = v as Record<string, unknown>;
+  const keys = sortedKeys(obj).filter(k => obj[k] !== undefined);
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) out += (i ? ',' : '') + goString(keys[i]!) + ':' + writeUnstructured(obj[keys[i]!]);
   return out + '}';
 }
 
@@ -188,14 +226,19 @@ export function nodeOf(apiVersion: unknown, kind: unknown): SchemaNode | undefin
 
 /**
  * A Kubernetes object (or list, Status, Table …) as Go's encoder writes it, without the trailing
- * newline. The type is found from apiVersion and kind; objects of unknown types keep the order
- * they were given in.
+ * newline. The type is found from apiVersion and kind; objects of unknown types are written
+ * with their keys sorted, as Go writes unstructured objects.
  */
 export function goJson(obj: unknown, defName?: string): string {
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return writeValue(obj, undefined);
   const o = obj as Record<string, unknown>;
   const node = defName ? schemaNode(defName) : nodeOf(o['apiVersion'], o['kind']);
-  if (!node || node.kind !== 'struct') return goEscape(JSON.stringify(o));
+  if (!node || node.kind !== 'struct') {
+    // an object of a type this server has no struct for (a custom resource) is a
+    // map[string]interface{} to Go, written with every key sorted; a plain value without a
+    // type is one of the server's own structs, already in its order
+    return typeof o['kind'] === 'string' && typeof o['apiVersion'] === 'string' ? writeUnstructured(o) : goEscape(JSON.stringify(o));
+  }
   // items of a typed list carry no type: Go's list structs hold them without TypeMeta
   // (PartialObjectMetadataList's items keep theirs, as Kubernetes sends them)
   const elem = node.fields!.get('items')?.node.elem;
@@ -225,5 +268,42 @@ export function goJsonBody(obj: unknown): string {
 
 /** indented JSON as Go's json.MarshalIndent(v, "", "  ") writes it: no trailing newline */
 export function goJsonIndented(obj: unknown): string {
-  return goEscape(JSON.stringify(JSON.parse(goJson(obj)), null, 2));
+  return indent(goJson(obj));
+}
+
+/**
+ * Compact JSON re-indented as Go's json.Indent does it: two spaces a level, `": "` after a key,
+ * empty objects and arrays kept as `{}` and `[]`. It works on the text rather than re-parsing
+ * it, which would reorder integer-like keys ("10" before "9" in Go's sorted maps) and round
+ * integers past 2^53.
+ */
+export function indent(compact: string): string {
+  let out = '';
+  let depth = 0;
+  let from = 0;
+  const newline = (d: number) => '\n' + '  '.repeat(d);
+  for (let i = 0; i < compact.length; i++) {
+    const c = compact.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      // skip the string, escapes and all
+      for (i++; i < compact.length; i++) {
+        const d = compact.charCodeAt(i);
+        if (d === 0x5c /* backslash */) i++;
+        else if (d === 0x22) break;
+      }
+      continue;
+    }
+    let piece: string | undefined;
+    if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      const close = c === 0x7b ? 0x7d : 0x5d;
+      if (compact.charCodeAt(i + 1) === close) { i++; continue; }
+      piece = compact[i]! + newline(++depth);
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) piece = newline(--depth) + compact[i]!;
+    else if (c === 0x2c /* , */) piece = ',' + newline(depth);
+    else if (c === 0x3a /* : */) piece = ': ';
+    if (piece === undefined) continue;
+    out += compact.slice(from, i) + piece;
+    from = i + 1;
+  }
+  return out + compact.slice(from);
 }

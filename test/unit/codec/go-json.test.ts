@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { goJson, goJsonBody, goJsonIndented, goString } from '../../../src/codec/go-json.ts';
+import { goJson, goJsonBody, goJsonIndented, goString, indent } from '../../../src/codec/go-json.ts';
 
 test('strings: <, >, &, U+2028 and U+2029 escaped as Go escapes them; the rest as JSON writes it', () => {
   assert.equal(goString('a<b>&c\u2028\u2029"\\\n'), '"a\\u003cb\\u003e\\u0026c\\u2028\\u2029\\"\\\\\\n"');
@@ -51,7 +51,26 @@ test('Table in its Go struct order', () => {
   assert.equal(t, '{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{},"columnDefinitions":[{"name":"Name","type":"string","format":"name","description":"d","priority":0}],"rows":[{"cells":["a"],"object":{"x":1}}]}');
 });
 
-test('unknown kinds keep their order; bodies end in a newline; indented output is MarshalIndent\'s', () => {
+test('untyped values (the server\'s own structs) keep their order; bodies end in a newline; indented output is MarshalIndent\'s', () => {
   assert.equal(goJsonBody({ b: 1, a: '<' }), '{"b":1,"a":"\\u003c"}\n');
   assert.equal(goJsonIndented({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: '&' }, data: {} }), '{\n  "kind": "ConfigMap",\n  "apiVersion": "v1",\n  "metadata": {\n    "name": "\\u0026"\n  },\n  "data": {}\n}');
+});
+
+test('objects of a type the server has no struct for (custom resources) are unstructured to Go: every key sorted, at every level', () => {
+  const cr = { metadata: { uid: 'u', name: 'n', labels: { b: '1', a: '2' } }, spec: { z: [{ y: 1, x: 2 }], a: null }, kind: 'CronTab', apiVersion: 'stable.example.com/v1' };
+  assert.equal(goJson(cr), '{"apiVersion":"stable.example.com/v1","kind":"CronTab","metadata":{"labels":{"a":"2","b":"1"},"name":"n","uid":"u"},"spec":{"a":null,"z":[{"x":2,"y":1}]}}');
+  // embedded in a watch event or a list of another kind, the same
+  assert.match(goJson({ kind: 'WatchEvent', apiVersion: 'meta.k8s.io/v1', type: 'ADDED', object: cr }), /"object":\{"apiVersion":"stable/);
+});
+
+test('map keys sort by their UTF-8 bytes, as Go sorts them, not by UTF-16 units', () => {
+  // U+FF5E sorts before U+1F600 in UTF-8 (and code points), after it in UTF-16 (0xD83D)
+  const text = goJson({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', annotations: { '\u{1F600}': 'a', '\uFF5E': 'b', 'z': 'c', '10': 'd', '9': 'e' } } });
+  assert.match(text, /"annotations":\{"10":"d","9":"e","z":"c","\uFF5E":"b","\u{1F600}":"a"\}/u);
+});
+
+test('indented output is re-indented text: integer-like keys keep Go\'s sorted order, large integers their digits, empty {} and [] stay', () => {
+  const text = goJsonIndented({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', labels: { '9': 'a', '10': 'b', '-x': 'c' } }, data: {}, binaryData: { k: 'YQ==' } });
+  assert.equal(text, '{\n  "kind": "ConfigMap",\n  "apiVersion": "v1",\n  "metadata": {\n    "name": "x",\n    "labels": {\n      "-x": "c",\n      "10": "b",\n      "9": "a"\n    }\n  },\n  "data": {},\n  "binaryData": {\n    "k": "YQ=="\n  }\n}');
+  assert.equal(indent('{"a":[],"b":[1,{"c":"x,\\"y\\":{["}],"d":12345678901234567890}'), '{\n  "a": [],\n  "b": [\n    1,\n    {\n      "c": "x,\\"y\\":{["\n    }\n  ],\n  "d": 12345678901234567890\n}');
 });
