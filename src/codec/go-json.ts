@@ -5,7 +5,7 @@
 // body the server writes, and every object it stores, goes through here.
 
 import { canonicalQuantity } from '../api/quantity.ts';
-import { definition, definitionForKind, goFieldOrder } from '../schema/definitions.ts';
+import { definition, definitionForKind, goFieldOrder, goZeroFields } from '../schema/definitions.ts';
 import { compileSchema, schemaNode, type SchemaNode } from '../schema/schema-walker.ts';
 
 
@@ -46,18 +46,24 @@ export function goEscape(json: string): string {
 interface Shape {
   order: readonly string[];
   known: Set<string>;
-  required: Set<string>;
+  /** the fields Go writes although unset, with the JSON it writes for each */
+  zeros: ReadonlyMap<string, string>;
 }
 
 const shapes = new Map<string, Shape>();
 
-function shapeOf(defName: string): Shape {
+function shapeOf(defName: string, node: SchemaNode): Shape {
   let s = shapes.get(defName);
   if (!s) {
     const def = definition(defName);
     const props = Object.keys((def?.['properties'] as Record<string, unknown> | undefined) ?? {});
     const order = goFieldOrder(defName) ?? props;
-    shapes.set(defName, s = { order, known: new Set(order), required: new Set((def?.['required'] as string[] | undefined) ?? []) });
+    const fromGo = goZeroFields(defName);
+    // without the Go struct's tags, the OpenAPI required list is the best guess
+    const zeros = fromGo ? new Map(Object.entries(fromGo)) : new Map<string, string>();
+    s = { order, known: new Set(order), zeros };
+    shapes.set(defName, s);
+    if (!fromGo) for (const k of (def?.['required'] as string[] | undefined) ?? []) zeros.set(k, zeroOf(node.fields?.get(k)?.node));
   }
   return s;
 }
@@ -95,10 +101,10 @@ function canonical(q: string | number): string {
   return c;
 }
 
-/** Go's zero value of a field the encoder writes although it is unset */
+/** Go's zero value of a field the encoder writes although it is unset, from its schema alone */
 function zeroOf(node: SchemaNode | undefined): string {
   switch (node?.kind) {
-    case 'string': case 'bytes': return '""';
+    case 'string': return '""';
     case 'integer': case 'number': case 'int-or-string': return '0';
     case 'quantity': return '"0"';
     case 'boolean': return 'false';
@@ -181,7 +187,7 @@ function writeUnstructured(v: unknown): string {
   return out + '}';
 }
 
-const noRequired = new Set<string>();
+const noZeros = new Map<string, string>();
 
 /**
  * A struct: `untyped` leaves out kind and apiVersion (items of a typed list), `rendered` holds
@@ -189,7 +195,7 @@ const noRequired = new Set<string>();
  */
 function writeStruct(obj: Record<string, unknown>, node: SchemaNode, untyped: boolean, rendered?: Record<string, string>): string {
   const fields = node.fields!;
-  const shape = node.definition ? shapeOf(node.definition) : { order: [...fields.keys()], known: new Set(fields.keys()), required: noRequired };
+  const shape = node.definition ? shapeOf(node.definition, node) : { order: [...fields.keys()], known: new Set(fields.keys()), zeros: noZeros };
   let out = '{';
   let first = true;
   const put = (k: string, text: string) => { out += (first ? '' : ',') + goString(k) + ':' + text; first = false; };
@@ -198,8 +204,10 @@ function writeStruct(obj: Record<string, unknown>, node: SchemaNode, untyped: bo
     const text = rendered?.[k];
     if (text !== undefined) { put(k, text); continue; }
     const v = obj[k];
-    if (v === undefined) {
-      if (shape.required.has(k)) put(k, zeroOf(fields.get(k)?.node));
+    // null decodes into Go's zero value: written as an unset field is
+    if (v === undefined || v === null) {
+      const zero = shape.zeros.get(k);
+      if (zero !== undefined) put(k, zero);
       continue;
     }
     put(k, writeValue(v, fields.get(k)?.node));

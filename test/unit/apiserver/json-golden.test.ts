@@ -36,7 +36,13 @@ test('the rules the golden bodies hold, stated: kind first, Status field order, 
   assert.deepEqual(Object.keys(invalid.details), ['name', 'kind', 'causes']);
   assert.deepEqual(Object.keys(invalid.details.causes[0]), ['reason', 'message', 'field']);
   assert.deepEqual(JSON.parse(byName.get('a ReplicationController: status.replicas written although zero')!).status, { replicas: 0 });
-  assert.equal(JSON.parse(byName.get('a Node: nodeInfo complete, quantities canonical')!).status.nodeInfo.kubeProxyVersion, '');
+  const node = JSON.parse(byName.get('a Node: nodeInfo complete, quantities canonical')!);
+  assert.equal(node.status.nodeInfo.kubeProxyVersion, '');
+  assert.deepEqual([node.spec, node.status.daemonEndpoints], [{}, { kubeletEndpoint: { Port: 0 } }], 'struct values Go writes although empty');
+  assert.deepEqual(JSON.parse(byName.get('a Service: status.loadBalancer written although empty, targetPort defaulted')!).status, { loadBalancer: {} });
+  const event = JSON.parse(byName.get('a core Event: the Time fields without omitzero as null, reportingComponent and reportingInstance as ""')!);
+  assert.deepEqual([event.source, event.firstTimestamp, event.lastTimestamp, event.eventTime, event.reportingComponent, event.reportingInstance], [{}, null, null, null, '', '']);
+  assert.deepEqual(JSON.parse(byName.get('a Deployment')!).spec.template.spec.containers[0].resources, {});
   assert.deepEqual(JSON.parse(byName.get('a Node: nodeInfo complete, quantities canonical')!).status.capacity, { cpu: '1', memory: '1Gi', pods: '110' });
   assert.match(byName.get('a ConfigMap: maps sorted, HTML characters escaped, managedFields')!, /"note":"\\u003ca href=\\"x\\"\\u003e\\u0026\\u003c\/a\\u003e \\u2028"/);
   assert.equal(JSON.parse(byName.get('a Lease: MicroTime in microseconds, UTC')!).spec.renewTime, '2026-01-02T02:04:05.123456Z');
