@@ -9,7 +9,7 @@
 // (`omitempty` on a field marked `+required`). The json tags and field types of the Go structs
 // are the truth, so they are read here, once, from checkouts of the modules:
 //
-//   node scripts/extract-go-json-fields.ts DIR=IMPORT_PATH ...
+//   node scripts/extract-go-json-fields.ts DIR=IMPORT_PATH ... [--out=FILE]
 //
 // for example, with the modules of the Kubernetes release the reference describes:
 //   node scripts/extract-go-json-fields.ts api=k8s.io/api apimachinery=k8s.io/apimachinery \
@@ -26,12 +26,13 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const openapiName = 'kubernetes-openapi-v2-release-1.36.json';
 const definitions = (JSON.parse(readFileSync(resolve(repoRoot, '../shared/reference', openapiName), 'utf8')) as { definitions: Record<string, { properties?: Record<string, unknown> }> }).definitions;
-const out = join(repoRoot, 'scripts/data/go-json-fields.json');
+const outArg = process.argv.find(a => a.startsWith('--out='));
+const out = outArg ? resolve(outArg.slice('--out='.length)) : join(repoRoot, 'scripts/data/go-json-fields.json');
 
 interface Field { name: string | undefined; type: string; json: string; omitempty: boolean; omitzero: boolean; inline: boolean }
 interface Decl { pkg: string; imports: Map<string, string>; struct?: Field[]; alias?: string }
 
-const modules = process.argv.slice(2).map(a => {
+const modules = process.argv.slice(2).filter(a => !a.startsWith('--')).map(a => {
   const eq = a.indexOf('=');
   if (eq < 0) throw new Error(`expected DIR=IMPORT_PATH, got ${a}`);
   return { dir: resolve(a.slice(0, eq)), importPath: a.slice(eq + 1) };
