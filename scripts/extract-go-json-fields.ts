@@ -11,7 +11,9 @@
 //
 //   node scripts/extract-go-json-fields.ts DIR=IMPORT_PATH ... [--out=FILE]
 //
-// for example, with the modules of the Kubernetes release the reference describes:
+// for example, with the modules of the Kubernetes release the reference describes (the data
+// in the repository was read from k8s.io/api, apimachinery and apiextensions-apiserver v0.36.3
+// and kube-aggregator v0.36.2):
 //   node scripts/extract-go-json-fields.ts api=k8s.io/api apimachinery=k8s.io/apimachinery \
 //     apiextensions-apiserver=k8s.io/apiextensions-apiserver kube-aggregator=k8s.io/kube-aggregator
 //
