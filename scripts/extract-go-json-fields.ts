@@ -177,14 +177,17 @@ function structZero(pkg: string, name: string): string {
   return z;
 }
 
+// the meta.k8s.io views the server writes that the OpenAPI document does not define: every field
+const views = new Set(['Table', 'TableColumnDefinition', 'TableRow', 'TableRowCondition', 'PartialObjectMetadata', 'PartialObjectMetadataList'].map(n => `io.k8s.apimachinery.pkg.apis.meta.v1.${n}`));
+
 const lines: string[] = [];
 for (const [pkg, types] of [...packages].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
   const prefix = `io.${pkg.replace(/^k8s\.io\//, 'k8s.').replace(/\//g, '.')}`;
   for (const [name, decl] of [...types].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const defName = `${prefix}.${name}`;
     const props = definitions[defName]?.properties;
-    if (!decl.struct || !props) continue;
-    const fields = jsonFields(pkg, name).filter(f => f.field.json in props).map(({ field, kind }) => [field.json, zeroOf(field, kind) ?? null]);
+    if (!decl.struct || (!props && !views.has(defName))) continue;
+    const fields = jsonFields(pkg, name).filter(f => !props || f.field.json in props).map(({ field, kind }) => [field.json, zeroOf(field, kind) ?? null]);
     lines.push(`${JSON.stringify(defName)}: ${JSON.stringify(fields)}`);
   }
 }

@@ -14,7 +14,8 @@ const ref = (name: string) => ({ $ref: `#/definitions/${meta}${name}` });
 const str = { type: 'string' };
 const typeMeta = { kind: str, apiVersion: str };
 const partialObjectMetadata = { type: 'object', properties: { ...typeMeta, metadata: ref('ObjectMeta') } };
-// the views of the meta group that have no OpenAPI definition: their Go structs, fields in order
+// the views of the meta group that have no OpenAPI definition: their Go structs, fields in order,
+// named so that their Go order and the fields Go writes unset come from the generated tables
 const views: Record<string, SchemaNode> = {
   PartialObjectMetadata: compileSchema(partialObjectMetadata),
   PartialObjectMetadataList: compileSchema({ type: 'object', properties: { ...typeMeta, metadata: ref('ListMeta'), items: { type: 'array', items: partialObjectMetadata } } }),
@@ -28,6 +29,17 @@ const views: Record<string, SchemaNode> = {
     },
   }),
 };
+function name(node: SchemaNode | undefined, kind: string): SchemaNode | undefined {
+  if (node) node.definition = `${meta}${kind}`;
+  return node;
+}
+name(views['PartialObjectMetadata'], 'PartialObjectMetadata');
+name(views['PartialObjectMetadataList'], 'PartialObjectMetadataList');
+name(views['PartialObjectMetadataList']!.fields?.get('items')?.node.elem, 'PartialObjectMetadata');
+const tableRow = name(views['Table']!.fields?.get('rows')?.node.elem, 'TableRow');
+name(tableRow?.fields?.get('conditions')?.node.elem, 'TableRowCondition');
+name(views['Table']!.fields?.get('columnDefinitions')?.node.elem, 'TableColumnDefinition');
+name(views['Table'], 'Table');
 
 const escapable = /[<>&\u2028\u2029]/;
 const escapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
@@ -251,7 +263,7 @@ export function goJson(obj: unknown, defName?: string): string {
   // (PartialObjectMetadataList's items keep theirs, as Kubernetes sends them)
   const elem = node.fields!.get('items')?.node.elem;
   const items = o['items'];
-  if (Array.isArray(items) && elem?.kind === 'struct' && node.definition?.endsWith('List')) {
+  if (Array.isArray(items) && elem?.kind === 'struct' && node.definition?.endsWith('List') && node.definition !== `${meta}PartialObjectMetadataList`) {
     let body = '[';
     for (let i = 0; i < items.length; i++) {
       const it: unknown = items[i];

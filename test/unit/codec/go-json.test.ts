@@ -103,3 +103,11 @@ test('definitions without a protobuf message take their Go struct order too (Cus
   const svc = goJson({ spec: { groupPriorityMinimum: 1, versionPriority: 1, group: 'g', version: 'v1' }, metadata: { name: 'v1.g' }, apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService' });
   assert.equal(svc, '{"kind":"APIService","apiVersion":"apiregistration.k8s.io/v1","metadata":{"name":"v1.g"},"spec":{"group":"g","version":"v1","groupPriorityMinimum":1,"versionPriority":1},"status":{}}');
 });
+
+test('Table and metadata views: the fields their Go structs write although unset', () => {
+  assert.equal(goJson({ apiVersion: 'meta.k8s.io/v1', kind: 'Table', rows: [{ cells: ['a'] }, {}], columnDefinitions: [{ name: 'Name' }] }),
+    '{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{},"columnDefinitions":[{"name":"Name","type":"","format":"","description":"","priority":0}],"rows":[{"cells":["a"],"object":null},{"cells":null,"object":null}]}');
+  assert.equal(goJson({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadataList', items: [{ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata' }] }),
+    '{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":{},"items":[{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{}}]}');
+  assert.equal(goJson({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadataList' }), '{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":{},"items":null}');
+});
