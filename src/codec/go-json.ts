@@ -256,8 +256,10 @@ export function goJson(obj: unknown, defName?: string): string {
   if (!node || node.kind !== 'struct') {
     // an object of a type this server has no struct for (a custom resource) is a
     // map[string]interface{} to Go, written with every key sorted; a plain value without a
-    // type is one of the server's own structs, already in its order
-    return typeof o['kind'] === 'string' && typeof o['apiVersion'] === 'string' ? writeUnstructured(o) : goEscape(JSON.stringify(o));
+    // type, or a discovery document (whose types the OpenAPI document leaves out), is one of
+    // the server's own structs, built in its order
+    const unstructured = typeof o['kind'] === 'string' && typeof o['apiVersion'] === 'string' && !o['apiVersion'].startsWith('apidiscovery.k8s.io/');
+    return unstructured ? writeUnstructured(o) : goEscape(JSON.stringify(o));
   }
   // items of a typed list carry no type: Go's list structs hold them without TypeMeta
   // (PartialObjectMetadataList's items keep theirs, as Kubernetes sends them)
