@@ -619,3 +619,13 @@ test('/version is written as kube-apiserver writes it: json.MarshalIndent always
   assert.equal(res.headers['content-type'], 'application/json');
   assert.equal(res.text, '{\n  "major": "1",\n  "minor": "36",\n  "gitVersion": "v1.36.0"\n}');
 });
+
+test('watch: a bookmark is an empty object of the kind as Go writes one (a Pod\'s spec.containers null, its status {})', async () => {
+  const { ctx, res } = context({ verb: 'watch' });
+  const w = openWatchStream(ctx);
+  w.send('BOOKMARK', { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: '12' } });
+  w.send('BOOKMARK', { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '13', annotations: { 'k8s.io/initial-events-end': 'true' } } });
+  w.close();
+  assert.equal(res.text, '{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"12"},"spec":{"containers":null},"status":{}}}\n'
+    + '{"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"13","annotations":{"k8s.io/initial-events-end":"true"}}}}\n');
+});
