@@ -129,7 +129,8 @@ export function aggregated(catalog: Catalog, scope: 'legacy' | 'apis', version: 
     apiVersion: `apidiscovery.k8s.io/${version}`,
     metadata: {},
     items: groups.map(g => ({
-      metadata: g.name ? { name: g.name, creationTimestamp: null } : { creationTimestamp: null },
+      // an unset creationTimestamp is left out since Kubernetes 1.33 (omitzero)
+      metadata: g.name ? { name: g.name } : {},
       versions: g.versions.map(v => ({
         version: v,
         resources: catalog.resources(g.name, v)

@@ -6,7 +6,7 @@ import type { RequestContext } from './context.ts';
 import type { Health } from './health.ts';
 import { aggregated, aggregatedContentType, coreVersions, group, groupList, resourceList, wantsAggregated } from './discovery.ts';
 import { openapiHandler } from './openapi.ts';
-import { sendJson, sendRaw } from './respond.ts';
+import { sendJson, sendRaw, sendRawJson } from './respond.ts';
 import { versionInfo } from './version.ts';
 
 export interface NonResourceDeps {
@@ -22,7 +22,7 @@ export async function serveNonResource(ctx: RequestContext, deps: NonResourceDep
   const path = ctx.info.path.replace(/\/+$/, '') || '/';
   const health = await deps.health.handle(path, ctx.query);
   if (health) return sendRaw(ctx, health.status, health.headers, health.body);
-  if (path === '/version') return sendJson(ctx, 200, versionInfo());
+  if (path === '/version') return sendRawJson(ctx, 200, versionInfo());
   if (path.startsWith('/openapi/')) {
     let h = openapiByCatalog.get(deps.catalog);
     if (!h) openapiByCatalog.set(deps.catalog, h = openapiHandler(deps.catalog));

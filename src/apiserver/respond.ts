@@ -9,7 +9,7 @@ import { isProtobuf, negotiateResponse, responseContentType, wantsPretty, type N
 import { supportsProtobuf } from '../codec/protobuf/envelope.ts';
 import { encodeProtobufWatchEvent } from '../codec/protobuf/watch.ts';
 import { encodeCbor } from '../codec/cbor.ts';
-import { goJson, goString } from '../codec/go-json.ts';
+import { goJson, goJsonIndented, goString } from '../codec/go-json.ts';
 import { encodeBody } from '../codec/encode.ts';
 import { toPartialObjectMetadata, toPartialObjectMetadataList } from '../codec/partial-metadata.ts';
 import { toTable } from '../codec/table.ts';
@@ -22,8 +22,9 @@ function isList(obj: unknown): obj is KubeList {
   return isObject(obj) && Array.isArray(obj.items) && typeof obj.kind === 'string' && obj.kind.endsWith('List');
 }
 
-function pretty(ctx: RequestContext): boolean {
-  return wantsPretty(ctx.query.get('pretty'), ctx.headers['user-agent']);
+/** JSON indented: asked for in the media type (`pretty=1`), the query, or by the user agent */
+function pretty(ctx: RequestContext, n?: Negotiated): boolean {
+  return n?.pretty === true || wantsPretty(ctx.query.get('pretty'), ctx.headers['user-agent']);
 }
 
 function commonHeaders(ctx: RequestContext): void {
@@ -92,7 +93,7 @@ export function plainJsonRequested(ctx: RequestContext, target: 'object' | 'list
   if (pretty(ctx)) return false;
   try {
     const n = negotiateForResource(ctx, target);
-    return n.mediaType === 'application/json' && !n.view;
+    return n.mediaType === 'application/json' && !n.view && !n.pretty;
   } catch {
     return false;
   }
@@ -109,14 +110,14 @@ export function sendObject(ctx: RequestContext, code: number, obj: KubeObject | 
     // a write already done says so in JSON when the client takes nothing a Status can be
     let n: Negotiated = { mediaType: 'application/json' };
     try { n = negotiateResponse(ctx.headers.accept, target, { tableSupported: false, protobufSupported: true, cborSupported: cbor(ctx) }); } catch { /* JSON */ }
-    return write(ctx, code, responseContentType(n), encodeBody(obj, n.mediaType, { pretty: pretty(ctx) }));
+    return write(ctx, code, responseContentType(n), encodeBody(obj, n.mediaType, { pretty: pretty(ctx, n) }));
   }
   let n = negotiateForResource(ctx, target);
   // a subresource's kind may have no protobuf form although its resource's has
   if (isProtobuf(n.mediaType) && !n.view && !supportsProtobuf(String(obj.apiVersion), String(obj.kind))) {
     n = negotiateResponse(ctx.headers.accept, target, { tableSupported: false, cborSupported: cbor(ctx) });
   }
-  write(ctx, code, responseContentType(n), encodeBody(present(ctx, n, obj), n.mediaType, { pretty: pretty(ctx) }));
+  write(ctx, code, responseContentType(n), encodeBody(present(ctx, n, obj), n.mediaType, { pretty: pretty(ctx, n) }));
 }
 
 /**
@@ -150,11 +151,20 @@ export function sendError(ctx: RequestContext, err: StatusError): void {
   // a Status has a protobuf form wherever the resource's objects have one
   try { n = negotiateResponse(ctx.headers.accept, 'object', { tableSupported: false, protobufSupported: resourceHasProtobuf(ctx), cborSupported: cbor(ctx) }); } catch { n = undefined; }
   const mediaType = n?.mediaType ?? 'application/json';
-  write(ctx, err.code, mediaType, encodeBody(err.status, mediaType, { pretty: false }));
+  // errors are indented for the same clients as objects (curl shows a Status indented)
+  write(ctx, err.code, mediaType, encodeBody(err.status, mediaType, { pretty: pretty(ctx, n) }));
 }
 
 export function sendJson(ctx: RequestContext, code: number, body: unknown, contentType = 'application/json'): void {
   write(ctx, code, contentType, encodeBody(body, 'application/json', { pretty: pretty(ctx) }));
+}
+
+/**
+ * a value that is not an API object (the /version answer), as kube-apiserver writes those:
+ * always indented by json.MarshalIndent, with no trailing newline
+ */
+export function sendRawJson(ctx: RequestContext, code: number, body: unknown): void {
+  write(ctx, code, 'application/json', goJsonIndented(body));
 }
 
 export function sendText(ctx: RequestContext, code: number, body: string): void {

@@ -29,6 +29,18 @@ export function goFieldOrder(name: string): readonly string[] | undefined {
   return order[name];
 }
 
+let zeros: Record<string, Record<string, string>> | undefined;
+
+/**
+ * The fields of a definition Go's encoder writes although they are unset, each with the JSON it
+ * writes (generated/json-zero-fields.json, from the Go structs' json tags); undefined for a
+ * definition the Go sources were not read for
+ */
+export function goZeroFields(name: string): Readonly<Record<string, string>> | undefined {
+  zeros ??= createRequire(import.meta.url)('./generated/json-zero-fields.json') as Record<string, Record<string, string>>;
+  return zeros[name];
+}
+
 /** every definition by name (io.k8s.api.core.v1.Pod, ...); treat as read-only */
 export function allDefinitions(): Readonly<Record<string, SchemaObject>> {
   return file().definitions;

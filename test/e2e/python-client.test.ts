@@ -1,6 +1,7 @@
 // The Python client (Debian's python3-kubernetes) reads what orch writes: its generated models
 // raise on a response that lacks a field Go always writes (a new ReplicationController's
-// status.replicas, a DaemonSet's counters, a Node's nodeInfo.kubeProxyVersion), and its watch
+// status.replicas, a DaemonSet's counters, a Node's nodeInfo.kubeProxyVersion, a Service's
+// status.loadBalancer, an Event's reportingComponent), and its watch
 // helper resumes from a list's resourceVersion.
 
 import { test } from 'node:test';
@@ -30,6 +31,6 @@ test('the Python client reads new RC, DaemonSet, Deployment and Node through its
   t.after(async () => { await orch.stop(); await orch.cleanup(); });
   const { stdout } = await run(python, [join(import.meta.dirname, 'python/read_typed.py'), orch.kubeconfig], { timeout: 60_000 });
   const out = JSON.parse(stdout.trim().split('\n').pop()!) as { read: Record<string, unknown>; events: Array<[string, string]> };
-  assert.deepEqual(out.read, { rc: 0, ds: 0, dep: 0, node: '', lists: [1, 1, 1] });
+  assert.deepEqual(out.read, { rc: 0, ds: 0, dep: 0, node: '', svc: { ingress: null }, event: ['', null], lists: [1, 1, 1] });
   assert.deepEqual(out.events, [['ADDED', 'w0'], ['ADDED', 'w1'], ['ADDED', 'w2'], ['ADDED', 'w3'], ['ADDED', 'w4'], ['DELETED', 'w0']]);
 });

@@ -20,9 +20,11 @@ export async function handleWatch(ctx: RequestContext, deps: HandlerDeps): Promi
   const after = plan.initialState ? undefined : plan.after ?? await registry.currentRevision();
   const stream = openWatchStream(ctx);
   // a bookmark carries only the kind and the resourceVersion everything before it was sent at
+  // (an empty object of the kind: Go writes the fields its struct writes unset, and since 1.33
+  // no `creationTimestamp: null`)
   const bookmark = (rv: number, annotations?: Record<string, string>) => stream.send('BOOKMARK', {
     kind: info.kind, apiVersion: apiVersionOf(info.group, info.version),
-    metadata: { resourceVersion: String(rv), creationTimestamp: null, ...(annotations ? { annotations } : {}) },
+    metadata: { resourceVersion: String(rv), ...(annotations ? { annotations } : {}) },
   });
   let ended!: () => void;
   const over = new Promise<void>(r => { ended = r; });

@@ -17,12 +17,17 @@ core.create_namespaced_replication_controller(ns, {"metadata": {"name": "rc"}, "
 apps.create_namespaced_daemon_set(ns, {"metadata": {"name": "ds"}, "spec": {"selector": {"matchLabels": labels}, "template": template}})
 apps.create_namespaced_deployment(ns, {"metadata": {"name": "dep"}, "spec": {"replicas": 0, "selector": {"matchLabels": labels}, "template": template}})
 core.create_node({"metadata": {"name": "py-node"}, "status": {"nodeInfo": {"machineID": "m"}}})
+core.create_namespaced_service(ns, {"metadata": {"name": "svc"}, "spec": {"selector": labels, "ports": [{"port": 80}]}})
+core.create_namespaced_event(ns, {"metadata": {"name": "ev"}, "involvedObject": {"kind": "Pod", "name": "p", "namespace": ns}, "reason": "R", "message": "m"})
 
 read = {
     "rc": core.read_namespaced_replication_controller("rc", ns).status.replicas,
     "ds": apps.read_namespaced_daemon_set("ds", ns).status.desired_number_scheduled,
     "dep": apps.read_namespaced_deployment("dep", ns).spec.replicas,
     "node": core.read_node("py-node").status.node_info.kube_proxy_version,
+    # struct values Go writes although empty, strings without omitempty
+    "svc": core.read_namespaced_service("svc", ns).status.load_balancer.to_dict(),
+    "event": [core.read_namespaced_event("ev", ns).reporting_component, core.read_namespaced_event("ev", ns).event_time],
     "lists": [len(core.list_namespaced_replication_controller(ns).items), len(apps.list_namespaced_daemon_set(ns).items), len(core.list_node().items)],
 }
 

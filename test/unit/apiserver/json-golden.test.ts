@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { testApi, type TestApi } from '../support/fake-request.ts';
 import { encodeForStorage, jsonFromStorage, jsonListFromStorage } from '../../../src/registry/stored-object.ts';
 
-type Case = [name: string, method: string, path: string, body: unknown, status: number, text: string];
+type Case = [name: string, method: string, path: string, body: unknown, status: number, text: string, headers?: Record<string, string>];
 const cases = JSON.parse(readFileSync(join(import.meta.dirname, 'golden/json-bodies.json'), 'utf8')) as Case[];
 
 let api: TestApi;
@@ -18,8 +18,8 @@ before(async () => { api = await testApi(); });
 after(() => api.close());
 
 test('golden JSON bodies, in order (each builds on the ones before)', async () => {
-  for (const [name, method, path, body, status, text] of cases) {
-    const r = await api.request(method as never, path, body === null ? {} : { body } as never);
+  for (const [name, method, path, body, status, text, headers] of cases) {
+    const r = await api.request(method as never, path, { ...(body === null ? {} : { body }), ...(headers ? { headers } : {}) } as never);
     assert.equal(r.status, status, name);
     assert.equal(r.text(), text, name);
   }
@@ -36,7 +36,17 @@ test('the rules the golden bodies hold, stated: kind first, Status field order, 
   assert.deepEqual(Object.keys(invalid.details), ['name', 'kind', 'causes']);
   assert.deepEqual(Object.keys(invalid.details.causes[0]), ['reason', 'message', 'field']);
   assert.deepEqual(JSON.parse(byName.get('a ReplicationController: status.replicas written although zero')!).status, { replicas: 0 });
-  assert.equal(JSON.parse(byName.get('a Node: nodeInfo complete, quantities canonical')!).status.nodeInfo.kubeProxyVersion, '');
+  const node = JSON.parse(byName.get('a Node: nodeInfo complete, quantities canonical')!);
+  assert.equal(node.status.nodeInfo.kubeProxyVersion, '');
+  assert.deepEqual([node.spec, node.status.daemonEndpoints], [{}, { kubeletEndpoint: { Port: 0 } }], 'struct values Go writes although empty');
+  assert.deepEqual(JSON.parse(byName.get('a Service: status.loadBalancer written although empty, targetPort defaulted')!).status, { loadBalancer: {} });
+  const event = JSON.parse(byName.get('a core Event: the Time fields without omitzero as null, reportingComponent and reportingInstance as ""')!);
+  assert.deepEqual([event.source, event.firstTimestamp, event.lastTimestamp, event.eventTime, event.reportingComponent, event.reportingInstance], [{}, null, null, null, '', '']);
+  assert.deepEqual(JSON.parse(byName.get('a Deployment')!).spec.template.spec.containers[0].resources, {});
+  const sts = JSON.parse(byName.get('a StatefulSet: serviceName and the update strategy as Go writes them')!);
+  assert.deepEqual([sts.spec.serviceName, sts.status, sts.spec.template.spec.containers[0].resources.limits], ['', { replicas: 0, availableReplicas: 0 }, { cpu: '1', memory: '1Gi' }]);
+  const pom = JSON.parse(byName.get('a PartialObjectMetadataList')!);
+  assert.deepEqual(Object.keys(pom.items[0]), ['kind', 'apiVersion', 'metadata'], 'items of a metadata-only list keep their type');
   assert.deepEqual(JSON.parse(byName.get('a Node: nodeInfo complete, quantities canonical')!).status.capacity, { cpu: '1', memory: '1Gi', pods: '110' });
   assert.match(byName.get('a ConfigMap: maps sorted, HTML characters escaped, managedFields')!, /"note":"\\u003ca href=\\"x\\"\\u003e\\u0026\\u003c\/a\\u003e \\u2028"/);
   assert.equal(JSON.parse(byName.get('a Lease: MicroTime in microseconds, UTC')!).spec.renewTime, '2026-01-02T02:04:05.123456Z');

@@ -16,7 +16,7 @@ import type { KubeList, KubeObject } from '../../../src/api/object.ts';
 import type { RequestContext, ResponseLike } from '../../../src/apiserver/context.ts';
 import type { RequestInfo } from '../../../src/apiserver/request-info.ts';
 import {
-  negotiateBeforeWriting, openWatchStream, plainJsonRequested, sendError, sendJson, sendJsonText, sendObject, sendRaw, sendText, watchBacklogHardBytes,
+  negotiateBeforeWriting, openWatchStream, plainJsonRequested, sendError, sendJson, sendJsonText, sendObject, sendRaw, sendRawJson, sendText, watchBacklogHardBytes,
 } from '../../../src/apiserver/respond.ts';
 import { createCatalog } from '../../../src/schema/catalog.ts';
 import type { ResourceInfo } from '../../../src/schema/types.ts';
@@ -202,7 +202,9 @@ test('YAML: sorted keys as Go writes them, its content type and length', () => {
   const list = context({ accept: 'application/yaml' });
   sendObject(list.ctx, 200, cmList(cmObject('a')));
   assert.match(list.res.text, /^kind: ConfigMapList$/m);
-  assert.match(list.res.text, /^items:\n- apiVersion: v1\n/m, 'sequences at the parent key\'s indentation');
+  // items of a typed list have no kind or apiVersion, in YAML too (Kubernetes converts its JSON)
+  assert.match(list.res.text, /^items:\n- data:\n/m, 'sequences at the parent key\'s indentation');
+  assert.doesNotMatch(list.res.text, /^ {2}apiVersion:/m);
 });
 
 // ---- views: Table and metadata only ------------------------------------------------------------
@@ -239,7 +241,9 @@ test('Table: a single object is a one-row Table; includeObject chooses what a ro
   assert.deepEqual(t.metadata, { resourceVersion: '7' }, 'the object\'s resourceVersion');
   const none = context({ accept, query: 'includeObject=None' });
   sendObject(none.ctx, 200, cmObject('solo'));
-  assert.equal(none.res.json().rows[0].object, undefined);
+  // the row's RawExtension is a struct to Go, written as null when it holds nothing
+  assert.equal(none.res.json().rows[0].object, null);
+  assert.match(none.res.text, /"rows":\[\{"cells":\[[^\]]*\],"object":null\}\]/);
   const whole = context({ accept, query: 'includeObject=Object' });
   sendObject(whole.ctx, 200, cmObject('solo'));
   assert.deepEqual(whole.res.json().rows[0].object, cmObject('solo'));
@@ -591,4 +595,39 @@ test('watch: a client past the hard backlog limit is cut off at once, its connec
   assert.equal(w.send('ADDED', cmObject('c')), false, 'the stream says it is over');
   await turn();
   assert.equal(res.chunks.length, 2, 'nothing more is written');
+});
+
+// ---- indentation beyond the query -------------------------------------------------------------
+
+test('pretty: a Status error is indented for curl too; pretty=1 in the Accept media type indents, pretty=false does not undo it', () => {
+  const err = notFound({ group: '', resource: 'configmaps' }, 'x');
+  const curl = context({ headers: { 'user-agent': 'curl/8.5.0' } });
+  sendError(curl.ctx, err);
+  assert.equal(curl.res.text, '{\n  "kind": "Status",\n  "apiVersion": "v1",\n  "metadata": {},\n  "status": "Failure",\n  "message": "configmaps \\"x\\" not found",\n  "reason": "NotFound",\n  "details": {\n    "name": "x",\n    "kind": "configmaps"\n  },\n  "code": 404\n}');
+  const kubectl = context({ headers: { 'user-agent': 'kubectl/v1.36.0' } });
+  sendError(kubectl.ctx, err);
+  assert.ok(kubectl.res.text.endsWith('"code":404}\n'));
+  const media = context({ accept: 'application/json;pretty=1', query: 'pretty=false' });
+  sendObject(media.ctx, 200, cmObject());
+  assert.equal(media.res.text, JSON.stringify(JSON.parse(goOrdered(cmObject())), null, 2));
+  // and such a client is not handed stored bytes as they are
+  assert.equal(plainJsonRequested(context({ accept: 'application/json;pretty=1' }).ctx, 'object'), false);
+  assert.equal(plainJsonRequested(context({ accept: 'application/json' }).ctx, 'object'), true);
+});
+
+test('/version is written as kube-apiserver writes it: json.MarshalIndent always, no trailing newline', () => {
+  const { ctx, res } = context({ resource: null, headers: { 'user-agent': 'kubectl/v1.36.0' } });
+  sendRawJson(ctx, 200, { major: '1', minor: '36', gitVersion: 'v1.36.0' });
+  assert.equal(res.headers['content-type'], 'application/json');
+  assert.equal(res.text, '{\n  "major": "1",\n  "minor": "36",\n  "gitVersion": "v1.36.0"\n}');
+});
+
+test('watch: a bookmark is an empty object of the kind as Go writes one (a Pod\'s spec.containers null, its status {})', async () => {
+  const { ctx, res } = context({ verb: 'watch' });
+  const w = openWatchStream(ctx);
+  w.send('BOOKMARK', { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: '12' } });
+  w.send('BOOKMARK', { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '13', annotations: { 'k8s.io/initial-events-end': 'true' } } });
+  w.close();
+  assert.equal(res.text, '{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"12"},"spec":{"containers":null},"status":{}}}\n'
+    + '{"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"13","annotations":{"k8s.io/initial-events-end":"true"}}}}\n');
 });
