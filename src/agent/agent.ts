@@ -8,7 +8,7 @@ import type { Logger } from '../api/log.ts';
 import { parseDuration } from '../api/duration.ts';
 import type { Client } from '../client/rest.ts';
 import { realClock, type Clock } from './clock.ts';
-import { declaredFeatures, featureGates } from './features.ts';
+import { declaredFeatures, featureGateProblems, featureGates } from './features.ts';
 import { readMachineFacts, type MachineFacts } from './machine/facts.ts';
 import { hostFiles, type HostFiles } from './machine/host-files.ts';
 import { kernelFeatures, parseKernelVersion, type KernelFeature } from './machine/kernel.ts';
@@ -115,9 +115,11 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const kernel = await kernelFeatures(facts.kernelVersion, files);
   log.info('kernel features', { kernel: facts.kernelVersion, supported: kernel.filter(k => k.supported).map(k => k.feature), unsupported: kernel.filter(k => !k.supported).map(k => `${k.feature} (${k.requirement})`) });
 
+  // a gate that cannot be honoured stops the start, as the kubelet refuses it, never ignored
+  const gateProblems = featureGateProblems(s.featureGates);
+  if (gateProblems.length) throw new Error(`failed to set feature gates from initial flags-based config: ${gateProblems[0]}`);
   const gates = featureGates(s.featureGates);
-  for (const name of gates.unknown) log.warn('unrecognized feature gate', { name });
-  for (const name of gates.unimplemented) log.warn('feature gate turned on for a feature orch does not implement; it stays off', { name });
+  log.info('feature gates', gates.effective());
 
   const health = healthRegistry();
   let lastLoop = clock.now();
