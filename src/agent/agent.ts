@@ -113,7 +113,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   if (swapProblem) throw new Error(`failed to run Kubelet: ${swapProblem}`);
 
   const kernel = await kernelFeatures(facts.kernelVersion, files);
-  log.info('kernel features', { kernel: facts.kernelVersion, supported: kernel.filter(k => k.supported).map(k => k.feature), unsupported: kernel.filter(k => !k.supported).map(k => `${k.feature} (${k.requirement})`) });
+  log.info('kernel features', { kernel: facts.kernelVersion, supported: kernel.filter(k => k.supported).map(k => k.feature), unsupported: kernel.filter(k => !k.supported).map(k => `${k.feature} (${k.requirement}${k.observed ? `; here ${k.observed}` : ''})`) });
 
   // a gate that cannot be honoured stops the start, as the kubelet refuses it, never ignored
   const gateProblems = featureGateProblems(s.featureGates);
@@ -136,7 +136,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const clientCA = s.authentication?.x509?.clientCAFile ? await readFile(s.authentication.x509.clientCAFile, 'utf8') : (opts.clusterCA ?? '');
   const addressesNow = () => nodeAddresses({ hostname: nodeName, nodeIPs: opts.nodeIPs, interfaces: networkInterfaces() });
   const serving = await servingCert({ certFile: s.tlsCertFile, keyFile: s.tlsPrivateKeyFile, certDir: opts.certDir, nodeName, addresses: addressesNow().filter(a => a.type !== 'Hostname').map(a => a.address) });
-  const verboseLines = () => kernel.map(k => `[${k.supported ? '+' : '-'}]kernel ${k.feature} (${k.requirement})`);
+  const verboseLines = () => kernel.map(k => `[${k.supported ? '+' : '-'}]kernel ${k.feature} (${k.requirement}${k.observed ? `; here ${k.observed}` : ''})`);
   const server = await startAgentServer({ address: s.address, port: s.port, serving, clientCA, health, verboseLines, log });
   const healthz = s.healthzPort ? await startHealthzServer(s.healthzBindAddress ?? '127.0.0.1', s.healthzPort, health) : undefined;
 
