@@ -3,6 +3,7 @@
 // sends SIGTERM and, once the grace period is over (or at once without one), SIGKILL.
 
 import { CriLogWriter } from './cri-log.ts';
+import { execProblem } from './executable.ts';
 import { SimError, unknown } from './grpc-errors.ts';
 import type { SimImage } from './images.ts';
 import type { Clock } from '../api/clock.ts';
@@ -73,6 +74,16 @@ export class SimContainer {
     this.#starting = undefined;
     if (this.#removed) throw unknown(`failed to start containerd task "${this.id}": container was removed while starting`);
     const clock = this.spec.clock;
+    const problem = execProblem(this.spec.config.command ?? []);
+    if (problem) {
+      // as containerd leaves it: exited without having started, the error kept as its message
+      this.state = 'CONTAINER_EXITED';
+      this.finishedAt = nanos(clock.now());
+      this.exitCode = 128;
+      this.reason = 'StartError';
+      this.message = problem;
+      throw unknown(problem);
+    }
     const log = this.spec.logPath ? new CriLogWriter(this.spec.logPath, clock) : undefined;
     const proc = new SimProcess({
       env: this.spec.env,

@@ -2,7 +2,8 @@
 // containerd with the local busybox image, and `orch runtime-sim`. The same cases, the same
 // expectations: a pod runs, gets an IP and is Ready; a Job-like pod ends Completed (Succeeded)
 // and stays so across an agent restart, as kubectl 1.33 and 1.27 show it; a crashing container
-// shows CrashLoopBackOff with a growing back-off; a delete stops the container gracefully (SIGTERM
+// shows CrashLoopBackOff with a growing back-off, and so does a command missing from the image
+// (StartError); a delete stops the container gracefully (SIGTERM
 // first, which a container's PID 1 ignores without a trap, SIGKILL only at the grace period's
 // end). In CI both runtimes run: a missing tool fails.
 
@@ -88,6 +89,22 @@ for (const kind of runtimeKinds) {
       const pod = await getPod(k, 'crash');
       assert.equal(pod.status.phase, 'Running');
       assert.equal(cond(pod, 'Ready')?.status, 'False');
+    });
+
+    await t.test('a command missing from the image fails to start (StartError, 128) and backs off like a crash, not a tight loop', async () => {
+      await createPod(k, 'nostart', { command: ['/bin/nonexistent'] });
+      const held = await until('CrashLoopBackOff after a StartError', async () => { const s = (await getPod(k, 'nostart'))?.status?.containerStatuses?.[0]; return s?.state?.waiting?.reason === 'CrashLoopBackOff' && s; }, 30_000);
+      const last = held.lastState.terminated;
+      assert.equal(last.exitCode, 128);
+      assert.equal(last.reason, 'StartError');
+      assert.match(last.message, /exec: "\/bin\/nonexistent": stat \/bin\/nonexistent: no such file or directory/);
+      assert.ok(held.restartCount <= 2, `restarts before the back-off: ${held.restartCount}`);
+      await new Promise(r => setTimeout(r, 5000));
+      const later = (await getPod(k, 'nostart')).status.containerStatuses[0];
+      assert.equal(later.restartCount, held.restartCount, 'held back for 10 s, not restarted every sync');
+      const events = (await k.c.request('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name=nostart')).json().items;
+      assert.ok(events.some((e: any) => e.reason === 'Failed' && e.type === 'Warning' && /^Error: .*stat \/bin\/nonexistent: no such file or directory/.test(e.message)), JSON.stringify(events.map((e: any) => e.message)));
+      assert.ok(events.some((e: any) => e.reason === 'BackOff'), 'a BackOff event');
     });
 
     await t.test('a delete sends SIGTERM and waits the grace period: a trap ends it at once; PID 1 without one (sh, sleep) ignores it and is killed at the end', async () => {
