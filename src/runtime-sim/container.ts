@@ -28,6 +28,8 @@ export interface ContainerSpec {
   /** sandbox log directory joined with the container's log path; "" when either is empty */
   logPath: string;
   env: Record<string, string>;
+  /** the sandbox's hostname, in /etc/hostname */
+  hostname: string;
   program: CommandList;
   clock: Clock;
 }
@@ -43,6 +45,8 @@ export class SimContainer {
   readonly createdAt: number;
   /** files the container's processes wrote, shared with exec'd ones */
   readonly files = new Map<string, string>();
+  /** files the runtime mounts in rather than the container writing them */
+  readonly mounted = new Set<string>();
   state: ContainerState = 'CONTAINER_CREATED';
   startedAt = 0;
   finishedAt = 0;
@@ -60,6 +64,9 @@ export class SimContainer {
     this.spec = spec;
     this.createdAt = nanos(spec.clock.now());
     this.resources = spec.config.linux?.resources ?? null;
+    // the runtime mounts the sandbox's hostname file into every container
+    this.files.set('/etc/hostname', `${spec.hostname}\n`);
+    this.mounted.add('/etc/hostname');
   }
 
   get id(): string {

@@ -1,7 +1,8 @@
 // One pod-behaviour suite, run on each runtime (test/e2e/support/pod-runtimes.ts): real
 // containerd with the local busybox image, and `orch runtime-sim`. The same cases, the same
 // expectations: a pod runs, gets an IP and is Ready; a Job-like pod ends Completed (Succeeded)
-// and stays so across an agent restart, as kubectl 1.33 and 1.27 show it; a crashing container
+// and stays so across an agent restart, as kubectl 1.33 and 1.27 show it; what a container sees
+// (hostname, working directory, env) and its log as kubectl shows it; a crashing container
 // shows CrashLoopBackOff with a growing back-off, and so does a command missing from the image
 // (StartError); a delete stops the container gracefully (SIGTERM
 // first, which a container's PID 1 ignores without a trap, SIGKILL only at the grace period's
@@ -71,6 +72,19 @@ for (const kind of runtimeKinds) {
         assert.equal(json.stdout, 'Succeeded Completed', `kubectl ${b.label}: ${json.stderr}`);
         const table = await kubectl(b.path, k.orch.kubeconfig, ['get', 'pod', 'job', '--no-headers']);
         assert.match(table.stdout, /^job\s+0\/1\s+Completed\s+0\s+/, `kubectl ${b.label}: ${table.stdout}${table.stderr}`);
+      }
+    });
+
+    await t.test('what a container sees and writes: hostname, working directory, env, /bin; its log with stderr and a last line without a newline', async () => {
+      const script = 'echo "host=$HOSTNAME pwd=$PWD foo=$FOO"; cat /etc/hostname; pwd; test -x /bin/sh && echo has-sh; echo to-stderr >&2; sleep 1; printf "no newline"';
+      await createPod(k, 'env', { command: ['sh', '-c', script], workingDir: '/tmp', env: [{ name: 'FOO', value: 'bar $(HOSTNAME) $$(FOO)' }] }, { restartPolicy: 'Never' });
+      await until('env Succeeded', async () => (await getPod(k, 'env'))?.status?.phase === 'Succeeded');
+      for (const b of kubectls()) {
+        const r = await kubectl(b.path, k.orch.kubeconfig, ['logs', 'env']);
+        assert.equal(r.code, 0, r.stderr);
+        // stdout and stderr reach the log through separate pipes, in no fixed order between them
+        assert.ok(r.stdout.endsWith('\nno newline'), `kubectl ${b.label}: the last line as written: ${JSON.stringify(r.stdout)}`);
+        assert.deepEqual(r.stdout.split('\n').sort(), ['env', 'has-sh', 'host=env pwd=/tmp foo=bar $(HOSTNAME) $(FOO)', 'no newline', 'to-stderr', '/tmp'].sort(), `kubectl ${b.label}`);
       }
     });
 

@@ -192,6 +192,8 @@ export class Interpreter implements ShellAccess {
     if (name === '$') return '1';
     if (name === '#') return '0';
     if (name === '0') return 'sh';
+    // the shell sets PWD to where it starts, and cd moves it
+    if (name === 'PWD') return this.cwd;
     return this.#vars[name] ?? this.host.env[name] ?? '';
   }
 }
