@@ -10,6 +10,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { requires } from '../support/requires.ts';
 import { kubectl, kubectls } from './support/kubectl.ts';
 import { image, runtimeKinds, startPodCluster, type PodCluster } from './support/pod-runtimes.ts';
@@ -119,6 +121,20 @@ for (const kind of runtimeKinds) {
       const events = (await k.c.request('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name=nostart')).json().items;
       assert.ok(events.some((e: any) => e.reason === 'Failed' && e.type === 'Warning' && /^Error: .*stat \/bin\/nonexistent: no such file or directory/.test(e.message)), JSON.stringify(events.map((e: any) => e.message)));
       assert.ok(events.some((e: any) => e.reason === 'BackOff'), 'a BackOff event');
+    });
+
+    await t.test('a pod deleted while the agent is down is stopped and removed with its log directory once the agent is back', async () => {
+      const created = await createPod(k, 'orphan', { command: forever }, { terminationGracePeriodSeconds: 1 });
+      await until('orphan Running', async () => (await getPod(k, 'orphan'))?.status?.containerStatuses?.[0]?.state?.running);
+      const logDir = join(k.logsDir, `default_orphan_${created.metadata.uid}`);
+      assert.ok(existsSync(logDir), 'the pod has a log directory');
+      await k.restartAgent(async () => {
+        // removed at once from the API, as `kubectl delete --force --grace-period=0` does
+        const r = await k.c.request('DELETE', '/api/v1/namespaces/default/pods/orphan', { body: JSON.stringify({ gracePeriodSeconds: 0 }), headers: { 'content-type': 'application/json' } });
+        assert.equal(r.status, 200, r.body);
+      });
+      await until('the orphan gone from the runtime', async () => (await k.containersOf('orphan')).length === 0, 30_000);
+      await until('its log directory gone', async () => !existsSync(logDir), 10_000);
     });
 
     await t.test('a delete sends SIGTERM and waits the grace period: a trap ends it at once; PID 1 without one (sh, sleep) ignores it and is killed at the end', async () => {

@@ -65,9 +65,11 @@ export interface PodCluster {
   c: RawClient;
   node: string;
   endpoint: string;
+  /** where the agent keeps container logs, a directory per pod */
+  logsDir: string;
   agent(): AgentProcess;
-  /** kill -9 the agent and start it again on the same root directory and port */
-  restartAgent(): Promise<void>;
+  /** kill -9 the agent and start it again on the same root directory and port, doing `meanwhile` while it is down */
+  restartAgent(meanwhile?: () => Promise<unknown>): Promise<void>;
   /** the runtime's containers for a pod, by CRI ListContainers (both runtimes answer it) */
   containersOf(podName: string): Promise<Array<{ id: string; state: string }>>;
 }
@@ -83,10 +85,11 @@ export async function startPodCluster(kind: RuntimeKind, t: { after(fn: () => un
   const dir = await mkdtemp(join(tmpdir(), 'orch-behaviour-'));
   teardown.push(() => rm(dir, { recursive: true, force: true }));
   const node = `${kind.name}-node-${process.pid}`;
+  const logsDir = join(dir, 'logs');
   const options = {
     kubeconfig: orch.kubeconfig,
     args: ['--hostname-override', node, '--node-ip', '127.0.0.1', '--container-runtime-endpoint', runtime.endpoint],
-    config: { nodeStatusUpdateFrequency: '1s', podLogsDir: join(dir, 'logs'), syncFrequency: '2s' },
+    config: { nodeStatusUpdateFrequency: '1s', podLogsDir: logsDir, syncFrequency: '2s' },
   };
   let agent = await startAgentProcess(options);
   teardown.push(async () => { await agent.stop(); await agent.cleanup(); });
@@ -95,10 +98,11 @@ export async function startPodCluster(kind: RuntimeKind, t: { after(fn: () => un
   const cri = await connectCri(runtime.endpoint, { timeoutMs: 15_000 });
   teardown.push(async () => cri.close());
   return {
-    runtime: kind.name, orch, c, node, endpoint: runtime.endpoint,
+    runtime: kind.name, orch, c, node, endpoint: runtime.endpoint, logsDir,
     agent: () => agent,
-    async restartAgent() {
+    async restartAgent(meanwhile) {
       await agent.kill();
+      await meanwhile?.();
       agent = await startAgentProcess({ ...options, rootDir: agent.rootDir, port: agent.port });
     },
     async containersOf(podName) {
