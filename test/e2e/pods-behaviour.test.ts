@@ -50,7 +50,7 @@ for (const kind of runtimeKinds) {
       for (const type of ['PodReadyToStartContainers', 'Initialized', 'ContainersReady', 'PodScheduled']) assert.equal(cond(pod, type)?.status, 'True', type);
     });
 
-    await t.test('a Job-like pod ends Completed (Succeeded) and stays so across an agent restart', async () => {
+    await t.test('a Job-like pod ends Completed (Succeeded) and stays so across an agent restart, also with its sandbox gone', async () => {
       await createPod(k, 'job', { command: ['sh', '-c', 'echo working; exit 0'] }, { restartPolicy: 'Never' });
       const done = await until('job Succeeded', async () => { const p = await getPod(k, 'job'); return p?.status?.phase === 'Succeeded' && p; });
       const terminated = done.status.containerStatuses[0].state.terminated;
@@ -67,6 +67,13 @@ for (const kind of runtimeKinds) {
       assert.equal(after.status.phase, 'Succeeded');
       assert.deepEqual(after.status.containerStatuses[0].state.terminated, terminated, 'what the finished container said stays said');
       assert.deepEqual((await k.containersOf('job')).map(x => x.id), before.map(x => x.id), 'nothing ran again');
+      // and when the runtime has lost its sandbox too: still finished, and not run again
+      await k.restartAgent(() => k.removeSandboxes('job'));
+      await new Promise(r => setTimeout(r, 5000));
+      const lost = await getPod(k, 'job');
+      assert.equal(lost.status.phase, 'Succeeded');
+      assert.deepEqual(lost.status.containerStatuses[0].state.terminated, terminated);
+      assert.deepEqual(await k.containersOf('job'), [], 'no new sandbox, no new container');
       const bins = kubectls();
       assert.ok(bins.some(b => b.label === '1.33') && bins.some(b => b.label === '1.27') || process.env.CI !== 'true', 'kubectl 1.33 and 1.27 in CI');
       for (const b of bins) {

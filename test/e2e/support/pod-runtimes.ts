@@ -72,6 +72,8 @@ export interface PodCluster {
   restartAgent(meanwhile?: () => Promise<unknown>): Promise<void>;
   /** the runtime's containers for a pod, by CRI ListContainers (both runtimes answer it) */
   containersOf(podName: string): Promise<Array<{ id: string; state: string }>>;
+  /** the runtime loses a pod's sandboxes, as after a reboot or the runtime's own clean-up */
+  removeSandboxes(podName: string): Promise<void>;
 }
 
 /** the runtime, `orch server` and `orch agent` on it; torn down after the test, agent first so nothing restarts containers */
@@ -108,6 +110,12 @@ export async function startPodCluster(kind: RuntimeKind, t: { after(fn: () => un
     async containersOf(podName) {
       const sandboxes = (await cri.listPodSandbox({})).items.filter(s => s.metadata?.name === podName).map(s => s.id);
       return (await cri.listContainers({})).containers.filter(x => sandboxes.includes(x.podSandboxId)).map(x => ({ id: x.id, state: x.state }));
+    },
+    async removeSandboxes(podName) {
+      for (const s of (await cri.listPodSandbox({})).items.filter(x => x.metadata?.name === podName)) {
+        await cri.stopPodSandbox({ podSandboxId: s.id });
+        await cri.removePodSandbox({ podSandboxId: s.id });
+      }
     },
   };
 }
