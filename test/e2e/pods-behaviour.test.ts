@@ -48,6 +48,9 @@ for (const kind of runtimeKinds) {
       assert.equal(s.restartCount, 0);
       assert.match(s.containerID, kind.name === 'containerd' ? /^containerd:\/\/[0-9a-f]{64}$/ : /^\w[\w-]*:\/\/\S+$/);
       for (const type of ['PodReadyToStartContainers', 'Initialized', 'ContainersReady', 'PodScheduled']) assert.equal(cond(pod, type)?.status, 'True', type);
+      // the node declares exactly the gated features that work, whatever the runtime
+      const node = (await k.c.request('GET', `/api/v1/nodes/${k.node}`)).json();
+      assert.deepEqual(node.status.declaredFeatures, ['NodeDeclaredFeatures', 'SystemdWatchdog']);
     });
 
     await t.test('a Job-like pod ends Completed (Succeeded) and stays so across an agent restart, also with its sandbox gone', async () => {

@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, silentLogger } from '../../../src/api/log.ts';
-import { agentFeatureGates, declaredFeatures, featureGateProblems, featureGates } from '../../../src/agent/features.ts';
+import { agentFeatureGates, agentFeatureSpecs, declaredFeatures, featureGateProblems, featureGates } from '../../../src/agent/features.ts';
+import { featureGatesFromFlag } from '../../../src/cli/feature-gates-flag.ts';
 import { startAgent } from '../../../src/agent/agent.ts';
 import { defaultAgentConfig } from '../../../src/agent/config/defaults.ts';
 import type { HostFiles } from '../../../src/agent/machine/host-files.ts';
@@ -60,6 +61,9 @@ test('featureGates that cannot be honoured stop the start in the kubelet\'s word
   await assert.rejects(start({ Foo: true }), { message: `${prefix}unrecognized feature gate: Foo` });
   await assert.rejects(start({ NodeSwap: false }), { message: `${prefix}cannot set feature gate NodeSwap to false, feature is locked to true` });
   await assert.rejects(start({ ContainerCheckpoint: true }), { message: `${prefix}cannot set feature gate ContainerCheckpoint to true, orch does not implement the feature` });
+  // --feature-gates refuses a locked gate before the start, in the flag parser's words
+  assert.throws(() => featureGatesFromFlag('NodeSwap=false', agentFeatureSpecs()), { message: 'invalid argument "NodeSwap=false" for "--feature-gates" flag: cannot set feature gate NodeSwap to false, feature is locked to true' });
+  assert.throws(() => featureGatesFromFlag('Nope=true', agentFeatureSpecs()), { message: 'invalid argument "Nope=true" for "--feature-gates" flag: unrecognized feature gate: Nope' });
   // off is what orch does anyway: accepted
   const agent = await start({ ContainerCheckpoint: false, KubeletEnsureSecretPulledImages: false, NodeSwap: true });
   await agent.stop();
