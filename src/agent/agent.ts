@@ -8,7 +8,7 @@ import type { Logger } from '../api/log.ts';
 import { parseDuration } from '../api/duration.ts';
 import type { Client } from '../client/rest.ts';
 import { realClock, type Clock } from './clock.ts';
-import { declaredFeatures, featureGates } from './features.ts';
+import { declaredFeatures, featureGateProblems, featureGates } from './features.ts';
 import { readMachineFacts, type MachineFacts } from './machine/facts.ts';
 import { hostFiles, type HostFiles } from './machine/host-files.ts';
 import { kernelFeatures, parseKernelVersion, type KernelFeature } from './machine/kernel.ts';
@@ -113,11 +113,13 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   if (swapProblem) throw new Error(`failed to run Kubelet: ${swapProblem}`);
 
   const kernel = await kernelFeatures(facts.kernelVersion, files);
-  log.info('kernel features', { kernel: facts.kernelVersion, supported: kernel.filter(k => k.supported).map(k => k.feature), unsupported: kernel.filter(k => !k.supported).map(k => `${k.feature} (${k.requirement})`) });
+  log.info('kernel features', { kernel: facts.kernelVersion, supported: kernel.filter(k => k.supported).map(k => k.feature), unsupported: kernel.filter(k => !k.supported).map(k => `${k.feature} (${k.requirement}${k.observed ? `; here ${k.observed}` : ''})`) });
 
+  // a gate that cannot be honoured stops the start, as the kubelet refuses it, never ignored
+  const gateProblems = featureGateProblems(s.featureGates);
+  if (gateProblems.length) throw new Error(`failed to set feature gates from initial flags-based config: ${gateProblems[0]}`);
   const gates = featureGates(s.featureGates);
-  for (const name of gates.unknown) log.warn('unrecognized feature gate', { name });
-  for (const name of gates.unimplemented) log.warn('feature gate turned on for a feature orch does not implement; it stays off', { name });
+  log.info('feature gates', gates.effective());
 
   const health = healthRegistry();
   let lastLoop = clock.now();
@@ -134,7 +136,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const clientCA = s.authentication?.x509?.clientCAFile ? await readFile(s.authentication.x509.clientCAFile, 'utf8') : (opts.clusterCA ?? '');
   const addressesNow = () => nodeAddresses({ hostname: nodeName, nodeIPs: opts.nodeIPs, interfaces: networkInterfaces() });
   const serving = await servingCert({ certFile: s.tlsCertFile, keyFile: s.tlsPrivateKeyFile, certDir: opts.certDir, nodeName, addresses: addressesNow().filter(a => a.type !== 'Hostname').map(a => a.address) });
-  const verboseLines = () => kernel.map(k => `[${k.supported ? '+' : '-'}]kernel ${k.feature} (${k.requirement})`);
+  const verboseLines = () => kernel.map(k => `[${k.supported ? '+' : '-'}]kernel ${k.feature} (${k.requirement}${k.observed ? `; here ${k.observed}` : ''})`);
   const server = await startAgentServer({ address: s.address, port: s.port, serving, clientCA, health, verboseLines, log });
   const healthz = s.healthzPort ? await startHealthzServer(s.healthzBindAddress ?? '127.0.0.1', s.healthzPort, health) : undefined;
 

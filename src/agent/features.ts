@@ -1,48 +1,71 @@
 // The agent's feature gates: which exist, their stage and default, and whether orch implements
 // the feature. Nodes declare the enabled gates still in development (alpha, beta) in
 // status.declaredFeatures; graduated features are the baseline every node has and are not
-// listed. A gate whose feature is not built here is never on, whatever the configuration says
-// (the start log warns), so a node never declares what it cannot do.
+// listed.
+//
+// Every gate the configuration (or --feature-gates) may set changes what the agent does, or is
+// refused at start as the kubelet refuses a bad gate: a name the agent does not know, a graduated
+// gate set against its locked value, or a gate turned on whose feature orch does not build (its
+// default here is off, so a node never declares or pretends to run what it cannot do).
 
-import type { FeatureSpec } from '../api/feature-gates.ts';
+import { featureGates as evaluate, type FeatureSpec } from '../api/feature-gates.ts';
 
 export type Stage = 'Alpha' | 'Beta' | 'GA';
 
-interface AgentGate { stage: Stage; default: boolean; implemented: boolean }
+interface AgentGate { stage: Stage; default: boolean; implemented: boolean; lockToDefault?: boolean }
 
 export const agentFeatureGates: Record<string, AgentGate> = {
-  // the checkpoint endpoint is not built yet (it answers 404)
-  ContainerCheckpoint: { stage: 'Beta', default: true, implemented: false },
+  // Kubernetes' default is on (beta); the checkpoint endpoint is not built yet (it answers 404)
+  ContainerCheckpoint: { stage: 'Beta', default: false, implemented: false },
   // the pod info socket is not built yet
   KubeletPodInfoAPI: { stage: 'Alpha', default: false, implemented: false },
+  // status.declaredFeatures, written or left empty
   NodeDeclaredFeatures: { stage: 'Beta', default: true, implemented: true },
+  // keep-alives to the supervisor's notify socket (watchdog.ts)
   SystemdWatchdog: { stage: 'Beta', default: true, implemented: true },
-  // image pulls are not yet re-verified against the pod's pull secrets
-  KubeletEnsureSecretPulledImages: { stage: 'Beta', default: true, implemented: false },
-  InPlacePodVerticalScaling: { stage: 'GA', default: true, implemented: true },
-  NodeSwap: { stage: 'GA', default: true, implemented: true },
+  // Kubernetes' default is on (beta); image pulls are not re-verified against pull secrets yet
+  KubeletEnsureSecretPulledImages: { stage: 'Beta', default: false, implemented: false },
+  // GA and locked to on in 1.35 (resize and its resource checkpoints always run)
+  InPlacePodVerticalScaling: { stage: 'GA', default: true, implemented: true, lockToDefault: true },
+  // GA and locked to on in 1.34 (memorySwap.swapBehavior is always read)
+  NodeSwap: { stage: 'GA', default: true, implemented: true, lockToDefault: true },
 };
 
 /** the agent's gates in the form the shared `--feature-gates` parser reads */
 export function agentFeatureSpecs(): Record<string, FeatureSpec> {
   const stages = { Alpha: 'ALPHA', Beta: 'BETA', GA: 'GA' } as const;
-  return Object.fromEntries(Object.entries(agentFeatureGates).map(([name, g]) => [name, { default: g.default, stage: stages[g.stage] }]));
+  return Object.fromEntries(Object.entries(agentFeatureGates).map(([name, g]) => [name, { default: g.default, stage: stages[g.stage], lockToDefault: g.lockToDefault }]));
 }
 
 export interface FeatureGates {
   enabled(name: string): boolean;
-  /** names given that the agent does not know, to warn about */
-  unknown: string[];
-  /** gates turned on whose feature orch does not implement, to warn about */
-  unimplemented: string[];
+  /** every gate with its effective value (for the start log) */
+  effective(): Record<string, boolean>;
 }
 
+/**
+ * why these gates cannot be set, in component-base's words where Kubernetes has them (the kubelet
+ * exits on the first); empty when every name and value is accepted
+ */
+export function featureGateProblems(configured: Record<string, boolean> = {}): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(configured)) {
+    if (name === 'AllAlpha' || name === 'AllBeta') continue;
+    const g = agentFeatureGates[name];
+    if (!g) out.push(`unrecognized feature gate: ${name}`);
+    else if (g.lockToDefault && value !== g.default) out.push(`cannot set feature gate ${name} to ${value}, feature is locked to ${g.default}`);
+    else if (value && !g.implemented) out.push(`cannot set feature gate ${name} to true, orch does not implement the feature`);
+  }
+  return out;
+}
+
+/** the gates in effect: the configured values over the defaults, AllAlpha/AllBeta for the rest; a feature orch lacks is never on */
 export function featureGates(configured: Record<string, boolean> = {}): FeatureGates {
-  const asked = (name: string) => configured[name] ?? agentFeatureGates[name]?.default ?? false;
+  const base = evaluate(configured, agentFeatureSpecs());
+  const enabled = (name: string) => base.enabled(name) && agentFeatureGates[name]?.implemented === true;
   return {
-    enabled: name => asked(name) && agentFeatureGates[name]?.implemented === true,
-    unknown: Object.keys(configured).filter(n => !agentFeatureGates[n]),
-    unimplemented: Object.keys(configured).filter(n => configured[n] && agentFeatureGates[n] && !agentFeatureGates[n].implemented),
+    enabled,
+    effective: () => Object.fromEntries(Object.keys(agentFeatureGates).sort().map(n => [n, enabled(n)])),
   };
 }
 

@@ -41,7 +41,8 @@ export async function writeCheckpoint(c: SimContainer, location: string, nowMs: 
     linux: { resources: c.resources ?? {} },
   };
   const status = { state: c.state, startedAt: c.startedAt, exitCode: c.exitCode, logPath: c.spec.logPath };
-  const rootfs = tarArchive([...c.files].map(([path, data]) => ({ name: path.replace(/^\/+/, ''), data, mtime })));
+  // what the container wrote; the files the runtime mounts in (/etc/hostname) are not its own
+  const rootfs = tarArchive([...c.files].filter(([path]) => !c.mounted.has(path)).map(([path, data]) => ({ name: path.replace(/^\/+/, ''), data, mtime })));
   const archive = tarArchive([
     { name: 'config.dump', data: json(config), mtime },
     { name: 'spec.dump', data: json(spec), mtime },

@@ -60,6 +60,7 @@ export function containerHandlers(rt: SimRuntime): Handlers {
         imageName: image.repoTags[0] ?? normalizeImageRef(asked) ?? asked,
         logPath: logDir && config.logPath ? join(logDir, config.logPath) : '',
         env: containerEnv(config, sandbox),
+        hostname: sandbox.config.hostname || sandbox.config.metadata?.name || '',
         program: containerProgram(config.command ?? [], config.args ?? [], overrides),
         clock: settings.clock,
       });

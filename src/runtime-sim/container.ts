@@ -3,6 +3,7 @@
 // sends SIGTERM and, once the grace period is over (or at once without one), SIGKILL.
 
 import { CriLogWriter } from './cri-log.ts';
+import { execProblem } from './executable.ts';
 import { SimError, unknown } from './grpc-errors.ts';
 import type { SimImage } from './images.ts';
 import type { Clock } from '../api/clock.ts';
@@ -27,6 +28,8 @@ export interface ContainerSpec {
   /** sandbox log directory joined with the container's log path; "" when either is empty */
   logPath: string;
   env: Record<string, string>;
+  /** the sandbox's hostname, in /etc/hostname */
+  hostname: string;
   program: CommandList;
   clock: Clock;
 }
@@ -42,6 +45,8 @@ export class SimContainer {
   readonly createdAt: number;
   /** files the container's processes wrote, shared with exec'd ones */
   readonly files = new Map<string, string>();
+  /** files the runtime mounts in rather than the container writing them */
+  readonly mounted = new Set<string>();
   state: ContainerState = 'CONTAINER_CREATED';
   startedAt = 0;
   finishedAt = 0;
@@ -59,6 +64,9 @@ export class SimContainer {
     this.spec = spec;
     this.createdAt = nanos(spec.clock.now());
     this.resources = spec.config.linux?.resources ?? null;
+    // the runtime mounts the sandbox's hostname file into every container
+    this.files.set('/etc/hostname', `${spec.hostname}\n`);
+    this.mounted.add('/etc/hostname');
   }
 
   get id(): string {
@@ -73,6 +81,16 @@ export class SimContainer {
     this.#starting = undefined;
     if (this.#removed) throw unknown(`failed to start containerd task "${this.id}": container was removed while starting`);
     const clock = this.spec.clock;
+    const problem = execProblem(this.spec.config.command ?? []);
+    if (problem) {
+      // as containerd leaves it: exited without having started, the error kept as its message
+      this.state = 'CONTAINER_EXITED';
+      this.finishedAt = nanos(clock.now());
+      this.exitCode = 128;
+      this.reason = 'StartError';
+      this.message = problem;
+      throw unknown(problem);
+    }
     const log = this.spec.logPath ? new CriLogWriter(this.spec.logPath, clock) : undefined;
     const proc = new SimProcess({
       env: this.spec.env,

@@ -35,12 +35,12 @@ export class CriLogWriter {
     return this.#append(pending.slice(0, cut).split('\n').map(l => criLogLine(now, stream, l)).join(''));
   }
 
-  /** writes lines left open (output that ended without a newline) */
+  /** writes lines left open (output that ended without a newline) as partial records, as containerd does */
   end(): Promise<void> {
     const now = this.#clock.now();
     let out = '';
     for (const stream of ['stdout', 'stderr'] as const) {
-      if (this.#open[stream]) out += criLogLine(now, stream, this.#open[stream]);
+      if (this.#open[stream]) out += criLogLine(now, stream, this.#open[stream], true);
       this.#open[stream] = '';
     }
     return out ? this.#append(out) : this.#tail;

@@ -1,5 +1,8 @@
-// A simulated process: an interpreted script that time passes for and signals reach. SIGTERM
-// ends it with status 143 unless trapped or ignored; SIGKILL ends it with 137 whatever it does.
+// A simulated process: an interpreted script that time passes for and signals reach. It is a
+// container's PID 1, so (as on a real runtime) a SIGTERM it has no trap for does nothing while
+// it runs the shell or busybox programs, which install no handler: only a trap ends it early, or
+// the SIGKILL at the end of the grace period. A program the sim does not know (a daemon) is taken
+// to handle SIGTERM and ends with 143. SIGKILL ends it with 137 whatever it does.
 
 import type { CommandList } from './shell/ast.ts';
 import { ScriptExit, type OutputStream, type ShellHost } from './shell/host.ts';
@@ -33,6 +36,8 @@ export class SimProcess implements ShellHost {
   #wake: (() => void) | undefined;
   #slept = 0;
   #exited = false;
+  /** running a program the sim does not know, which ends on SIGTERM */
+  #daemon = false;
 
   constructor(opts: ProcessOptions) {
     this.env = opts.env;
@@ -59,8 +64,11 @@ export class SimProcess implements ShellHost {
     } else {
       const action = this.#traps.get('TERM');
       if (action === '') return;
-      if (action === undefined) this.#endedBy = 143;
-      else this.#pending.push(action);
+      if (action === undefined) {
+        // PID 1 gets no default action for a signal it has no handler for
+        if (!this.#daemon) return;
+        this.#endedBy = 143;
+      } else this.#pending.push(action);
     }
     this.#wake?.();
   }
@@ -86,6 +94,15 @@ export class SimProcess implements ShellHost {
     const out = this.#pending;
     this.#pending = [];
     return out;
+  }
+
+  async daemon(): Promise<boolean> {
+    this.#daemon = true;
+    try {
+      return await this.sleep(Infinity);
+    } finally {
+      this.#daemon = false;
+    }
   }
 
   sleep(ms: number): Promise<boolean> {

@@ -30,7 +30,7 @@ test('20 simulated nodes run 1,000 pods: scheduled, Running, spread; deleted and
 
   const started = Date.now();
   await inBatches(1000, 32, async i => {
-    const body = { metadata: { name: `app-${i}`, labels: { app: 'scale' } }, spec: { containers: [{ name: 'app', image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', 'while true; do sleep 1; done'], resources: { requests: { cpu: '10m', memory: '16Mi' } } }] } };
+    const body = { metadata: { name: `app-${i}`, labels: { app: 'scale' } }, spec: { containers: [{ name: 'app', image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', 'trap "exit 0" TERM; while true; do sleep 1; done'], resources: { requests: { cpu: '10m', memory: '16Mi' } } }] } };
     const r = await c.request('POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
     assert.equal(r.status, 201, r.body);
   });

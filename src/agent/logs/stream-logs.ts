@@ -15,7 +15,7 @@ export interface StreamTarget {
   closed(): boolean;
 }
 
-const format = (l: LogLine, o: LogOptions) => `${o.timestamps ? `${l.time} ` : ''}${l.text}\n`;
+const format = (l: LogLine, o: LogOptions) => `${o.timestamps ? `${l.time} ` : ''}${l.text}${l.partial ? '' : '\n'}`;
 
 async function readFrom(path: string, offset: number): Promise<{ text: string; size: number }> {
   const st = await stat(path).catch(() => undefined);
@@ -48,7 +48,8 @@ export async function streamLogs(path: string, o: LogOptions, running: () => boo
     return true;
   };
   let { text, size } = await readFrom(path, 0);
-  let lines = parser.push(text);
+  // without follow the file is all there is: a last line without a newline is shown as it is
+  let lines = [...parser.push(text), ...(o.follow ? [] : parser.end())];
   if (o.tailLines !== undefined) lines = o.tailLines === 0 ? [] : lines.slice(-o.tailLines);
   if (!write(lines) || !o.follow) return;
   for (;;) {
@@ -57,7 +58,7 @@ export async function streamLogs(path: string, o: LogOptions, running: () => boo
     ({ text, size } = await readFrom(path, size));
     if (text && !write(parser.push(text))) return;
     // the last lines of a container that stopped are read before the stream ends
-    if (!stillRunning) return;
+    if (!stillRunning) { write(parser.end()); return; }
     await new Promise(r => setTimeout(r, pollMs));
   }
 }

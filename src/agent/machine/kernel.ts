@@ -1,7 +1,10 @@
-// The kernel features the spec's table ties to kernel versions, and which of them this kernel
-// has. Sysctls that became namespaced (and so safe for pods) in a given kernel are checked here
-// too, so a pod asking for one the kernel lacks can be refused with a reason.
+// The kernel features the spec's table names, and which of them this system has: probed where
+// the running system can tell (the cgroup mount and its controllers, PSI files, sysctl files,
+// user namespaces), by kernel version only where nothing else can. Sysctls that became
+// namespaced (and so safe for pods) in a given kernel are checked here too, so a pod asking for
+// one the kernel lacks can be refused with a reason.
 
+import { cgroupFacts } from './cgroups.ts';
 import type { HostFiles } from './host-files.ts';
 
 export type KernelVersion = [number, number, number];
@@ -41,56 +44,40 @@ export interface KernelFeature {
   feature: string;
   requirement: string;
   supported: boolean;
+  /** what the running system showed, where it was looked at */
+  observed?: string;
 }
 
+/** features only a kernel version can tell here (the runtime or a proxy probes them itself) */
 const versioned: Array<[string, KernelVersion]> = [
   ['nftables proxy mode', [5, 13, 0]],
   ['recursive read-only mounts', [5, 12, 0]],
-  ['pod user namespaces', [6, 5, 0]],
   ['tmpfs noswap for node swap', [6, 3, 0]],
 ];
 
 export async function kernelFeatures(release: string, files: HostFiles): Promise<KernelFeature[]> {
   const kernel = parseKernelVersion(release);
   const v = (want: KernelVersion) => `kernel ${want[0]}.${want[1]}+`;
-  const out: KernelFeature[] = Object.entries(sysctlMinKernel).map(([name, want]) => ({ feature: `sysctl ${name}`, requirement: v(want), supported: atLeast(kernel, want) }));
-  for (const [feature, want] of versioned) out.push({ feature, requirement: v(want), supported: atLeast(kernel, want) });
-  // what the running system has, not what its kernel version could have: a unified hierarchy
-  // mounted at the top has cgroup.controllers there (a v1 or hybrid host does not)
+  const out: KernelFeature[] = [];
+  // a sysctl the kernel namespaces is usable only where its file exists (ip_vs's only with the module loaded)
+  for (const [name, want] of Object.entries(sysctlMinKernel)) {
+    const present = (await files.read(`proc/sys/${name.replaceAll('.', '/')}`)) !== undefined;
+    out.push({ feature: `sysctl ${name}`, requirement: `${v(want)} and /proc/sys/${name.replaceAll('.', '/')}`, supported: atLeast(kernel, want) && present, observed: present ? 'present' : 'absent' });
+  }
+  for (const [feature, want] of versioned) out.push({ feature, requirement: `${v(want)} (by version)`, supported: atLeast(kernel, want) });
+  const userns = Number((await files.read('proc/sys/user/max_user_namespaces'))?.trim() ?? 0);
+  out.push({ feature: 'pod user namespaces', requirement: 'kernel 6.5+ and user.max_user_namespaces above 0', supported: atLeast(kernel, [6, 5, 0]) && userns > 0, observed: `max_user_namespaces ${userns}` });
+  // what the running system mounts, not what its kernel version could have
   const cgroup = await cgroupFacts(files);
-  out.push({ feature: 'cgroup v2', requirement: 'unified hierarchy at /sys/fs/cgroup', supported: cgroup.v2 });
-  out.push({ feature: 'cgroup v2 freezer', requirement: 'kernel 5.2+ and cgroup.freeze in the unified hierarchy at /sys/fs/cgroup', supported: cgroup.v2 && atLeast(kernel, [5, 2, 0]) && cgroup.freeze });
+  const seen = `${cgroup.fsType ?? 'nothing'} at /sys/fs/cgroup, ${cgroup.mode === 'none' ? 'no hierarchy' : `cgroup ${cgroup.mode}`}`;
+  out.push({ feature: 'cgroup v2', requirement: 'cgroup2 mounted at /sys/fs/cgroup', supported: cgroup.mode === 'v2', observed: seen });
+  out.push({ feature: 'cgroup v2 freezer', requirement: 'kernel 5.2+ and cgroup.freeze in the unified hierarchy at /sys/fs/cgroup', supported: cgroup.mode === 'v2' && atLeast(kernel, [5, 2, 0]) && cgroup.v2Freeze, observed: seen });
   for (const c of ['cpu', 'cpuset', 'memory', 'pids', 'hugetlb', 'io']) {
-    out.push({ feature: `cgroup controller ${c}`, requirement: cgroup.v2 ? 'listed in /sys/fs/cgroup/cgroup.controllers' : 'enabled in /proc/cgroups', supported: cgroup.controllers.has(c === 'io' && !cgroup.v2 ? 'blkio' : c) });
+    const name = c === 'io' && cgroup.mode !== 'v2' ? 'blkio' : c;
+    out.push({ feature: `cgroup controller ${c}`, requirement: cgroup.mode === 'v2' ? 'listed in /sys/fs/cgroup/cgroup.controllers' : `${name} enabled in /proc/cgroups and mounted under /sys/fs/cgroup`, supported: cgroup.controllers.has(name) });
   }
+  // the files exist but cannot be read where the kernel has PSI built in but off (psi=0)
   const psi = atLeast(kernel, [4, 20, 0]) && (await files.read('proc/pressure/memory')) !== undefined;
-  out.push({ feature: 'pressure stall information', requirement: 'kernel 4.20+ with CONFIG_PSI=y (psi=1)', supported: psi });
+  out.push({ feature: 'pressure stall information', requirement: 'kernel 4.20+ with CONFIG_PSI=y (psi=1): /proc/pressure/memory readable', supported: psi });
   return out;
-}
-
-interface CgroupFacts {
-  v2: boolean;
-  /** a non-root cgroup of the unified hierarchy has cgroup.freeze */
-  freeze: boolean;
-  controllers: Set<string>;
-}
-
-/** the cgroup hierarchy as mounted: v2 or v1, its controllers, and whether v2 cgroups can freeze */
-async function cgroupFacts(files: HostFiles): Promise<CgroupFacts> {
-  const unified = await files.read('sys/fs/cgroup/cgroup.controllers');
-  if (unified !== undefined) {
-    // our own cgroup (0::/path); the root cgroup has no freeze file, so a child is looked at then
-    const own = /^0::(\S*)$/m.exec((await files.read('proc/self/cgroup')) ?? '')?.[1] ?? '/';
-    let freeze = own !== '/' && (await files.read(`sys/fs/cgroup${own}/cgroup.freeze`)) !== undefined;
-    if (!freeze) {
-      for (const child of await files.list('sys/fs/cgroup')) {
-        if ((await files.read(`sys/fs/cgroup/${child}/cgroup.freeze`)) !== undefined) { freeze = true; break; }
-      }
-    }
-    return { v2: true, freeze, controllers: new Set(unified.trim().split(/\s+/).filter(Boolean)) };
-  }
-  // v1: "name hierarchy num_cgroups enabled" per line
-  const enabled = ((await files.read('proc/cgroups')) ?? '').split('\n')
-    .filter(l => l && !l.startsWith('#')).map(l => l.split(/\s+/)).filter(f => f[3] === '1').map(f => f[0]!);
-  return { v2: false, freeze: false, controllers: new Set(enabled) };
 }

@@ -242,11 +242,13 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
 
       let requeue: number | undefined;
       for (const a of actions.start) {
+        // a restart counts against the back-off whether or not it starts: a container whose
+        // start fails (its command missing from the image) is held back like one that crashes
+        if (a.since !== undefined) d.backoff.next(a.backoffKey, now);
         try {
           await startOne(pod, a, sandboxId!, sbConfig, podIPs, volumes);
           errors.delete(a.container.name);
           if (d.resourceState) actuated(pod, a.container);
-          if (a.since !== undefined) d.backoff.next(a.backoffKey, now);
         } catch (err) {
           if (!(err instanceof ContainerStartError)) throw err;
           errors.set(a.container.name, { reason: err.reason, message: err.message });
@@ -275,7 +277,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       }
       d.prober.sync(pod, running, podIPs[0] ?? '');
       const held = new Map(actions.waiting);
-      for (const [k, v] of errors) if (!running.some(r => r.container.name === k)) held.set(k, v);
+      // a start error is shown until the next attempt; a container held back since then shows its back-off
+      for (const [k, v] of errors) if (!running.some(r => r.container.name === k) && !actions.waiting.has(k)) held.set(k, v);
       writeStatus(pod, runtime, held, false);
       return { terminal: false, requeueAfterMs: requeue === Infinity ? undefined : requeue };
     },

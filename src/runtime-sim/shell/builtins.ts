@@ -2,6 +2,7 @@
 
 import { posix } from 'node:path';
 import type { ShellHost } from './host.ts';
+import { inBin } from '../executable.ts';
 
 export interface CommandIo {
   write(fd: 1 | 2, text: string): Promise<void>;
@@ -67,7 +68,9 @@ function evaluateTest(args: string[], sh: ShellAccess): boolean {
     switch (op) {
       case '-z': return v === '';
       case '-n': return v !== '';
-      case '-e': case '-f': return sh.host.files.has(path) || (op === '-e' && isDir(sh, path));
+      // the files the container wrote, and the image's own in /bin
+      case '-e': case '-f': return sh.host.files.has(path) || inBin(path) || (op === '-e' && isDir(sh, path));
+      case '-x': return inBin(path);
       case '-s': return (sh.host.files.get(path) ?? '') !== '';
       case '-d': return isDir(sh, path);
       default: return false;

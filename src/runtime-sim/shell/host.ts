@@ -21,6 +21,8 @@ export interface ShellHost {
   output(stream: OutputStream, text: string): Promise<void>;
   /** false when a trapped signal cut it short; throws ScriptExit when a signal ends the process */
   sleep(ms: number): Promise<boolean>;
+  /** a program the sim does not know runs until signalled; unlike the shell, it ends on SIGTERM */
+  daemon(): Promise<boolean>;
   /** milliseconds slept so far, to tell a loop that passes time from one that spins */
   sleptMs(): number;
   /** trap: '' ignores the signal, undefined restores the default, anything else is run on it */

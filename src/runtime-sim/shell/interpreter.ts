@@ -80,7 +80,7 @@ export class Interpreter implements ShellAccess {
 
   async #unknown(): Promise<number> {
     if (this.host.unknownCommand === 'succeed') return 0;
-    return (await this.host.sleep(Infinity)) ? 0 : 143;
+    return (await this.host.daemon()) ? 0 : 143;
   }
 
   async #list(list: CommandList): Promise<number> {
@@ -149,7 +149,7 @@ export class Interpreter implements ShellAccess {
   }
 
   async #unknownForever(): Promise<number> {
-    return (await this.host.sleep(Infinity)) ? 0 : 143;
+    return (await this.host.daemon()) ? 0 : 143;
   }
 
   async #simple(cmd: SimpleCommand): Promise<number> {
@@ -192,6 +192,8 @@ export class Interpreter implements ShellAccess {
     if (name === '$') return '1';
     if (name === '#') return '0';
     if (name === '0') return 'sh';
+    // the shell sets PWD to where it starts, and cd moves it
+    if (name === 'PWD') return this.cwd;
     return this.#vars[name] ?? this.host.env[name] ?? '';
   }
 }

@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, silentLogger } from '../../../src/api/log.ts';
-import { declaredFeatures, featureGates } from '../../../src/agent/features.ts';
+import { agentFeatureGates, agentFeatureSpecs, declaredFeatures, featureGateProblems, featureGates } from '../../../src/agent/features.ts';
+import { featureGatesFromFlag } from '../../../src/cli/feature-gates-flag.ts';
 import { startAgent } from '../../../src/agent/agent.ts';
 import { defaultAgentConfig } from '../../../src/agent/config/defaults.ts';
 import type { HostFiles } from '../../../src/agent/machine/host-files.ts';
@@ -27,7 +28,7 @@ test('swap that is on stops start-up unless failSwapOn is false', async t => {
   await agent.stop();
 });
 
-test('featureGates: SystemdWatchdog off starts no watchdog; gates for features orch lacks stay off and are not declared', async t => {
+test('featureGates: SystemdWatchdog off starts no watchdog; NodeDeclaredFeatures off declares nothing', async t => {
   const dir = await mkdtemp(join(tmpdir(), 'orch-agent-gates-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const runtime = { state: async () => ({ notReadyReasons: [], version: '' }) };
@@ -35,16 +36,50 @@ test('featureGates: SystemdWatchdog off starts no watchdog; gates for features o
   // (a notify socket nobody listens on: only whether the watchdog starts is looked at)
   const env = { NOTIFY_SOCKET: join(dir, 'none.sock'), WATCHDOG_USEC: '20000000' };
   for (const on of [true, false]) {
-    const lines: Array<{ msg: string }> = [];
-    const settings = { ...defaultAgentConfig(), address: '127.0.0.1', port: 0, healthzPort: 0, featureGates: { SystemdWatchdog: on, ContainerCheckpoint: true } };
+    const lines: Array<{ msg: string; SystemdWatchdog?: boolean }> = [];
+    const settings = { ...defaultAgentConfig(), address: '127.0.0.1', port: 0, healthzPort: 0, featureGates: { SystemdWatchdog: on } };
     const agent = await startAgent({ rootDir: dir, certDir: join(dir, 'pki'), runtime, log: createLogger('debug', l => lines.push(JSON.parse(l))), hostFiles, env, settings });
     await agent.stop();
     assert.equal(lines.some(l => l.msg === 'systemd watchdog enabled'), on, `SystemdWatchdog=${on}`);
-    assert.ok(lines.some(l => /does not implement/.test(l.msg)), 'the unimplemented gate is named');
+    assert.equal(lines.find(l => l.msg === 'feature gates')?.SystemdWatchdog, on, 'the effective gates are logged');
   }
-  const gates = featureGates({ ContainerCheckpoint: true, KubeletPodInfoAPI: true });
-  assert.equal(gates.enabled('ContainerCheckpoint'), false);
-  assert.deepEqual(gates.unimplemented, ['ContainerCheckpoint', 'KubeletPodInfoAPI']);
-  assert.deepEqual(declaredFeatures(gates), ['NodeDeclaredFeatures', 'SystemdWatchdog']);
+  assert.deepEqual(declaredFeatures(featureGates({})), ['NodeDeclaredFeatures', 'SystemdWatchdog']);
   assert.deepEqual(declaredFeatures(featureGates({ SystemdWatchdog: false })), ['NodeDeclaredFeatures']);
+  assert.deepEqual(declaredFeatures(featureGates({ NodeDeclaredFeatures: false })), []);
+  // AllBeta turns on every beta gate orch implements, never one it lacks
+  assert.deepEqual(declaredFeatures(featureGates({ AllBeta: true })), ['NodeDeclaredFeatures', 'SystemdWatchdog']);
+  assert.equal(featureGates({ AllBeta: true }).enabled('ContainerCheckpoint'), false);
+});
+
+test('featureGates that cannot be honoured stop the start in the kubelet\'s words', async t => {
+  const dir = await mkdtemp(join(tmpdir(), 'orch-agent-gates-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const runtime = { state: async () => ({ notReadyReasons: [], version: '' }) };
+  const hostFiles: HostFiles = { read: async p => (p === 'proc/meminfo' ? 'MemTotal: 1024 kB\n' : undefined), list: async () => [] };
+  const start = (featureGates: Record<string, boolean>) => startAgent({ rootDir: dir, certDir: join(dir, 'pki'), runtime, log: silentLogger, hostFiles, env: {}, settings: { ...defaultAgentConfig(), address: '127.0.0.1', port: 0, healthzPort: 0, featureGates } });
+  const prefix = 'failed to set feature gates from initial flags-based config: ';
+  await assert.rejects(start({ Foo: true }), { message: `${prefix}unrecognized feature gate: Foo` });
+  await assert.rejects(start({ NodeSwap: false }), { message: `${prefix}cannot set feature gate NodeSwap to false, feature is locked to true` });
+  await assert.rejects(start({ ContainerCheckpoint: true }), { message: `${prefix}cannot set feature gate ContainerCheckpoint to true, orch does not implement the feature` });
+  // --feature-gates refuses a locked gate before the start, in the flag parser's words
+  assert.throws(() => featureGatesFromFlag('NodeSwap=false', agentFeatureSpecs()), { message: 'invalid argument "NodeSwap=false" for "--feature-gates" flag: cannot set feature gate NodeSwap to false, feature is locked to true' });
+  assert.throws(() => featureGatesFromFlag('Nope=true', agentFeatureSpecs()), { message: 'invalid argument "Nope=true" for "--feature-gates" flag: unrecognized feature gate: Nope' });
+  // off is what orch does anyway: accepted
+  const agent = await start({ ContainerCheckpoint: false, KubeletEnsureSecretPulledImages: false, NodeSwap: true });
+  await agent.stop();
+});
+
+test('every gate the agent knows is honoured or refused: none is accepted and ignored', () => {
+  // the gates whose value is checked in the tests above; a gate added to the table needs one
+  const behaviourTested = new Set(['SystemdWatchdog', 'NodeDeclaredFeatures']);
+  for (const [name, g] of Object.entries(agentFeatureGates)) {
+    const flipped = !g.default;
+    if (g.lockToDefault || (flipped && !g.implemented)) {
+      assert.equal(featureGateProblems({ [name]: flipped }).length, 1, `${name}=${flipped} is refused`);
+      assert.deepEqual(featureGateProblems({ [name]: g.default }), [], `${name}=${g.default} is accepted`);
+    } else {
+      assert.ok(g.implemented && behaviourTested.has(name), `${name} changes behaviour when set to ${flipped}: add it to a test`);
+      assert.notEqual(featureGates({ [name]: flipped }).enabled(name), featureGates({}).enabled(name), name);
+    }
+  }
 });

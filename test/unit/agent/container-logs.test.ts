@@ -59,3 +59,27 @@ test('streaming: tail, since, timestamps, limitBytes, and follow until the conta
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a last line without a newline (a P record nothing continues, as containerd writes it) is shown as it is, with or without follow', async () => {
+  const p = criLogParser();
+  assert.deepEqual(p.push(rec('1', 'stdout', 'F', 'one') + rec('2', 'stdout', 'P', 'no newline')), [{ time: '2026-11-23T10:00:01.000000001Z', stream: 'stdout', text: 'one' }]);
+  assert.deepEqual(p.end(), [{ time: '2026-11-23T10:00:02.000000001Z', stream: 'stdout', text: 'no newline', partial: true }]);
+  assert.deepEqual(p.end(), []);
+  const dir = await mkdtemp(join(tmpdir(), 'orch-logs-'));
+  try {
+    const file = join(dir, '0.log');
+    await writeFile(file, rec('1', 'stdout', 'F', 'one') + rec('2', 'stdout', 'P', 'no newline'));
+    const collect = async (q: string) => {
+      const out = new PassThrough();
+      let text = '';
+      out.on('data', d => { text += d; });
+      await streamLogs(file, parseLogOptions(new URLSearchParams(q), Date.parse('2026-11-23T10:00:10Z')), () => false, { out, closed: () => false }, 20);
+      return text;
+    };
+    assert.equal(await collect(''), 'one\nno newline');
+    assert.equal(await collect('tailLines=1&timestamps=true'), '2026-11-23T10:00:02.000000001Z no newline');
+    assert.equal(await collect('follow=true'), 'one\nno newline', 'the stream of a stopped container ends with it');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

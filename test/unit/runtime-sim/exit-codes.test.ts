@@ -53,3 +53,19 @@ test('annotations override what a container does: its own, or the pod\'s per con
 
   await assert.rejects(runContainer(pod, { metadata: { name: 'bad' }, annotations: { 'runtime-sim.orch.io/exit-code': 'seven' } }), criError('INVALID_ARGUMENT', /runtime-sim\.orch\.io\/exit-code/));
 });
+
+test('a command missing from /bin fails to start as runc fails it: UNKNOWN, then exited with 128 and StartError', async t => {
+  const { cri, runPod, runContainer } = await startSim(t);
+  const pod = await runPod('p');
+  const message = 'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "/bin/nonexistent": stat /bin/nonexistent: no such file or directory: unknown';
+  const containerId = await runContainer(pod, { metadata: { name: 'missing' }, command: ['/bin/nonexistent'] }, false);
+  await assert.rejects(cri.startContainer({ containerId }), (err: unknown) => criError('UNKNOWN')(err) && (err as Error).message.endsWith(message));
+  const s = (await cri.containerStatus({ containerId })).status!;
+  assert.deepEqual([s.state, s.exitCode, s.reason, s.message, s.startedAt], ['CONTAINER_EXITED', 128, 'StartError', message, 0]);
+  assert.ok(s.finishedAt > 0);
+  // busybox's applets and the shells are there, whether the sim interprets them or not
+  for (const [name, command] of [['applet', ['/bin/wget', '-q', 'http://x']], ['shell', ['/bin/sh', '-c', 'sleep 3600']], ['elsewhere', ['/usr/local/bin/app']]] as const) {
+    const id = await runContainer(pod, { metadata: { name }, command: [...command] });
+    assert.equal((await cri.containerStatus({ containerId: id })).status!.state, 'CONTAINER_RUNNING', name);
+  }
+});

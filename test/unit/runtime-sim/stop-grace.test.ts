@@ -2,15 +2,30 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSim } from './sim-fixture.ts';
 
-test('SIGTERM ends a running container at once with 143', async t => {
+test('SIGTERM ends a daemon the sim does not know at once with 143', async t => {
   const { cri, runPod, runContainer } = await startSim(t);
   const pod = await runPod('p');
-  const containerId = await runContainer(pod, { command: ['sh', '-c', 'while true; do sleep 1; done'] });
+  const containerId = await runContainer(pod, { command: ['/usr/sbin/some-daemon', '--foreground'] });
   const before = Date.now();
   await cri.stopContainer({ containerId, timeout: 30 });
   assert.ok(Date.now() - before < 1000, 'did not wait for the grace period');
   const s = (await cri.containerStatus({ containerId })).status;
   assert.deepEqual([s!.state, s!.exitCode, s!.reason], ['CONTAINER_EXITED', 143, 'Error']);
+});
+
+test('a shell or sleep as PID 1 with no TERM trap ignores SIGTERM, as on containerd, and is killed with 137 at the end of the grace period', async t => {
+  const { cri, runPod, runContainer } = await startSim(t);
+  const pod = await runPod('p');
+  const loop = await runContainer(pod, { metadata: { name: 'loop' }, command: ['sh', '-c', 'while true; do sleep 1; done'] });
+  const sleeper = await runContainer(pod, { metadata: { name: 'sleeper' }, command: ['sleep', '3600'] });
+  for (const containerId of [loop, sleeper]) {
+    const before = Date.now();
+    await cri.stopContainer({ containerId, timeout: 1 });
+    const waited = Date.now() - before;
+    assert.ok(waited >= 950 && waited < 3000, `waited the grace period: ${waited} ms`);
+    const s = (await cri.containerStatus({ containerId })).status;
+    assert.deepEqual([s!.state, s!.exitCode, s!.reason], ['CONTAINER_EXITED', 137, 'Error']);
+  }
 });
 
 test('a container ignoring SIGTERM is killed with 137 once the grace period is over', async t => {

@@ -46,7 +46,7 @@ test('what the sim cannot follow is a syntax error to the parser', () => {
   }
 });
 
-test('sleep waits on the clock; SIGTERM ends it with 143, SIGKILL with 137, trap \'\' ignores TERM', async () => {
+test('sleep waits on the clock; as PID 1 SIGTERM does nothing to it, nor to a shell without a trap; a daemon ends with 143; SIGKILL with 137; a trap runs', async () => {
   const clock = fakeClock();
   const make = () => new SimProcess({ env: {}, files: new Map(), unknownCommand: 'daemon', clock, output: async () => {} });
   const sleeper = make();
@@ -59,10 +59,25 @@ test('sleep waits on the clock; SIGTERM ends it with 143, SIGKILL with 137, trap
   await clock.advance(1);
   assert.equal(await slept, 0);
 
+  const pid1 = make();
+  const t0 = pid1.run(argvCommand(['sh', '-c', 'sleep 10; exit 4']));
+  await clock.advance(0);
+  pid1.signal('TERM');
+  await clock.advance(10_000);
+  assert.equal(await t0, 4, 'no handler, no default action for PID 1');
+
   const termed = make();
-  const t1 = termed.run(argvCommand(['sleep', 'infinity']));
+  const t1 = termed.run(argvCommand(['/usr/sbin/some-daemon']));
+  await clock.advance(0);
   termed.signal('TERM');
   assert.equal(await t1, 143);
+
+  const trapped = make();
+  const tt = trapped.run(argvCommand(['sh', '-c', 'trap "echo bye; exit 3" TERM; while true; do sleep 1; done']));
+  await clock.advance(0);
+  trapped.signal('TERM');
+  await clock.advance(1000);
+  assert.equal(await tt, 3);
 
   const ignoring = make();
   const t2 = ignoring.run(argvCommand(['sh', '-c', "trap '' TERM; sleep 10; exit 5"]));
