@@ -3,8 +3,8 @@
 // SyncTerminatingPod (stop every container within the grace period, then the sandbox) and
 // SyncTerminatedPod (clean up; a deleted pod is removed from the runtime, its files and the API).
 
-import { isSidecar } from './restart-policy.ts';
 import { runHook } from './lifecycle-hooks.ts';
+import { terminationOrdering, terminationPrereqs, type TerminationOrdering } from './termination-order.ts';
 import { newTerminationLog } from './termination-message.ts';
 import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from '../../api/log.ts';
@@ -16,7 +16,7 @@ import type { RestartBackoff } from './backoff.ts';
 import { ContainerStartError } from './config-errors.ts';
 import { containerConfig, podLogDir, sandboxConfig, type ContainerInputs, type SandboxSettings } from './cri-config.ts';
 import { containerEnv } from './env.ts';
-import { ensureImage } from './images.ts';
+import { ensureImage, type PullFailures } from './images.ts';
 import type { ObjectSource } from './object-source.ts';
 import { backoffKey, computePodActions, type StartAction, type Waiting } from './pod-actions.ts';
 import { podStatus } from './pod-status.ts';
@@ -83,15 +83,18 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
   const startErrors = new Map<string, Map<string, Waiting>>();
   /** pods refused before they ran: their Failed status stays as written */
   const rejected = new Set<string>();
+  /** failed image pulls, for the ImagePullBackOff message */
+  const pullFailures: PullFailures = new Map();
 
   const sleepFor = (ms: number) => new Promise<void>(resolve => d.clock.after(ms, resolve));
 
   /**
    * Stops a container as the kubelet does: its preStop hook first (when `preStop`), within the
-   * grace period, then the runtime's stop with what is left of it (at least 2 s): the signal,
-   * then a kill at the deadline.
+   * grace period, then (in a pod's termination) its turn after the containers it outlives, then
+   * the runtime's stop with what is left of it (at least 2 s): the signal, then a kill at the
+   * deadline.
    */
-  async function stopContainer(pod: Pod, id: string, name: string, grace: number, message?: string, preStop = true): Promise<unknown> {
+  async function stopContainer(pod: Pod, id: string, name: string, grace: number, message?: string, preStop = true, ordering?: TerminationOrdering): Promise<unknown> {
     d.event(pod, 'Normal', 'Killing', message ?? `Stopping container ${name}`);
     const c = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find(x => x.name === name);
     let left = grace;
@@ -100,14 +103,24 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       const ip = (await d.reader.readPod(pod.metadata.uid))?.sandboxes[0]?.ip ?? '';
       const failure = await runHook(c.lifecycle.preStop, { cri: d.cri, containerId: id, container: c, podIP: ip }, pod, grace, sleepFor);
       if (failure) d.event(pod, 'Warning', 'FailedPreStopHook', failure);
-      left = Math.max(2, grace - Math.ceil((d.clock.now() - started) / 1000));
+      left -= Math.ceil((d.clock.now() - started) / 1000);
     }
-    return d.cri.stopContainer({ containerId: id, timeout: left }).catch(err => d.log.warn('stopping a container failed', { pod: pod.metadata.name, container: name, err: String(err) }));
+    if (ordering && left > 0) {
+      // whole seconds waited come off the grace period, as the kubelet truncates them
+      const started = d.clock.now();
+      await ordering.waitForTurn(name, left * 1000);
+      left -= Math.floor((d.clock.now() - started) / 1000);
+    }
+    try {
+      return await d.cri.stopContainer({ containerId: id, timeout: grace > 0 ? Math.max(2, left) : 0 }).catch(err => d.log.warn('stopping a container failed', { pod: pod.metadata.name, container: name, err: String(err) }));
+    } finally {
+      ordering?.terminated(name);
+    }
   }
 
   async function startOne(pod: Pod, a: StartAction, sandboxId: string, sbConfig: CriInput<CriPodSandboxConfig>, podIPs: string[], volumes: Map<string, PreparedVolume>): Promise<void> {
     const c = a.container;
-    await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m));
+    await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m), pullFailures);
     const envs = await containerEnv(pod, c, d.objects, { podIPs, hostIPs: d.nodeIPs() });
     const policy = d.containerPolicy ? await d.containerPolicy(pod, c) : {};
     const terminationLog = await newTerminationLog(d.rootDir, pod.metadata.uid, c.name);
@@ -169,19 +182,16 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
   }
 
   /**
-   * Stops a pod's containers as the kubelet does: the regular ones (and plain init containers)
-   * together, then the sidecars (restartable init containers) one by one in reverse order, each
-   * with what is left of the grace period, so that they serve the others until those are gone.
+   * Stops a pod's containers as the kubelet does: every preStop hook at once, then the regular
+   * containers (and plain init containers), then the sidecars (restartable init containers) one
+   * by one in reverse order, each with what is left of the grace period, so that they serve the
+   * others until those are gone (termination-order.ts).
    */
   async function stopAll(pod: Pod, runtime: RuntimePod | undefined, grace: number): Promise<void> {
-    const started = d.clock.now();
     const live = (runtime?.containers ?? []).filter(c => c.state === 'CONTAINER_RUNNING' || c.state === 'CONTAINER_CREATED');
-    const sidecars = (pod.spec.initContainers ?? []).filter(isSidecar).map(c => c.name);
-    await Promise.all(live.filter(c => !sidecars.includes(c.name)).map(c => stopContainer(pod, c.id, c.name, grace)));
-    for (const name of [...sidecars].reverse()) {
-      const left = grace === 0 ? 0 : Math.max(2, grace - Math.ceil((d.clock.now() - started) / 1000));
-      await Promise.all(live.filter(c => c.name === name).map(c => stopContainer(pod, c.id, c.name, left)));
-    }
+    // sidecars stop after the regular containers, the last declared first
+    const ordering = terminationOrdering(terminationPrereqs(pod, live.map(c => c.name)), d.clock);
+    await Promise.all(live.map(c => stopContainer(pod, c.id, c.name, grace, undefined, true, ordering)));
     for (const s of runtime?.sandboxes ?? []) if (s.state === 'SANDBOX_READY') await d.cri.stopPodSandbox({ podSandboxId: s.id });
   }
 
@@ -197,7 +207,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
         d.status.set(pod, { ...(pod.status ?? {}), phase: 'Failed', reason: verdict.reason, message: verdict.message, startTime: pod.status?.startTime ?? rfc3339(now) });
         return { terminal: true };
       }
-      const actions = computePodActions({ pod, runtime, now, backoff: (k, since) => d.backoff.check(k, since), probeFailures: d.prober.failures(uid) });
+      const actions = computePodActions({ pod, runtime, now, backoff: (k, since) => d.backoff.check(k, since), probeFailures: d.prober.failures(uid), started: d.prober.started(uid) });
       d.resourceState?.allocated.set(uid, podResources(pod));
       const errors = startErrors.get(uid) ?? new Map<string, Waiting>();
       startErrors.set(uid, errors);
@@ -299,6 +309,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       d.resourceState?.allocated.remove(uid);
       d.resourceState?.actuated.remove(uid);
       d.backoff.forget(`${uid}/`);
+      for (const k of pullFailures.keys()) if (k.startsWith(`${uid}/`)) pullFailures.delete(k);
       startErrors.delete(uid);
       rejected.delete(uid);
       actuatedByPod.delete(uid);
