@@ -95,13 +95,13 @@ export class SimContainer {
     });
   }
 
-  /** SIGTERM, then SIGKILL after timeoutSeconds; a container not running is left as it is */
+  /** SIGTERM (or SIGINT when that is its stop signal), then SIGKILL after timeoutSeconds; a container not running is left as it is */
   async stop(timeoutSeconds: number): Promise<void> {
     if (this.#starting) await this.#starting.catch(() => {});
     const proc = this.#process, exited = this.#exited;
     if (this.state !== 'CONTAINER_RUNNING' || !proc || !exited) return;
     if (timeoutSeconds > 0) {
-      proc.signal('TERM');
+      proc.signal(this.spec.config.stopSignal === 'SIGNAL_SIGINT' ? 'INT' : 'TERM');
       if (await this.#settlesWithin(exited, timeoutSeconds * 1000)) return;
     }
     proc.signal('KILL');

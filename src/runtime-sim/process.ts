@@ -1,12 +1,13 @@
 // A simulated process: an interpreted script that time passes for and signals reach. SIGTERM
-// ends it with status 143 unless trapped or ignored; SIGKILL ends it with 137 whatever it does.
+// (or SIGINT, a container's stop signal) ends it with status 128 + the signal's number unless
+// trapped or ignored; SIGKILL ends it with 137 whatever it does.
 
 import type { CommandList } from './shell/ast.ts';
 import { ScriptExit, type OutputStream, type ShellHost } from './shell/host.ts';
 import { Interpreter } from './shell/interpreter.ts';
 import type { Clock } from '../api/clock.ts';
 
-export type Signal = 'TERM' | 'KILL';
+export type Signal = 'TERM' | 'INT' | 'KILL';
 
 // setTimeout cannot wait longer; a longer sleep (`sleep 2147483647`) is as good as forever here
 const longestTimerMs = 2 ** 31 - 1;
@@ -57,9 +58,9 @@ export class SimProcess implements ShellHost {
     if (sig === 'KILL') {
       this.#endedBy = 137;
     } else {
-      const action = this.#traps.get('TERM');
+      const action = this.#traps.get(sig);
       if (action === '') return;
-      if (action === undefined) this.#endedBy = 143;
+      if (action === undefined) this.#endedBy = sig === 'INT' ? 130 : 143;
       else this.#pending.push(action);
     }
     this.#wake?.();

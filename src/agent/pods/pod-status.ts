@@ -55,6 +55,7 @@ function containerStatus(inp: StatusInputs, c: Container, defaultWaiting: string
   const [latest, prior] = newestTwo(inp.runtime, c.name);
   const base: ContainerStatus = { name: c.name, image: c.image ?? '', imageID: latest?.imageRef ?? '', restartCount: latest?.restartCount ?? 0 };
   if (latest) base.containerID = `${inp.runtimeName}://${latest.id}`;
+  if (latest?.stopSignal) base.stopSignal = latest.stopSignal;
   const held = inp.waiting.get(c.name);
   const current = latest && latest.sandboxId === sandboxId ? latest : undefined;
   if (current?.state === 'CONTAINER_RUNNING') {
