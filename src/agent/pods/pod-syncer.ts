@@ -26,6 +26,9 @@ import type { StatusManager } from './status-manager.ts';
 import type { Container, Pod, PodStatus, RuntimePod } from './types.ts';
 import type { CriInput, CriLinuxPodSandboxConfig, CriPodSandboxConfig } from '../cri/generated/cri-types.ts';
 import { podResources, type ResourceStateFile } from './resource-state.ts';
+import { podCgroupParent, podCgroupResources, type PodCgroupSettings } from './pod-cgroups.ts';
+import { ensurePodCgroup, removePodCgroup, type CgroupFs } from './pod-cgroup-files.ts';
+import { podQosClass } from '../../api/qos.ts';
 import { prepareVolumes, removePodDir, type PreparedVolume } from './volumes.ts';
 import { rfc3339 } from '../../api/time.ts';
 
@@ -56,6 +59,8 @@ export interface SyncerDeps {
   /** whether the node takes the pod at all (sysctls); asked before anything runs */
   admit?: (pod: Pod) => { admit: true } | { admit: false; reason: string; message: string };
   runtimeHandler?: string;
+  /** pod cgroups by QoS class (cgroupsPerQOS with the cgroupfs driver): where, and the host's hierarchy */
+  podCgroups?: { settings: PodCgroupSettings; fs: CgroupFs };
   /** the resource checkpoints, when InPlacePodVerticalScaling is on */
   resourceState?: { allocated: ResourceStateFile; actuated: ResourceStateFile };
 }
@@ -223,7 +228,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       }
 
       let sandboxId = actions.sandboxId;
-      const extraLinux = d.sandboxPolicy ? d.sandboxPolicy(pod) : {};
+      const cgroupParent = d.podCgroups ? podCgroupParent(pod, d.podCgroups.settings, podQosClass(pod)) : undefined;
+      const extraLinux = { ...(d.sandboxPolicy ? d.sandboxPolicy(pod) : {}), ...(cgroupParent ? { cgroupParent } : {}) };
       const sbConfig = sandboxConfig(pod, actions.sandboxAttempt, d.sandbox, extraLinux);
       let volumes = new Map<string, PreparedVolume>();
       try {
@@ -238,6 +244,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       if (actions.createSandbox) {
         try {
           await mkdir(podLogDir(d.sandbox.podLogsDir, pod), { recursive: true });
+          // the pod's cgroup and its limits, before the runtime puts the sandbox in it
+          if (cgroupParent) await ensurePodCgroup(d.podCgroups!.fs, cgroupParent, podCgroupResources(pod));
           ({ podSandboxId: sandboxId } = await d.cri.runPodSandbox({ config: sbConfig, runtimeHandler: d.runtimeHandler ?? '' }));
         } catch (err) {
           d.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${(err as Error).message}`);
@@ -304,6 +312,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       for (const c of runtime?.containers ?? []) await d.cri.removeContainer({ containerId: c.id }).catch(() => undefined);
       for (const s of runtime?.sandboxes ?? []) await d.cri.removePodSandbox({ podSandboxId: s.id }).catch(() => undefined);
       await removePodDir(d.rootDir, uid).catch(() => undefined);
+      if (d.podCgroups) await removePodCgroup(d.podCgroups.fs, podCgroupParent(pod, d.podCgroups.settings, podQosClass(pod)));
       // the pod's container logs go with it, as the kubelet removes them
       await rm(podLogDir(d.sandbox.podLogsDir, pod), { recursive: true, force: true }).catch(err => d.log.warn('pod log directory not removed', { pod: `${pod.metadata.namespace}/${pod.metadata.name}`, err: String(err) }));
       d.resourceState?.allocated.remove(uid);
