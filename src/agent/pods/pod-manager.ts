@@ -74,7 +74,9 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
     backoff: restartBackoff(now, 10_000, o.maxContainerRestartPeriodMs ?? 300_000),
     clock: o.clock, log, event, rootDir: o.rootDir, sandbox: o.sandbox,
     nodeIPs: o.nodeIPs, runtimeName: () => runtimeName,
-    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit, resourceState, podCgroups: o.podCgroups,
+    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit, resourceState,
+    // the simulated runtime's containers are no host processes: no host cgroups for them
+    podCgroups: runtimeName === 'orch-runtime-sim' ? undefined : o.podCgroups,
   });
   workers = startPodWorkers({
     syncer, clock: o.clock, log, resyncMs: o.resyncMs,

@@ -245,7 +245,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
         try {
           await mkdir(podLogDir(d.sandbox.podLogsDir, pod), { recursive: true });
           // the pod's cgroup and its limits, before the runtime puts the sandbox in it
-          if (cgroupParent) await ensurePodCgroup(d.podCgroups!.fs, cgroupParent, podCgroupResources(pod));
+          // (best effort: without it the runtime makes the path itself, only the pod-level limits are missing)
+          if (cgroupParent) await ensurePodCgroup(d.podCgroups!.fs, cgroupParent, podCgroupResources(pod)).catch(err => d.log.warn('pod cgroup not set up', { pod: pod.metadata.name, cgroup: cgroupParent, err: String(err) }));
           ({ podSandboxId: sandboxId } = await d.cri.runPodSandbox({ config: sbConfig, runtimeHandler: d.runtimeHandler ?? '' }));
         } catch (err) {
           d.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${(err as Error).message}`);
