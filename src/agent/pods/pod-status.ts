@@ -20,6 +20,10 @@ export interface StatusInputs {
   ready: Map<string, boolean>;
   /** startup probe done, by container name (absent: no startup probe) */
   started: Map<string, boolean>;
+  /** the CPU and memory the runtime runs each container with (in-place resize), by name */
+  actuated?: Record<string, { requests?: Record<string, string | number>; limits?: Record<string, string | number> }>;
+  /** why the last in-place resize failed: PodResizeInProgress with reason Error */
+  resizeError?: string;
   /** an init container failed for good */
   initFailed: boolean;
   /** the pod is being stopped: nothing will restart, so finished containers decide the phase */
@@ -59,6 +63,7 @@ function containerStatus(inp: StatusInputs, c: Container, defaultWaiting: string
   const held = inp.waiting.get(c.name);
   const current = latest && latest.sandboxId === sandboxId ? latest : undefined;
   if (current?.state === 'CONTAINER_RUNNING') {
+    Object.assign(base, resourceStatus(c, inp.actuated?.[c.name]));
     const started = inp.started.get(c.name) ?? true;
     const ready = started && (inp.ready.get(c.name) ?? !c.readinessProbe);
     return {
@@ -79,6 +84,22 @@ function containerStatus(inp: StatusInputs, c: Container, defaultWaiting: string
     status: { ...base, state: { waiting: { reason: w.reason, ...(w.message ? { message: w.message } : {}) } }, lastState: last ? terminated(last, inp.runtimeName) : {}, ready: false, started: false },
     running: false, ready: false, restarting: !!last, terminated: false, everRan: !!latest,
   };
+}
+
+/** cpu and memory only: the resources in-place resize manages */
+const cpuMemory = (m: Record<string, string | number> | undefined) => {
+  const out = Object.fromEntries(Object.entries(m ?? {}).filter(([k]) => k === 'cpu' || k === 'memory'));
+  return Object.keys(out).length ? out : undefined;
+};
+
+/** a running container's allocatedResources (its requests) and resources (what the runtime was given) */
+function resourceStatus(c: Container, actuated: NonNullable<StatusInputs['actuated']>[string] | undefined): Partial<ContainerStatus> {
+  const out: Partial<ContainerStatus> = {};
+  const allocated = c.resources?.requests && Object.keys(c.resources.requests).length ? c.resources.requests : undefined;
+  if (allocated) out.allocatedResources = allocated as ContainerStatus['allocatedResources'];
+  const requests = cpuMemory(actuated?.requests), limits = cpuMemory(actuated?.limits);
+  if (requests || limits) out.resources = { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) } as ContainerStatus['resources'];
+  return out;
 }
 
 function condition(type: string, ok: boolean, reason?: string, message?: string): Condition {
@@ -135,11 +156,14 @@ export function podStatus(inp: StatusInputs): PodStatus {
   const ready = terminal ? condition('Ready', false, 'PodCompleted', '')
     : unready.length ? condition('Ready', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`)
     : condition('Ready', gateProblems.length === 0, 'ReadinessGatesNotReady', gateProblems.join(', '));
+  // a resize the runtime refused stays in progress with the error, as the kubelet reports it
+  const resizing: Condition[] = inp.resizeError ? [{ type: 'PodResizeInProgress', status: 'True', lastProbeTime: null, reason: 'Error', message: inp.resizeError }] : [];
   const conds: Condition[] = [
     condition('PodReadyToStartContainers', sandboxReady && !terminal),
     condition('Initialized', initialized, 'ContainersNotInitialized', `containers with incomplete status: [${initIncomplete.join(' ')}]`),
     ready,
     terminal ? condition('ContainersReady', false, 'PodCompleted', '') : condition('ContainersReady', unready.length === 0, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`),
+    ...resizing,
   ];
   if (initialized && !inp.initFailed && terminal) conds[1] = condition('Initialized', true);
   const stamp = rfc3339(inp.now);
@@ -150,7 +174,8 @@ export function podStatus(inp: StatusInputs): PodStatus {
   }
   // conditions other writers own (PodScheduled, readiness gates, DisruptionTarget) stay
   const owned = new Set(conds.map(c => c.type));
-  const kept = prevConds.filter(c => !owned.has(c.type));
+  // (the resize conditions are the agent's too: gone once the resize is done)
+  const kept = prevConds.filter(c => !owned.has(c.type) && c.type !== 'PodResizeInProgress' && c.type !== 'PodResizePending');
   // a pod on a node has been scheduled, whoever put it there
   if (!kept.some(c => c.type === 'PodScheduled')) kept.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: stamp });
   const order = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];

@@ -14,7 +14,7 @@ import type { Clock } from '../clock.ts';
 import type { CriClient } from '../cri/client.ts';
 import type { RestartBackoff } from './backoff.ts';
 import { ContainerStartError } from './config-errors.ts';
-import { containerConfig, podLogDir, sandboxConfig, type ContainerInputs, type SandboxSettings } from './cri-config.ts';
+import { containerConfig, linuxResources, podLogDir, sandboxConfig, type ContainerInputs, type SandboxSettings } from './cri-config.ts';
 import { containerEnv } from './env.ts';
 import { ensureImage, type PullFailures } from './images.ts';
 import type { ObjectSource } from './object-source.ts';
@@ -26,7 +26,8 @@ import type { StatusManager } from './status-manager.ts';
 import type { Container, Pod, PodStatus, RuntimePod } from './types.ts';
 import type { CriInput, CriLinuxPodSandboxConfig, CriPodSandboxConfig } from '../cri/generated/cri-types.ts';
 import { podResources, type ResourceStateFile } from './resource-state.ts';
-import { podCgroupParent, podCgroupResources, type PodCgroupSettings } from './pod-cgroups.ts';
+import { podCgroupParent, podCgroupResources, type PodCgroupResources, type PodCgroupSettings } from './pod-cgroups.ts';
+import { resizeActions } from './resize-actions.ts';
 import { ensurePodCgroup, removePodCgroup, type CgroupFs } from './pod-cgroup-files.ts';
 import { podQosClass } from '../../api/qos.ts';
 import { prepareVolumes, removePodDir, type PreparedVolume } from './volumes.ts';
@@ -81,7 +82,21 @@ export interface PodSyncer {
 }
 
 /** the pod conditions the agent writes; every other condition belongs to another writer */
-const agentConditions = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
+const agentConditions = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodResizeInProgress', 'PodResizePending']);
+
+/** a spec with each container's resources replaced by those recorded for it */
+function withResources(spec: Pod['spec'], had: ReturnType<typeof podResources>): Pod['spec'] {
+  const put = (c: Container) => (had[c.name] ? { ...c, resources: { requests: had[c.name]!.requests, limits: had[c.name]!.limits } } : c);
+  return { ...spec, containers: spec.containers.map(put), initContainers: spec.initContainers?.map(put) };
+}
+
+/** the larger of two pod cgroup settings, field by field (no limit is the largest) */
+function widest(a: PodCgroupResources, b: PodCgroupResources): PodCgroupResources {
+  const out: PodCgroupResources = { cpuShares: Math.max(a.cpuShares, b.cpuShares) };
+  if (a.cpuQuota && b.cpuQuota) { out.cpuQuota = Math.max(a.cpuQuota, b.cpuQuota); out.cpuPeriod = a.cpuPeriod; }
+  if (a.memoryLimitBytes && b.memoryLimitBytes) out.memoryLimitBytes = Math.max(a.memoryLimitBytes, b.memoryLimitBytes);
+  return out;
+}
 
 export function podSyncer(d: SyncerDeps): PodSyncer {
   /** why containers wait, kept from the last attempt to start them */
@@ -160,7 +175,42 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
   function actuated(pod: Pod, c: Container): void {
     const entry = { ...(actuatedByPod.get(pod.metadata.uid) ?? {}), [c.name]: { requests: c.resources?.requests, limits: c.resources?.limits } };
     actuatedByPod.set(pod.metadata.uid, entry);
-    d.resourceState!.actuated.set(pod.metadata.uid, entry);
+    d.resourceState?.actuated.set(pod.metadata.uid, entry);
+  }
+
+  /** why the last in-place resize of a pod failed, for its PodResizeInProgress condition */
+  const resizeErrors = new Map<string, string>();
+
+  /**
+   * In-place resize: running containers whose CPU or memory changed are updated through the
+   * runtime (or restarted, as their resizePolicy asks); the pod cgroup first takes the larger of
+   * the old and new limits, so neither step is refused for going below what the other holds.
+   */
+  async function resizeRunning(pod: Pod, runtime: RuntimePod | undefined, grace: number, stopped: Set<string>): Promise<void> {
+    const uid = pod.metadata.uid;
+    const had = actuatedByPod.get(uid) ?? {};
+    const sandboxId = runtime?.sandboxes[0]?.id;
+    const steps = resizeActions(pod, (runtime?.containers ?? []).filter(c => c.sandboxId === sandboxId && !stopped.has(c.id)), had);
+    if (!steps.update.length && !steps.restart.length) return;
+    const cgroup = d.podCgroups ? podCgroupParent(pod, d.podCgroups.settings, podQosClass(pod)) : undefined;
+    const before = podCgroupResources({ ...pod, spec: withResources(pod.spec, had) });
+    const after = podCgroupResources(pod);
+    const fs = d.podCgroups?.fs;
+    const cgroupFailed = (err: unknown) => d.log.warn('pod cgroup not resized', { pod: pod.metadata.name, err: String(err) });
+    if (cgroup && fs) await ensurePodCgroup(fs, cgroup, widest(before, after)).catch(cgroupFailed);
+    resizeErrors.delete(uid);
+    for (const u of steps.update) {
+      try {
+        const extra = d.containerPolicy ? (await d.containerPolicy(pod, u.container)).resources : undefined;
+        await d.cri.updateContainerResources({ containerId: u.id, linux: { ...linuxResources(u.container), ...(extra ?? {}) } });
+        actuated(pod, u.container);
+      } catch (err) {
+        resizeErrors.set(uid, (err as Error).message);
+        d.event(pod, 'Warning', 'ResizeError', `Resize of container ${u.container.name} failed: ${(err as Error).message}`);
+      }
+    }
+    await Promise.all(steps.restart.map(r => stopContainer(pod, r.id, r.container.name, grace, r.message)));
+    if (cgroup && fs) await ensurePodCgroup(fs, cgroup, resizeErrors.has(uid) ? widest(before, after) : after).catch(cgroupFailed);
   }
 
   function writeStatus(pod: Pod, runtime: RuntimePod | undefined, waiting: Map<string, Waiting>, initFailed: boolean, terminating = false): PodStatus {
@@ -176,6 +226,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       waiting,
       ready: d.prober.ready(uid),
       started: d.prober.started(uid),
+      actuated: actuatedByPod.get(uid),
+      resizeError: resizeErrors.get(uid),
       initFailed,
       terminating,
       nodeIPs: d.nodeIPs(),
@@ -212,6 +264,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
         d.status.set(pod, { ...(pod.status ?? {}), phase: 'Failed', reason: verdict.reason, message: verdict.message, startTime: pod.status?.startTime ?? rfc3339(now) });
         return { terminal: true };
       }
+      // what the running containers were started with: recorded, or (a pod adopted with no record) its spec
+      if (!actuatedByPod.has(uid) && runtime?.containers.length) actuatedByPod.set(uid, d.resourceState?.actuated.get(uid) ?? podResources(pod));
       const actions = computePodActions({ pod, runtime, now, backoff: (k, since) => d.backoff.check(k, since), probeFailures: d.prober.failures(uid), started: d.prober.started(uid) });
       d.resourceState?.allocated.set(uid, podResources(pod));
       const errors = startErrors.get(uid) ?? new Map<string, Waiting>();
@@ -262,7 +316,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
         try {
           await startOne(pod, a, sandboxId!, sbConfig, podIPs, volumes);
           errors.delete(a.container.name);
-          if (d.resourceState) actuated(pod, a.container);
+          actuated(pod, a.container);
           if (a.since !== undefined) d.backoff.next(a.backoffKey, now);
         } catch (err) {
           if (!(err instanceof ContainerStartError)) throw err;
@@ -282,6 +336,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
         d.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${uid})`);
       }
 
+      if (!actions.createSandbox) await resizeRunning(pod, runtime, grace, new Set(actions.kill.map(k => k.id)));
       runtime = actions.start.length || actions.kill.length || actions.createSandbox ? await d.reader.readPod(uid) : runtime;
       const running: RunningContainer[] = [];
       const all = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
@@ -323,6 +378,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       startErrors.delete(uid);
       rejected.delete(uid);
       actuatedByPod.delete(uid);
+      resizeErrors.delete(uid);
       d.status.forget(uid);
     },
   };
