@@ -149,6 +149,20 @@ test('container lifecycle on containerd: sidecars, grace periods, OOM, back-off,
     assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/resizable?gracePeriodSeconds=0')).status, 200);
   });
 
+  await t.test('image problems on containerd: ErrImagePull with the runtime\'s error, then ImagePullBackOff naming it; ErrImageNeverPull', async () => {
+    const missing = 'registry.invalid/none:1';
+    assert.equal((await createPod(c, pod('nopull', node, { image: missing, command: ['true'] }))).status, 201);
+    assert.equal((await createPod(c, pod('neverpull', node, { image: 'registry.invalid/absent:2', imagePullPolicy: 'Never', command: ['true'] }))).status, 201);
+    const waiting = async (name: string) => (await getPod(c, name))?.status?.containerStatuses?.[0]?.state?.waiting;
+    const first = await until('ErrImagePull', async () => { const w = await waiting('nopull'); return w?.reason === 'ErrImagePull' && w; });
+    assert.match(first.message, /^rpc error: code = \w+ desc = failed to pull and unpack image "registry\.invalid\/none:1": /);
+    const later = await until('ImagePullBackOff', async () => { const w = await waiting('nopull'); return w?.reason === 'ImagePullBackOff' && w; }, 10_000);
+    assert.equal(later.message, `Back-off pulling image "${missing}": ErrImagePull: ${first.message}`);
+    const never = await until('ErrImageNeverPull', async () => { const w = await waiting('neverpull'); return w?.reason === 'ErrImageNeverPull' && w; });
+    assert.equal(never.message, 'Container image "registry.invalid/absent:2" is not present with pull policy of Never');
+    for (const n of ['nopull', 'neverpull']) assert.equal((await c.request('DELETE', `/api/v1/namespaces/default/pods/${n}?gracePeriodSeconds=0`)).status, 200);
+  });
+
   await t.test('CrashLoopBackOff grows: restarts 10 s, then 20 s apart, and the waiting message says 10s, 20s, 40s', async () => {
     assert.equal((await createPod(c, pod('crashy', node, { command: ['sh', '-c', 'exit 2'] }))).status, 201);
     const messages = new Set<string>();

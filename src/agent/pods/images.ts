@@ -38,11 +38,12 @@ export async function ensureImage(cri: CriClient, pod: Pod, c: Container, backof
   const key = `${pod.metadata.uid}/image/${image}`;
   const last = failures.get(key);
   // the back-off runs from the last failed pull, as the kubelet's IsInBackOffSinceUpdate
-  if (last && backoff.check(key, last.at).inBackoff) {
+  const wait = last ? backoff.check(key, last.at) : undefined;
+  if (wait?.inBackoff) {
     const message = `Back-off pulling image "${image}"`;
     event('Normal', 'BackOff', message);
     // the status says why the last pull failed too (Kubernetes 1.32+)
-    throw new ContainerStartError('ImagePullBackOff', `${message}: ErrImagePull: ${last.message}`);
+    throw new ContainerStartError('ImagePullBackOff', `${message}: ErrImagePull: ${last!.message}`, wait.remainingMs);
   }
   failures.delete(key);
   event('Normal', 'Pulling', `Pulling image "${image}"`);
@@ -61,6 +62,7 @@ export async function ensureImage(cri: CriClient, pod: Pod, c: Container, backof
     event('Warning', 'Failed', `Failed to pull image "${image}": ${message}`);
     event('Warning', 'Failed', 'Error: ErrImagePull');
     // the waiting message is the runtime's error itself, as the kubelet reports it
-    throw new ContainerStartError('ErrImagePull', message);
+    // soon again, to show the back-off while it lasts
+    throw new ContainerStartError('ErrImagePull', message, 1000);
   }
 }

@@ -324,7 +324,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
           const imageProblem = ['ErrImagePull', 'ImagePullBackOff', 'ErrImageNeverPull'].includes(err.reason);
           // image problems have had their events from the image step
           if (!imageProblem) d.event(pod, 'Warning', 'Failed', `Error: ${err.message}`);
-          requeue = Math.min(requeue ?? Infinity, imageProblem ? 10_000 : 5_000);
+          requeue = Math.min(requeue ?? Infinity, err.retryAfterMs !== undefined ? Math.max(100, err.retryAfterMs) : imageProblem ? 10_000 : 5_000);
           // init containers run in order: a failure holds back the rest
           if (a.init) break;
         }
