@@ -191,7 +191,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     const had = actuatedByPod.get(uid) ?? {};
     const sandboxId = runtime?.sandboxes[0]?.id;
     const steps = resizeActions(pod, (runtime?.containers ?? []).filter(c => c.sandboxId === sandboxId && !stopped.has(c.id)), had);
-    if (!steps.update.length && !steps.restart.length) return;
+    // nothing (left) to change: a resize that failed before has been done since, or replaced by a restart
+    if (!steps.update.length && !steps.restart.length) { resizeErrors.delete(uid); return; }
     const cgroup = d.podCgroups ? podCgroupParent(pod, d.podCgroups.settings, podQosClass(pod)) : undefined;
     const before = podCgroupResources({ ...pod, spec: withResources(pod.spec, had) });
     const after = podCgroupResources(pod);
