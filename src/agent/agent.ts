@@ -19,6 +19,7 @@ import { observedConditions } from './node-status/conditions.ts';
 import { startLeaseHeartbeat } from './node-status/lease.ts';
 import { nodeStatus, registrationNode, type Taint } from './node-status/node-object.ts';
 import { nodeResources } from './node-status/resources.ts';
+import { parseQuantity } from '../api/quantity.ts';
 import { startStatusReporter, type StatusReporter } from './node-status/status-reporter.ts';
 import type { CriClient } from './cri/client.ts';
 import { containerLogsRoute } from './logs/container-logs-route.ts';
@@ -205,6 +206,10 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       maxContainerRestartPeriodMs: s.crashLoopBackOff?.maxContainerRestartPeriod ? parseDuration(s.crashLoopBackOff.maxContainerRestartPeriod) : undefined,
       admit: pod => policy.admit(pod),
       resourceCheckpoints: gates.enabled('InPlacePodVerticalScaling'),
+      allocatable: () => {
+        const a = nodeResources(facts, 0, s.maxPods, s).allocatable;
+        return { cpuMilli: Math.round((parseQuantity(a.cpu ?? '0') ?? 0) * 1000), memoryBytes: parseQuantity(a.memory ?? '0') ?? 0 };
+      },
       // the kubelet's cgroupsPerQOS (on unless turned off); with the systemd driver the runtime would need slices orch does not make
       podCgroups: s.cgroupsPerQOS !== false && (s.cgroupDriver ?? 'cgroupfs') === 'cgroupfs' ? { settings: { cgroupRoot: s.cgroupRoot ?? '', cgroupDriver: 'cgroupfs' }, fs: hostCgroupFs() } : undefined,
       sandboxPolicy: pod => policy.sandbox(pod),

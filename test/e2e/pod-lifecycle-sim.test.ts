@@ -11,7 +11,7 @@ import { until } from './support/until.ts';
 
 const image = 'registry.local/app:1.0';
 
-test('container lifecycle on a simulated node: resize, stop signal', async t => {
+test('container lifecycle on a simulated node: resize, infeasible resize, stop signal', async t => {
   const orch = await startOrch();
   t.after(async () => { await orch.stop(); await orch.cleanup(); });
   const pool = await startNodePool({ kubeconfig: orch.kubeconfig, nodes: 1, images: [image] });
@@ -41,6 +41,17 @@ test('container lifecycle on a simulated node: resize, stop signal', async t => 
     const main = after.status.containerStatuses.find((x: any) => x.name === 'main');
     assert.equal(main.restartCount, 0);
     assert.deepEqual(main.resources, resized);
+  });
+
+  await t.test('a resize the node can never hold stays pending as Infeasible; the container keeps what it had', async () => {
+    const huge = { requests: { cpu: '64', memory: '32Mi' }, limits: { cpu: '128', memory: '64Mi' } };
+    const r = await c.request('PATCH', '/api/v1/namespaces/default/pods/resizable/resize', { body: JSON.stringify({ spec: { containers: [{ name: 'main', resources: huge }] } }), headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+    assert.equal(r.status, 200, r.body);
+    const pending = await until('PodResizePending', async () => { const p = await get('resizable'); return p.status?.conditions?.find((x: any) => x.type === 'PodResizePending'); }, 20_000);
+    assert.equal(pending.reason, 'Infeasible');
+    assert.match(pending.message, /^Node didn't have enough capacity: cpu, requested: 64150, capacity: \d+$/);
+    const main = (await get('resizable')).status.containerStatuses.find((x: any) => x.name === 'main');
+    assert.deepEqual([main.resources.limits.cpu, main.allocatedResources.cpu, main.restartCount], ['300m', '150m', 0]);
   });
 
   await t.test('a stop signal of SIGINT reaches the container on delete, and the status names it', async () => {

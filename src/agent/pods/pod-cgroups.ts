@@ -88,3 +88,11 @@ export function podCgroupResources(pod: Pod): PodCgroupResources {
   if (memLimit !== undefined) out.memoryLimitBytes = memLimit + (amount(overhead.memory, 1) ?? 0);
   return out;
 }
+
+/** the pod's effective CPU (millicores) and memory (bytes) requests, as the scheduler and the kubelet's admission count them */
+export function podRequests(pod: Pod): { cpuMilli: number; memoryBytes: number } {
+  return {
+    cpuMilli: podAmount(pod, c => amount(c.resources?.requests?.cpu ?? c.resources?.limits?.cpu, 1000) ?? 0) ?? 0,
+    memoryBytes: podAmount(pod, c => amount(c.resources?.requests?.memory ?? c.resources?.limits?.memory, 1) ?? 0) ?? 0,
+  };
+}

@@ -24,6 +24,8 @@ export interface StatusInputs {
   actuated?: Record<string, { requests?: Record<string, string | number>; limits?: Record<string, string | number> }>;
   /** why the last in-place resize failed: PodResizeInProgress with reason Error */
   resizeError?: string;
+  /** why a resize waits: PodResizePending with reason Infeasible; the containers keep what they were allocated */
+  resizePending?: string;
   /** an init container failed for good */
   initFailed: boolean;
   /** the pod is being stopped: nothing will restart, so finished containers decide the phase */
@@ -63,7 +65,7 @@ function containerStatus(inp: StatusInputs, c: Container, defaultWaiting: string
   const held = inp.waiting.get(c.name);
   const current = latest && latest.sandboxId === sandboxId ? latest : undefined;
   if (current?.state === 'CONTAINER_RUNNING') {
-    Object.assign(base, resourceStatus(c, inp.actuated?.[c.name]));
+    Object.assign(base, resourceStatus(c, inp.actuated?.[c.name], !!inp.resizePending));
     const started = inp.started.get(c.name) ?? true;
     const ready = started && (inp.ready.get(c.name) ?? !c.readinessProbe);
     return {
@@ -93,12 +95,14 @@ const cpuMemory = (m: Record<string, string | number> | undefined) => {
 };
 
 /** a running container's allocatedResources (its requests) and resources (what the runtime was given) */
-function resourceStatus(c: Container, actuated: NonNullable<StatusInputs['actuated']>[string] | undefined): Partial<ContainerStatus> {
+function resourceStatus(c: Container, actuated: NonNullable<StatusInputs['actuated']>[string] | undefined, pending: boolean): Partial<ContainerStatus> {
   const out: Partial<ContainerStatus> = {};
-  const allocated = c.resources?.requests && Object.keys(c.resources.requests).length ? c.resources.requests : undefined;
+  // a pending resize is not allocated yet: the container keeps what it had
+  const requests = pending ? actuated?.requests : c.resources?.requests;
+  const allocated = requests && Object.keys(requests).length ? requests : undefined;
   if (allocated) out.allocatedResources = allocated as ContainerStatus['allocatedResources'];
-  const requests = cpuMemory(actuated?.requests), limits = cpuMemory(actuated?.limits);
-  if (requests || limits) out.resources = { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) } as ContainerStatus['resources'];
+  const req = cpuMemory(actuated?.requests), lim = cpuMemory(actuated?.limits);
+  if (req || lim) out.resources = { ...(req ? { requests: req } : {}), ...(lim ? { limits: lim } : {}) } as ContainerStatus['resources'];
   return out;
 }
 
@@ -157,7 +161,10 @@ export function podStatus(inp: StatusInputs): PodStatus {
     : unready.length ? condition('Ready', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`)
     : condition('Ready', gateProblems.length === 0, 'ReadinessGatesNotReady', gateProblems.join(', '));
   // a resize the runtime refused stays in progress with the error, as the kubelet reports it
-  const resizing: Condition[] = inp.resizeError ? [{ type: 'PodResizeInProgress', status: 'True', lastProbeTime: null, reason: 'Error', message: inp.resizeError }] : [];
+  const resizing: Condition[] = [
+    ...(inp.resizePending ? [{ type: 'PodResizePending', status: 'True', lastProbeTime: null, reason: 'Infeasible', message: inp.resizePending }] : []),
+    ...(inp.resizeError ? [{ type: 'PodResizeInProgress', status: 'True', lastProbeTime: null, reason: 'Error', message: inp.resizeError }] : []),
+  ];
   const conds: Condition[] = [
     condition('PodReadyToStartContainers', sandboxReady && !terminal),
     condition('Initialized', initialized, 'ContainersNotInitialized', `containers with incomplete status: [${initIncomplete.join(' ')}]`),

@@ -27,7 +27,7 @@ import type { Container, Pod, PodStatus, RuntimePod } from './types.ts';
 import type { CriInput, CriLinuxPodSandboxConfig, CriPodSandboxConfig } from '../cri/generated/cri-types.ts';
 import { podResources, type ResourceStateFile } from './resource-state.ts';
 import { podCgroupParent, podCgroupResources, type PodCgroupResources, type PodCgroupSettings } from './pod-cgroups.ts';
-import { resizeActions } from './resize-actions.ts';
+import { infeasibleResize, resizeActions } from './resize-actions.ts';
 import { ensurePodCgroup, removePodCgroup, type CgroupFs } from './pod-cgroup-files.ts';
 import { podQosClass } from '../../api/qos.ts';
 import { prepareVolumes, removePodDir, type PreparedVolume } from './volumes.ts';
@@ -60,6 +60,8 @@ export interface SyncerDeps {
   /** whether the node takes the pod at all (sysctls); asked before anything runs */
   admit?: (pod: Pod) => { admit: true } | { admit: false; reason: string; message: string };
   runtimeHandler?: string;
+  /** the node's allocatable CPU (millicores) and memory (bytes): a resize beyond them is Infeasible */
+  allocatable?: () => { cpuMilli: number; memoryBytes: number };
   /** pod cgroups by QoS class (cgroupsPerQOS with the cgroupfs driver): where, and the host's hierarchy */
   podCgroups?: { settings: PodCgroupSettings; fs: CgroupFs };
   /** the resource checkpoints, when InPlacePodVerticalScaling is on */
@@ -180,6 +182,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
 
   /** why the last in-place resize of a pod failed, for its PodResizeInProgress condition */
   const resizeErrors = new Map<string, string>();
+  /** why a pod's resize waits (Infeasible), for its PodResizePending condition */
+  const resizePending = new Map<string, string>();
 
   /**
    * In-place resize: running containers whose CPU or memory changed are updated through the
@@ -191,8 +195,15 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     const had = actuatedByPod.get(uid) ?? {};
     const sandboxId = runtime?.sandboxes[0]?.id;
     const steps = resizeActions(pod, (runtime?.containers ?? []).filter(c => c.sandboxId === sandboxId && !stopped.has(c.id)), had);
+    resizePending.delete(uid);
     // nothing (left) to change: a resize that failed before has been done since, or replaced by a restart
     if (!steps.update.length && !steps.restart.length) { resizeErrors.delete(uid); return; }
+    const infeasible = d.allocatable ? infeasibleResize(pod, d.allocatable()) : undefined;
+    if (infeasible) {
+      if (!resizePending.has(uid)) d.event(pod, 'Warning', 'ResizeInfeasible', `Pod resize Infeasible: ${infeasible}`);
+      resizePending.set(uid, infeasible);
+      return;
+    }
     const cgroup = d.podCgroups ? podCgroupParent(pod, d.podCgroups.settings, podQosClass(pod)) : undefined;
     const before = podCgroupResources({ ...pod, spec: withResources(pod.spec, had) });
     const after = podCgroupResources(pod);
@@ -229,6 +240,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       started: d.prober.started(uid),
       actuated: actuatedByPod.get(uid),
       resizeError: resizeErrors.get(uid),
+      resizePending: resizePending.get(uid),
       initFailed,
       terminating,
       nodeIPs: d.nodeIPs(),
@@ -380,6 +392,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       rejected.delete(uid);
       actuatedByPod.delete(uid);
       resizeErrors.delete(uid);
+      resizePending.delete(uid);
       d.status.forget(uid);
     },
   };

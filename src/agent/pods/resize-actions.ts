@@ -7,6 +7,7 @@ import { compareQuantities } from '../../api/quantity.ts';
 import { isSidecar } from './restart-policy.ts';
 import type { PodResources } from './resource-state.ts';
 import type { Container, Pod, RuntimeContainer } from './types.ts';
+import { podRequests } from './pod-cgroups.ts';
 
 export interface ResizeStep { id: string; container: Container }
 export interface ResizeActions {
@@ -38,4 +39,16 @@ export function resizeActions(pod: Pod, running: RuntimeContainer[], actuated: P
     else out.update.push({ id: rc.id, container: c });
   }
   return out;
+}
+
+/**
+ * Whether the node could ever hold the resized pod: its requests against the node's allocatable
+ * CPU (millicores) and memory (bytes). A resize that cannot fit stays pending as Infeasible, in
+ * the kubelet's words; undefined when it fits.
+ */
+export function infeasibleResize(pod: Pod, allocatable: { cpuMilli: number; memoryBytes: number }): string | undefined {
+  const want = podRequests(pod);
+  if (want.memoryBytes > allocatable.memoryBytes) return `Node didn't have enough capacity: memory, requested: ${want.memoryBytes}, capacity: ${allocatable.memoryBytes}`;
+  if (want.cpuMilli > allocatable.cpuMilli) return `Node didn't have enough capacity: cpu, requested: ${want.cpuMilli}, capacity: ${allocatable.cpuMilli}`;
+  return undefined;
 }

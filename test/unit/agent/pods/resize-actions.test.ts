@@ -47,3 +47,16 @@ test('the status shows what a running container was given and what it was alloca
   const after = podStatus({ ...base, pod: { ...p, status: failed as Pod['status'] } });
   assert.equal(after.conditions!.some(c => c!.type === 'PodResizeInProgress'), false);
 });
+
+test('a resize beyond the node\'s allocatable is Infeasible in the kubelet\'s words; the status keeps the old allocation', async () => {
+  const { infeasibleResize } = await import('../../../../src/agent/pods/resize-actions.ts');
+  const p = pod([{ name: 'a', image: 'i', resources: { requests: { cpu: '3', memory: '1Gi' } } }, { name: 'b', image: 'i', resources: { requests: { cpu: '500m' } } }]);
+  assert.equal(infeasibleResize(p, { cpuMilli: 4000, memoryBytes: 2 ** 31 }), undefined);
+  assert.equal(infeasibleResize(p, { cpuMilli: 2000, memoryBytes: 2 ** 31 }), 'Node didn\'t have enough capacity: cpu, requested: 3500, capacity: 2000');
+  assert.equal(infeasibleResize(p, { cpuMilli: 2000, memoryBytes: 2 ** 29 }), `Node didn't have enough capacity: memory, requested: ${2 ** 30}, capacity: ${2 ** 29}`);
+  const runtime = { uid: 'u', name: 'p', namespace: 'ns', sandboxes: [{ id: 's', attempt: 0, state: 'SANDBOX_READY' as const, createdAt: 1 }], containers: [running('a')] };
+  const s = podStatus({ pod: p, runtime, waiting: new Map(), ready: new Map(), started: new Map(), initFailed: false, nodeIPs: [], runtimeName: 'containerd', now: 1, actuated: { a: { requests: { cpu: '1', memory: '1Gi' } } }, resizePending: 'Node didn\'t have enough capacity: cpu, requested: 3500, capacity: 2000' });
+  const cond = s.conditions!.find(c => c!.type === 'PodResizePending')!;
+  assert.deepEqual([cond.status, cond.reason], ['True', 'Infeasible']);
+  assert.deepEqual(s.containerStatuses![0]!.allocatedResources, { cpu: '1', memory: '1Gi' });
+});
