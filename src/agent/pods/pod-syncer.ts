@@ -125,7 +125,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       const ip = (await d.reader.readPod(pod.metadata.uid))?.sandboxes[0]?.ip ?? '';
       const failure = await runHook(c.lifecycle.preStop, { cri: d.cri, containerId: id, container: c, podIP: ip }, pod, grace, sleepFor);
       if (failure) d.event(pod, 'Warning', 'FailedPreStopHook', failure);
-      left -= Math.ceil((d.clock.now() - started) / 1000);
+      // whole seconds, truncated, as the kubelet counts the hook's time
+      left -= Math.floor((d.clock.now() - started) / 1000);
     }
     if (ordering && left > 0) {
       // whole seconds waited come off the grace period, as the kubelet truncates them
