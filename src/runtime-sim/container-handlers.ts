@@ -62,6 +62,7 @@ export function containerHandlers(rt: SimRuntime): Handlers {
         env: containerEnv(config, sandbox),
         program: containerProgram(config.command ?? [], config.args ?? [], overrides),
         clock: settings.clock,
+        ...(overrides.memoryBytes !== undefined ? { memoryBytes: overrides.memoryBytes } : {}),
       });
       containers.add(id, container);
       settings.log.debug('container created', { id, name });
@@ -103,6 +104,7 @@ export function containerHandlers(rt: SimRuntime): Handlers {
       const c = findContainer(rt, req.containerId);
       if (c.state === 'CONTAINER_EXITED') throw unknown(`container "${c.id}" is in ${c.state} state`);
       if (req.linux) c.resources = req.linux;
+      c.checkMemory();
       return {};
     },
 

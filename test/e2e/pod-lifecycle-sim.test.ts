@@ -1,6 +1,7 @@
 // The container lifecycle on a simulated node, as on containerd (pod-lifecycle-containerd): an
-// in-place resize applied without a restart (or with one where resizePolicy asks), a stop signal
-// reaching the container, and sidecars stopped after the main container.
+// in-place resize applied without a restart (or with one where resizePolicy asks), a resize the
+// node cannot hold pending as Infeasible, OOMKilled over a memory limit, and a stop signal
+// reaching the container.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ import { until } from './support/until.ts';
 
 const image = 'registry.local/app:1.0';
 
-test('container lifecycle on a simulated node: resize, infeasible resize, stop signal', async t => {
+test('container lifecycle on a simulated node: resize, infeasible resize, OOMKilled, stop signal', async t => {
   const orch = await startOrch();
   t.after(async () => { await orch.stop(); await orch.cleanup(); });
   const pool = await startNodePool({ kubeconfig: orch.kubeconfig, nodes: 1, images: [image] });
@@ -52,6 +53,16 @@ test('container lifecycle on a simulated node: resize, infeasible resize, stop s
     assert.match(pending.message, /^Node didn't have enough capacity: cpu, requested: 64150, capacity: \d+$/);
     const main = (await get('resizable')).status.containerStatuses.find((x: any) => x.name === 'main');
     assert.deepEqual([main.resources.limits.cpu, main.allocatedResources.cpu, main.restartCount], ['300m', '150m', 0]);
+  });
+
+  await t.test('a container over its memory limit is OOMKilled (137), as on containerd', async () => {
+    // the sim's containers use what the memory-bytes annotation says
+    assert.equal((await create({ metadata: { name: 'oom', annotations: { 'runtime-sim.orch.io/memory-bytes': String(100 << 20) } }, spec: { nodeName: node, restartPolicy: 'Never', containers: [
+      { name: 'main', image, command: ['sh', '-c', 'while true; do sleep 1; done'], resources: { limits: { memory: '24Mi' } } },
+    ] } })).status, 201);
+    const failed = await until('oom Failed', async () => { const p = await get('oom'); return p.status?.phase === 'Failed' && p; });
+    const term = failed.status.containerStatuses[0].state.terminated;
+    assert.deepEqual([term.reason, term.exitCode], ['OOMKilled', 137]);
   });
 
   await t.test('a stop signal of SIGINT reaches the container on delete, and the status names it', async () => {
