@@ -81,6 +81,21 @@ test('container lifecycle on containerd: sidecars, grace periods, OOM, back-off,
     assert.equal(await readFile(join(out, 'slow-stop', 'order'), 'utf8'), 'prestop\nTERM\n');
   });
 
+  await t.test('a second delete with a shorter grace period cuts a termination under way short', async () => {
+    const body = pod('long-stop', node, { command: ['sh', '-c', 'trap "" TERM; while true; do sleep 0.2; done'] }, { terminationGracePeriodSeconds: 60 });
+    assert.equal((await createPod(c, body)).status, 201);
+    await until('long-stop Running', async () => (await getPod(c, 'long-stop'))?.status?.phase === 'Running');
+    const k = kubectls()[0]!;
+    const started = Date.now();
+    assert.equal((await kubectl(k.path, orch.kubeconfig, ['delete', 'pod', 'long-stop', '--wait=false'])).code, 0);
+    await new Promise(r => setTimeout(r, 1500));
+    const second = await kubectl(k.path, orch.kubeconfig, ['delete', 'pod', 'long-stop', '--grace-period=2', '--wait=false']);
+    assert.equal(second.code, 0, second.stderr);
+    await gone('long-stop');
+    const took = Date.now() - started;
+    assert.ok(took < 12_000, `killed about 2 s after the second delete, not at 60 s: ${took} ms`);
+  });
+
   await t.test('a container over its memory limit is OOMKilled; its CPU and memory settings are in its cgroup', async () => {
     const oom = pod('oom', node, { command: ['/bin/busybox', 'tail', '/dev/zero'], resources: { limits: { memory: '24Mi' } } }, { restartPolicy: 'Never' });
     const sized = pod('sized', node, { command: ['sleep', '3600'], resources: { requests: { cpu: '250m', memory: '32Mi' }, limits: { cpu: '500m', memory: '64Mi' } } });

@@ -80,6 +80,8 @@ const toMs = (ns: number | undefined) => (ns ? Math.floor(ns / 1e6) : 0);
 export interface PodSyncer {
   syncPod(pod: Pod): Promise<SyncResult>;
   syncTerminatingPod(pod: Pod, gracePeriodSeconds: number): Promise<void>;
+  /** a termination under way gets a shorter grace period: its containers are stopped again with it */
+  shortenTermination(pod: Pod, gracePeriodSeconds: number): Promise<void>;
   syncTerminatedPod(pod: Pod, remove: boolean): Promise<void>;
 }
 
@@ -372,6 +374,13 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       const runtime = await d.reader.readPod(uid);
       await stopAll(pod, runtime, grace);
       if (!rejected.has(uid)) writeStatus(pod, await d.reader.readPod(uid), new Map(), false, true);
+    },
+
+    async shortenTermination(pod, grace) {
+      const runtime = await d.reader.readPod(pod.metadata.uid);
+      const live = (runtime?.containers ?? []).filter(c => c.state === 'CONTAINER_RUNNING' || c.state === 'CONTAINER_CREATED');
+      // the runtime signals again and kills at the new, earlier deadline; the first stop returns then too
+      await Promise.all(live.map(c => d.cri.stopContainer({ containerId: c.id, timeout: grace }).catch(err => d.log.warn('stopping a container failed', { pod: pod.metadata.name, container: c.name, err: String(err) }))));
     },
 
     async syncTerminatedPod(pod, remove) {
