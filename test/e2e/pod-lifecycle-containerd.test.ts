@@ -178,6 +178,22 @@ test('container lifecycle on containerd: sidecars, grace periods, OOM, back-off,
     for (const n of ['nopull', 'neverpull']) assert.equal((await c.request('DELETE', `/api/v1/namespaces/default/pods/${n}?gracePeriodSeconds=0`)).status, 200);
   });
 
+  await t.test('a command that cannot run: RunContainerError with the runtime\'s words, then the StartError containerd records (exit 128) and back-off', async () => {
+    assert.equal((await createPod(c, pod('cannot-run', node, { command: ['/no/such/binary'] }))).status, 201);
+    const seen = new Set<string>();
+    let last: unknown;
+    const cs = await until('StartError in lastState and CrashLoopBackOff', async () => {
+      const s = (await getPod(c, 'cannot-run'))?.status?.containerStatuses?.[0];
+      last = s;
+      if (s?.state?.waiting) seen.add(`${s.state.waiting.reason}: ${s.state.waiting.message ?? ''}`);
+      return s?.state?.waiting?.reason === 'CrashLoopBackOff' && s.lastState?.terminated && s;
+    }, 40_000, 100).catch(err => { throw new Error(`${err.message}; last status ${JSON.stringify(last)}; seen ${[...seen].join(' | ')}`); });
+    assert.deepEqual([cs.lastState.terminated.reason, cs.lastState.terminated.exitCode, cs.lastState.terminated.startedAt], ['StartError', 128, '1970-01-01T00:00:00Z']);
+    assert.match(cs.lastState.terminated.message, /no such file or directory/);
+    assert.ok([...seen].some(w => /^RunContainerError: rpc error: code = Unknown desc = failed to create containerd task: /.test(w)), [...seen].join('\n'));
+    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/cannot-run?gracePeriodSeconds=0')).status, 200);
+  });
+
   await t.test('CrashLoopBackOff grows: restarts 10 s, then 20 s apart, and the waiting message says 10s, 20s, 40s', async () => {
     assert.equal((await createPod(c, pod('crashy', node, { command: ['sh', '-c', 'exit 2'] }))).status, 201);
     const messages = new Set<string>();

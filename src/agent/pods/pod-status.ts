@@ -48,7 +48,8 @@ function terminated(rc: RuntimeContainer, runtimeName: string): Written<CoreV1Co
       exitCode: rc.exitCode ?? 0,
       reason: rc.reason || (rc.exitCode === 0 ? 'Completed' : 'Error'),
       ...(rc.message ? { message: rc.message } : {}),
-      startedAt: nsTime(rc.startedAt) ?? null,
+      // a container that never started (StartError) has the zero time, as the kubelet shows it
+      startedAt: nsTime(rc.startedAt) ?? (rc.finishedAt ? '1970-01-01T00:00:00Z' : null),
       finishedAt: nsTime(rc.finishedAt) ?? null,
       containerID: `${runtimeName}://${rc.id}`,
     },

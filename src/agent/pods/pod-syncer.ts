@@ -329,11 +329,13 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
 
       let requeue: number | undefined;
       for (const a of actions.start) {
+        // a restart lengthens the next back-off whether or not it starts, as the kubelet counts
+        // it when it decides to restart: a container that cannot start at all loops back off too
+        if (a.since !== undefined) d.backoff.next(a.backoffKey, now);
         try {
           await startOne(pod, a, sandboxId!, sbConfig, podIPs, volumes);
           errors.delete(a.container.name);
           actuated(pod, a.container);
-          if (a.since !== undefined) d.backoff.next(a.backoffKey, now);
         } catch (err) {
           if (!(err instanceof ContainerStartError)) throw err;
           errors.set(a.container.name, { reason: err.reason, message: err.message });
@@ -362,8 +364,10 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
         if (c) running.push({ id: rc.id, container: c, startedAtMs: toMs(rc.startedAt) || now });
       }
       d.prober.sync(pod, running, podIPs[0] ?? '');
-      const held = new Map(actions.waiting);
+      // a container held in back-off waits as CrashLoopBackOff, whatever its last start said (that is in lastState)
+      const held = new Map<string, Waiting>();
       for (const [k, v] of errors) if (!running.some(r => r.container.name === k)) held.set(k, v);
+      for (const [k, v] of actions.waiting) held.set(k, v);
       writeStatus(pod, runtime, held, false);
       return { terminal: false, requeueAfterMs: requeue === Infinity ? undefined : requeue };
     },
