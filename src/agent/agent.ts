@@ -19,10 +19,12 @@ import { observedConditions } from './node-status/conditions.ts';
 import { startLeaseHeartbeat } from './node-status/lease.ts';
 import { nodeStatus, registrationNode, type Taint } from './node-status/node-object.ts';
 import { nodeResources } from './node-status/resources.ts';
+import { parseQuantity } from '../api/quantity.ts';
 import { startStatusReporter, type StatusReporter } from './node-status/status-reporter.ts';
 import type { CriClient } from './cri/client.ts';
 import { containerLogsRoute } from './logs/container-logs-route.ts';
 import { findLogFile } from './pods/log-files.ts';
+import { hostCgroupFs } from './pods/pod-cgroup-files.ts';
 import { startPodManager, type PodManager } from './pods/pod-manager.ts';
 import type { RuntimeProbe } from './runtime-probe.ts';
 import { healthRegistry, type HealthRegistry } from './server/health.ts';
@@ -62,6 +64,9 @@ export interface AgentSettings {
   seccompDefault?: boolean;
   allowedUnsafeSysctls?: string[];
   memorySwap?: { swapBehavior?: string };
+  cgroupsPerQOS?: boolean;
+  cgroupRoot?: string;
+  cgroupDriver?: string;
 }
 
 export interface AgentOptions {
@@ -203,6 +208,12 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       maxContainerRestartPeriodMs: s.crashLoopBackOff?.maxContainerRestartPeriod ? parseDuration(s.crashLoopBackOff.maxContainerRestartPeriod) : undefined,
       admit: pod => policy.admit(pod),
       resourceCheckpoints: gates.enabled('InPlacePodVerticalScaling'),
+      allocatable: () => {
+        const a = nodeResources(facts, 0, s.maxPods, s).allocatable;
+        return { cpuMilli: Math.round((parseQuantity(a.cpu ?? '0') ?? 0) * 1000), memoryBytes: parseQuantity(a.memory ?? '0') ?? 0 };
+      },
+      // the kubelet's cgroupsPerQOS (on unless turned off); with the systemd driver the runtime would need slices orch does not make
+      podCgroups: s.cgroupsPerQOS !== false && (s.cgroupDriver ?? 'cgroupfs') === 'cgroupfs' ? { settings: { cgroupRoot: s.cgroupRoot ?? '', cgroupDriver: 'cgroupfs' }, fs: hostCgroupFs() } : undefined,
       sandboxPolicy: pod => policy.sandbox(pod),
       containerPolicy: (pod, c) => policy.container(pod, c),
       clock,

@@ -63,6 +63,7 @@ export function containerHandlers(rt: SimRuntime): Handlers {
         hostname: sandbox.config.hostname || sandbox.config.metadata?.name || '',
         program: containerProgram(config.command ?? [], config.args ?? [], overrides),
         clock: settings.clock,
+        ...(overrides.memoryBytes !== undefined ? { memoryBytes: overrides.memoryBytes } : {}),
       });
       containers.add(id, container);
       settings.log.debug('container created', { id, name });
@@ -104,6 +105,7 @@ export function containerHandlers(rt: SimRuntime): Handlers {
       const c = findContainer(rt, req.containerId);
       if (c.state === 'CONTAINER_EXITED') throw unknown(`container "${c.id}" is in ${c.state} state`);
       if (req.linux) c.resources = req.linux;
+      c.checkMemory();
       return {};
     },
 

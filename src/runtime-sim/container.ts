@@ -32,6 +32,8 @@ export interface ContainerSpec {
   hostname: string;
   program: CommandList;
   clock: Clock;
+  /** what the container uses (the memory-bytes annotation): over its memory limit, the kernel kills it */
+  memoryBytes?: number;
 }
 
 export interface ExecResult {
@@ -58,6 +60,7 @@ export class SimContainer {
   #process: SimProcess | undefined;
   #exited: Promise<void> | undefined;
   #removed = false;
+  #oomKilled = false;
   readonly #execs = new Set<SimProcess>();
 
   constructor(spec: ContainerSpec) {
@@ -103,23 +106,33 @@ export class SimContainer {
     this.#process = proc;
     this.state = 'CONTAINER_RUNNING';
     this.startedAt = nanos(clock.now());
+    this.checkMemory();
     this.#exited = proc.run(this.spec.program).then(async code => {
       await log?.end();
       for (const e of this.#execs) e.signal('KILL');
       this.finishedAt = nanos(clock.now());
       this.exitCode = code;
-      this.reason = code === 0 ? 'Completed' : 'Error';
+      // containerd's reason for a task the OOM killer ended
+      this.reason = this.#oomKilled ? 'OOMKilled' : code === 0 ? 'Completed' : 'Error';
       this.state = 'CONTAINER_EXITED';
     });
   }
 
-  /** SIGTERM, then SIGKILL after timeoutSeconds; a container not running is left as it is */
+  /** the OOM killer's turn: a container using more than its memory limit is killed (at start, or when its limit is lowered) */
+  checkMemory(): void {
+    const limit = Number(this.resources?.memoryLimitInBytes ?? 0);
+    if (this.state !== 'CONTAINER_RUNNING' || !this.spec.memoryBytes || !limit || this.spec.memoryBytes <= limit) return;
+    this.#oomKilled = true;
+    this.#process?.signal('KILL');
+  }
+
+  /** SIGTERM (or SIGINT when that is its stop signal), then SIGKILL after timeoutSeconds; a container not running is left as it is */
   async stop(timeoutSeconds: number): Promise<void> {
     if (this.#starting) await this.#starting.catch(() => {});
     const proc = this.#process, exited = this.#exited;
     if (this.state !== 'CONTAINER_RUNNING' || !proc || !exited) return;
     if (timeoutSeconds > 0) {
-      proc.signal('TERM');
+      proc.signal(this.spec.config.stopSignal === 'SIGNAL_SIGINT' ? 'INT' : 'TERM');
       if (await this.#settlesWithin(exited, timeoutSeconds * 1000)) return;
     }
     proc.signal('KILL');

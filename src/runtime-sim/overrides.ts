@@ -15,10 +15,14 @@ export const runSecondsAnnotation = `${annotationPrefix}run-seconds`;
 /** "true": the container ignores SIGTERM, so stopping it waits out the grace period (137) */
 export const ignoreSigtermAnnotation = `${annotationPrefix}ignore-sigterm`;
 
+/** the memory the container uses, in bytes: over its memory limit it is OOM-killed (137, OOMKilled), as under a real cgroup */
+export const memoryBytesAnnotation = `${annotationPrefix}memory-bytes`;
+
 export interface Overrides {
   exitCode?: number;
   runSeconds?: number;
   ignoreSigterm?: boolean;
+  memoryBytes?: number;
 }
 
 type Annotations = Record<string, string> | undefined | null;
@@ -38,5 +42,10 @@ export function readOverrides(containerName: string, container: Annotations, san
   }
   const ignore = lookup(ignoreSigtermAnnotation);
   if (ignore !== undefined) out.ignoreSigterm = ignore === 'true';
+  const memory = lookup(memoryBytesAnnotation);
+  if (memory !== undefined) {
+    if (!/^\d+$/.test(memory)) throw invalidArgument(`annotation ${memoryBytesAnnotation}: ${JSON.stringify(memory)} is not a number of bytes`);
+    out.memoryBytes = Number(memory);
+  }
   return out;
 }

@@ -1,15 +1,16 @@
 // A simulated process: an interpreted script that time passes for and signals reach. It is a
-// container's PID 1, so (as on a real runtime) a SIGTERM it has no trap for does nothing while
-// it runs the shell or busybox programs, which install no handler: only a trap ends it early, or
-// the SIGKILL at the end of the grace period. A program the sim does not know (a daemon) is taken
-// to handle SIGTERM and ends with 143. SIGKILL ends it with 137 whatever it does.
+// container's PID 1, so (as on a real runtime) a SIGTERM or SIGINT (a container's stop signal) it
+// has no trap for does nothing while it runs the shell or busybox programs, which install no
+// handler: only a trap ends it early, or the SIGKILL at the end of the grace period. A program the
+// sim does not know (a daemon) is taken to handle the signal and ends with 128 + its number.
+// SIGKILL ends it with 137 whatever it does.
 
 import type { CommandList } from './shell/ast.ts';
 import { ScriptExit, type OutputStream, type ShellHost } from './shell/host.ts';
 import { Interpreter } from './shell/interpreter.ts';
 import type { Clock } from '../api/clock.ts';
 
-export type Signal = 'TERM' | 'KILL';
+export type Signal = 'TERM' | 'INT' | 'KILL';
 
 // setTimeout cannot wait longer; a longer sleep (`sleep 2147483647`) is as good as forever here
 const longestTimerMs = 2 ** 31 - 1;
@@ -62,12 +63,12 @@ export class SimProcess implements ShellHost {
     if (sig === 'KILL') {
       this.#endedBy = 137;
     } else {
-      const action = this.#traps.get('TERM');
+      const action = this.#traps.get(sig);
       if (action === '') return;
       if (action === undefined) {
         // PID 1 gets no default action for a signal it has no handler for
         if (!this.#daemon) return;
-        this.#endedBy = 143;
+        this.#endedBy = sig === 'INT' ? 130 : 143;
       } else this.#pending.push(action);
     }
     this.#wake?.();

@@ -25,9 +25,10 @@ test('image pulls, pull policy and liveness on a simulated node', async t => {
   await t.test('an image that cannot be pulled: ErrImagePull, then ImagePullBackOff', async () => {
     assert.equal((await create(c, 'nopull', { image: 'registry.local/missing:1.0' })).status, 201);
     const first = await until('ErrImagePull', async () => { const s = await waiting(c, 'nopull'); return s?.state?.waiting?.reason === 'ErrImagePull' && s; });
-    assert.match(first.state.waiting.message, /^Failed to pull image "registry\.local\/missing:1\.0": /);
+    // the runtime's error as Go's gRPC prints it, as the kubelet reports it
+    assert.match(first.state.waiting.message, /^rpc error: code = Unknown desc = failed to pull and unpack image "registry\.local\/missing:1\.0": /);
     const later = await until('ImagePullBackOff', async () => { const s = await waiting(c, 'nopull'); return s?.state?.waiting?.reason === 'ImagePullBackOff' && s; }, 20_000);
-    assert.equal(later.state.waiting.message, 'Back-off pulling image "registry.local/missing:1.0"');
+    assert.equal(later.state.waiting.message, `Back-off pulling image "registry.local/missing:1.0": ErrImagePull: ${first.state.waiting.message}`);
     const events = (await c.request('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name=nopull')).json().items.map((e: any) => e.reason);
     for (const r of ['Scheduled', 'Pulling', 'Failed']) assert.ok(events.includes(r), `${r} in ${events}`);
   });

@@ -4,9 +4,12 @@
 
 export class ContainerStartError extends Error {
   readonly reason: string;
-  constructor(reason: string, message: string) {
+  /** when trying again makes sense (an image pull's back-off ends), if known */
+  readonly retryAfterMs?: number;
+  constructor(reason: string, message: string, retryAfterMs?: number) {
     super(message);
     this.reason = reason;
+    if (retryAfterMs !== undefined) this.retryAfterMs = retryAfterMs;
   }
 }
 

@@ -4,6 +4,7 @@
 import { parseQuantity } from '../../api/quantity.ts';
 import { CONTAINER_HASH, CONTAINER_RESTART_COUNT, TERMINATION_GRACE, TERMINATION_LOG_HOST, TERMINATION_MESSAGE_PATH, TERMINATION_MESSAGE_POLICY, containerLabels, sandboxLabels } from './cri-labels.ts';
 import { containerHash } from './container-hash.ts';
+import { criStopSignal } from './stop-signal.ts';
 import { configError } from './config-errors.ts';
 import { expandReferences as expandArg } from './env.ts';
 import type { PreparedVolume } from './volumes.ts';
@@ -135,6 +136,7 @@ export function containerConfig(inp: ContainerInputs): CriInput<CriContainerConf
         [TERMINATION_MESSAGE_POLICY]: c.terminationMessagePolicy || 'File',
       } : {}),
     },
+    ...(c.lifecycle?.stopSignal ? { stopSignal: criStopSignal(c.lifecycle.stopSignal) } : {}),
     logPath: `${c.name}/${inp.restartCount}.log`,
     stdin: !!c.stdin,
     stdinOnce: !!c.stdinOnce,

@@ -19,7 +19,10 @@ export function defaultPullPolicy(image: string): 'Always' | 'IfNotPresent' {
 
 const seconds = (ms: number) => `${Math.round(ms) / 1000}s`;
 
-export async function ensureImage(cri: CriClient, pod: Pod, c: Container, backoff: RestartBackoff, now: () => number, event: PodEvent): Promise<string> {
+/** the last failed pull of each back-off key: when, and what the runtime said */
+export type PullFailures = Map<string, { at: number; message: string }>;
+
+export async function ensureImage(cri: CriClient, pod: Pod, c: Container, backoff: RestartBackoff, now: () => number, event: PodEvent, failures: PullFailures = new Map()): Promise<string> {
   const image = c.image ?? '';
   const policy = c.imagePullPolicy ?? defaultPullPolicy(image);
   const present = policy === 'Always' ? undefined : (await cri.imageStatus({ image: { image } })).image;
@@ -33,12 +36,16 @@ export async function ensureImage(cri: CriClient, pod: Pod, c: Container, backof
     throw new ContainerStartError('ErrImageNeverPull', message);
   }
   const key = `${pod.metadata.uid}/image/${image}`;
-  const b = backoff.check(key, now());
-  if (b.inBackoff) {
+  const last = failures.get(key);
+  // the back-off runs from the last failed pull, as the kubelet's IsInBackOffSinceUpdate
+  const wait = last ? backoff.check(key, last.at) : undefined;
+  if (wait?.inBackoff) {
     const message = `Back-off pulling image "${image}"`;
     event('Normal', 'BackOff', message);
-    throw new ContainerStartError('ImagePullBackOff', message);
+    // the status says why the last pull failed too (Kubernetes 1.32+)
+    throw new ContainerStartError('ImagePullBackOff', `${message}: ErrImagePull: ${last!.message}`, wait.remainingMs);
   }
+  failures.delete(key);
   event('Normal', 'Pulling', `Pulling image "${image}"`);
   const started = now();
   try {
@@ -48,10 +55,14 @@ export async function ensureImage(cri: CriClient, pod: Pod, c: Container, backof
     backoff.forget(key);
     return res.imageRef;
   } catch (err) {
-    backoff.next(key, now());
-    const message = `Failed to pull image "${image}": ${(err as Error).message}`;
-    event('Warning', 'Failed', message);
+    const at = now();
+    backoff.next(key, at);
+    const message = (err as Error).message;
+    failures.set(key, { at, message });
+    event('Warning', 'Failed', `Failed to pull image "${image}": ${message}`);
     event('Warning', 'Failed', 'Error: ErrImagePull');
-    throw new ContainerStartError('ErrImagePull', message);
+    // the waiting message is the runtime's error itself, as the kubelet reports it
+    // soon again, to show the back-off while it lasts
+    throw new ContainerStartError('ErrImagePull', message, 1000);
   }
 }

@@ -38,6 +38,8 @@ export interface ActionInputs {
   backoff(key: string, since: number): BackoffState;
   /** containers whose liveness or startup probe failed past its threshold, by name */
   probeFailures: Map<string, string>;
+  /** whether containers with a startup probe have passed it, by name */
+  started?: Map<string, boolean>;
 }
 
 const toMs = (ns: number | undefined) => (ns ? Math.floor(ns / 1e6) : 0);
@@ -129,7 +131,8 @@ export function computePodActions(inp: ActionInputs): PodActions {
       const rc = current.get(c.name);
       if (!rc) { out.start.push({ container: c, init: true, restartCount: nextCount(c.name), backoffKey: backoffKey(pod, c.name) }); initialized = false; break; }
       if (rc.state === 'CONTAINER_RUNNING') {
-        if (isSidecar(c)) { checkRunning(c, rc); continue; }
+        // the next init container waits until a sidecar has started (its startup probe passed)
+        if (isSidecar(c)) { checkRunning(c, rc); if (inp.started?.get(c.name) !== false) continue; }
         initialized = false;
         break;
       }

@@ -20,6 +20,12 @@ export interface StatusInputs {
   ready: Map<string, boolean>;
   /** startup probe done, by container name (absent: no startup probe) */
   started: Map<string, boolean>;
+  /** the CPU and memory the runtime runs each container with (in-place resize), by name */
+  actuated?: Record<string, { requests?: Record<string, string | number>; limits?: Record<string, string | number> }>;
+  /** why the last in-place resize failed: PodResizeInProgress with reason Error */
+  resizeError?: string;
+  /** why a resize waits: PodResizePending with reason Infeasible; the containers keep what they were allocated */
+  resizePending?: string;
   /** an init container failed for good */
   initFailed: boolean;
   /** the pod is being stopped: nothing will restart, so finished containers decide the phase */
@@ -42,7 +48,8 @@ function terminated(rc: RuntimeContainer, runtimeName: string): Written<CoreV1Co
       exitCode: rc.exitCode ?? 0,
       reason: rc.reason || (rc.exitCode === 0 ? 'Completed' : 'Error'),
       ...(rc.message ? { message: rc.message } : {}),
-      startedAt: nsTime(rc.startedAt) ?? null,
+      // a container that never started (StartError) has the zero time, as the kubelet shows it
+      startedAt: nsTime(rc.startedAt) ?? (rc.finishedAt ? '1970-01-01T00:00:00Z' : null),
       finishedAt: nsTime(rc.finishedAt) ?? null,
       containerID: `${runtimeName}://${rc.id}`,
     },
@@ -55,9 +62,11 @@ function containerStatus(inp: StatusInputs, c: Container, defaultWaiting: string
   const [latest, prior] = newestTwo(inp.runtime, c.name);
   const base: ContainerStatus = { name: c.name, image: c.image ?? '', imageID: latest?.imageRef ?? '', restartCount: latest?.restartCount ?? 0 };
   if (latest) base.containerID = `${inp.runtimeName}://${latest.id}`;
+  if (latest?.stopSignal) base.stopSignal = latest.stopSignal;
   const held = inp.waiting.get(c.name);
   const current = latest && latest.sandboxId === sandboxId ? latest : undefined;
   if (current?.state === 'CONTAINER_RUNNING') {
+    Object.assign(base, resourceStatus(c, inp.actuated?.[c.name], !!inp.resizePending));
     const started = inp.started.get(c.name) ?? true;
     const ready = started && (inp.ready.get(c.name) ?? !c.readinessProbe);
     return {
@@ -78,6 +87,24 @@ function containerStatus(inp: StatusInputs, c: Container, defaultWaiting: string
     status: { ...base, state: { waiting: { reason: w.reason, ...(w.message ? { message: w.message } : {}) } }, lastState: last ? terminated(last, inp.runtimeName) : {}, ready: false, started: false },
     running: false, ready: false, restarting: !!last, terminated: false, everRan: !!latest,
   };
+}
+
+/** cpu and memory only: the resources in-place resize manages */
+const cpuMemory = (m: Record<string, string | number> | undefined) => {
+  const out = Object.fromEntries(Object.entries(m ?? {}).filter(([k]) => k === 'cpu' || k === 'memory'));
+  return Object.keys(out).length ? out : undefined;
+};
+
+/** a running container's allocatedResources (its requests) and resources (what the runtime was given) */
+function resourceStatus(c: Container, actuated: NonNullable<StatusInputs['actuated']>[string] | undefined, pending: boolean): Partial<ContainerStatus> {
+  const out: Partial<ContainerStatus> = {};
+  // a pending resize is not allocated yet: the container keeps what it had
+  const requests = pending ? actuated?.requests : c.resources?.requests;
+  const allocated = requests && Object.keys(requests).length ? requests : undefined;
+  if (allocated) out.allocatedResources = allocated as ContainerStatus['allocatedResources'];
+  const req = cpuMemory(actuated?.requests), lim = cpuMemory(actuated?.limits);
+  if (req || lim) out.resources = { ...(req ? { requests: req } : {}), ...(lim ? { limits: lim } : {}) } as ContainerStatus['resources'];
+  return out;
 }
 
 function condition(type: string, ok: boolean, reason?: string, message?: string): Condition {
@@ -134,11 +161,17 @@ export function podStatus(inp: StatusInputs): PodStatus {
   const ready = terminal ? condition('Ready', false, 'PodCompleted', '')
     : unready.length ? condition('Ready', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`)
     : condition('Ready', gateProblems.length === 0, 'ReadinessGatesNotReady', gateProblems.join(', '));
+  // a resize the runtime refused stays in progress with the error, as the kubelet reports it
+  const resizing: Condition[] = [
+    ...(inp.resizePending ? [{ type: 'PodResizePending', status: 'True', lastProbeTime: null, reason: 'Infeasible', message: inp.resizePending }] : []),
+    ...(inp.resizeError ? [{ type: 'PodResizeInProgress', status: 'True', lastProbeTime: null, reason: 'Error', message: inp.resizeError }] : []),
+  ];
   const conds: Condition[] = [
     condition('PodReadyToStartContainers', sandboxReady && !terminal),
     condition('Initialized', initialized, 'ContainersNotInitialized', `containers with incomplete status: [${initIncomplete.join(' ')}]`),
     ready,
     terminal ? condition('ContainersReady', false, 'PodCompleted', '') : condition('ContainersReady', unready.length === 0, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`),
+    ...resizing,
   ];
   if (initialized && !inp.initFailed && terminal) conds[1] = condition('Initialized', true);
   const stamp = rfc3339(inp.now);
@@ -149,7 +182,8 @@ export function podStatus(inp: StatusInputs): PodStatus {
   }
   // conditions other writers own (PodScheduled, readiness gates, DisruptionTarget) stay
   const owned = new Set(conds.map(c => c.type));
-  const kept = prevConds.filter(c => !owned.has(c.type));
+  // (the resize conditions are the agent's too: gone once the resize is done)
+  const kept = prevConds.filter(c => !owned.has(c.type) && c.type !== 'PodResizeInProgress' && c.type !== 'PodResizePending');
   // a pod on a node has been scheduled, whoever put it there
   if (!kept.some(c => c.type === 'PodScheduled')) kept.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: stamp });
   const order = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];

@@ -3,8 +3,8 @@
 // SyncTerminatingPod (stop every container within the grace period, then the sandbox) and
 // SyncTerminatedPod (clean up; a deleted pod is removed from the runtime, its files and the API).
 
-import { isSidecar } from './restart-policy.ts';
 import { runHook } from './lifecycle-hooks.ts';
+import { terminationOrdering, terminationPrereqs, type TerminationOrdering } from './termination-order.ts';
 import { newTerminationLog } from './termination-message.ts';
 import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from '../../api/log.ts';
@@ -14,9 +14,9 @@ import type { Clock } from '../clock.ts';
 import type { CriClient } from '../cri/client.ts';
 import type { RestartBackoff } from './backoff.ts';
 import { ContainerStartError } from './config-errors.ts';
-import { containerConfig, podLogDir, sandboxConfig, type ContainerInputs, type SandboxSettings } from './cri-config.ts';
+import { containerConfig, linuxResources, podLogDir, sandboxConfig, type ContainerInputs, type SandboxSettings } from './cri-config.ts';
 import { containerEnv } from './env.ts';
-import { ensureImage } from './images.ts';
+import { ensureImage, type PullFailures } from './images.ts';
 import type { ObjectSource } from './object-source.ts';
 import { backoffKey, computePodActions, type StartAction, type Waiting } from './pod-actions.ts';
 import { podStatus } from './pod-status.ts';
@@ -26,6 +26,10 @@ import type { StatusManager } from './status-manager.ts';
 import type { Container, Pod, PodStatus, RuntimePod } from './types.ts';
 import type { CriInput, CriLinuxPodSandboxConfig, CriPodSandboxConfig } from '../cri/generated/cri-types.ts';
 import { podResources, type ResourceStateFile } from './resource-state.ts';
+import { podCgroupParent, podCgroupResources, type PodCgroupResources, type PodCgroupSettings } from './pod-cgroups.ts';
+import { infeasibleResize, resizeActions } from './resize-actions.ts';
+import { ensurePodCgroup, removePodCgroup, type CgroupFs } from './pod-cgroup-files.ts';
+import { podQosClass } from '../../api/qos.ts';
 import { prepareVolumes, removePodDir, type PreparedVolume } from './volumes.ts';
 import { rfc3339 } from '../../api/time.ts';
 
@@ -56,6 +60,10 @@ export interface SyncerDeps {
   /** whether the node takes the pod at all (sysctls); asked before anything runs */
   admit?: (pod: Pod) => { admit: true } | { admit: false; reason: string; message: string };
   runtimeHandler?: string;
+  /** the node's allocatable CPU (millicores) and memory (bytes): a resize beyond them is Infeasible */
+  allocatable?: () => { cpuMilli: number; memoryBytes: number };
+  /** pod cgroups by QoS class (cgroupsPerQOS with the cgroupfs driver): where, and the host's hierarchy */
+  podCgroups?: { settings: PodCgroupSettings; fs: CgroupFs };
   /** the resource checkpoints, when InPlacePodVerticalScaling is on */
   resourceState?: { allocated: ResourceStateFile; actuated: ResourceStateFile };
 }
@@ -72,28 +80,45 @@ const toMs = (ns: number | undefined) => (ns ? Math.floor(ns / 1e6) : 0);
 export interface PodSyncer {
   syncPod(pod: Pod): Promise<SyncResult>;
   syncTerminatingPod(pod: Pod, gracePeriodSeconds: number): Promise<void>;
+  /** a termination under way gets a shorter grace period: its containers are stopped again with it */
+  shortenTermination(pod: Pod, gracePeriodSeconds: number): Promise<void>;
   syncTerminatedPod(pod: Pod, remove: boolean): Promise<void>;
 }
 
 /** the pod conditions the agent writes; every other condition belongs to another writer */
-const agentConditions = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
+const agentConditions = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodResizeInProgress', 'PodResizePending']);
+
+/** a spec with each container's resources replaced by those recorded for it */
+function withResources(spec: Pod['spec'], had: ReturnType<typeof podResources>): Pod['spec'] {
+  const put = (c: Container) => (had[c.name] ? { ...c, resources: { requests: had[c.name]!.requests, limits: had[c.name]!.limits } } : c);
+  return { ...spec, containers: spec.containers.map(put), initContainers: spec.initContainers?.map(put) };
+}
+
+/** the larger of two pod cgroup settings, field by field (no limit is the largest) */
+function widest(a: PodCgroupResources, b: PodCgroupResources): PodCgroupResources {
+  const out: PodCgroupResources = { cpuShares: Math.max(a.cpuShares, b.cpuShares) };
+  if (a.cpuQuota && b.cpuQuota) { out.cpuQuota = Math.max(a.cpuQuota, b.cpuQuota); out.cpuPeriod = a.cpuPeriod; }
+  if (a.memoryLimitBytes && b.memoryLimitBytes) out.memoryLimitBytes = Math.max(a.memoryLimitBytes, b.memoryLimitBytes);
+  return out;
+}
 
 export function podSyncer(d: SyncerDeps): PodSyncer {
   /** why containers wait, kept from the last attempt to start them */
   const startErrors = new Map<string, Map<string, Waiting>>();
   /** pods refused before they ran: their Failed status stays as written */
   const rejected = new Set<string>();
+  /** failed image pulls, for the ImagePullBackOff message */
+  const pullFailures: PullFailures = new Map();
 
-  /** what is left of a grace period begun at `started`, never under the kubelet's 2 s */
-  const graceLeft = (grace: number, started: number) => Math.max(2, grace - Math.ceil((d.clock.now() - started) / 1000));
   const sleepFor = (ms: number) => new Promise<void>(resolve => d.clock.after(ms, resolve));
 
   /**
    * Stops a container as the kubelet does: its preStop hook first (when `preStop`), within the
-   * grace period, then the runtime's stop with what is left of it (at least 2 s): the signal,
-   * then a kill at the deadline.
+   * grace period, then (in a pod's termination) its turn after the containers it outlives, then
+   * the runtime's stop with what is left of it (at least 2 s): the signal, then a kill at the
+   * deadline.
    */
-  async function stopContainer(pod: Pod, id: string, name: string, grace: number, message?: string, preStop = true): Promise<unknown> {
+  async function stopContainer(pod: Pod, id: string, name: string, grace: number, message?: string, preStop = true, ordering?: TerminationOrdering): Promise<unknown> {
     d.event(pod, 'Normal', 'Killing', message ?? `Stopping container ${name}`);
     const c = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find(x => x.name === name);
     let left = grace;
@@ -102,14 +127,25 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       const ip = (await d.reader.readPod(pod.metadata.uid))?.sandboxes[0]?.ip ?? '';
       const failure = await runHook(c.lifecycle.preStop, { cri: d.cri, containerId: id, container: c, podIP: ip }, pod, grace, sleepFor);
       if (failure) d.event(pod, 'Warning', 'FailedPreStopHook', failure);
-      left = graceLeft(grace, started);
+      // whole seconds, truncated, as the kubelet counts the hook's time
+      left -= Math.floor((d.clock.now() - started) / 1000);
     }
-    return d.cri.stopContainer({ containerId: id, timeout: left }).catch(err => d.log.warn('stopping a container failed', { pod: pod.metadata.name, container: name, err: String(err) }));
+    if (ordering && left > 0) {
+      // whole seconds waited come off the grace period, as the kubelet truncates them
+      const started = d.clock.now();
+      await ordering.waitForTurn(name, left * 1000);
+      left -= Math.floor((d.clock.now() - started) / 1000);
+    }
+    try {
+      return await d.cri.stopContainer({ containerId: id, timeout: grace > 0 ? Math.max(2, left) : 0 }).catch(err => d.log.warn('stopping a container failed', { pod: pod.metadata.name, container: name, err: String(err) }));
+    } finally {
+      ordering?.terminated(name);
+    }
   }
 
   async function startOne(pod: Pod, a: StartAction, sandboxId: string, sbConfig: CriInput<CriPodSandboxConfig>, podIPs: string[], volumes: Map<string, PreparedVolume>): Promise<void> {
     const c = a.container;
-    await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m));
+    await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m), pullFailures);
     const envs = await containerEnv(pod, c, d.objects, { podIPs, hostIPs: d.nodeIPs() });
     const policy = d.containerPolicy ? await d.containerPolicy(pod, c) : {};
     const terminationLog = await newTerminationLog(d.rootDir, pod.metadata.uid, c.name);
@@ -144,7 +180,52 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
   function actuated(pod: Pod, c: Container): void {
     const entry = { ...(actuatedByPod.get(pod.metadata.uid) ?? {}), [c.name]: { requests: c.resources?.requests, limits: c.resources?.limits } };
     actuatedByPod.set(pod.metadata.uid, entry);
-    d.resourceState!.actuated.set(pod.metadata.uid, entry);
+    d.resourceState?.actuated.set(pod.metadata.uid, entry);
+  }
+
+  /** why the last in-place resize of a pod failed, for its PodResizeInProgress condition */
+  const resizeErrors = new Map<string, string>();
+  /** why a pod's resize waits (Infeasible), for its PodResizePending condition */
+  const resizePending = new Map<string, string>();
+
+  /**
+   * In-place resize: running containers whose CPU or memory changed are updated through the
+   * runtime (or restarted, as their resizePolicy asks); the pod cgroup first takes the larger of
+   * the old and new limits, so neither step is refused for going below what the other holds.
+   */
+  async function resizeRunning(pod: Pod, runtime: RuntimePod | undefined, grace: number, stopped: Set<string>): Promise<void> {
+    const uid = pod.metadata.uid;
+    const had = actuatedByPod.get(uid) ?? {};
+    const sandboxId = runtime?.sandboxes[0]?.id;
+    const steps = resizeActions(pod, (runtime?.containers ?? []).filter(c => c.sandboxId === sandboxId && !stopped.has(c.id)), had);
+    resizePending.delete(uid);
+    // nothing (left) to change: a resize that failed before has been done since, or replaced by a restart
+    if (!steps.update.length && !steps.restart.length) { resizeErrors.delete(uid); return; }
+    const infeasible = d.allocatable ? infeasibleResize(pod, d.allocatable()) : undefined;
+    if (infeasible) {
+      if (!resizePending.has(uid)) d.event(pod, 'Warning', 'ResizeInfeasible', `Pod resize Infeasible: ${infeasible}`);
+      resizePending.set(uid, infeasible);
+      return;
+    }
+    const cgroup = d.podCgroups ? podCgroupParent(pod, d.podCgroups.settings, podQosClass(pod)) : undefined;
+    const before = podCgroupResources({ ...pod, spec: withResources(pod.spec, had) });
+    const after = podCgroupResources(pod);
+    const fs = d.podCgroups?.fs;
+    const cgroupFailed = (err: unknown) => d.log.warn('pod cgroup not resized', { pod: pod.metadata.name, err: String(err) });
+    if (cgroup && fs) await ensurePodCgroup(fs, cgroup, widest(before, after)).catch(cgroupFailed);
+    resizeErrors.delete(uid);
+    for (const u of steps.update) {
+      try {
+        const extra = d.containerPolicy ? (await d.containerPolicy(pod, u.container)).resources : undefined;
+        await d.cri.updateContainerResources({ containerId: u.id, linux: { ...linuxResources(u.container), ...(extra ?? {}) } });
+        actuated(pod, u.container);
+      } catch (err) {
+        resizeErrors.set(uid, (err as Error).message);
+        d.event(pod, 'Warning', 'ResizeError', `Resize of container ${u.container.name} failed: ${(err as Error).message}`);
+      }
+    }
+    await Promise.all(steps.restart.map(r => stopContainer(pod, r.id, r.container.name, grace, r.message)));
+    if (cgroup && fs) await ensurePodCgroup(fs, cgroup, resizeErrors.has(uid) ? widest(before, after) : after).catch(cgroupFailed);
   }
 
   function writeStatus(pod: Pod, runtime: RuntimePod | undefined, waiting: Map<string, Waiting>, initFailed: boolean, terminating = false): PodStatus {
@@ -160,6 +241,9 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       waiting,
       ready: d.prober.ready(uid),
       started: d.prober.started(uid),
+      actuated: actuatedByPod.get(uid),
+      resizeError: resizeErrors.get(uid),
+      resizePending: resizePending.get(uid),
       initFailed,
       terminating,
       nodeIPs: d.nodeIPs(),
@@ -171,19 +255,16 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
   }
 
   /**
-   * Stops a pod's containers as the kubelet does: the regular ones (and plain init containers)
-   * together, then the sidecars (restartable init containers) one by one in reverse order, each
-   * with what is left of the grace period, so that they serve the others until those are gone.
+   * Stops a pod's containers as the kubelet does: every preStop hook at once, then the regular
+   * containers (and plain init containers), then the sidecars (restartable init containers) one
+   * by one in reverse order, each with what is left of the grace period, so that they serve the
+   * others until those are gone (termination-order.ts).
    */
   async function stopAll(pod: Pod, runtime: RuntimePod | undefined, grace: number): Promise<void> {
-    const started = d.clock.now();
     const live = (runtime?.containers ?? []).filter(c => c.state === 'CONTAINER_RUNNING' || c.state === 'CONTAINER_CREATED');
-    const sidecars = (pod.spec.initContainers ?? []).filter(isSidecar).map(c => c.name);
-    await Promise.all(live.filter(c => !sidecars.includes(c.name)).map(c => stopContainer(pod, c.id, c.name, grace)));
-    for (const name of [...sidecars].reverse()) {
-      const left = grace === 0 ? 0 : graceLeft(grace, started);
-      await Promise.all(live.filter(c => c.name === name).map(c => stopContainer(pod, c.id, c.name, left)));
-    }
+    // sidecars stop after the regular containers, the last declared first
+    const ordering = terminationOrdering(terminationPrereqs(pod, live.map(c => c.name)), d.clock);
+    await Promise.all(live.map(c => stopContainer(pod, c.id, c.name, grace, undefined, true, ordering)));
     for (const s of runtime?.sandboxes ?? []) if (s.state === 'SANDBOX_READY') await d.cri.stopPodSandbox({ podSandboxId: s.id });
   }
 
@@ -199,7 +280,9 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
         d.status.set(pod, { ...(pod.status ?? {}), phase: 'Failed', reason: verdict.reason, message: verdict.message, startTime: pod.status?.startTime ?? rfc3339(now) });
         return { terminal: true };
       }
-      const actions = computePodActions({ pod, runtime, now, backoff: (k, since) => d.backoff.check(k, since), probeFailures: d.prober.failures(uid) });
+      // what the running containers were started with: recorded, or (a pod adopted with no record) its spec
+      if (!actuatedByPod.has(uid) && runtime?.containers.length) actuatedByPod.set(uid, d.resourceState?.actuated.get(uid) ?? podResources(pod));
+      const actions = computePodActions({ pod, runtime, now, backoff: (k, since) => d.backoff.check(k, since), probeFailures: d.prober.failures(uid), started: d.prober.started(uid) });
       d.resourceState?.allocated.set(uid, podResources(pod));
       const errors = startErrors.get(uid) ?? new Map<string, Waiting>();
       startErrors.set(uid, errors);
@@ -215,7 +298,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       }
 
       let sandboxId = actions.sandboxId;
-      const extraLinux = d.sandboxPolicy ? d.sandboxPolicy(pod) : {};
+      const cgroupParent = d.podCgroups ? podCgroupParent(pod, d.podCgroups.settings, podQosClass(pod)) : undefined;
+      const extraLinux = { ...(d.sandboxPolicy ? d.sandboxPolicy(pod) : {}), ...(cgroupParent ? { cgroupParent } : {}) };
       const sbConfig = sandboxConfig(pod, actions.sandboxAttempt, d.sandbox, extraLinux);
       let volumes = new Map<string, PreparedVolume>();
       try {
@@ -230,6 +314,9 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       if (actions.createSandbox) {
         try {
           await mkdir(podLogDir(d.sandbox.podLogsDir, pod), { recursive: true });
+          // the pod's cgroup and its limits, before the runtime puts the sandbox in it
+          // (best effort: without it the runtime makes the path itself, only the pod-level limits are missing)
+          if (cgroupParent) await ensurePodCgroup(d.podCgroups!.fs, cgroupParent, podCgroupResources(pod)).catch(err => d.log.warn('pod cgroup not set up', { pod: pod.metadata.name, cgroup: cgroupParent, err: String(err) }));
           ({ podSandboxId: sandboxId } = await d.cri.runPodSandbox({ config: sbConfig, runtimeHandler: d.runtimeHandler ?? '' }));
         } catch (err) {
           d.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${(err as Error).message}`);
@@ -242,20 +329,20 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
 
       let requeue: number | undefined;
       for (const a of actions.start) {
-        // a restart counts against the back-off whether or not it starts: a container whose
-        // start fails (its command missing from the image) is held back like one that crashes
+        // a restart lengthens the next back-off whether or not it starts, as the kubelet counts
+        // it when it decides to restart: a container that cannot start at all loops back off too
         if (a.since !== undefined) d.backoff.next(a.backoffKey, now);
         try {
           await startOne(pod, a, sandboxId!, sbConfig, podIPs, volumes);
           errors.delete(a.container.name);
-          if (d.resourceState) actuated(pod, a.container);
+          actuated(pod, a.container);
         } catch (err) {
           if (!(err instanceof ContainerStartError)) throw err;
           errors.set(a.container.name, { reason: err.reason, message: err.message });
           const imageProblem = ['ErrImagePull', 'ImagePullBackOff', 'ErrImageNeverPull'].includes(err.reason);
           // image problems have had their events from the image step
           if (!imageProblem) d.event(pod, 'Warning', 'Failed', `Error: ${err.message}`);
-          requeue = Math.min(requeue ?? Infinity, imageProblem ? 10_000 : 5_000);
+          requeue = Math.min(requeue ?? Infinity, err.retryAfterMs !== undefined ? Math.max(100, err.retryAfterMs) : imageProblem ? 10_000 : 5_000);
           // init containers run in order: a failure holds back the rest
           if (a.init) break;
         }
@@ -267,6 +354,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
         d.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${uid})`);
       }
 
+      if (!actions.createSandbox) await resizeRunning(pod, runtime, grace, new Set(actions.kill.map(k => k.id)));
       runtime = actions.start.length || actions.kill.length || actions.createSandbox ? await d.reader.readPod(uid) : runtime;
       const running: RunningContainer[] = [];
       const all = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
@@ -276,9 +364,10 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
         if (c) running.push({ id: rc.id, container: c, startedAtMs: toMs(rc.startedAt) || now });
       }
       d.prober.sync(pod, running, podIPs[0] ?? '');
-      const held = new Map(actions.waiting);
-      // a start error is shown until the next attempt; a container held back since then shows its back-off
-      for (const [k, v] of errors) if (!running.some(r => r.container.name === k) && !actions.waiting.has(k)) held.set(k, v);
+      // a container held in back-off waits as CrashLoopBackOff, whatever its last start said (that is in lastState)
+      const held = new Map<string, Waiting>();
+      for (const [k, v] of errors) if (!running.some(r => r.container.name === k)) held.set(k, v);
+      for (const [k, v] of actions.waiting) held.set(k, v);
       writeStatus(pod, runtime, held, false);
       return { terminal: false, requeueAfterMs: requeue === Infinity ? undefined : requeue };
     },
@@ -291,6 +380,13 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       if (!rejected.has(uid)) writeStatus(pod, await d.reader.readPod(uid), new Map(), false, true);
     },
 
+    async shortenTermination(pod, grace) {
+      const runtime = await d.reader.readPod(pod.metadata.uid);
+      const live = (runtime?.containers ?? []).filter(c => c.state === 'CONTAINER_RUNNING' || c.state === 'CONTAINER_CREATED');
+      // the runtime signals again and kills at the new, earlier deadline; the first stop returns then too
+      await Promise.all(live.map(c => d.cri.stopContainer({ containerId: c.id, timeout: grace }).catch(err => d.log.warn('stopping a container failed', { pod: pod.metadata.name, container: c.name, err: String(err) }))));
+    },
+
     async syncTerminatedPod(pod, remove) {
       const uid = pod.metadata.uid;
       await d.status.flush(uid);
@@ -299,14 +395,18 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       for (const c of runtime?.containers ?? []) await d.cri.removeContainer({ containerId: c.id }).catch(() => undefined);
       for (const s of runtime?.sandboxes ?? []) await d.cri.removePodSandbox({ podSandboxId: s.id }).catch(() => undefined);
       await removePodDir(d.rootDir, uid).catch(() => undefined);
+      if (d.podCgroups) await removePodCgroup(d.podCgroups.fs, podCgroupParent(pod, d.podCgroups.settings, podQosClass(pod)));
       // the pod's container logs go with it, as the kubelet removes them
       await rm(podLogDir(d.sandbox.podLogsDir, pod), { recursive: true, force: true }).catch(err => d.log.warn('pod log directory not removed', { pod: `${pod.metadata.namespace}/${pod.metadata.name}`, err: String(err) }));
       d.resourceState?.allocated.remove(uid);
       d.resourceState?.actuated.remove(uid);
       d.backoff.forget(`${uid}/`);
+      for (const k of pullFailures.keys()) if (k.startsWith(`${uid}/`)) pullFailures.delete(k);
       startErrors.delete(uid);
       rejected.delete(uid);
       actuatedByPod.delete(uid);
+      resizeErrors.delete(uid);
+      resizePending.delete(uid);
       d.status.forget(uid);
     },
   };

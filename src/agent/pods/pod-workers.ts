@@ -24,6 +24,8 @@ interface Worker {
   pending: boolean;
   timer?: { cancel(): void };
   failures: number;
+  /** the grace period the termination under way was given, in seconds */
+  graceInUse?: number;
 }
 
 export interface PodWorkers {
@@ -99,7 +101,9 @@ export function startPodWorkers(opts: PodWorkerOptions): PodWorkers {
           else { schedule(w, r.requeueAfterMs ?? resync); continue; }
         }
         if (w.phase === 'terminating') {
-          await opts.syncer.syncTerminatingPod(w.pod, grace(w.pod));
+          w.graceInUse = grace(w.pod);
+          await opts.syncer.syncTerminatingPod(w.pod, w.graceInUse);
+          w.graceInUse = undefined;
           w.phase = 'terminated';
         }
         if (w.phase === 'terminated') {
@@ -135,6 +139,12 @@ export function startPodWorkers(opts: PodWorkerOptions): PodWorkers {
       }
       const before = w.pod;
       w.pod = pod;
+      // a second delete with a shorter grace period cuts the termination under way short, as the
+      // kubelet's workers do: the grace period only ever decreases
+      if (w.graceInUse !== undefined && pod.metadata.deletionTimestamp && grace(pod) < w.graceInUse) {
+        w.graceInUse = grace(pod);
+        void opts.syncer.shortenTermination(pod, w.graceInUse).catch(err => opts.log.warn('shortening a termination failed', { pod: `${pod.metadata.namespace}/${pod.metadata.name}`, err: String(err) }));
+      }
       // the agent's own status writes come back as updates; only what it acts on wakes it
       if (before !== pod && !meaningfulChange(before, pod)) return;
       kick(w);

@@ -31,7 +31,8 @@ function httpGet(target: ProbeTarget, h: CoreV1HTTPGetAction, timeoutMs: number)
   for (const x of h.httpHeaders ?? []) headers[x.name.toLowerCase()] = x.value;
   return new Promise(resolve => {
     const lib = scheme === 'https' ? https : http;
-    const req = lib.get(url, { headers, timeout: timeoutMs, rejectUnauthorized: false }, res => {
+    // Go's HTTP client takes bare-LF header lines (busybox httpd's CGI answers, for one): so must the probe
+    const req = lib.get(url, { headers, timeout: timeoutMs, rejectUnauthorized: false, insecureHTTPParser: true }, res => {
       const code = res.statusCode ?? 0;
       let body = '';
       res.on('data', d => { if (body.length < 10_240) body += d; });

@@ -44,6 +44,7 @@ export function podResources(pod: Pod): PodResources[string] {
 }
 
 export interface ResourceStateFile {
+  get(uid: string): PodResources[string] | undefined;
   set(uid: string, resources: PodResources[string]): void;
   remove(uid: string): void;
   /** resolves when what was set so far is on disk */
@@ -65,6 +66,7 @@ export async function resourceStateFile(rootDir: string, name: ResourceStateName
     });
   };
   return {
+    get: uid => entries[uid],
     set(uid, resources) {
       if (JSON.stringify(entries[uid]) === JSON.stringify(resources)) return;
       entries[uid] = resources;

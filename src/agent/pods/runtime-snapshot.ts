@@ -4,6 +4,7 @@
 // exited; neither answer changes while the container stays in that state.
 
 import { terminationMessage } from './termination-message.ts';
+import { podStopSignal } from './stop-signal.ts';
 import type { CriClient } from '../cri/client.ts';
 import { CONTAINER_HASH, CONTAINER_NAME, CONTAINER_RESTART_COUNT, MANAGED_BY, MANAGED_BY_VALUE, POD_NAME, POD_NAMESPACE, POD_UID } from './cri-labels.ts';
 import type { RuntimeContainer, RuntimePod, RuntimeSandbox } from './types.ts';
@@ -120,6 +121,7 @@ export function snapshotReader(cri: CriClient, now: () => number = Date.now): Sn
           rc.message = messages.get(c.id);
         }
         rc.imageRef = d.imageRef || rc.imageRef;
+        rc.stopSignal = podStopSignal(d.stopSignal);
       }
       p.containers.push(rc);
     }));

@@ -29,6 +29,8 @@ export interface RuntimeContainer {
   exitCode?: number;
   reason?: string;
   message?: string;
+  /** the signal the runtime stops it with, as the pod status names it (absent: its default) */
+  stopSignal?: string;
   /** the spec hash recorded at creation: a changed spec restarts the container */
   hash?: string;
   restartCount: number;

@@ -8,6 +8,7 @@ import { scaleSubresource } from './scale.ts';
 import { finalizeSubresource } from './finalize.ts';
 import { bindingSubresource } from './binding.ts';
 import { logSubresource } from './log.ts';
+import { resizeSubresource } from './resize.ts';
 
 const registered = new Map<string, Subresource>();
 
@@ -22,6 +23,7 @@ registerSubresource(scaleSubresource);
 registerSubresource(finalizeSubresource);
 registerSubresource(bindingSubresource);
 registerSubresource(logSubresource);
+registerSubresource(resizeSubresource);
 
 function servedOn(sub: Subresource, info: ResourceInfo): boolean {
   return sub.servedFor ? sub.servedFor(info) : info.subresources.some(s => s.name === sub.name);

@@ -44,6 +44,6 @@ test('without --checkpoint CheckpointContainer is UNIMPLEMENTED, as in container
   const containerId = await runContainer(pod, { command: ['sleep', '3600'] });
   await assert.rejects(
     cri.checkpointContainer({ containerId, location: join(dir, 'cp.tar') }),
-    criError('UNIMPLEMENTED', /^rpc error: code = UNIMPLEMENTED desc = method CheckpointContainer not implemented$/),
+    criError('UNIMPLEMENTED', /^rpc error: code = Unimplemented desc = method CheckpointContainer not implemented$/),
   );
 });

@@ -33,7 +33,7 @@ test('images a registry does not have fail to pull as containerd reports it', as
   const { cri } = await startSim(t, { unpullableImages: ['ghost', 'example.com/team/missing:1.0'] });
   await assert.rejects(
     cri.pullImage({ image: { image: 'ghost' } }),
-    criError('UNKNOWN', /^rpc error: code = UNKNOWN desc = failed to pull and unpack image "docker\.io\/library\/ghost:latest": failed to resolve reference "docker\.io\/library\/ghost:latest": docker\.io\/library\/ghost:latest: not found$/),
+    criError('UNKNOWN', /^rpc error: code = Unknown desc = failed to pull and unpack image "docker\.io\/library\/ghost:latest": failed to resolve reference "docker\.io\/library\/ghost:latest": docker\.io\/library\/ghost:latest: not found$/),
   );
   await assert.rejects(cri.pullImage({ image: { image: 'example.com/team/missing:1.0' } }), criError('UNKNOWN', /example\.com\/team\/missing:1\.0: not found/));
   await assert.rejects(cri.pullImage({ image: { image: 'registry.invalid/none:1' } }), criError('UNKNOWN', /lookup registry\.invalid: no such host/));

@@ -6,7 +6,7 @@ const missing = 'f'.repeat(64);
 
 test('unknown sandboxes and containers answer NOT_FOUND in containerd\'s words', async t => {
   const { cri, runPod } = await startSim(t);
-  await assert.rejects(cri.podSandboxStatus({ podSandboxId: missing }), criError('NOT_FOUND', /^rpc error: code = NOT_FOUND desc = an error occurred when try to find sandbox: not found$/));
+  await assert.rejects(cri.podSandboxStatus({ podSandboxId: missing }), criError('NOT_FOUND', /^rpc error: code = NotFound desc = an error occurred when try to find sandbox: not found$/));
   await assert.rejects(cri.stopPodSandbox({ podSandboxId: missing }), criError('NOT_FOUND', /an error occurred when try to find sandbox "f{64}": not found/));
   for (const call of ['containerStatus', 'startContainer', 'stopContainer', 'execSync', 'updateContainerResources', 'reopenContainerLog'] as const) {
     await assert.rejects(cri[call]({ containerId: missing, cmd: ['true'] }), criError('NOT_FOUND', /an error occurred when try to find container "f{64}": not found/), call);

@@ -64,3 +64,15 @@ test('no grace period kills at once; a TERM handler decides the exit code', asyn
   await cri.stopContainer({ containerId: handler, timeout: 1 });
   assert.equal((await cri.containerStatus({ containerId: handler })).status!.exitCode, 0);
 });
+
+test('a container\'s stop signal SIGINT reaches its INT trap in place of SIGTERM; unhandled by PID 1 it does nothing until the kill at the grace period; the status names it', async t => {
+  const { cri, runPod, runContainer } = await startSim(t);
+  const pod = await runPod('p');
+  const handler = await runContainer(pod, { metadata: { name: 'int' }, stopSignal: 'SIGNAL_SIGINT', command: ['sh', '-c', "trap 'exit 0' TERM; trap 'exit 42' INT; sleep 3600"] });
+  await cri.stopContainer({ containerId: handler, timeout: 10 });
+  const s = (await cri.containerStatus({ containerId: handler })).status!;
+  assert.deepEqual([s.exitCode, s.stopSignal], [42, 'SIGNAL_SIGINT']);
+  const plain = await runContainer(pod, { metadata: { name: 'plain' }, stopSignal: 'SIGNAL_SIGINT', command: ['sleep', '3600'] });
+  await cri.stopContainer({ containerId: plain, timeout: 1 });
+  assert.equal((await cri.containerStatus({ containerId: plain })).status!.exitCode, 137);
+});

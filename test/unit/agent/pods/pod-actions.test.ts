@@ -96,3 +96,13 @@ test('back-off: first retry at once, then 10 s doubling to the cap, forgotten af
   now += 80_001;
   assert.equal(b.check('k', now).inBackoff, false);
 });
+
+test('a sidecar lets the next init container start only once it has started (its startup probe passed)', () => {
+  const p = pod({ initContainers: [{ name: 'side', image: 'x', restartPolicy: 'Always', startupProbe: { exec: { command: ['true'] } } }, { name: 'i2', image: 'x' }] });
+  const r = rt([rc('side', 'CONTAINER_RUNNING')]);
+  assert.deepEqual(run(p, r, { started: new Map([['side', false]]) }).start, []);
+  assert.deepEqual(run(p, r, { started: new Map([['side', true]]) }).start.map(s => s.container.name), ['i2']);
+  // then the regular containers, with the sidecar still running beside them
+  const after = run(p, rt([rc('side', 'CONTAINER_RUNNING'), rc('i2', 'CONTAINER_EXITED', { exitCode: 0 })]), { started: new Map([['side', true]]) });
+  assert.deepEqual(after.start.map(s => s.container.name), ['a']);
+});
