@@ -36,6 +36,7 @@ export interface PodManagerOptions {
   containerPolicy?: ContainerPolicy;
   sandboxPolicy?: SandboxPolicy;
   admit?: SyncerDeps['admit'];
+  nodeAllocatable?: SyncerDeps['nodeAllocatable'];
   /** keep allocated_pods_state and actuated_pods_state (the InPlacePodVerticalScaling gate) */
   resourceCheckpoints?: boolean;
   clock: Clock;
@@ -72,7 +73,7 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
     backoff: restartBackoff(now, 10_000, o.maxContainerRestartPeriodMs ?? 300_000),
     clock: o.clock, log, event, rootDir: o.rootDir, sandbox: o.sandbox,
     nodeIPs: o.nodeIPs, runtimeName: () => runtimeName,
-    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit, resourceState,
+    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit, resourceState, nodeAllocatable: o.nodeAllocatable,
   });
   workers = startPodWorkers({
     syncer, clock: o.clock, log, resyncMs: o.resyncMs,

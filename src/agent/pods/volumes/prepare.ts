@@ -1,0 +1,94 @@
+// Every volume of a pod set up on the host before its containers start, and again on each sync so
+// that ConfigMap, Secret, downward API and projected contents follow their sources (written by
+// the atomic writer: the mount point never changes, so running containers see the new files).
+// Each volume is set up on its own: one that fails is told as a FailedMount event in the
+// kubelet's words and holds the pod's new containers in ContainerCreating, while the others are
+// still brought up to date. A volume this agent cannot provide at all (a type it does not
+// implement, a projected serviceAccountToken) is CreateContainerConfigError, said by name.
+
+import { configError, ContainerStartError } from '../config-errors.ts';
+import type { PodFacts } from '../env.ts';
+import type { ObjectSource } from '../object-source.ts';
+import type { Pod } from '../types.ts';
+import { parseQuantity } from '../../../api/quantity.ts';
+import { writeAtomically } from '../atomic-writer.ts';
+import type { PreparedVolume } from './container-mounts.ts';
+import { downwardFiles } from './downward-files.ts';
+import { setUpEmptyDir } from './empty-dir.ts';
+import { setUpHostPath } from './host-path.ts';
+import { volumeDir } from './layout.ts';
+import { objectFiles } from './object-files.ts';
+import { projectedFiles, unsupportedSource } from './projected.ts';
+import { ensureSharedMount, propagatedVolumes } from './propagation.ts';
+import { setUpFailed, VolumeSetupError } from './volume-error.ts';
+import type { CoreV1Volume } from '../../../schema/generated/types.ts';
+
+type Setup = (v: CoreV1Volume) => Promise<PreparedVolume>;
+
+/** the volume types orch provides, and the one field that names each in a volume */
+const supported = ['emptyDir', 'hostPath', 'configMap', 'secret', 'downwardAPI', 'projected'] as const;
+
+export async function prepareVolumes(pod: Pod, rootDir: string, objects: ObjectSource, facts: PodFacts = { podIPs: [], hostIPs: [] }): Promise<Map<string, PreparedVolume>> {
+  const uid = pod.metadata.uid;
+  const allocatableMemory = parseQuantity(facts.nodeAllocatable?.memory);
+  const setups: Record<(typeof supported)[number], Setup> = {
+    async emptyDir(v) {
+      const medium = v.emptyDir!.medium ?? '';
+      if (medium !== '' && medium !== 'Memory') throw configError(`volume ${JSON.stringify(v.name)}: emptyDir medium ${medium} is not supported by this node agent`);
+      const path = volumeDir(rootDir, uid, 'emptyDir', v.name);
+      await setUpEmptyDir(path, pod, v.emptyDir!, allocatableMemory);
+      return { hostPath: path, readOnly: false };
+    },
+    async hostPath(v) {
+      const path = String(v.hostPath!.path ?? '');
+      await setUpHostPath(path, v.hostPath!.type);
+      return { hostPath: path, readOnly: false };
+    },
+    async configMap(v) {
+      const s = v.configMap!;
+      const path = volumeDir(rootDir, uid, 'configMap', v.name);
+      await writeAtomically(path, await objectFiles(objects, pod, { kind: 'configmaps', name: s.name ?? '', items: s.items, optional: s.optional }, s.defaultMode ?? 0o644));
+      return { hostPath: path, readOnly: true };
+    },
+    async secret(v) {
+      const s = v.secret!;
+      const path = volumeDir(rootDir, uid, 'secret', v.name);
+      await writeAtomically(path, await objectFiles(objects, pod, { kind: 'secrets', name: s.secretName ?? '', items: s.items, optional: s.optional }, s.defaultMode ?? 0o644));
+      return { hostPath: path, readOnly: true };
+    },
+    async downwardAPI(v) {
+      const path = volumeDir(rootDir, uid, 'downwardAPI', v.name);
+      await writeAtomically(path, downwardFiles(pod, v.downwardAPI!.items, v.downwardAPI!.defaultMode ?? 0o644, facts));
+      return { hostPath: path, readOnly: true };
+    },
+    async projected(v) {
+      const refused = unsupportedSource(v.name, v.projected!);
+      if (refused) throw refused;
+      const path = volumeDir(rootDir, uid, 'projected', v.name);
+      await writeAtomically(path, await projectedFiles(objects, pod, v.projected!, facts));
+      return { hostPath: path, readOnly: true };
+    },
+  };
+
+  const out = new Map<string, PreparedVolume>();
+  const failedMounts: string[] = [];
+  let refused: ContainerStartError | undefined;
+  const propagated = propagatedVolumes(pod);
+  for (const v of pod.spec.volumes ?? []) {
+    const type = supported.find(t => v[t] != null);
+    try {
+      if (!type) {
+        const other = Object.keys(v).find(k => k !== 'name' && (v as unknown as Record<string, unknown>)[k] != null) ?? 'unknown';
+        throw configError(`volume ${JSON.stringify(v.name)} has a type (${other}) this node agent does not support`);
+      }
+      const prepared = await setups[type](v);
+      if (propagated.has(v.name) && type !== 'hostPath') await ensureSharedMount(prepared.hostPath);
+      out.set(v.name, prepared);
+    } catch (err) {
+      if (err instanceof ContainerStartError && err.reason === 'CreateContainerConfigError') refused ??= err;
+      else failedMounts.push(setUpFailed(v.name, (err as Error).message));
+    }
+  }
+  if (refused || failedMounts.length) throw new VolumeSetupError(failedMounts, refused);
+  return out;
+}
