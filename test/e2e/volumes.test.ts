@@ -3,7 +3,7 @@
 // appears; CreateContainerConfigError for a projected token and an unset subPathExpr variable)
 // runs on both runtimes, the simulated one and containerd. What a container sees runs on
 // containerd, read from inside it through its log: Secret and ConfigMap items with their modes
-// and a Secret's update, hostPath types, a tmpfs sized by the pod's memory limit, a subPathExpr
+// and a Secret's update (the Secret on a tmpfs), hostPath types, a tmpfs sized by the pod's memory limit, a subPathExpr
 // directory from the pod's name, a read-only mount, mount propagation between two containers
 // and the host; and everything unmounted and removed when the pod goes.
 
@@ -127,6 +127,7 @@ test('volumes on containerd: what containers see, and what the pod leaves behind
       '[ -S /app.sock ] && echo "socket=yes"',
       'echo made-inside > /created/by-pod',
       'grep " /ram " /proc/mounts',
+      'grep " /sec " /proc/mounts',
       'echo "$POD_NAME" > /work/who',
       'touch /ro/x 2>/dev/null && echo "ro-mount=writable" || echo "ro-mount=refused"',
       'while true; do echo "token=$(cat /sec/creds/token)"; sleep 1; done',
@@ -163,6 +164,7 @@ test('volumes on containerd: what containers see, and what the pod leaves behind
     assert.match(log, /^socket=yes$/m);
     assert.match(log, /^tmpfs \/ram tmpfs .*size=49152k/m, 'the tmpfs is as large as the pod\'s memory limit');
     assert.match(log, /^ro-mount=refused$/m);
+    assert.match(log, /^tmpfs \/sec tmpfs ro,.*size=49152k/m, 'the Secret is on a tmpfs of its own, mounted read-only');
     assert.equal(await readFile(join(hostDir, 'made/here/by-pod'), 'utf8'), 'made-inside\n');
     const scratch = join(agent.rootDir, 'pods', uid, 'volumes/kubernetes.io~empty-dir/scratch');
     assert.equal(await readFile(join(scratch, 'seer/who'), 'utf8'), 'seer\n', 'the subPathExpr directory is named from the pod');

@@ -3,8 +3,9 @@
 // the node's allocatable memory, or the pod's memory limit when smaller, or the volume's
 // sizeLimit when smaller still; `noswap` where the kernel has it (6.3+), so that the volume's
 // pages never reach the node's swap. Usage past sizeLimit on disk is the eviction manager's.
+// Secret, downward API and projected volumes are memory-backed the same way.
 
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { release } from 'node:os';
 import { parseQuantity } from '../../../api/quantity.ts';
 import { atLeast, parseKernelVersion } from '../../machine/kernel.ts';
@@ -53,5 +54,16 @@ export async function setUpEmptyDir(path: string, pod: Pod, source: CoreV1EmptyD
     const opts = tmpfsOptions(memoryVolumeBytes(pod, source, nodeAllocatableMemory));
     await runMount('mount', ['-t', 'tmpfs', ...(opts.length ? ['-o', opts.join(',')] : []), 'tmpfs', path]);
   }
-  await chmod(path, 0o777);
+  // rwx for all; a fresh tmpfs keeps its sticky bit (1777), as the kubelet leaves it
+  if (((await stat(path)).mode & 0o777) !== 0o777) await chmod(path, 0o777);
+}
+
+/**
+ * Secret, downward API and projected volumes live on a tmpfs of their own, as the kubelet wraps
+ * them in a memory-backed emptyDir, so that secrets never reach the node's disk. Mounting needs
+ * root: an agent running without it (a simulated node in a test) keeps them in plain directories.
+ */
+export async function setUpMemoryWrapper(path: string, pod: Pod, nodeAllocatableMemory: number | undefined): Promise<void> {
+  if (process.getuid?.() !== 0) { await mkdir(path, { recursive: true }); return; }
+  await setUpEmptyDir(path, pod, { medium: 'Memory' }, nodeAllocatableMemory);
 }

@@ -1,6 +1,7 @@
 // Every volume of a pod set up on the host before its containers start, and again on each sync so
 // that ConfigMap, Secret, downward API and projected contents follow their sources (written by
-// the atomic writer: the mount point never changes, so running containers see the new files).
+// the atomic writer: the mount point never changes, so running containers see the new files;
+// Secret, downward API and projected ones on a tmpfs of their own, ConfigMaps on disk).
 // Each volume is set up on its own: one that fails is told as a FailedMount event in the
 // kubelet's words and holds the pod's new containers in ContainerCreating, while the others are
 // still brought up to date. A volume this agent cannot provide at all (a type it does not
@@ -14,7 +15,7 @@ import { parseQuantity } from '../../../api/quantity.ts';
 import { writeAtomically } from '../atomic-writer.ts';
 import type { PreparedVolume } from './container-mounts.ts';
 import { downwardFiles } from './downward-files.ts';
-import { setUpEmptyDir } from './empty-dir.ts';
+import { setUpEmptyDir, setUpMemoryWrapper } from './empty-dir.ts';
 import { setUpHostPath } from './host-path.ts';
 import { volumeDir } from './layout.ts';
 import { objectFiles } from './object-files.ts';
@@ -53,11 +54,13 @@ export async function prepareVolumes(pod: Pod, rootDir: string, objects: ObjectS
     async secret(v) {
       const s = v.secret!;
       const path = volumeDir(rootDir, uid, 'secret', v.name);
+      await setUpMemoryWrapper(path, pod, allocatableMemory);
       await writeAtomically(path, await objectFiles(objects, pod, { kind: 'secrets', name: s.secretName ?? '', items: s.items, optional: s.optional }, s.defaultMode ?? 0o644));
       return { hostPath: path, readOnly: true };
     },
     async downwardAPI(v) {
       const path = volumeDir(rootDir, uid, 'downwardAPI', v.name);
+      await setUpMemoryWrapper(path, pod, allocatableMemory);
       await writeAtomically(path, downwardFiles(pod, v.downwardAPI!.items, v.downwardAPI!.defaultMode ?? 0o644, facts));
       return { hostPath: path, readOnly: true };
     },
@@ -65,6 +68,7 @@ export async function prepareVolumes(pod: Pod, rootDir: string, objects: ObjectS
       const refused = unsupportedSource(v.name, v.projected!);
       if (refused) throw refused;
       const path = volumeDir(rootDir, uid, 'projected', v.name);
+      await setUpMemoryWrapper(path, pod, allocatableMemory);
       await writeAtomically(path, await projectedFiles(objects, pod, v.projected!, facts));
       return { hostPath: path, readOnly: true };
     },

@@ -8,11 +8,12 @@ import { lstat, readdir, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Pod } from '../types.ts';
 import { volumeDir, type PluginType } from './layout.ts';
+import { mountTable } from './host-mounts.ts';
 
 export interface VolumeUsage {
   name: string;
   path: string;
-  /** emptyDir medium Memory: a tmpfs of its own */
+  /** on a tmpfs of its own (emptyDir medium Memory; Secret, downward API and projected volumes) */
   memoryBacked: boolean;
   usedBytes: number;
   inodesUsed: number;
@@ -22,7 +23,7 @@ export interface VolumeUsage {
   inodesFree: number;
 }
 
-/** the host directory of each volume of the pod that has one under the pod's directory */
+/** the host directory of each volume of the pod that has one under the pod's directory; memoryBacked as the spec asks */
 export function podVolumePaths(rootDir: string, pod: Pod): Array<{ name: string; path: string; memoryBacked: boolean }> {
   const types: PluginType[] = ['emptyDir', 'configMap', 'secret', 'downwardAPI', 'projected'];
   const out = [];
@@ -54,7 +55,10 @@ export async function treeUsage(root: string): Promise<{ bytes: number; inodes: 
 
 export async function podVolumeUsage(rootDir: string, pod: Pod): Promise<VolumeUsage[]> {
   const out: VolumeUsage[] = [];
-  for (const v of podVolumePaths(rootDir, pod)) {
+  const table = await mountTable();
+  for (const spec of podVolumePaths(rootDir, pod)) {
+    // what is mounted there says it: Secrets and the like are on tmpfs where the agent runs as root
+    const v = { ...spec, memoryBacked: table.filter(m => m.target === spec.path).at(-1)?.fsType === 'tmpfs' };
     const fs = await statfs(v.path).catch(() => undefined);
     if (!fs) continue;
     const used = await treeUsage(v.path);

@@ -65,3 +65,23 @@ test('medium Memory: a tmpfs of the computed size, mounted once, unmounted when 
     await unmountPodVolumes(root, 'u-2').catch(() => undefined);
   }
 }));
+
+test('Secret, downward API and projected volumes are on a tmpfs of their own, ConfigMaps on disk, as the kubelet wraps them', asRoot, async () => withRoot(async root => {
+  const p = pod([
+    { name: 's', secret: { secretName: 'sec' } },
+    { name: 'd', downwardAPI: { items: [{ path: 'name', fieldRef: { fieldPath: 'metadata.name' } }] } },
+    { name: 'p', projected: { sources: [{ secret: { name: 'sec' } }] } },
+    { name: 'c', configMap: { name: 'cfg' } },
+  ], { containers: limited('32Mi') });
+  const vols = await prepareVolumes(p, root, objectSource());
+  for (const name of ['s', 'd', 'p']) {
+    const m = await mountAt(vols.get(name)!.hostPath);
+    assert.equal(m?.fsType, 'tmpfs', name);
+    assert.match(m!.options, /size=32768k/, 'sized like any memory-backed emptyDir of the pod');
+    assert.equal((await stat(vols.get(name)!.hostPath)).mode & 0o7777, 0o1777, 'the tmpfs keeps its sticky bit, as under the kubelet');
+  }
+  assert.equal(await readFile(join(vols.get('s')!.hostPath, 'token'), 'utf8'), 's3cret');
+  assert.equal(await mountAt(vols.get('c')!.hostPath), undefined);
+  await prepareVolumes(p, root, objectSource());
+  assert.equal((await readFile('/proc/self/mountinfo', 'utf8')).split('\n').filter(l => l.includes(vols.get('s')!.hostPath)).length, 1, 'mounted once');
+}));

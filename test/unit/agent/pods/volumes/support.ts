@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VolumeSetupError } from '../../../../../src/agent/pods/volumes.ts';
+import { unmountAllUnder } from '../../../../../src/agent/pods/volumes/host-mounts.ts';
 import type { DataObject, ObjectSource } from '../../../../../src/agent/pods/object-source.ts';
 import type { Pod } from '../../../../../src/agent/pods/types.ts';
 import { requires } from '../../../../support/requires.ts';
@@ -29,7 +30,8 @@ export function pod(volumes: unknown[], opts: { labels?: Record<string, string>;
 
 export async function withRoot(fn: (root: string) => Promise<void>): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'orch-vols-'));
-  try { await fn(root); } finally { await rm(root, { recursive: true, force: true }); }
+  // Secret, downward API and projected volumes are tmpfs mounts when the tests run as root
+  try { await fn(root); } finally { await unmountAllUnder(root); await rm(root, { recursive: true, force: true }); }
 }
 
 /** a rejection of prepareVolumes with exactly these FailedMount messages (and waiting reason) */
