@@ -4,8 +4,8 @@
 // runs on both runtimes, the simulated one and containerd. What a container sees runs on
 // containerd, read from inside it through its log: Secret and ConfigMap items with their modes
 // and a Secret's update (the Secret on a tmpfs), hostPath types, a tmpfs sized by the pod's memory limit, a subPathExpr
-// directory from the pod's name, a read-only mount, mount propagation between two containers
-// and the host; and everything unmounted and removed when the pod goes.
+// directory from the pod's name, a read-only mount, a non-root container reaching volumes through
+// the pod's fsGroup, mount propagation between two containers and the host; and everything unmounted and removed when the pod goes.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -182,6 +182,23 @@ test('volumes on containerd: what containers see, and what the pod leaves behind
     const mounts = await readFile('/proc/self/mountinfo', 'utf8');
     assert.ok(!mounts.includes(uid), 'nothing of the pod stays mounted');
     assert.equal(await readFile(join(hostDir, 'shared/hello'), 'utf8'), 'from the host', 'hostPath contents are the host\'s and stay');
+  });
+
+  await t.test('fsGroup: a non-root container reads a 0400 Secret and writes an emptyDir through the pod\'s group', async () => {
+    const body = podBody('grouped', rt, {
+      command: ['sh', '-c', 'echo "secret=$(cat /sec/token)"; echo hi > /data/f && echo "write=ok"; echo "groups=$(id -G)"; ls -ln /data/f; while true; do sleep 1; done'],
+      volumeMounts: [{ name: 'sec', mountPath: '/sec' }, { name: 'data', mountPath: '/data' }],
+    }, {
+      securityContext: { runAsUser: 1000, runAsGroup: 1000, fsGroup: 2000 },
+      volumes: [{ name: 'sec', secret: { secretName: 'creds', defaultMode: 0o400 } }, { name: 'data', emptyDir: {} }],
+    });
+    assert.equal((await post(c, 'pods', body)).status, 201);
+    await until('grouped reports', async () => /^-\S+ +\d+ +1000 +2000 /m.test(await logOf(c, 'grouped')), 60_000);
+    const log = await logOf(c, 'grouped');
+    assert.match(log, /^secret=second$/m);
+    assert.match(log, /^write=ok$/m);
+    assert.match(log, /^groups=1000 2000$/m);
+    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/grouped?gracePeriodSeconds=0')).status, 200);
   });
 
   await t.test('mount propagation: a mount made in a Bidirectional volume reaches the host and a HostToContainer container', async () => {

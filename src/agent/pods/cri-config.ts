@@ -139,7 +139,8 @@ export function containerConfig(inp: ContainerInputs): CriInput<CriContainerConf
         ...(runAsGroup !== undefined ? { runAsGroup: { value: runAsGroup } } : {}),
         ...(sc.capabilities ? { capabilities: { addCapabilities: sc.capabilities.add ?? [], dropCapabilities: sc.capabilities.drop ?? [] } } : {}),
         noNewPrivs: sc.allowPrivilegeEscalation === false,
-        supplementalGroups: podSc.supplementalGroups ?? [],
+        // the fsGroup first, as the kubelet adds it, so the container can use the volumes' group
+        supplementalGroups: [...(podSc.fsGroup != null ? [podSc.fsGroup] : []), ...(podSc.supplementalGroups ?? [])],
         ...(inp.securityContext ?? {}),
       },
     },

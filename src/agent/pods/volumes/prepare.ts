@@ -7,6 +7,7 @@
 // still brought up to date. A volume this agent cannot provide at all (a type it does not
 // implement, a projected serviceAccountToken) is CreateContainerConfigError, said by name.
 
+import { stat } from 'node:fs/promises';
 import { configError, ContainerStartError } from '../config-errors.ts';
 import type { PodFacts } from '../env.ts';
 import type { ObjectSource } from '../object-source.ts';
@@ -18,13 +19,15 @@ import { downwardFiles } from './downward-files.ts';
 import { setUpEmptyDir, setUpMemoryWrapper } from './empty-dir.ts';
 import { setUpHostPath } from './host-path.ts';
 import { volumeDir } from './layout.ts';
+import { applyFsGroup } from './ownership.ts';
 import { objectFiles } from './object-files.ts';
 import { projectedFiles, unsupportedSource } from './projected.ts';
 import { ensureSharedMount, propagatedVolumes } from './propagation.ts';
 import { setUpFailed, VolumeSetupError } from './volume-error.ts';
 import type { CoreV1Volume } from '../../../schema/generated/types.ts';
 
-type Setup = (v: CoreV1Volume) => Promise<PreparedVolume>;
+/** a volume set up, and whether its directory was made just now */
+type Setup = (v: CoreV1Volume) => Promise<PreparedVolume & { fresh?: boolean }>;
 
 /** the volume types orch provides, and the one field that names each in a volume */
 const supported = ['emptyDir', 'hostPath', 'configMap', 'secret', 'downwardAPI', 'projected'] as const;
@@ -37,8 +40,9 @@ export async function prepareVolumes(pod: Pod, rootDir: string, objects: ObjectS
       const medium = v.emptyDir!.medium ?? '';
       if (medium !== '' && medium !== 'Memory') throw configError(`volume ${JSON.stringify(v.name)}: emptyDir medium ${medium} is not supported by this node agent`);
       const path = volumeDir(rootDir, uid, 'emptyDir', v.name);
+      const fresh = !(await stat(path).then(() => true, () => false));
       await setUpEmptyDir(path, pod, v.emptyDir!, allocatableMemory);
-      return { hostPath: path, readOnly: false };
+      return { hostPath: path, readOnly: false, fresh };
     },
     async hostPath(v) {
       const path = String(v.hostPath!.path ?? '');
@@ -85,7 +89,11 @@ export async function prepareVolumes(pod: Pod, rootDir: string, objects: ObjectS
         const other = Object.keys(v).find(k => k !== 'name' && (v as unknown as Record<string, unknown>)[k] != null) ?? 'unknown';
         throw configError(`volume ${JSON.stringify(v.name)} has a type (${other}) this node agent does not support`);
       }
-      const prepared = await setups[type](v);
+      const { fresh, ...prepared } = await setups[type](v);
+      const sc = pod.spec.securityContext;
+      // the kubelet's managed volumes take the pod's fsGroup when set up: an emptyDir once, the
+      // others after each write; a hostPath is the host's to own
+      if (sc?.fsGroup != null && type !== 'hostPath' && (type !== 'emptyDir' || fresh)) await applyFsGroup(prepared.hostPath, sc.fsGroup, prepared.readOnly);
       if (propagated.has(v.name) && type !== 'hostPath') await ensureSharedMount(prepared.hostPath);
       out.set(v.name, prepared);
     } catch (err) {
