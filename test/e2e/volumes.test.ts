@@ -19,6 +19,7 @@ import { startNodePool } from '../support/node-pool.ts';
 import { skipForMissing } from '../support/requires.ts';
 import { startAgentProcess } from './support/agent-process.ts';
 import { startOrch } from './support/orch-process.ts';
+import { kubectl, kubectls } from './support/kubectl.ts';
 import { rawClient, type RawClient } from './support/raw-client.ts';
 import { until } from './support/until.ts';
 
@@ -29,7 +30,7 @@ const events = async (c: RawClient, name: string) => (await c.request('GET', `/a
 const waitingOf = async (c: RawClient, name: string) => (await getPod(c, name))?.status?.containerStatuses?.[0]?.state?.waiting;
 const logOf = async (c: RawClient, name: string, container = '') => (await c.request('GET', `/api/v1/namespaces/default/pods/${name}/log${container ? `?container=${container}` : ''}`)).body;
 
-interface Runtime { c: RawClient; node: string; image: string; rootDir: string }
+interface Runtime { c: RawClient; node: string; image: string; rootDir: string; kubeconfig: string }
 
 function podBody(name: string, rt: Runtime, container: Record<string, unknown>, spec: Record<string, unknown> = {}) {
   return { metadata: { name }, spec: { nodeName: rt.node, terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: rt.image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', 'while true; do sleep 1; done'], ...container }], ...spec } };
@@ -45,6 +46,12 @@ async function agentSideCases(t: { test(name: string, fn: () => Promise<void>): 
     const p = await getPod(c, 'needs-cfg');
     assert.equal(p.status.phase, 'Pending');
     assert.deepEqual(p.status.containerStatuses[0].state, { waiting: { reason: 'ContainerCreating' } });
+    for (const k of kubectls()) {
+      const get = await kubectl(k.path, rt.kubeconfig, ['get', 'pod', 'needs-cfg']);
+      assert.match(get.stdout, /^needs-cfg\s+0\/1\s+ContainerCreating\s+0/m, `${k.label}: ${get.stdout}${get.stderr}`);
+      const described = await kubectl(k.path, rt.kubeconfig, ['describe', 'pod', 'needs-cfg']);
+      assert.match(described.stdout, /Warning\s+FailedMount\s+.*MountVolume\.SetUp failed for volume "cfg" : configmap "later" not found/, `${k.label}: ${described.stdout}`);
+    }
     assert.equal((await post(c, 'configmaps', { metadata: { name: 'later' }, data: { k: 'v' } })).status, 201);
     await until('needs-cfg Running', async () => (await getPod(c, 'needs-cfg'))?.status?.phase === 'Running', 40_000);
   });
@@ -80,7 +87,7 @@ test('volumes on the simulated runtime: failures the agent reports before contai
   const rootDir = await mkdtemp(join(tmpdir(), 'orch-vol-sim-'));
   t.after(() => rm(rootDir, { recursive: true, force: true }));
   await until('the node', async () => (await c.request('GET', `/api/v1/nodes/${pool.names[0]}`)).status === 200);
-  await agentSideCases(t, { c, node: pool.names[0]!, image, rootDir });
+  await agentSideCases(t, { c, node: pool.names[0]!, image, rootDir, kubeconfig: orch.kubeconfig });
 });
 
 test('volumes on containerd: what containers see, and what the pod leaves behind', async t => {
@@ -105,7 +112,7 @@ test('volumes on containerd: what containers see, and what the pod leaves behind
   teardown.push(async () => { await agent.stop(); await agent.cleanup(); });
   const c = rawClient(orch.kubeconfig);
   await until('the node', async () => (await c.request('GET', `/api/v1/nodes/${node}`)).status === 200);
-  const rt: Runtime = { c, node, image, rootDir: hostDir };
+  const rt: Runtime = { c, node, image, rootDir: hostDir, kubeconfig: orch.kubeconfig };
 
   await agentSideCases(t, rt);
 
@@ -125,6 +132,7 @@ test('volumes on containerd: what containers see, and what the pod leaves behind
       'echo "cfg-mode=$(stat -L -c %a /cfg/colour) cfg=$(cat /cfg/colour)"',
       'echo "host-dir=$(cat /host-dir/hello) host-file=$(cat /host-file)"',
       '[ -S /app.sock ] && echo "socket=yes"',
+      '[ -c /host-null ] && echo "chardev=yes"',
       'echo made-inside > /created/by-pod',
       'grep " /ram " /proc/mounts',
       'grep " /sec " /proc/mounts',
@@ -138,7 +146,7 @@ test('volumes on containerd: what containers see, and what the pod leaves behind
       resources: { limits: { memory: '48Mi' } },
       volumeMounts: [
         { name: 'sec', mountPath: '/sec' }, { name: 'cfg', mountPath: '/cfg' },
-        { name: 'hd', mountPath: '/host-dir' }, { name: 'hf', mountPath: '/host-file' }, { name: 'sock', mountPath: '/app.sock' }, { name: 'made', mountPath: '/created' },
+        { name: 'hd', mountPath: '/host-dir' }, { name: 'hf', mountPath: '/host-file' }, { name: 'sock', mountPath: '/app.sock' }, { name: 'null', mountPath: '/host-null' }, { name: 'made', mountPath: '/created' },
         { name: 'ram', mountPath: '/ram' }, { name: 'scratch', mountPath: '/work', subPathExpr: '$(POD_NAME)' }, { name: 'scratch', mountPath: '/ro', readOnly: true },
       ],
     }, {
@@ -148,6 +156,7 @@ test('volumes on containerd: what containers see, and what the pod leaves behind
         { name: 'hd', hostPath: { path: join(hostDir, 'shared'), type: 'Directory' } },
         { name: 'hf', hostPath: { path: join(hostDir, 'single'), type: 'File' } },
         { name: 'sock', hostPath: { path: sockPath, type: 'Socket' } },
+        { name: 'null', hostPath: { path: '/dev/null', type: 'CharDevice' } },
         { name: 'made', hostPath: { path: join(hostDir, 'made/here'), type: 'DirectoryOrCreate' } },
         { name: 'ram', emptyDir: { medium: 'Memory' } },
         { name: 'scratch', emptyDir: {} },
@@ -162,6 +171,7 @@ test('volumes on containerd: what containers see, and what the pod leaves behind
     assert.match(log, /^cfg-mode=600 cfg=blue$/m);
     assert.match(log, /^host-dir=from the host host-file=one file$/m);
     assert.match(log, /^socket=yes$/m);
+    assert.match(log, /^chardev=yes$/m);
     assert.match(log, /^tmpfs \/ram tmpfs .*size=49152k/m, 'the tmpfs is as large as the pod\'s memory limit');
     assert.match(log, /^ro-mount=refused$/m);
     assert.match(log, /^tmpfs \/sec tmpfs ro,.*size=49152k/m, 'the Secret is on a tmpfs of its own, mounted read-only');
