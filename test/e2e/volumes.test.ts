@@ -5,7 +5,8 @@
 // containerd, read from inside it through its log: Secret and ConfigMap items with their modes
 // and a Secret's update (the Secret on a tmpfs), hostPath types, a tmpfs sized by the pod's memory limit, a subPathExpr
 // directory from the pod's name, a read-only mount, a non-root container reaching volumes through
-// the pod's fsGroup, mount propagation between two containers and the host; and everything unmounted and removed when the pod goes.
+// the pod's fsGroup, mount propagation between two containers and the host, a stray pod directory
+// cleaned up when the agent starts; and everything unmounted and removed when the pod goes.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,6 +23,7 @@ import { startOrch } from './support/orch-process.ts';
 import { kubectl, kubectls } from './support/kubectl.ts';
 import { rawClient, type RawClient } from './support/raw-client.ts';
 import { until } from './support/until.ts';
+import { runMount } from '../../src/agent/pods/volumes/host-mounts.ts';
 
 const json = { 'content-type': 'application/json' };
 const post = (c: RawClient, path: string, obj: unknown) => c.request('POST', `/api/v1/namespaces/default/${path}`, { body: JSON.stringify(obj), headers: json });
@@ -104,11 +106,12 @@ test('volumes on containerd: what containers see, and what the pod leaves behind
   const hostDir = await mkdtemp(join(tmpdir(), 'orch-vol-host-'));
   teardown.push(() => rm(hostDir, { recursive: true, force: true }));
   const node = `vol-node-${process.pid}`;
-  const agent = await startAgentProcess({
+  const agentOptions = {
     kubeconfig: orch.kubeconfig,
     args: ['--hostname-override', node, '--node-ip', '127.0.0.1', '--container-runtime-endpoint', runtime.endpoint],
     config: { nodeStatusUpdateFrequency: '1s', podLogsDir: join(hostDir, 'logs'), syncFrequency: '2s', staticPodPath: join(hostDir, 'manifests') },
-  });
+  };
+  let agent = await startAgentProcess(agentOptions);
   teardown.push(async () => { await agent.stop(); await agent.cleanup(); });
   const c = rawClient(orch.kubeconfig);
   await until('the node', async () => (await c.request('GET', `/api/v1/nodes/${node}`)).status === 200);
@@ -209,6 +212,18 @@ test('volumes on containerd: what containers see, and what the pod leaves behind
     assert.match(log, /^write=ok$/m);
     assert.match(log, /^groups=1000 2000$/m);
     assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/grouped?gracePeriodSeconds=0')).status, 200);
+  });
+
+  await t.test('a pod directory nothing knows (its pod deleted while the agent was down) is unmounted and removed when the agent starts', async () => {
+    await agent.kill();
+    const stray = join(agent.rootDir, 'pods', 'stray-uid', 'volumes', 'kubernetes.io~empty-dir', 'ram');
+    await mkdir(stray, { recursive: true });
+    await runMount('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', stray]);
+    agent = await startAgentProcess({ ...agentOptions, rootDir: agent.rootDir, port: agent.port });
+    await until('the stray directory removed', async () => !(await stat(join(agent.rootDir, 'pods', 'stray-uid')).catch(() => undefined)), 20_000);
+    assert.ok(!(await readFile('/proc/self/mountinfo', 'utf8')).includes('stray-uid'), 'its tmpfs unmounted');
+    const running = await getPod(c, 'needs-cfg');
+    assert.ok((await stat(join(agent.rootDir, 'pods', running.metadata.uid, 'volumes'))).isDirectory(), 'a running pod\'s volumes stay');
   });
 
   await t.test('mount propagation: a mount made in a Bidirectional volume reaches the host and a HostToContainer container', async () => {

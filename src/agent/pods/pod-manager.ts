@@ -20,6 +20,7 @@ import { resourceStateFile } from './resource-state.ts';
 import { snapshotReader, type SnapshotReader } from './runtime-snapshot.ts';
 import { startStatusManager } from './status-manager.ts';
 import type { Pod } from './types.ts';
+import { removeOrphanedPodDirs } from './volumes.ts';
 
 export interface PodManagerOptions {
   cri: CriClient;
@@ -114,6 +115,8 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
     sourcesSynced = true;
     const snap = await pleg.relist();
     for (const uid of snap?.pods.keys() ?? []) if (!w.has(uid)) void removeOrphan(uid);
+    // directories (and volume mounts) of pods neither a source nor the runtime knows; only with the runtime's answer in hand
+    if (snap) await removeOrphanedPodDirs(o.rootDir, uid => w.has(uid) || snap.pods.has(uid), (uid, err) => log.warn('orphaned pod directory not removed', { uid, err: String(err) }));
   });
 
   return {

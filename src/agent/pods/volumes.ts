@@ -4,6 +4,6 @@
 export { podDir, volumeDir, volumesDir } from './volumes/layout.ts';
 export { prepareVolumes } from './volumes/prepare.ts';
 export { containerMounts, type PreparedVolume } from './volumes/container-mounts.ts';
-export { removePodDir, unmountPodVolumes } from './volumes/teardown.ts';
+export { removeOrphanedPodDirs, removePodDir, unmountPodVolumes } from './volumes/teardown.ts';
 export { podVolumePaths, podVolumeUsage, type VolumeUsage } from './volumes/usage.ts';
 export { VolumeSetupError } from './volumes/volume-error.ts';

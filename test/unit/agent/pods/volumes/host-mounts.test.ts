@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { link, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { podVolumeUsage, prepareVolumes, removePodDir } from '../../../../../src/agent/pods/volumes.ts';
+import { podVolumeUsage, prepareVolumes, removeOrphanedPodDirs, removePodDir } from '../../../../../src/agent/pods/volumes.ts';
 import { mountAt, parseMountInfo, runMount } from '../../../../../src/agent/pods/volumes/host-mounts.ts';
 import { treeUsage } from '../../../../../src/agent/pods/volumes/usage.ts';
 import { asRoot, objectSource, pod, withRoot } from './support.ts';
@@ -73,4 +73,16 @@ test('a memory-backed emptyDir\'s usage is its own tmpfs: capacity is its size',
   } finally {
     await removePodDir(root, 'u-2');
   }
+}));
+
+test('orphaned pod directories: those nothing knows are removed, mounts first; known ones stay', asRoot, async () => withRoot(async root => {
+  const gone = pod([{ name: 'ram', emptyDir: { medium: 'Memory', sizeLimit: '1Mi' } }]);
+  await prepareVolumes(gone, root, objectSource());
+  await mkdir(join(root, 'pods/known-uid/volumes'), { recursive: true });
+  const warned: string[] = [];
+  assert.deepEqual(await removeOrphanedPodDirs(root, uid => uid === 'known-uid', uid => warned.push(uid)), ['u-2']);
+  await assert.rejects(stat(join(root, 'pods/u-2')), { code: 'ENOENT' });
+  assert.ok((await stat(join(root, 'pods/known-uid'))).isDirectory());
+  assert.deepEqual(warned, []);
+  assert.deepEqual(await removeOrphanedPodDirs(join(root, 'nothing-here'), () => false, () => undefined), []);
 }));
