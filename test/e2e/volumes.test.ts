@@ -197,9 +197,9 @@ test('volumes on containerd: what containers see, and what the pod leaves behind
     assert.equal(await readFile(join(hostDir, 'shared/hello'), 'utf8'), 'from the host', 'hostPath contents are the host\'s and stay');
   });
 
-  await t.test('fsGroup: a non-root container reads a 0400 Secret and writes an emptyDir through the pod\'s group', async () => {
+  await t.test('fsGroup: a non-root container reads a 0400 Secret and writes an emptyDir through the pod\'s group; the Secret deleted, it runs on with the last files', async () => {
     const body = podBody('grouped', rt, {
-      command: ['sh', '-c', 'echo "secret=$(cat /sec/token)"; echo hi > /data/f && echo "write=ok"; echo "groups=$(id -G)"; ls -ln /data/f; while true; do sleep 1; done'],
+      command: ['sh', '-c', 'echo "secret=$(cat /sec/token)"; echo hi > /data/f && echo "write=ok"; echo "groups=$(id -G)"; ls -ln /data/f; while true; do echo "still=$(cat /sec/token)"; sleep 1; done'],
       volumeMounts: [{ name: 'sec', mountPath: '/sec' }, { name: 'data', mountPath: '/data' }],
     }, {
       securityContext: { runAsUser: 1000, runAsGroup: 1000, fsGroup: 2000 },
@@ -211,6 +211,13 @@ test('volumes on containerd: what containers see, and what the pod leaves behind
     assert.match(log, /^secret=second$/m);
     assert.match(log, /^write=ok$/m);
     assert.match(log, /^groups=1000 2000$/m);
+    // the Secret deleted under the running pod: told as FailedMount, the pod runs on with the last files
+    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/secrets/creds')).status, 200);
+    const ev = await until('FailedMount for the deleted Secret', async () => (await events(c, 'grouped')).find(e => e.reason === 'FailedMount'), 20_000);
+    assert.equal(ev.message, 'MountVolume.SetUp failed for volume "sec" : secret "creds" not found');
+    await new Promise(r => setTimeout(r, 2500));
+    assert.equal((await getPod(c, 'grouped')).status.phase, 'Running');
+    assert.equal((await logOf(c, 'grouped')).trim().split('\n').at(-1), 'still=second');
     assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/grouped?gracePeriodSeconds=0')).status, 200);
   });
 

@@ -220,7 +220,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       const sbConfig = sandboxConfig(pod, actions.sandboxAttempt, d.sandbox, extraLinux);
       let volumes = new Map<string, PreparedVolume>();
       try {
-        volumes = await prepareVolumes(pod, d.rootDir, d.objects, { podIPs: [], hostIPs: d.nodeIPs(), nodeAllocatable: d.nodeAllocatable?.() });
+        volumes = await prepareVolumes(pod, d.rootDir, d.objects, { podIPs: [], hostIPs: d.nodeIPs(), nodeAllocatable: d.nodeAllocatable?.() }, m => d.event(pod, 'Warning', 'FailedMount', m));
       } catch (err) {
         if (!(err instanceof VolumeSetupError)) throw err;
         for (const a of actions.start) errors.set(a.container.name, { reason: err.reason, message: err.message });

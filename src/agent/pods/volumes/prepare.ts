@@ -3,11 +3,12 @@
 // the atomic writer: the mount point never changes, so running containers see the new files;
 // Secret, downward API and projected ones on a tmpfs of their own, ConfigMaps on disk).
 // Each volume is set up on its own: one that fails is told as a FailedMount event in the
-// kubelet's words and holds the pod's new containers in ContainerCreating, while the others are
-// still brought up to date. A volume this agent cannot provide at all (a type it does not
+// kubelet's words and, unless it was set up before (then its last files stay), holds the pod's
+// new containers in ContainerCreating, while the others are still brought up to date. A volume this agent cannot provide at all (a type it does not
 // implement, a projected serviceAccountToken) is CreateContainerConfigError, said by name.
 
-import { stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { configError, ContainerStartError } from '../config-errors.ts';
 import type { PodFacts } from '../env.ts';
 import type { ObjectSource } from '../object-source.ts';
@@ -32,7 +33,21 @@ type Setup = (v: CoreV1Volume) => Promise<PreparedVolume & { fresh?: boolean }>;
 /** the volume types orch provides, and the one field that names each in a volume */
 const supported = ['emptyDir', 'hostPath', 'configMap', 'secret', 'downwardAPI', 'projected'] as const;
 
-export async function prepareVolumes(pod: Pod, rootDir: string, objects: ObjectSource, facts: PodFacts = { podIPs: [], hostIPs: [] }): Promise<Map<string, PreparedVolume>> {
+/** a ConfigMap, Secret, downward API or projected volume written before: its files stay usable */
+async function writtenBefore(rootDir: string, uid: string, v: CoreV1Volume): Promise<PreparedVolume | undefined> {
+  const type = (['configMap', 'secret', 'downwardAPI', 'projected'] as const).find(t => v[t] != null);
+  if (!type) return undefined;
+  const path = volumeDir(rootDir, uid, type, v.name);
+  return (await lstat(join(path, '..data')).then(() => true, () => false)) ? { hostPath: path, readOnly: true } : undefined;
+}
+
+/**
+ * Sets up the pod's volumes and says where each is. A volume never set up that fails holds the
+ * pod (VolumeSetupError); one set up before whose update fails (its ConfigMap deleted meanwhile)
+ * keeps its last files and is only told to `remountFailed`, as the kubelet's remounts of mounted
+ * volumes do not hold a running pod back.
+ */
+export async function prepareVolumes(pod: Pod, rootDir: string, objects: ObjectSource, facts: PodFacts = { podIPs: [], hostIPs: [] }, remountFailed?: (message: string) => void): Promise<Map<string, PreparedVolume>> {
   const uid = pod.metadata.uid;
   const allocatableMemory = parseQuantity(facts.nodeAllocatable?.memory);
   const setups: Record<(typeof supported)[number], Setup> = {
@@ -97,8 +112,10 @@ export async function prepareVolumes(pod: Pod, rootDir: string, objects: ObjectS
       if (propagated.has(v.name) && type !== 'hostPath') await ensureSharedMount(prepared.hostPath);
       out.set(v.name, prepared);
     } catch (err) {
-      if (err instanceof ContainerStartError && err.reason === 'CreateContainerConfigError') refused ??= err;
-      else failedMounts.push(setUpFailed(v.name, (err as Error).message));
+      if (err instanceof ContainerStartError && err.reason === 'CreateContainerConfigError') { refused ??= err; continue; }
+      const message = setUpFailed(v.name, (err as Error).message);
+      const before = await writtenBefore(rootDir, uid, v);
+      if (before) { out.set(v.name, before); remountFailed?.(message); } else failedMounts.push(message);
     }
   }
   if (refused || failedMounts.length) throw new VolumeSetupError(failedMounts, refused);
