@@ -146,6 +146,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const healthz = s.healthzPort ? await startHealthzServer(s.healthzBindAddress ?? '127.0.0.1', s.healthzPort, health) : undefined;
 
   let reporter: StatusReporter | undefined;
+  /** the node's allocatable resources as last reported, for the pods' volumes and downward API */
+  let allocatable: Record<string, string> | undefined;
   let lease: { stop(): void } | undefined;
   if (opts.client && (s.registerNode ?? true)) {
     const observe = async () => {
@@ -154,6 +156,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       const plegProblem = pods?.pleg.unhealthy();
       if (plegProblem) runtime.notReadyReasons.push(plegProblem);
       const resources = nodeResources(facts, usage.nodefsCapacityBytes, s.maxPods, s);
+      allocatable = resources.allocatable;
       const networkReady = (opts.nodeIPs?.length ?? 0) > 0 || hostAddresses().length > 0;
       return {
         status: nodeStatus({ facts, resources, addresses: addressesNow(), port: server.port, runtimeVersion: runtime.version, declaredFeatures: declaredFeatures(gates) }),
@@ -207,6 +210,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       resyncMs: parseDuration(s.syncFrequency ?? '1m'),
       maxContainerRestartPeriodMs: s.crashLoopBackOff?.maxContainerRestartPeriod ? parseDuration(s.crashLoopBackOff.maxContainerRestartPeriod) : undefined,
       admit: pod => policy.admit(pod),
+      // before the first report (or with no API to report to), CPU and memory, which need no disk figures
+      nodeAllocatable: () => allocatable ?? (({ cpu, memory }) => ({ cpu, memory }))(nodeResources(facts, 0, s.maxPods, s).allocatable),
       resourceCheckpoints: gates.enabled('InPlacePodVerticalScaling'),
       allocatable: () => {
         const a = nodeResources(facts, 0, s.maxPods, s).allocatable;

@@ -12,6 +12,7 @@ import { criRuntimeProbe } from '../../src/agent/runtime-probe.ts';
 import { loadKubeconfig } from '../../src/client/kubeconfig.ts';
 import { createClient, type Client } from '../../src/client/rest.ts';
 import { startRuntimeSim, type RuntimeSim } from '../../src/runtime-sim/server.ts';
+import { unmountAllUnder } from '../../src/agent/pods/volumes/host-mounts.ts';
 
 export interface NodePool {
   names: string[];
@@ -64,6 +65,8 @@ export async function startNodePool(opts: { kubeconfig: string; nodes: number; p
       for (const c of clients) c.close();
       for (const c of closers) c();
       await Promise.all(sims.map(s => s.stop()));
+      // volumes of pods still there when the pool stops (tmpfs for Secrets when run as root)
+      await unmountAllUnder(dir);
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -4,7 +4,7 @@
 // is swapped by a rename, and the names the container sees are links through `..data`. The
 // mount point itself never changes, so a bind mount of it stays valid across updates.
 
-import { chmod, mkdir, mkdtemp, readdir, readFile, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** one file of a volume's payload: its path inside the volume, bytes and mode */
@@ -17,7 +17,11 @@ function stamp(now: Date): string {
   return `..${now.getUTCFullYear()}_${p(now.getUTCMonth() + 1)}_${p(now.getUTCDate())}_${p(now.getUTCHours())}_${p(now.getUTCMinutes())}_${p(now.getUTCSeconds())}.`;
 }
 
-/** whether the version `dir` holds exactly these files with these modes */
+/**
+ * whether the version `dir` holds exactly these files with these contents; modes are not
+ * compared, as the kubelet's writer does not (a pod's fsGroup changes them after the write, and
+ * a volume's modes cannot change with the pod's spec)
+ */
 async function holds(dir: string, files: PayloadFile[]): Promise<boolean> {
   const seen: string[] = [];
   const walk = async (rel: string): Promise<boolean> => {
@@ -32,9 +36,7 @@ async function holds(dir: string, files: PayloadFile[]): Promise<boolean> {
     if (!(await walk(''))) return false;
     if (seen.length !== files.length) return false;
     for (const f of files) {
-      const file = join(dir, f.path);
-      if ((await stat(file)).mode % 0o1000 !== f.mode) return false;
-      if (!(await readFile(file)).equals(f.content)) return false;
+      if (!(await readFile(join(dir, f.path))).equals(f.content)) return false;
     }
     return true;
   } catch {

@@ -5,9 +5,7 @@ import { parseQuantity } from '../../api/quantity.ts';
 import { CONTAINER_HASH, CONTAINER_RESTART_COUNT, TERMINATION_GRACE, TERMINATION_LOG_HOST, TERMINATION_MESSAGE_PATH, TERMINATION_MESSAGE_POLICY, containerLabels, sandboxLabels } from './cri-labels.ts';
 import { containerHash } from './container-hash.ts';
 import { criStopSignal } from './stop-signal.ts';
-import { configError } from './config-errors.ts';
 import { expandReferences as expandArg } from './env.ts';
-import type { PreparedVolume } from './volumes.ts';
 import type { Container, Pod } from './types.ts';
 import type { CriContainerConfig, CriInput, CriLinuxContainerResources, CriLinuxContainerSecurityContext, CriLinuxPodSandboxConfig, CriMount, CriNamespaceOption, CriPodSandboxConfig, CriPortMapping, CriProtocol, CriDNSConfig } from '../cri/generated/cri-types.ts';
 import type { CoreV1PodDNSConfig } from '../../schema/generated/types.ts';
@@ -89,7 +87,8 @@ export interface ContainerInputs {
   container: Container;
   restartCount: number;
   envs: Array<{ key: string; value: string }>;
-  volumes: Map<string, PreparedVolume>;
+  /** the container's volume mounts, prepared by volumes/container-mounts.ts (subPaths resolved on the host) */
+  mounts: Array<CriInput<CriMount>>;
   /** extra fields for linux.securityContext (seccomp) and linux.resources (swap) */
   securityContext?: CriInput<CriLinuxContainerSecurityContext>;
   resources?: CriInput<CriLinuxContainerResources>;
@@ -99,17 +98,8 @@ export interface ContainerInputs {
 
 export function containerConfig(inp: ContainerInputs): CriInput<CriContainerConfig> {
   const { pod, container: c } = inp;
-  const mounts: Array<CriInput<CriMount>> = [];
+  const mounts: Array<CriInput<CriMount>> = [...inp.mounts];
   const vars = new Map(inp.envs.map(e => [e.key, e.value]));
-  for (const m of c.volumeMounts ?? []) {
-    const v = inp.volumes.get(m.name);
-    if (!v) throw configError(`cannot find volume "${m.name}" to mount into container "${c.name}"`);
-    // subPathExpr: the container's $(VAR) references expanded, as the kubelet expands them
-    const subPath = m.subPathExpr ? expandArg(m.subPathExpr, vars) : m.subPath;
-    const hostPath = subPath ? `${v.hostPath}/${subPath}` : v.hostPath;
-    if (String(subPath ?? '').split('/').includes('..') || String(subPath ?? '').startsWith('/')) throw configError(`invalid subpath "${subPath}": must not contain '..' or be absolute`);
-    mounts.push({ containerPath: m.mountPath, hostPath, readonly: !!m.readOnly || v.readOnly, propagation: m.mountPropagation === 'Bidirectional' ? 'PROPAGATION_BIDIRECTIONAL' : m.mountPropagation === 'HostToContainer' ? 'PROPAGATION_HOST_TO_CONTAINER' : 'PROPAGATION_PRIVATE' });
-  }
   if (inp.terminationLog) mounts.push({ containerPath: c.terminationMessagePath || '/dev/termination-log', hostPath: inp.terminationLog, readonly: false, propagation: 'PROPAGATION_PRIVATE' });
   const expand = (list: unknown) => (Array.isArray(list) ? list.map(x => expandArg(String(x), vars)) : []);
   const sc = c.securityContext ?? {};
@@ -151,7 +141,8 @@ export function containerConfig(inp: ContainerInputs): CriInput<CriContainerConf
         ...(runAsGroup !== undefined ? { runAsGroup: { value: runAsGroup } } : {}),
         ...(sc.capabilities ? { capabilities: { addCapabilities: sc.capabilities.add ?? [], dropCapabilities: sc.capabilities.drop ?? [] } } : {}),
         noNewPrivs: sc.allowPrivilegeEscalation === false,
-        supplementalGroups: podSc.supplementalGroups ?? [],
+        // the fsGroup first, as the kubelet adds it, so the container can use the volumes' group
+        supplementalGroups: [...(podSc.fsGroup != null ? [podSc.fsGroup] : []), ...(podSc.supplementalGroups ?? [])],
         ...(inp.securityContext ?? {}),
       },
     },

@@ -25,7 +25,7 @@ export function downwardValue(pod: Pod, item: CoreV1DownwardAPIVolumeFile, facts
     const name = item.resourceFieldRef.containerName;
     const c = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find(x => x.name === name);
     if (!c) throw configError(`container "${name ?? ''}" not found in pod for resourceFieldRef of ${item.path}`);
-    return resourceField(c, item.resourceFieldRef);
+    return resourceField(c, item.resourceFieldRef, facts.nodeAllocatable);
   }
   throw configError(`downward API item ${item.path} names neither a field nor a resource`);
 }

@@ -8,7 +8,12 @@ import { kindWord, objectData, type ObjectSource } from './object-source.ts';
 import type { Container, Pod } from './types.ts';
 import type { CoreV1ConfigMapKeySelector, CoreV1ResourceFieldSelector, CoreV1SecretKeySelector } from '../../schema/generated/types.ts';
 
-export interface PodFacts { podIPs: string[]; hostIPs: string[] }
+export interface PodFacts {
+  podIPs: string[];
+  hostIPs: string[];
+  /** the node's allocatable resources: the value of a limit a container does not set */
+  nodeAllocatable?: Record<string, unknown>;
+}
 
 /** `$(NAME)` replaced by its value when defined; `$$(NAME)` stays literally `$(NAME)` */
 export function expandReferences(text: string, vars: Map<string, string>): string {
@@ -84,7 +89,7 @@ export async function containerEnv(pod: Pod, c: Container, src: ObjectSource, fa
     if (vf.fieldRef) v = fieldValue(pod, vf.fieldRef.fieldPath, facts);
     else if (vf.configMapKeyRef) v = await keyRef(src, 'configmaps', ns, vf.configMapKeyRef);
     else if (vf.secretKeyRef) v = await keyRef(src, 'secrets', ns, vf.secretKeyRef);
-    else if (vf.resourceFieldRef) v = resourceField(c, vf.resourceFieldRef);
+    else if (vf.resourceFieldRef) v = resourceField(c, vf.resourceFieldRef, facts.nodeAllocatable);
     if (v !== undefined) vars.set(e.name, v);
   }
   return [...vars].map(([key, value]) => ({ key, value }));
@@ -92,11 +97,13 @@ export async function containerEnv(pod: Pod, c: Container, src: ObjectSource, fa
 
 /**
  * a container's request or limit in units of the divisor, rounded up as the kubelet rounds it
- * (cpu in whole cores by default: 500m is "1"; memory in bytes)
+ * (cpu in whole cores by default: 500m is "1"; memory in bytes); a limit the container does not
+ * set is the node's allocatable amount, as the kubelet defaults it for the downward API
  */
-export function resourceField(c: Container, ref: CoreV1ResourceFieldSelector): string {
+export function resourceField(c: Container, ref: CoreV1ResourceFieldSelector, nodeAllocatable?: Record<string, unknown>): string {
   const [kind, name] = String(ref.resource).split('.');
-  const v = parseQuantity(c.resources?.[kind === 'limits' ? 'limits' : 'requests']?.[name!] ?? 0) ?? 0;
+  const own = c.resources?.[kind === 'limits' ? 'limits' : 'requests']?.[name!];
+  const v = parseQuantity(own ?? (kind === 'limits' ? nodeAllocatable?.[name!] : undefined) ?? 0) ?? 0;
   const divisor = parseQuantity(ref.divisor ?? 1) || 1;
   // (in milli-units first for cpu, so that float error cannot push a whole number up)
   return String(name === 'cpu' ? Math.ceil(Math.round(v * 1000) / Math.round(divisor * 1000)) : Math.ceil(v / divisor));

@@ -20,6 +20,7 @@ import { resourceStateFile } from './resource-state.ts';
 import { snapshotReader, type SnapshotReader } from './runtime-snapshot.ts';
 import { startStatusManager } from './status-manager.ts';
 import type { Pod } from './types.ts';
+import { removeOrphanedPodDirs } from './volumes.ts';
 
 export interface PodManagerOptions {
   cri: CriClient;
@@ -40,6 +41,7 @@ export interface PodManagerOptions {
   allocatable?: SyncerDeps['allocatable'];
   /** pod cgroups by QoS class, as cgroupsPerQOS asks */
   podCgroups?: SyncerDeps['podCgroups'];
+  nodeAllocatable?: SyncerDeps['nodeAllocatable'];
   /** keep allocated_pods_state and actuated_pods_state (the InPlacePodVerticalScaling gate) */
   resourceCheckpoints?: boolean;
   clock: Clock;
@@ -76,7 +78,7 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
     backoff: restartBackoff(now, 10_000, o.maxContainerRestartPeriodMs ?? 300_000),
     clock: o.clock, log, event, rootDir: o.rootDir, sandbox: o.sandbox,
     nodeIPs: o.nodeIPs, runtimeName: () => runtimeName,
-    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit, resourceState, allocatable: o.allocatable,
+    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit, resourceState, allocatable: o.allocatable, nodeAllocatable: o.nodeAllocatable,
     // the simulated runtime's containers are no host processes: no host cgroups for them
     podCgroups: runtimeName === 'orch-runtime-sim' ? undefined : o.podCgroups,
   });
@@ -119,6 +121,8 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
     sourcesSynced = true;
     const snap = await pleg.relist();
     for (const uid of snap?.pods.keys() ?? []) if (!w.has(uid)) void removeOrphan(uid);
+    // directories (and volume mounts) of pods neither a source nor the runtime knows; only with the runtime's answer in hand
+    if (snap) await removeOrphanedPodDirs(o.rootDir, uid => w.has(uid) || snap.pods.has(uid), (uid, err) => log.warn('orphaned pod directory not removed', { uid, err: String(err) }));
   });
 
   return {

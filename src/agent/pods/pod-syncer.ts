@@ -30,7 +30,7 @@ import { podCgroupParent, podCgroupResources, type PodCgroupResources, type PodC
 import { infeasibleResize, resizeActions } from './resize-actions.ts';
 import { ensurePodCgroup, removePodCgroup, type CgroupFs } from './pod-cgroup-files.ts';
 import { podQosClass } from '../../api/qos.ts';
-import { prepareVolumes, removePodDir, type PreparedVolume } from './volumes.ts';
+import { containerMounts, prepareVolumes, removePodDir, unmountPodVolumes, VolumeSetupError, type PreparedVolume } from './volumes.ts';
 import { rfc3339 } from '../../api/time.ts';
 
 export type PodEventFn = (pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string) => void;
@@ -64,6 +64,8 @@ export interface SyncerDeps {
   allocatable?: () => { cpuMilli: number; memoryBytes: number };
   /** pod cgroups by QoS class (cgroupsPerQOS with the cgroupfs driver): where, and the host's hierarchy */
   podCgroups?: { settings: PodCgroupSettings; fs: CgroupFs };
+  /** the node's allocatable resources: tmpfs sizes, and limits a container leaves unset in the downward API */
+  nodeAllocatable?: () => Record<string, unknown> | undefined;
   /** the resource checkpoints, when InPlacePodVerticalScaling is on */
   resourceState?: { allocated: ResourceStateFile; actuated: ResourceStateFile };
 }
@@ -146,10 +148,11 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
   async function startOne(pod: Pod, a: StartAction, sandboxId: string, sbConfig: CriInput<CriPodSandboxConfig>, podIPs: string[], volumes: Map<string, PreparedVolume>): Promise<void> {
     const c = a.container;
     await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m), pullFailures);
-    const envs = await containerEnv(pod, c, d.objects, { podIPs, hostIPs: d.nodeIPs() });
+    const envs = await containerEnv(pod, c, d.objects, { podIPs, hostIPs: d.nodeIPs(), nodeAllocatable: d.nodeAllocatable?.() });
+    const mounts = await containerMounts(c, volumes, envs);
     const policy = d.containerPolicy ? await d.containerPolicy(pod, c) : {};
     const terminationLog = await newTerminationLog(d.rootDir, pod.metadata.uid, c.name);
-    const config = containerConfig({ pod, container: c, restartCount: a.restartCount, envs, volumes, terminationLog, ...policy });
+    const config = containerConfig({ pod, container: c, restartCount: a.restartCount, envs, mounts, terminationLog, ...policy });
     let containerId: string;
     try {
       ({ containerId } = await d.cri.createContainer({ podSandboxId: sandboxId, config, sandboxConfig: sbConfig }));
@@ -303,11 +306,12 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       const sbConfig = sandboxConfig(pod, actions.sandboxAttempt, d.sandbox, extraLinux);
       let volumes = new Map<string, PreparedVolume>();
       try {
-        volumes = await prepareVolumes(pod, d.rootDir, d.objects);
+        volumes = await prepareVolumes(pod, d.rootDir, d.objects, { podIPs: [], hostIPs: d.nodeIPs(), nodeAllocatable: d.nodeAllocatable?.() }, m => d.event(pod, 'Warning', 'FailedMount', m));
       } catch (err) {
-        if (!(err instanceof ContainerStartError)) throw err;
+        if (!(err instanceof VolumeSetupError)) throw err;
         for (const a of actions.start) errors.set(a.container.name, { reason: err.reason, message: err.message });
-        d.event(pod, 'Warning', 'FailedMount', err.message);
+        for (const m of err.failedMounts) d.event(pod, 'Warning', 'FailedMount', m);
+        if (err.message) d.event(pod, 'Warning', 'Failed', `Error: ${err.message}`);
         writeStatus(pod, runtime, new Map([...errors, ...actions.waiting]), false);
         return { terminal: false, requeueAfterMs: 10_000 };
       }
@@ -390,11 +394,13 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     async syncTerminatedPod(pod, remove) {
       const uid = pod.metadata.uid;
       await d.status.flush(uid);
+      // a finished pod's volumes are unmounted (a memory-backed emptyDir frees its memory), as the kubelet tears them down
+      await unmountPodVolumes(d.rootDir, uid).catch(err => d.log.warn('pod volumes not unmounted', { pod: `${pod.metadata.namespace}/${pod.metadata.name}`, err: String(err) }));
       if (!remove) return;
       const runtime = await d.reader.readPod(uid);
       for (const c of runtime?.containers ?? []) await d.cri.removeContainer({ containerId: c.id }).catch(() => undefined);
       for (const s of runtime?.sandboxes ?? []) await d.cri.removePodSandbox({ podSandboxId: s.id }).catch(() => undefined);
-      await removePodDir(d.rootDir, uid).catch(() => undefined);
+      await removePodDir(d.rootDir, uid).catch(err => d.log.warn('pod directory not removed', { pod: `${pod.metadata.namespace}/${pod.metadata.name}`, err: String(err) }));
       if (d.podCgroups) await removePodCgroup(d.podCgroups.fs, podCgroupParent(pod, d.podCgroups.settings, podQosClass(pod)));
       // the pod's container logs go with it, as the kubelet removes them
       await rm(podLogDir(d.sandbox.podLogsDir, pod), { recursive: true, force: true }).catch(err => d.log.warn('pod log directory not removed', { pod: `${pod.metadata.namespace}/${pod.metadata.name}`, err: String(err) }));

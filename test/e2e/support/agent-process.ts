@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './orch-process.ts';
+import { unmountAllUnder } from '../../../src/agent/pods/volumes/host-mounts.ts';
 
 export interface AgentProcess {
   rootDir: string;
@@ -50,6 +51,7 @@ export async function startAgentProcess(opts: { kubeconfig?: string; args?: stri
     stderr: () => err,
     async stop() { child.kill('SIGTERM'); return exited; },
     async kill() { child.kill('SIGKILL'); await exited; },
-    async cleanup() { await rm(rootDir, { recursive: true, force: true }); },
+    // pods left running when the test ended may still have volumes mounted there (tmpfs, shared bind mounts)
+    async cleanup() { await unmountAllUnder(rootDir); await rm(rootDir, { recursive: true, force: true }); },
   };
 }

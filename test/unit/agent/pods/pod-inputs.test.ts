@@ -87,7 +87,7 @@ test('CRI configs: labels tie runtime objects to the pod, resources become cgrou
   assert.deepEqual(sandboxConfig(own, 1, { podLogsDir: '/l', nodeName: 'n1', clusterDNS: ['10.96.0.10'], clusterDomain: 'cluster.local' }).dnsConfig,
     { servers: ['1.1.1.1'], searches: ['example.com'], options: ['ndots:2', 'edns0'] });
   assert.deepEqual(linuxResources(p.spec.containers[0]!), { cpuShares: 256, cpuPeriod: 100_000, cpuQuota: 50_000, memoryLimitInBytes: 64 * 1024 * 1024 });
-  const cc = containerConfig({ pod: p, container: p.spec.containers[0]!, restartCount: 3, envs: [{ key: 'GREETING', value: 'hello' }], volumes: new Map() });
+  const cc = containerConfig({ pod: p, container: p.spec.containers[0]!, restartCount: 3, envs: [{ key: 'GREETING', value: 'hello' }], mounts: [] });
   assert.deepEqual(cc.args, []);
   assert.deepEqual(cc.command, ['sh', '-c', 'echo hello']);
   assert.deepEqual(cc.envs, [{ key: 'GREETING', value: Buffer.from('hello') }]);
