@@ -13,7 +13,7 @@ import { readMachineFacts, type MachineFacts } from './machine/facts.ts';
 import { hostFiles, type HostFiles } from './machine/host-files.ts';
 import { kernelFeatures, parseKernelVersion, type KernelFeature } from './machine/kernel.ts';
 import { nodePolicy } from './security/node-policy.ts';
-import { readMachineUsage, type DiskStats } from './machine/usage.ts';
+import { readMachineUsage, realDiskStats, type DiskStats } from './machine/usage.ts';
 import { hostAddresses, nodeAddresses } from './node-status/addresses.ts';
 import { observedConditions } from './node-status/conditions.ts';
 import { startLeaseHeartbeat } from './node-status/lease.ts';
@@ -30,6 +30,8 @@ import { startAgentServer, startHealthzServer } from './server/https-server.ts';
 import { servingCert } from './server/serving-cert.ts';
 import { swapOnBytes, swapStartupProblem } from './swap.ts';
 import { startWatchdog } from './watchdog.ts';
+import { statsCollector } from './stats/collector.ts';
+import { resourceMetricsRoute, summaryRoute } from './stats/stats-routes.ts';
 
 /** the configuration fields the agent reads (KubeletConfiguration names) */
 export interface AgentSettings {
@@ -102,6 +104,7 @@ export interface Agent {
 export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const s = opts.settings;
   const clock = opts.clock ?? realClock;
+  const startedAtMs = clock.now();
   const files = opts.hostFiles ?? hostFiles('/');
   const log = opts.log;
   await mkdir(opts.rootDir, { recursive: true });
@@ -174,6 +177,14 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     lease = { stop: () => timer.cancel() };
   }
 
+  const podLogsDir = s.podLogsDir || '/var/log/pods';
+  const stats = statsCollector({
+    nodeName, startedAtMs, files, rootDir: opts.rootDir, podLogsDir, disk: opts.diskStats ?? realDiskStats, cri: opts.cri,
+    pods: () => pods?.workers.pods() ?? [], now: () => clock.now(),
+  });
+  server.route('/stats/summary', summaryRoute(stats));
+  server.route('/metrics/resource', resourceMetricsRoute(stats));
+
   if (opts.cri) {
     const policy = nodePolicy({
       rootDir: opts.rootDir,
@@ -185,7 +196,6 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       nodeMemoryBytes: facts.memoryBytes,
       swapCapacityBytes: swap,
     });
-    const podLogsDir = s.podLogsDir || '/var/log/pods';
     const internal = () => addressesNow().filter(a => a.type === 'InternalIP').map(a => a.address);
     pods = await startPodManager({
       cri: opts.cri,

@@ -15,10 +15,17 @@ export const runSecondsAnnotation = `${annotationPrefix}run-seconds`;
 /** "true": the container ignores SIGTERM, so stopping it waits out the grace period (137) */
 export const ignoreSigtermAnnotation = `${annotationPrefix}ignore-sigterm`;
 
+/** the CPU a running container uses, in millicores, as its stats report it (default 0) */
+export const cpuMillicoresAnnotation = `${annotationPrefix}cpu-millicores`;
+/** the memory working set a container's stats report, in bytes (default: its files' bytes plus 1 MiB) */
+export const memoryBytesAnnotation = `${annotationPrefix}memory-bytes`;
+
 export interface Overrides {
   exitCode?: number;
   runSeconds?: number;
   ignoreSigterm?: boolean;
+  cpuMillicores?: number;
+  memoryBytes?: number;
 }
 
 type Annotations = Record<string, string> | undefined | null;
@@ -38,5 +45,11 @@ export function readOverrides(containerName: string, container: Annotations, san
   }
   const ignore = lookup(ignoreSigtermAnnotation);
   if (ignore !== undefined) out.ignoreSigterm = ignore === 'true';
+  for (const [key, field] of [[cpuMillicoresAnnotation, 'cpuMillicores'], [memoryBytesAnnotation, 'memoryBytes']] as const) {
+    const v = lookup(key);
+    if (v === undefined) continue;
+    if (!/^\d+$/.test(v)) throw invalidArgument(`annotation ${key}: ${JSON.stringify(v)} is not a whole number`);
+    out[field] = Number(v);
+  }
   return out;
 }
