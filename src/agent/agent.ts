@@ -188,9 +188,11 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   server.route('/metrics/resource', resourceMetricsRoute(stats));
   // housekeeping: a sample every 10 s keeps CPU rates ready for whoever reads the stats next
   let stopping = false;
-  let housekeeping = clock.after(housekeepingMs, function tick() {
+  let housekeeping = { cancel() {} };
+  // the first sample at once, so that rates exist a second after start
+  (function tick() {
     void stats.collect().catch(err => log.debug('stats housekeeping failed', { err: String(err) })).finally(() => { if (!stopping) housekeeping = clock.after(housekeepingMs, tick); });
-  });
+  })();
 
   if (opts.cri) {
     const policy = nodePolicy({
