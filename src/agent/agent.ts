@@ -31,6 +31,9 @@ import { servingCert } from './server/serving-cert.ts';
 import { swapOnBytes, swapStartupProblem } from './swap.ts';
 import { startWatchdog } from './watchdog.ts';
 import { statsCollector } from './stats/collector.ts';
+import { evictionManager } from './eviction/manager.ts';
+import { parseThresholds, type Threshold } from './eviction/thresholds.ts';
+import { eventRecorder } from '../client/events.ts';
 import { resourceMetricsRoute, summaryRoute } from './stats/stats-routes.ts';
 
 /** the configuration fields the agent reads (KubeletConfiguration names) */
@@ -46,6 +49,11 @@ export interface AgentSettings {
   systemReserved?: Record<string, string>;
   kubeReserved?: Record<string, string>;
   evictionHard?: Record<string, string>;
+  evictionSoft?: Record<string, string>;
+  evictionSoftGracePeriod?: Record<string, string>;
+  evictionMinimumReclaim?: Record<string, string>;
+  evictionPressureTransitionPeriod?: string;
+  evictionMaxPodGracePeriod?: number;
   registerNode?: boolean;
   registerWithTaints?: Taint[];
   tlsCertFile?: string;
@@ -117,6 +125,9 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const swapProblem = swapStartupProblem(swap, s.failSwapOn ?? true);
   if (swapProblem) throw new Error(`failed to run Kubelet: ${swapProblem}`);
 
+  let thresholds: Threshold[];
+  try { thresholds = parseThresholds(s); } catch (err) { throw new Error(`failed to run Kubelet: ${(err as Error).message}`); }
+
   const kernel = await kernelFeatures(facts.kernelVersion, files);
   log.info('kernel features', { kernel: facts.kernelVersion, supported: kernel.filter(k => k.supported).map(k => k.feature), unsupported: kernel.filter(k => !k.supported).map(k => `${k.feature} (${k.requirement})`) });
 
@@ -143,6 +154,33 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const server = await startAgentServer({ address: s.address, port: s.port, serving, clientCA, health, verboseLines, log });
   const healthz = s.healthzPort ? await startHealthzServer(s.healthzBindAddress ?? '127.0.0.1', s.healthzPort, health) : undefined;
 
+  const podLogsDir = s.podLogsDir || '/var/log/pods';
+  const stats = statsCollector({
+    nodeName, startedAtMs, files, rootDir: opts.rootDir, podLogsDir, disk: opts.diskStats ?? realDiskStats, cri: opts.cri,
+    pods: () => pods?.workers.pods() ?? [], now: () => clock.now(),
+  });
+  server.route('/stats/summary', summaryRoute(stats));
+  server.route('/metrics/resource', resourceMetricsRoute(stats));
+  const nodeEvents = opts.client ? eventRecorder(opts.client, 'kubelet', log, nodeName, () => clock.now()) : undefined;
+  const eviction = evictionManager({
+    thresholds,
+    transitionPeriodMs: parseDuration(s.evictionPressureTransitionPeriod ?? '5m'),
+    maxPodGracePeriodSeconds: s.evictionMaxPodGracePeriod ?? 0,
+    collect: () => stats.collect(),
+    pods: () => pods?.workers.pods() ?? [],
+    fail: (pod, grace, why) => pods ? pods.fail(pod, grace, why) : Promise.resolve(),
+    nodeEvent: (reason, message) => nodeEvents?.record({ apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, uid: nodeName } }, 'Warning', reason, message),
+    now: () => clock.now(),
+    log,
+  });
+  // housekeeping: every 10 s the eviction manager's round, whose stats sample also keeps CPU
+  // rates ready for whoever reads the stats next; the first at once, so rates exist a second after start
+  let stopping = false;
+  let housekeeping = { cancel() {} };
+  (function tick() {
+    void eviction.synchronize().catch(err => log.warn('eviction round failed', { err: String(err) })).finally(() => { if (!stopping) housekeeping = clock.after(housekeepingMs, tick); });
+  })();
+
   let reporter: StatusReporter | undefined;
   let lease: { stop(): void } | undefined;
   if (opts.client && (s.registerNode ?? true)) {
@@ -155,7 +193,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       const networkReady = (opts.nodeIPs?.length ?? 0) > 0 || hostAddresses().length > 0;
       return {
         status: nodeStatus({ facts, resources, addresses: addressesNow(), port: server.port, runtimeVersion: runtime.version, declaredFeatures: declaredFeatures(gates) }),
-        conditions: observedConditions(usage, s.evictionHard ?? {}, { notReadyReasons: runtime.notReadyReasons, networkReady }),
+        conditions: observedConditions(eviction.conditions(), { notReadyReasons: runtime.notReadyReasons, networkReady }),
       };
     };
     reporter = startStatusReporter({
@@ -178,21 +216,6 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     let timer = clock.after(updateMs, keepAlive);
     lease = { stop: () => timer.cancel() };
   }
-
-  const podLogsDir = s.podLogsDir || '/var/log/pods';
-  const stats = statsCollector({
-    nodeName, startedAtMs, files, rootDir: opts.rootDir, podLogsDir, disk: opts.diskStats ?? realDiskStats, cri: opts.cri,
-    pods: () => pods?.workers.pods() ?? [], now: () => clock.now(),
-  });
-  server.route('/stats/summary', summaryRoute(stats));
-  server.route('/metrics/resource', resourceMetricsRoute(stats));
-  // housekeeping: a sample every 10 s keeps CPU rates ready for whoever reads the stats next
-  let stopping = false;
-  let housekeeping = { cancel() {} };
-  // the first sample at once, so that rates exist a second after start
-  (function tick() {
-    void stats.collect().catch(err => log.debug('stats housekeeping failed', { err: String(err) })).finally(() => { if (!stopping) housekeeping = clock.after(housekeepingMs, tick); });
-  })();
 
   if (opts.cri) {
     const policy = nodePolicy({
@@ -218,7 +241,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       fileCheckMs: parseDuration(s.fileCheckFrequency ?? '20s'),
       resyncMs: parseDuration(s.syncFrequency ?? '1m'),
       maxContainerRestartPeriodMs: s.crashLoopBackOff?.maxContainerRestartPeriod ? parseDuration(s.crashLoopBackOff.maxContainerRestartPeriod) : undefined,
-      admit: pod => policy.admit(pod),
+      // pressure refuses first, in the kubelet's admission order
+      admit: pod => { const refused = eviction.admit(pod); return refused ? { admit: false as const, ...refused } : policy.admit(pod); },
       resourceCheckpoints: gates.enabled('InPlacePodVerticalScaling'),
       sandboxPolicy: pod => policy.sandbox(pod),
       containerPolicy: (pod, c) => policy.container(pod, c),

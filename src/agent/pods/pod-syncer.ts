@@ -72,13 +72,22 @@ export interface PodSyncer {
   syncPod(pod: Pod): Promise<SyncResult>;
   syncTerminatingPod(pod: Pod, gracePeriodSeconds: number): Promise<void>;
   syncTerminatedPod(pod: Pod, remove: boolean): Promise<void>;
+  /**
+   * The pod ends Failed for a reason the node decided (eviction): every status written from
+   * now on, while it terminates and after, keeps this phase, reason, message and condition.
+   */
+  failPod(uid: string, why: { reason: string; message: string; condition?: PodCondition }): void;
 }
+
+export type PodCondition = NonNullable<PodStatus['conditions']>[number];
 
 export function podSyncer(d: SyncerDeps): PodSyncer {
   /** why containers wait, kept from the last attempt to start them */
   const startErrors = new Map<string, Map<string, Waiting>>();
   /** pods refused before they ran: their Failed status stays as written */
   const rejected = new Set<string>();
+  /** pods the node failed on purpose (evicted), with what their status says */
+  const failures = new Map<string, { reason: string; message: string; condition?: PodCondition }>();
 
   const sleepFor = (ms: number) => new Promise<void>(resolve => d.clock.after(ms, resolve));
 
@@ -156,6 +165,11 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       runtimeName: d.runtimeName(),
       now: d.clock.now(),
     });
+    const failed = failures.get(uid);
+    if (failed) {
+      Object.assign(status, { phase: 'Failed', reason: failed.reason, message: failed.message });
+      if (failed.condition) status.conditions = [...(status.conditions ?? []).filter(c => c?.type !== failed.condition!.type), failed.condition];
+    }
     d.status.set(pod, status);
     return status;
   }
@@ -258,6 +272,10 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       return { terminal: false, requeueAfterMs: requeue === Infinity ? undefined : requeue };
     },
 
+    failPod(uid, why) {
+      failures.set(uid, why);
+    },
+
     async syncTerminatingPod(pod, grace) {
       const uid = pod.metadata.uid;
       d.prober.forget(uid);
@@ -281,6 +299,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       d.backoff.forget(`${uid}/`);
       startErrors.delete(uid);
       rejected.delete(uid);
+      failures.delete(uid);
       actuatedByPod.delete(uid);
       d.status.forget(uid);
     },

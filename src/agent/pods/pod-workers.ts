@@ -24,6 +24,10 @@ interface Worker {
   pending: boolean;
   timer?: { cancel(): void };
   failures: number;
+  /** the grace period the node imposed (eviction), in place of the pod's own */
+  graceOverride?: number;
+  /** waiting for the containers to stop (terminate()) */
+  onTerminated?: Array<() => void>;
 }
 
 export interface PodWorkers {
@@ -33,6 +37,11 @@ export interface PodWorkers {
   remove(uid: string): void;
   /** something about the pod changed on the node (PLEG, probes): sync it soon */
   wake(uid: string): void;
+  /**
+   * Ends a running pod now, with this grace period (eviction): its containers are stopped and
+   * it stays terminated until its source removes it. Resolves once it has stopped.
+   */
+  terminate(uid: string, gracePeriodSeconds: number): Promise<void>;
   has(uid: string): boolean;
   pods(): Pod[];
   /** resolves when no worker is busy (tests) */
@@ -83,7 +92,7 @@ export function startPodWorkers(opts: PodWorkerOptions): PodWorkers {
     if (!w.running) void run(w);
   }
 
-  const grace = (pod: Pod) => pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+  const grace = (w: Worker) => w.graceOverride ?? w.pod.metadata.deletionGracePeriodSeconds ?? w.pod.spec.terminationGracePeriodSeconds ?? 30;
 
   async function run(w: Worker): Promise<void> {
     w.running = true;
@@ -99,8 +108,9 @@ export function startPodWorkers(opts: PodWorkerOptions): PodWorkers {
           else { schedule(w, r.requeueAfterMs ?? resync); continue; }
         }
         if (w.phase === 'terminating') {
-          await opts.syncer.syncTerminatingPod(w.pod, grace(w.pod));
+          await opts.syncer.syncTerminatingPod(w.pod, grace(w));
           w.phase = 'terminated';
+          for (const fn of w.onTerminated?.splice(0) ?? []) fn();
         }
         if (w.phase === 'terminated') {
           const remove = w.removed || !!w.pod.metadata.deletionTimestamp;
@@ -148,6 +158,15 @@ export function startPodWorkers(opts: PodWorkerOptions): PodWorkers {
     wake(uid) {
       const w = workers.get(uid);
       if (w && w.phase === 'syncing') kick(w);
+    },
+    terminate(uid, gracePeriodSeconds) {
+      const w = workers.get(uid);
+      if (!w || w.phase === 'terminated' || w.phase === 'done') return Promise.resolve();
+      w.graceOverride = gracePeriodSeconds;
+      if (w.phase === 'syncing') w.phase = 'terminating';
+      const done = new Promise<void>(r => (w.onTerminated ??= []).push(r));
+      kick(w);
+      return done;
     },
     has: uid => workers.has(uid),
     pods: () => [...workers.values()].map(w => w.pod),
