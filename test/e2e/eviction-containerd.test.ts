@@ -1,0 +1,113 @@
+// Node-pressure eviction on a real runtime: `orch server`, `orch agent` and a private
+// containerd. An emptyDir filled past its sizeLimit gets its pod evicted (Failed, Evicted, the
+// kubelet's message) while a pod within its limit runs on; an agent whose hard threshold is met
+// reports DiskPressure, the node is tainted, the running pod is evicted with the threshold in
+// its message and a DisruptionTarget condition, and a new pod is refused.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { containerdSkipReason, startContainerd } from '../support/containerd.ts';
+import { busyboxSkipReason, importBusyboxImage } from '../support/oci-image.ts';
+import { skipForMissing } from '../support/requires.ts';
+import { connectCri } from '../../src/agent/cri/client.ts';
+import { startAgentProcess, type AgentProcess } from './support/agent-process.ts';
+import { kubectl, kubectls } from './support/kubectl.ts';
+import { startOrch } from './support/orch-process.ts';
+import { rawClient, type RawClient } from './support/raw-client.ts';
+import { until } from './support/until.ts';
+
+const image = 'docker.io/library/busybox:1.36';
+
+const getPod = async (c: RawClient, name: string) => { const r = await c.request('GET', `/api/v1/namespaces/default/pods/${name}`); return r.status === 200 ? r.json() : undefined; };
+const create = (c: RawClient, obj: unknown) => c.request('POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify(obj), headers: { 'content-type': 'application/json' } });
+
+function pod(name: string, node: string, command: string, sizeLimit?: string) {
+  return {
+    apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
+    spec: {
+      nodeName: node, terminationGracePeriodSeconds: 30,
+      containers: [{ name: 'main', image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', command], volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }] }],
+      volumes: [{ name: 'scratch', emptyDir: sizeLimit ? { sizeLimit } : {} }],
+    },
+  };
+}
+
+test('eviction on containerd: an emptyDir past its sizeLimit, and a node past its hard threshold', async t => {
+  const skip = containerdSkipReason() ?? busyboxSkipReason();
+  if (skip) return t.skip(skipForMissing(skip));
+  const teardown: Array<() => Promise<unknown>> = [];
+  t.after(async () => { for (const fn of teardown.reverse()) await fn().catch(() => undefined); });
+  const runtime = await startContainerd();
+  teardown.push(() => runtime.stop());
+  await importBusyboxImage(runtime, [image, 'registry.k8s.io/pause:3.9'], ['sleep', '2147483647']);
+  const cri = await connectCri(runtime.endpoint);
+  teardown.push(async () => cri.close());
+  const orch = await startOrch({ args: [] });
+  teardown.push(async () => { await orch.stop(); await orch.cleanup(); });
+  const dir = await mkdtemp(join(tmpdir(), 'orch-eviction-'));
+  teardown.push(() => rm(dir, { recursive: true, force: true }));
+  const node = `eviction-node-${process.pid}`;
+  const base = {
+    kubeconfig: orch.kubeconfig,
+    args: ['--hostname-override', node, '--node-ip', '127.0.0.1', '--container-runtime-endpoint', runtime.endpoint],
+    config: { nodeStatusUpdateFrequency: '1s', podLogsDir: join(dir, 'logs'), syncFrequency: '2s' } as Record<string, unknown>,
+  };
+  let agent: AgentProcess = await startAgentProcess(base);
+  teardown.push(async () => { await agent.stop(); await agent.cleanup(); });
+  const c = rawClient(orch.kubeconfig);
+  await until('the node', async () => (await c.request('GET', `/api/v1/nodes/${node}`)).status === 200);
+
+  await t.test('an emptyDir filled past its sizeLimit evicts its pod; one within its limit runs on', async () => {
+    assert.equal((await create(c, pod('filler', node, 'dd if=/dev/zero of=/scratch/fill bs=1M count=20; sleep 3600', '10Mi'))).status, 201);
+    assert.equal((await create(c, pod('bystander', node, 'dd if=/dev/zero of=/scratch/fill bs=1M count=2; sleep 3600', '10Mi'))).status, 201);
+    await until('bystander Running', async () => (await getPod(c, 'bystander'))?.status?.phase === 'Running', 60_000);
+    const evicted = await until('filler evicted', async () => { const p = await getPod(c, 'filler'); return p?.status?.phase === 'Failed' && p; }, 60_000);
+    assert.equal(evicted.status.reason, 'Evicted');
+    assert.equal(evicted.status.message, 'Usage of EmptyDir volume "scratch" exceeds the limit "10Mi". ');
+    // its container was stopped on the runtime
+    const ctrs = await cri.listContainers({ filter: { labelSelector: { 'io.kubernetes.pod.uid': evicted.metadata.uid } } });
+    assert.ok(ctrs.containers.length > 0 && ctrs.containers.every(x => x.state === 'CONTAINER_EXITED'), JSON.stringify(ctrs.containers.map(x => x.state)));
+    const events = await until('the Evicted event', async () => {
+      const r = await c.request('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dfiller');
+      const items = r.status === 200 ? r.json().items : [];
+      return items.find((e: any) => e.reason === 'Evicted') ?? false;
+    }, 10_000);
+    assert.equal(events.type, 'Warning');
+    assert.equal(events.message, evicted.status.message);
+    for (const k of kubectls()) {
+      const get = await kubectl(k.path, orch.kubeconfig, ['get', 'pod', 'filler', '-o', 'jsonpath={.status.phase} {.status.reason}']);
+      assert.equal(get.stdout, 'Failed Evicted', `${k.label}: ${get.stderr}`);
+    }
+    // the pod within its limit is left alone
+    await new Promise(r => setTimeout(r, 2000));
+    assert.equal((await getPod(c, 'bystander'))?.status?.phase, 'Running');
+  });
+
+  await t.test('a hard threshold met: DiskPressure, the taint, the running pod evicted, new pods refused', async () => {
+    await agent.stop();
+    // more than any disk here has: the threshold is met at once
+    agent = await startAgentProcess({ ...base, rootDir: agent.rootDir, port: agent.port, config: { ...base.config, evictionHard: { 'nodefs.available': '1000Ti', 'memory.available': '100Mi' } } });
+    const nodeObj = await until('DiskPressure', async () => {
+      const n = (await c.request('GET', `/api/v1/nodes/${node}`)).json();
+      return n.status?.conditions?.find((x: any) => x.type === 'DiskPressure')?.status === 'True' && n;
+    }, 30_000);
+    const cond = nodeObj.status.conditions.find((x: any) => x.type === 'DiskPressure');
+    assert.deepEqual([cond.reason, cond.message], ['KubeletHasDiskPressure', 'kubelet has disk pressure']);
+    await until('the disk-pressure taint', async () => {
+      const n = (await c.request('GET', `/api/v1/nodes/${node}`)).json();
+      return (n.spec?.taints ?? []).some((x: any) => x.key === 'node.kubernetes.io/disk-pressure' && x.effect === 'NoSchedule');
+    }, 30_000);
+    const evicted = await until('bystander evicted', async () => { const p = await getPod(c, 'bystander'); return p?.status?.phase === 'Failed' && p; }, 60_000);
+    assert.equal(evicted.status.reason, 'Evicted');
+    assert.match(evicted.status.message, /^The node was low on resource: ephemeral-storage\. Threshold quantity: 1000Ti, available: \d+\w*\. Container main was using \d+\w*, request is 0, has larger consumption of ephemeral-storage\. $/);
+    const disruption = evicted.status.conditions.find((x: any) => x.type === 'DisruptionTarget');
+    assert.deepEqual([disruption?.status, disruption?.reason, disruption?.message], ['True', 'TerminationByKubelet', evicted.status.message]);
+    // a pod arriving under disk pressure is refused
+    assert.equal((await create(c, pod('late', node, 'sleep 3600'))).status, 201);
+    const refused = await until('late refused', async () => { const p = await getPod(c, 'late'); return p?.status?.phase === 'Failed' && p; }, 30_000);
+    assert.deepEqual([refused.status.reason, refused.status.message], ['Evicted', 'The node had condition: [DiskPressure]. ']);
+  });
+});
