@@ -34,6 +34,8 @@ import { statsCollector } from './stats/collector.ts';
 import { evictionManager } from './eviction/manager.ts';
 import { parseThresholds, type Threshold } from './eviction/thresholds.ts';
 import { eventRecorder } from '../client/events.ts';
+import { startNodeGc, type NodeGc } from './gc/node-gc.ts';
+import { parseQuantity } from '../api/quantity.ts';
 import { resourceMetricsRoute, summaryRoute } from './stats/stats-routes.ts';
 
 /** the configuration fields the agent reads (KubeletConfiguration names) */
@@ -54,6 +56,12 @@ export interface AgentSettings {
   evictionMinimumReclaim?: Record<string, string>;
   evictionPressureTransitionPeriod?: string;
   evictionMaxPodGracePeriod?: number;
+  imageGCHighThresholdPercent?: number;
+  imageGCLowThresholdPercent?: number;
+  imageMinimumGCAge?: string;
+  containerLogMaxSize?: string;
+  containerLogMaxFiles?: number;
+  containerLogMonitorInterval?: string;
   registerNode?: boolean;
   registerWithTaints?: Taint[];
   tlsCertFile?: string;
@@ -144,6 +152,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   health.add('syncloop', () => (clock.now() - lastLoop > 3 * updateMs + 30_000 ? `sync loop has not run for ${Math.round((clock.now() - lastLoop) / 1000)}s` : undefined));
 
   let pods: PodManager | undefined;
+  let gc: NodeGc | undefined;
   // a runtime relist that stalls makes the node unhealthy and not ready
   health.add('pleg', () => pods?.pleg.unhealthy());
 
@@ -170,6 +179,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     pods: () => pods?.workers.pods() ?? [],
     fail: (pod, grace, why) => pods ? pods.fail(pod, grace, why) : Promise.resolve(),
     nodeEvent: (reason, message) => nodeEvents?.record({ apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, uid: nodeName } }, 'Warning', reason, message),
+    // disk pressure: dead containers and unused images go before any pod
+    reclaim: () => gc ? gc.reclaim() : Promise.resolve(),
     now: () => clock.now(),
     log,
   });
@@ -250,6 +261,17 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       log,
     });
     const manager = pods;
+    gc = startNodeGc({
+      cri: opts.cri, reader: manager.reader, known: uid => manager.workers.has(uid), disk: opts.diskStats ?? realDiskStats,
+      imageGCHighThresholdPercent: s.imageGCHighThresholdPercent ?? 85,
+      imageGCLowThresholdPercent: s.imageGCLowThresholdPercent ?? 80,
+      imageMinimumGCAgeMs: parseDuration(s.imageMinimumGCAge ?? '2m'),
+      containerLogMaxSize: parseQuantity(s.containerLogMaxSize ?? '10Mi') ?? 10 * 1024 * 1024,
+      containerLogMaxFiles: s.containerLogMaxFiles ?? 5,
+      containerLogMonitorIntervalMs: parseDuration(s.containerLogMonitorInterval ?? '10s'),
+      clock, log,
+      nodeEvent: (reason, message) => nodeEvents?.record({ apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, uid: nodeName } }, 'Warning', reason, message),
+    });
     server.route('/containerLogs', containerLogsRoute((ns, pod, container, previous) => findLogFile(manager.workers, manager.reader, podLogsDir, ns, pod, container, previous)));
   }
 
@@ -268,6 +290,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     async stop() {
       stopping = true;
       housekeeping.cancel();
+      gc?.stop();
       watchdog?.stop();
       await pods?.stop();
       reporter?.stop();
