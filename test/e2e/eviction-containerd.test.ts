@@ -1,12 +1,12 @@
-// Node-pressure eviction on a real runtime: `orch server`, `orch agent` and a private
-// containerd. An emptyDir filled past its sizeLimit gets its pod evicted (Failed, Evicted, the
+// Node-pressure eviction and log rotation on a real runtime: `orch server`, `orch agent` and a
+// private containerd. A chatty container's log is rotated through ReopenContainerLog. An emptyDir filled past its sizeLimit gets its pod evicted (Failed, Evicted, the
 // kubelet's message) while a pod within its limit runs on; an agent whose hard threshold is met
 // reports DiskPressure, the node is tainted, the running pod is evicted with the threshold in
 // its message and a DisruptionTarget condition, and a new pod is refused.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { containerdSkipReason, startContainerd } from '../support/containerd.ts';
@@ -53,7 +53,7 @@ test('eviction on containerd: an emptyDir past its sizeLimit, and a node past it
   const base = {
     kubeconfig: orch.kubeconfig,
     args: ['--hostname-override', node, '--node-ip', '127.0.0.1', '--container-runtime-endpoint', runtime.endpoint],
-    config: { nodeStatusUpdateFrequency: '1s', podLogsDir: join(dir, 'logs'), syncFrequency: '2s' } as Record<string, unknown>,
+    config: { nodeStatusUpdateFrequency: '1s', podLogsDir: join(dir, 'logs'), syncFrequency: '2s', containerLogMaxSize: '4Ki', containerLogMaxFiles: 3, containerLogMonitorInterval: '1s' } as Record<string, unknown>,
   };
   let agent: AgentProcess = await startAgentProcess(base);
   teardown.push(async () => { await agent.stop(); await agent.cleanup(); });
@@ -86,6 +86,28 @@ test('eviction on containerd: an emptyDir past its sizeLimit, and a node past it
     assert.equal((await getPod(c, 'bystander'))?.status?.phase, 'Running');
   });
 
+  await t.test('a container log past containerLogMaxSize is rotated through ReopenContainerLog; old files compressed, the excess removed', async () => {
+    const body = pod('chatty', node, 'i=0; while true; do i=$((i+1)); echo "line $i of a chatty container that fills its log quickly"; sleep 0.01; done');
+    body.spec.terminationGracePeriodSeconds = 1;
+    assert.equal((await create(c, body)).status, 201);
+    const running = await until('chatty Running', async () => { const p = await getPod(c, 'chatty'); return p?.status?.phase === 'Running' && p; }, 60_000);
+    const logDir = join(dir, 'logs', `default_chatty_${running.metadata.uid}`, 'main');
+    const files = await until('a compressed rotated log', async () => {
+      const names = await readdir(logDir).catch(() => [] as string[]);
+      return names.some(n => /^0\.log\.\d{8}-\d{6}\.gz$/.test(n)) && names.some(n => /^0\.log\.\d{8}-\d{6}$/.test(n)) && names;
+    }, 60_000, 500);
+    assert.ok(files.includes('0.log'), `${files}`);
+    assert.ok(files.length <= 3, `at most containerLogMaxFiles files: ${files}`);
+    // containerd writes to the reopened file: kubectl logs keeps showing new lines
+    const k = kubectls()[0]!;
+    const first = await kubectl(k.path, orch.kubeconfig, ['logs', 'chatty', '--tail', '1']);
+    await new Promise(r => setTimeout(r, 1500));
+    const later = await kubectl(k.path, orch.kubeconfig, ['logs', 'chatty', '--tail', '1']);
+    const n = (out: string) => Number(/line (\d+)/.exec(out)?.[1]);
+    assert.ok(n(later.stdout) > n(first.stdout), `${first.stdout} then ${later.stdout}`);
+    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/chatty')).status, 200);
+  });
+
   await t.test('a hard threshold met: DiskPressure, the taint, the running pod evicted, new pods refused', async () => {
     await agent.stop();
     // more than any disk here has: the threshold is met at once
@@ -103,6 +125,8 @@ test('eviction on containerd: an emptyDir past its sizeLimit, and a node past it
     const evicted = await until('bystander evicted', async () => { const p = await getPod(c, 'bystander'); return p?.status?.phase === 'Failed' && p; }, 60_000);
     assert.equal(evicted.status.reason, 'Evicted');
     assert.match(evicted.status.message, /^The node was low on resource: ephemeral-storage\. Threshold quantity: 1000Ti, available: \d+\w*\. Container main was using \d+\w*, request is 0, has larger consumption of ephemeral-storage\. $/);
+    // disk pressure reclaimed unused images first; the image in use and the sandbox image stay
+    for (const name of [image, 'registry.k8s.io/pause:3.9']) assert.ok((await cri.imageStatus({ image: { image: name } })).image, `${name} kept`);
     const disruption = evicted.status.conditions.find((x: any) => x.type === 'DisruptionTarget');
     assert.deepEqual([disruption?.status, disruption?.reason, disruption?.message], ['True', 'TerminationByKubelet', evicted.status.message]);
     // a pod arriving under disk pressure is refused

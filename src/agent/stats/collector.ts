@@ -108,10 +108,11 @@ export function statsCollector(d: StatsDeps): StatsCollector {
       out.memory = { time: rfc3339(nsToMs(m.timestamp) || d.now()), availableBytes: num(m.availableBytes), usageBytes: num(m.usageBytes), workingSetBytes: num(m.workingSetBytes), rssBytes: num(m.rssBytes), pageFaults: num(m.pageFaults), majorPageFaults: num(m.majorPageFaults) };
     }
     out.rootfs = await criFs(s.writableLayer);
-    if (pod) {
-      const logDir = join(podLogDir(d.podLogsDir, pod), name);
-      out.logs = await fsOf(logDir, await dirUsage(logDir));
-    }
+    // the pod's log directory is named from the runtime's labels, so logs are measured even
+    // before the agent's sources know the pod (just after a restart)
+    const ref = pod ?? { metadata: { namespace: labels[POD_NAMESPACE] ?? '', name: labels[POD_NAME] ?? '', uid: labels[POD_UID] ?? '' } } as Pod;
+    const logDir = join(podLogDir(d.podLogsDir, ref), name);
+    out.logs = await fsOf(logDir, await dirUsage(logDir));
     return out;
   }
 
