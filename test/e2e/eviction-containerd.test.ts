@@ -6,20 +6,16 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { containerdSkipReason, startContainerd } from '../support/containerd.ts';
-import { busyboxSkipReason, importBusyboxImage } from '../support/oci-image.ts';
+import { containerdSkipReason } from '../support/containerd.ts';
+import { busyboxSkipReason } from '../support/oci-image.ts';
 import { skipForMissing } from '../support/requires.ts';
 import { connectCri } from '../../src/agent/cri/client.ts';
-import { startAgentProcess, type AgentProcess } from './support/agent-process.ts';
+import { busyboxImage as image, startContainerdCluster } from './support/containerd-cluster.ts';
 import { kubectl, kubectls } from './support/kubectl.ts';
-import { startOrch } from './support/orch-process.ts';
-import { rawClient, type RawClient } from './support/raw-client.ts';
+import type { RawClient } from './support/raw-client.ts';
 import { until } from './support/until.ts';
-
-const image = 'docker.io/library/busybox:1.36';
 
 const getPod = async (c: RawClient, name: string) => { const r = await c.request('GET', `/api/v1/namespaces/default/pods/${name}`); return r.status === 200 ? r.json() : undefined; };
 const create = (c: RawClient, obj: unknown) => c.request('POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify(obj), headers: { 'content-type': 'application/json' } });
@@ -38,27 +34,10 @@ function pod(name: string, node: string, command: string, sizeLimit?: string) {
 test('eviction on containerd: an emptyDir past its sizeLimit, and a node past its hard threshold', async t => {
   const skip = containerdSkipReason() ?? busyboxSkipReason();
   if (skip) return t.skip(skipForMissing(skip));
-  const teardown: Array<() => Promise<unknown>> = [];
-  t.after(async () => { for (const fn of teardown.reverse()) await fn().catch(() => undefined); });
-  const runtime = await startContainerd();
-  teardown.push(() => runtime.stop());
-  await importBusyboxImage(runtime, [image, 'registry.k8s.io/pause:3.9'], ['sleep', '2147483647']);
-  const cri = await connectCri(runtime.endpoint);
-  teardown.push(async () => cri.close());
-  const orch = await startOrch({ args: [] });
-  teardown.push(async () => { await orch.stop(); await orch.cleanup(); });
-  const dir = await mkdtemp(join(tmpdir(), 'orch-eviction-'));
-  teardown.push(() => rm(dir, { recursive: true, force: true }));
-  const node = `eviction-node-${process.pid}`;
-  const base = {
-    kubeconfig: orch.kubeconfig,
-    args: ['--hostname-override', node, '--node-ip', '127.0.0.1', '--container-runtime-endpoint', runtime.endpoint],
-    config: { nodeStatusUpdateFrequency: '1s', podLogsDir: join(dir, 'logs'), syncFrequency: '2s', containerLogMaxSize: '4Ki', containerLogMaxFiles: 3, containerLogMonitorInterval: '1s' } as Record<string, unknown>,
-  };
-  let agent: AgentProcess = await startAgentProcess(base);
-  teardown.push(async () => { await agent.stop(); await agent.cleanup(); });
-  const c = rawClient(orch.kubeconfig);
-  await until('the node', async () => (await c.request('GET', `/api/v1/nodes/${node}`)).status === 200);
+  const cluster = await startContainerdCluster(t, 'eviction', { containerLogMaxSize: '4Ki', containerLogMaxFiles: 3, containerLogMonitorInterval: '1s' });
+  const { orch, c, node, dir } = cluster;
+  const cri = await connectCri(cluster.runtime.endpoint);
+  t.after(() => cri.close());
 
   await t.test('an emptyDir filled past its sizeLimit evicts its pod; one within its limit runs on', async () => {
     assert.equal((await create(c, pod('filler', node, 'dd if=/dev/zero of=/scratch/fill bs=1M count=20; sleep 3600', '10Mi'))).status, 201);
@@ -109,9 +88,8 @@ test('eviction on containerd: an emptyDir past its sizeLimit, and a node past it
   });
 
   await t.test('a hard threshold met: DiskPressure, the taint, the running pod evicted, new pods refused', async () => {
-    await agent.stop();
     // more than any disk here has: the threshold is met at once
-    agent = await startAgentProcess({ ...base, rootDir: agent.rootDir, port: agent.port, config: { ...base.config, evictionHard: { 'nodefs.available': '1000Ti', 'memory.available': '100Mi' } } });
+    await cluster.restartAgent({ evictionHard: { 'nodefs.available': '1000Ti', 'memory.available': '100Mi' } });
     const nodeObj = await until('DiskPressure', async () => {
       const n = (await c.request('GET', `/api/v1/nodes/${node}`)).json();
       return n.status?.conditions?.find((x: any) => x.type === 'DiskPressure')?.status === 'True' && n;

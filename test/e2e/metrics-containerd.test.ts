@@ -5,20 +5,16 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import https from 'node:https';
-import { containerdSkipReason, startContainerd } from '../support/containerd.ts';
-import { busyboxSkipReason, importBusyboxImage } from '../support/oci-image.ts';
+import { containerdSkipReason } from '../support/containerd.ts';
+import { busyboxSkipReason } from '../support/oci-image.ts';
 import { skipForMissing } from '../support/requires.ts';
-import { startAgentProcess } from './support/agent-process.ts';
+import { busyboxImage as image, startContainerdCluster } from './support/containerd-cluster.ts';
 import { kubectl, kubectls } from './support/kubectl.ts';
-import { startOrch, type OrchProcess } from './support/orch-process.ts';
-import { rawClient } from './support/raw-client.ts';
+import type { OrchProcess } from './support/orch-process.ts';
 import { until } from './support/until.ts';
-
-const image = 'docker.io/library/busybox:1.36';
 
 /** a GET to the agent with the cluster's admin client certificate (the agent admits cluster-CA certificates) */
 async function agentGet(orch: OrchProcess, port: number, path: string): Promise<{ status: number; body: string }> {
@@ -51,24 +47,7 @@ const bytesOf = (q: string) => Number(/^\d+/.exec(q)![0]) * ({ Ki: 1024, Mi: 102
 test('kubectl top on containerd: figures from the agent\'s stats match the container\'s cgroup', async t => {
   const skip = containerdSkipReason() ?? busyboxSkipReason();
   if (skip) return t.skip(skipForMissing(skip));
-  const teardown: Array<() => Promise<unknown>> = [];
-  t.after(async () => { for (const fn of teardown.reverse()) await fn().catch(() => undefined); });
-  const runtime = await startContainerd();
-  teardown.push(() => runtime.stop());
-  await importBusyboxImage(runtime, [image, 'registry.k8s.io/pause:3.9'], ['sleep', '2147483647']);
-  const orch = await startOrch({ args: [] });
-  teardown.push(async () => { await orch.stop(); await orch.cleanup(); });
-  const dir = await mkdtemp(join(tmpdir(), 'orch-metrics-'));
-  teardown.push(() => rm(dir, { recursive: true, force: true }));
-  const node = `metrics-node-${process.pid}`;
-  const agent = await startAgentProcess({
-    kubeconfig: orch.kubeconfig,
-    args: ['--hostname-override', node, '--node-ip', '127.0.0.1', '--container-runtime-endpoint', runtime.endpoint],
-    config: { nodeStatusUpdateFrequency: '1s', podLogsDir: join(dir, 'logs'), syncFrequency: '2s' },
-  });
-  teardown.push(async () => { await agent.stop(); await agent.cleanup(); });
-  const c = rawClient(orch.kubeconfig);
-  await until('the node', async () => (await c.request('GET', `/api/v1/nodes/${node}`)).status === 200);
+  const { orch, agent, c, node } = await startContainerdCluster(t, 'metrics');
 
   // 40 MiB held in the container's /dev/shm (tmpfs pages are charged to its memory cgroup), plus a busy loop
   const pod = {
