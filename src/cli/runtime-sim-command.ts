@@ -23,6 +23,7 @@ export const runtimeSimCommand: Command = {
     checkpoint: { type: 'boolean', default: false, description: 'let CheckpointContainer write archives (off: UNIMPLEMENTED, as containerd 1.6)' },
     'unpullable-images': { type: 'string', default: '', description: 'comma-separated images whose pull fails as a registry without them answers' },
     'preload-images': { type: 'string', default: '', description: 'comma-separated images present from the start' },
+    'feature-gates': featureGatesFlag,
     v: { ...verbosityFlag, short: 'v' },
   },
   async run(values) {

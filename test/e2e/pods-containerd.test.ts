@@ -265,6 +265,36 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/bad-hook?gracePeriodSeconds=0')).status, 200);
   });
 
+  await t.test('sidecars: started before the main container, stopped after it', async () => {
+    const hostDir = await mkdtemp(join(tmpdir(), 'orch-sidecar-'));
+    t.after(() => rm(hostDir, { recursive: true, force: true }));
+    const body = pod('with-sidecar', node, {
+      // the main container takes a moment to stop: a sidecar stopped alongside would finish first
+      command: ['sh', '-c', 'test -e /out/side-up && echo main-start >> /out/order; trap "sleep 0.5; echo main-stop >> /out/order; exit 0" TERM; while true; do sleep 0.1; done'],
+      volumeMounts: [{ name: 'out', mountPath: '/out' }],
+    }, {
+      volumes: [{ name: 'out', hostPath: { path: hostDir, type: 'Directory' } }],
+      initContainers: [{ name: 'side', image, imagePullPolicy: 'IfNotPresent', restartPolicy: 'Always', command: ['sh', '-c', 'touch /out/side-up; trap "echo side-stop >> /out/order; exit 0" TERM; while true; do sleep 0.1; done'], volumeMounts: [{ name: 'out', mountPath: '/out' }] }],
+    });
+    assert.equal((await create(c, body)).status, 201);
+    await until('with-sidecar Running', async () => (await getPod(c, 'with-sidecar'))?.status?.phase === 'Running');
+    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/with-sidecar')).status, 200);
+    await until('with-sidecar gone', async () => (await c.request('GET', '/api/v1/namespaces/default/pods/with-sidecar')).status === 404, 30_000);
+    assert.equal(await readFile(join(hostDir, 'order'), 'utf8'), 'main-start\nmain-stop\nside-stop\n');
+  });
+
+  await t.test('readiness gates: Ready waits for the gate\'s condition, which the agent leaves to its writer', async () => {
+    assert.equal((await create(c, pod('gated', node, { command: ['sleep', '3600'] }, { readinessGates: [{ conditionType: 'example.com/lb' }] }))).status, 201);
+    const waiting = await until('gated Running, not Ready', async () => { const p = await getPod(c, 'gated'); return p?.status?.phase === 'Running' && cond(p, 'ContainersReady') === 'True' && p; });
+    const ready = waiting.status.conditions.find((x: any) => x.type === 'Ready');
+    assert.deepEqual([ready.status, ready.reason, ready.message], ['False', 'ReadinessGatesNotReady', 'corresponding condition of pod readiness gate "example.com/lb" does not exist.']);
+    const patched = await c.request('PATCH', '/api/v1/namespaces/default/pods/gated/status', { body: JSON.stringify({ status: { conditions: [{ type: 'example.com/lb', status: 'True' }] } }), headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+    assert.equal(patched.status, 200, patched.body);
+    const now = await until('gated Ready', async () => { const p = await getPod(c, 'gated'); return cond(p, 'Ready') === 'True' && p; }, 30_000);
+    assert.equal(cond(now, 'example.com/lb'), 'True', 'the gate\'s condition is kept');
+    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/gated?gracePeriodSeconds=0')).status, 200);
+  });
+
   await t.test('a ConfigMap volume keeps its files across syncs and shows updates; a subPath file does not change', async () => {
     const cms = '/api/v1/namespaces/default/configmaps';
     assert.equal((await c.request('POST', cms, { body: JSON.stringify({ metadata: { name: 'live' }, data: { greeting: 'one' } }) })).status, 201);

@@ -125,10 +125,19 @@ export function podStatus(inp: StatusInputs): PodStatus {
   const terminal = phase === 'Succeeded' || phase === 'Failed';
 
   const unready = [...initBuilt.filter(({ c }) => isSidecar(c)), ...regularBuilt].filter(({ b }) => !b.ready).map(({ c }) => c.name);
+  // readiness gates: conditions other writers set; the pod is Ready only when they are True too
+  const gateProblems = (pod.spec.readinessGates ?? []).flatMap(g => {
+    const c = (Array.isArray(prev.conditions) ? prev.conditions as Condition[] : []).find(x => x.type === g.conditionType);
+    if (!c) return [`corresponding condition of pod readiness gate "${g.conditionType}" does not exist.`];
+    return c.status === 'True' ? [] : [`the status of pod readiness gate "${g.conditionType}" is not "True", but ${c.status}`];
+  });
+  const ready = terminal ? condition('Ready', false, 'PodCompleted', '')
+    : unready.length ? condition('Ready', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`)
+    : condition('Ready', gateProblems.length === 0, 'ReadinessGatesNotReady', gateProblems.join(', '));
   const conds: Condition[] = [
     condition('PodReadyToStartContainers', sandboxReady && !terminal),
     condition('Initialized', initialized, 'ContainersNotInitialized', `containers with incomplete status: [${initIncomplete.join(' ')}]`),
-    terminal ? condition('Ready', false, 'PodCompleted', '') : condition('Ready', unready.length === 0, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`),
+    ready,
     terminal ? condition('ContainersReady', false, 'PodCompleted', '') : condition('ContainersReady', unready.length === 0, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`),
   ];
   if (initialized && !inp.initFailed && terminal) conds[1] = condition('Initialized', true);

@@ -3,6 +3,7 @@
 // SyncTerminatingPod (stop every container within the grace period, then the sandbox) and
 // SyncTerminatedPod (clean up; a deleted pod is removed from the runtime, its files and the API).
 
+import { isSidecar } from './restart-policy.ts';
 import { runHook } from './lifecycle-hooks.ts';
 import { newTerminationLog } from './termination-message.ts';
 import { mkdir, rm } from 'node:fs/promises';
@@ -81,6 +82,9 @@ export interface PodSyncer {
 
 export type PodCondition = NonNullable<PodStatus['conditions']>[number];
 
+/** the pod conditions the agent writes; every other condition belongs to another writer */
+const agentConditions = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
+
 export function podSyncer(d: SyncerDeps): PodSyncer {
   /** why containers wait, kept from the last attempt to start them */
   const startErrors = new Map<string, Map<string, Waiting>>();
@@ -152,9 +156,13 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
 
   function writeStatus(pod: Pod, runtime: RuntimePod | undefined, waiting: Map<string, Waiting>, initFailed: boolean, terminating = false): PodStatus {
     const uid = pod.metadata.uid;
+    // the status last computed reads as the API would give it back, except the conditions other
+    // writers own (readiness gates, DisruptionTarget, PodScheduled), which the API's copy has newest
+    const cached = d.status.get(uid) as Pod['status'] | undefined;
+    const theirs = (pod.status?.conditions ?? []).filter(c => !agentConditions.has(c.type));
+    const previous = cached ? { ...cached, conditions: [...(cached.conditions ?? []).filter(c => agentConditions.has(c.type)), ...theirs] } : pod.status;
     const status = podStatus({
-      // the status last computed reads as the API would give it back
-      pod: { ...pod, status: (d.status.get(uid) as Pod['status']) ?? pod.status },
+      pod: { ...pod, status: previous },
       runtime,
       waiting,
       ready: d.prober.ready(uid),
@@ -174,8 +182,20 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     return status;
   }
 
+  /**
+   * Stops a pod's containers as the kubelet does: the regular ones (and plain init containers)
+   * together, then the sidecars (restartable init containers) one by one in reverse order, each
+   * with what is left of the grace period, so that they serve the others until those are gone.
+   */
   async function stopAll(pod: Pod, runtime: RuntimePod | undefined, grace: number): Promise<void> {
-    await Promise.all((runtime?.containers ?? []).filter(c => c.state === 'CONTAINER_RUNNING' || c.state === 'CONTAINER_CREATED').map(c => stopContainer(pod, c.id, c.name, grace)));
+    const started = d.clock.now();
+    const live = (runtime?.containers ?? []).filter(c => c.state === 'CONTAINER_RUNNING' || c.state === 'CONTAINER_CREATED');
+    const sidecars = (pod.spec.initContainers ?? []).filter(isSidecar).map(c => c.name);
+    await Promise.all(live.filter(c => !sidecars.includes(c.name)).map(c => stopContainer(pod, c.id, c.name, grace)));
+    for (const name of [...sidecars].reverse()) {
+      const left = grace === 0 ? 0 : Math.max(2, grace - Math.ceil((d.clock.now() - started) / 1000));
+      await Promise.all(live.filter(c => c.name === name).map(c => stopContainer(pod, c.id, c.name, left)));
+    }
     for (const s of runtime?.sandboxes ?? []) if (s.state === 'SANDBOX_READY') await d.cri.stopPodSandbox({ podSandboxId: s.id });
   }
 

@@ -90,6 +90,9 @@ test('WatchdogSec 0 or unset: READY=1 only; no NOTIFY_SOCKET: nothing', async t 
   const unset = startWatchdog({ env: { NOTIFY_SOCKET: sock.path }, healthy: () => true, log });
   assert.equal(off.intervalMs, null);
   assert.equal(unset.intervalMs, null);
+  // both READY=1 arrive through the relay; a loaded machine may take a while to pass them on
+  for (const deadline = Date.now() + 5000; sock.messages.length < 2 && Date.now() < deadline;) await new Promise(r => setTimeout(r, 50));
+  // and nothing follows them
   await new Promise(r => setTimeout(r, 500));
   off.stop();
   unset.stop();

@@ -27,3 +27,12 @@ test('effective values: defaults, then AllAlpha/AllBeta, then gates named on the
   assert.deepEqual(g.effective(), { APIResponseCompression: false, CBORServingAndStorage: false, ShardedListAndWatch: true });
   assert.equal(g.enabled('Unknown'), false);
 });
+
+test('every long-running command takes --feature-gates', async () => {
+  const { serverCommand } = await import('../../../src/cli/server-command.ts');
+  const { controllerManagerCommand } = await import('../../../src/cli/controller-manager-command.ts');
+  const { schedulerCommand } = await import('../../../src/cli/scheduler-command.ts');
+  const { agentCommand } = await import('../../../src/cli/agent-command.ts');
+  const { runtimeSimCommand } = await import('../../../src/cli/runtime-sim-command.ts');
+  for (const c of [serverCommand, controllerManagerCommand, schedulerCommand, agentCommand, runtimeSimCommand]) assert.ok('feature-gates' in c.flags, c.name);
+});

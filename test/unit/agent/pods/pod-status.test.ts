@@ -104,3 +104,17 @@ test('a terminal phase never changes again: with nothing left in the runtime the
     assert.deepEqual(out, prev, phase);
   }
 });
+
+test('readiness gates: Ready only when every gate\'s condition is True, worded as the kubelet words it', () => {
+  const spec = { readinessGates: [{ conditionType: 'example.com/lb' }, { conditionType: 'example.com/dns' }] };
+  const r = rt([rc('a', 'CONTAINER_RUNNING')]);
+  const none = status(pod(spec), r);
+  assert.deepEqual([cond(none, 'Ready').status, cond(none, 'Ready').reason, cond(none, 'Ready').message], ['False', 'ReadinessGatesNotReady',
+    'corresponding condition of pod readiness gate "example.com/lb" does not exist., corresponding condition of pod readiness gate "example.com/dns" does not exist.']);
+  assert.equal(cond(none, 'ContainersReady').status, 'True');
+  const half = status(pod(spec, { conditions: [{ type: 'example.com/lb', status: 'True' }, { type: 'example.com/dns', status: 'False' }] }), r);
+  assert.equal(cond(half, 'Ready').message, 'the status of pod readiness gate "example.com/dns" is not "True", but False');
+  assert.equal(cond(half, 'example.com/lb').status, 'True', 'the gates\' conditions stay as their writers set them');
+  const all = status(pod(spec, { conditions: [{ type: 'example.com/lb', status: 'True' }, { type: 'example.com/dns', status: 'True' }] }), r);
+  assert.equal(cond(all, 'Ready').status, 'True');
+});
