@@ -12,11 +12,12 @@ import { runFanout, type FanoutResult } from './support/fanout.ts';
 import { runPodBench } from './support/pods.ts';
 import { runEtcdBench } from './support/etcd-bench.ts';
 import { runPodStartBench } from './support/pod-start.ts';
+import { containerdBenchSkipReason, runRuntimePodStart } from './support/pod-start-runtimes.ts';
 
 const quick = process.argv.includes('--quick');
 // --only=lists,fanout runs just those sections (start always runs: it brings up the server)
 const only = process.argv.find(a => a.startsWith('--only='))?.slice('--only='.length).split(',');
-const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start'];
+const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes'];
 for (const s of only ?? []) if (!sections.includes(s)) throw new Error(`unknown section ${s}; sections: ${sections.join(', ')}`);
 const want = (section: string) => !only || only.includes(section);
 const scale = quick ? 0.2 : 1;
@@ -216,6 +217,17 @@ async function main(): Promise<void> {
       say(`pod start p99 target < 2000 ms: ${paced.p99ms < 2000 ? 'met' : 'NOT met'}${quick ? ' (quick run: fewer pods)' : ''}; p99 vs raw ${(paced.p99ms / paced.rawP99ms).toFixed(1)}x`);
       say(`orch server during paced starts: ${paced.serverCpuSeconds.toFixed(1)} s CPU (${(paced.serverCpuSeconds * 1000 / podCount).toFixed(1)} ms per pod), peak RSS ${paced.serverPeakRssMiB.toFixed(0)} MiB`);
       say(`orch create to Running, all at once p50 ${burst.p50ms.toFixed(1).padStart(7)} ms  p99 ${burst.p99ms.toFixed(1).padStart(7)} ms  (${podCount} pods Running ${(burst.totalMs / 1000).toFixed(1)} s after the first create: ${(podCount / burst.totalMs * 1000).toFixed(0)} pods/s; server ${burst.serverCpuSeconds.toFixed(1)} s CPU, peak RSS ${burst.serverPeakRssMiB.toFixed(0)} MiB)`);
+    }
+    if (want('runtimes')) {
+      // one node, pods started 4 at a time: real containerd beside the simulated runtime
+      say('');
+      const n = Math.max(10, Math.round(60 * scale));
+      const rows = await runRuntimePodStart(dir, { pods: n, parallel: 4 });
+      for (const r of rows) {
+        say(`${`pod start on ${r.runtime}`.padEnd(34)} p50 ${r.p50ms.toFixed(1).padStart(7)} ms  p99 ${r.p99ms.toFixed(1).padStart(7)} ms  (${r.pods} pods, 1 node, 4 at a time; raw CRI sandbox + container p50 ${r.rawP50ms.toFixed(1)} ms, p99 ${r.rawP99ms.toFixed(1)} ms)`);
+      }
+      const skip = containerdBenchSkipReason();
+      if (skip) say(`pod start on containerd            not measured: ${skip}`);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

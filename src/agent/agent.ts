@@ -13,7 +13,7 @@ import { readMachineFacts, type MachineFacts } from './machine/facts.ts';
 import { hostFiles, type HostFiles } from './machine/host-files.ts';
 import { kernelFeatures, parseKernelVersion, type KernelFeature } from './machine/kernel.ts';
 import { nodePolicy } from './security/node-policy.ts';
-import { readMachineUsage, type DiskStats } from './machine/usage.ts';
+import { readMachineUsage, realDiskStats, type DiskStats } from './machine/usage.ts';
 import { hostAddresses, nodeAddresses } from './node-status/addresses.ts';
 import { observedConditions } from './node-status/conditions.ts';
 import { startLeaseHeartbeat } from './node-status/lease.ts';
@@ -32,6 +32,12 @@ import { startAgentServer, startHealthzServer } from './server/https-server.ts';
 import { servingCert } from './server/serving-cert.ts';
 import { swapOnBytes, swapStartupProblem } from './swap.ts';
 import { startWatchdog } from './watchdog.ts';
+import { statsCollector } from './stats/collector.ts';
+import { evictionManager } from './eviction/manager.ts';
+import { parseThresholds, type Threshold } from './eviction/thresholds.ts';
+import { eventRecorder } from '../client/events.ts';
+import { startNodeGc, type NodeGc } from './gc/node-gc.ts';
+import { resourceMetricsRoute, summaryRoute } from './stats/stats-routes.ts';
 
 /** the configuration fields the agent reads (KubeletConfiguration names) */
 export interface AgentSettings {
@@ -46,6 +52,17 @@ export interface AgentSettings {
   systemReserved?: Record<string, string>;
   kubeReserved?: Record<string, string>;
   evictionHard?: Record<string, string>;
+  evictionSoft?: Record<string, string>;
+  evictionSoftGracePeriod?: Record<string, string>;
+  evictionMinimumReclaim?: Record<string, string>;
+  evictionPressureTransitionPeriod?: string;
+  evictionMaxPodGracePeriod?: number;
+  imageGCHighThresholdPercent?: number;
+  imageGCLowThresholdPercent?: number;
+  imageMinimumGCAge?: string;
+  containerLogMaxSize?: string;
+  containerLogMaxFiles?: number;
+  containerLogMonitorInterval?: string;
   registerNode?: boolean;
   registerWithTaints?: Taint[];
   tlsCertFile?: string;
@@ -104,9 +121,12 @@ export interface Agent {
   stop(): Promise<void>;
 }
 
+const housekeepingMs = 10_000;
+
 export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const s = opts.settings;
   const clock = opts.clock ?? realClock;
+  const startedAtMs = clock.now();
   const files = opts.hostFiles ?? hostFiles('/');
   const log = opts.log;
   await mkdir(opts.rootDir, { recursive: true });
@@ -116,6 +136,9 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const swap = await swapOnBytes(files);
   const swapProblem = swapStartupProblem(swap, s.failSwapOn ?? true);
   if (swapProblem) throw new Error(`failed to run Kubelet: ${swapProblem}`);
+
+  let thresholds: Threshold[];
+  try { thresholds = parseThresholds(s); } catch (err) { throw new Error(`failed to run Kubelet: ${(err as Error).message}`); }
 
   const kernel = await kernelFeatures(facts.kernelVersion, files);
   log.info('kernel features', { kernel: facts.kernelVersion, supported: kernel.filter(k => k.supported).map(k => k.feature), unsupported: kernel.filter(k => !k.supported).map(k => `${k.feature} (${k.requirement}${k.observed ? `; here ${k.observed}` : ''})`) });
@@ -135,6 +158,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   health.add('syncloop', () => (clock.now() - lastLoop > 3 * updateMs + 30_000 ? `sync loop has not run for ${Math.round((clock.now() - lastLoop) / 1000)}s` : undefined));
 
   let pods: PodManager | undefined;
+  let gc: NodeGc | undefined;
   // a runtime relist that stalls makes the node unhealthy and not ready
   health.add('pleg', () => pods?.pleg.unhealthy());
 
@@ -144,6 +168,35 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   const verboseLines = () => kernel.map(k => `[${k.supported ? '+' : '-'}]kernel ${k.feature} (${k.requirement}${k.observed ? `; here ${k.observed}` : ''})`);
   const server = await startAgentServer({ address: s.address, port: s.port, serving, clientCA, health, verboseLines, log });
   const healthz = s.healthzPort ? await startHealthzServer(s.healthzBindAddress ?? '127.0.0.1', s.healthzPort, health) : undefined;
+
+  const podLogsDir = s.podLogsDir || '/var/log/pods';
+  const stats = statsCollector({
+    nodeName, startedAtMs, files, rootDir: opts.rootDir, podLogsDir, disk: opts.diskStats ?? realDiskStats, cri: opts.cri,
+    pods: () => pods?.workers.pods() ?? [], now: () => clock.now(),
+  });
+  server.route('/stats/summary', summaryRoute(stats));
+  server.route('/metrics/resource', resourceMetricsRoute(stats));
+  const nodeEvents = opts.client ? eventRecorder(opts.client, 'kubelet', log, nodeName, () => clock.now()) : undefined;
+  const eviction = evictionManager({
+    thresholds,
+    transitionPeriodMs: parseDuration(s.evictionPressureTransitionPeriod ?? '5m'),
+    maxPodGracePeriodSeconds: s.evictionMaxPodGracePeriod ?? 0,
+    collect: () => stats.collect(),
+    pods: () => pods?.workers.pods() ?? [],
+    fail: (pod, grace, why) => pods ? pods.fail(pod, grace, why) : Promise.resolve(),
+    nodeEvent: (reason, message) => nodeEvents?.record({ apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, uid: nodeName } }, 'Warning', reason, message),
+    // disk pressure: dead containers and unused images go before any pod
+    reclaim: () => gc ? gc.reclaim() : Promise.resolve(),
+    now: () => clock.now(),
+    log,
+  });
+  // housekeeping: every 10 s the eviction manager's round, whose stats sample also keeps CPU
+  // rates ready for whoever reads the stats next; the first at once, so rates exist a second after start
+  let stopping = false;
+  let housekeeping = { cancel() {} };
+  (function tick() {
+    void eviction.synchronize().catch(err => log.warn('eviction round failed', { err: String(err) })).finally(() => { if (!stopping) housekeeping = clock.after(housekeepingMs, tick); });
+  })();
 
   let reporter: StatusReporter | undefined;
   /** the node's allocatable resources as last reported, for the pods' volumes and downward API */
@@ -160,7 +213,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       const networkReady = (opts.nodeIPs?.length ?? 0) > 0 || hostAddresses().length > 0;
       return {
         status: nodeStatus({ facts, resources, addresses: addressesNow(), port: server.port, runtimeVersion: runtime.version, declaredFeatures: declaredFeatures(gates) }),
-        conditions: observedConditions(usage, s.evictionHard ?? {}, { notReadyReasons: runtime.notReadyReasons, networkReady }),
+        conditions: observedConditions(eviction.conditions(), { notReadyReasons: runtime.notReadyReasons, networkReady }),
       };
     };
     reporter = startStatusReporter({
@@ -195,7 +248,6 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       nodeMemoryBytes: facts.memoryBytes,
       swapCapacityBytes: swap,
     });
-    const podLogsDir = s.podLogsDir || '/var/log/pods';
     const internal = () => addressesNow().filter(a => a.type === 'InternalIP').map(a => a.address);
     pods = await startPodManager({
       cri: opts.cri,
@@ -209,7 +261,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       fileCheckMs: parseDuration(s.fileCheckFrequency ?? '20s'),
       resyncMs: parseDuration(s.syncFrequency ?? '1m'),
       maxContainerRestartPeriodMs: s.crashLoopBackOff?.maxContainerRestartPeriod ? parseDuration(s.crashLoopBackOff.maxContainerRestartPeriod) : undefined,
-      admit: pod => policy.admit(pod),
+      // pressure refuses first, in the kubelet's admission order
+      admit: pod => { const refused = eviction.admit(pod); return refused ? { admit: false as const, ...refused } : policy.admit(pod); },
       // before the first report (or with no API to report to), CPU and memory, which need no disk figures
       nodeAllocatable: () => allocatable ?? (({ cpu, memory }) => ({ cpu, memory }))(nodeResources(facts, 0, s.maxPods, s).allocatable),
       resourceCheckpoints: gates.enabled('InPlacePodVerticalScaling'),
@@ -225,6 +278,17 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       log,
     });
     const manager = pods;
+    gc = startNodeGc({
+      cri: opts.cri, reader: manager.reader, known: uid => manager.workers.has(uid), disk: opts.diskStats ?? realDiskStats,
+      imageGCHighThresholdPercent: s.imageGCHighThresholdPercent ?? 85,
+      imageGCLowThresholdPercent: s.imageGCLowThresholdPercent ?? 80,
+      imageMinimumGCAgeMs: parseDuration(s.imageMinimumGCAge ?? '2m'),
+      containerLogMaxSize: parseQuantity(s.containerLogMaxSize ?? '10Mi') ?? 10 * 1024 * 1024,
+      containerLogMaxFiles: s.containerLogMaxFiles ?? 5,
+      containerLogMonitorIntervalMs: parseDuration(s.containerLogMonitorInterval ?? '10s'),
+      clock, log,
+      nodeEvent: (reason, message) => nodeEvents?.record({ apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, uid: nodeName } }, 'Warning', reason, message),
+    });
     server.route('/containerLogs', containerLogsRoute((ns, pod, container, previous) => findLogFile(manager.workers, manager.reader, podLogsDir, ns, pod, container, previous)));
   }
 
@@ -241,6 +305,9 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     reporter,
     pods,
     async stop() {
+      stopping = true;
+      housekeeping.cancel();
+      gc?.stop();
       watchdog?.stop();
       await pods?.stop();
       reporter?.stop();

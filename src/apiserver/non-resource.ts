@@ -6,6 +6,7 @@ import type { RequestContext } from './context.ts';
 import type { Health } from './health.ts';
 import { aggregated, aggregatedContentType, coreVersions, group, groupList, resourceList, wantsAggregated } from './discovery.ts';
 import { openapiHandler } from './openapi.ts';
+import { withMetricsApi } from './metrics-api/catalog.ts';
 import { sendJson, sendRaw, sendRawJson } from './respond.ts';
 import { versionInfo } from './version.ts';
 
@@ -31,25 +32,27 @@ export async function serveNonResource(ctx: RequestContext, deps: NonResourceDep
     throw resourceNotFound();
   }
   const accept = String(ctx.headers.accept ?? '');
+  // discovery lists metrics.k8s.io too, which only the node agents answer
+  const catalog = withMetricsApi(deps.catalog);
   if (path === '/api' || path === '/apis') {
     const agg = wantsAggregated(accept);
     if (agg) {
-      const body = aggregated(deps.catalog, path === '/api' ? 'legacy' : 'apis', agg);
+      const body = aggregated(catalog, path === '/api' ? 'legacy' : 'apis', agg);
       return sendJson(ctx, 200, body, aggregatedContentType(agg));
     }
-    return sendJson(ctx, 200, path === '/api' ? coreVersions(deps.serverAddress()) : groupList(deps.catalog));
+    return sendJson(ctx, 200, path === '/api' ? coreVersions(deps.serverAddress()) : groupList(catalog));
   }
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'api' && parts.length === 2) {
-    const list = resourceList(deps.catalog, '', parts[1]!);
+    const list = resourceList(catalog, '', parts[1]!);
     if (list) return sendJson(ctx, 200, list);
   }
   if (parts[0] === 'apis' && parts.length === 2) {
-    const g = group(deps.catalog, parts[1]!);
+    const g = group(catalog, parts[1]!);
     if (g) return sendJson(ctx, 200, g);
   }
   if (parts[0] === 'apis' && parts.length === 3) {
-    const list = resourceList(deps.catalog, parts[1]!, parts[2]!);
+    const list = resourceList(catalog, parts[1]!, parts[2]!);
     if (list) return sendJson(ctx, 200, list);
   }
   throw resourceNotFound();

@@ -14,6 +14,8 @@ import { handleUpdate } from './handlers/update.ts';
 import { handlePatch } from './handlers/patch.ts';
 import { handleDelete } from './handlers/delete.ts';
 import { handleDeleteCollection } from './handlers/delete-collection.ts';
+import { metricsGroup } from './metrics-api/catalog.ts';
+import { serveMetrics } from './metrics-api/serve.ts';
 
 const writeVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
@@ -32,6 +34,8 @@ const handlers: Record<string, Handler> = {
 
 export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const ri = ctx.info;
+  // metrics.k8s.io is served from the node agents, never from storage
+  if (ri.group === metricsGroup) return serveMetrics(ctx, deps);
   const info = deps.catalog.lookup(ri.group, ri.version, ri.resource);
   if (!info) throw resourceNotFound();
   checkPathName('Namespace', ri.namespace);

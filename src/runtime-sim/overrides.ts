@@ -15,13 +15,16 @@ export const runSecondsAnnotation = `${annotationPrefix}run-seconds`;
 /** "true": the container ignores SIGTERM, so stopping it waits out the grace period (137) */
 export const ignoreSigtermAnnotation = `${annotationPrefix}ignore-sigterm`;
 
-/** the memory the container uses, in bytes: over its memory limit it is OOM-killed (137, OOMKilled), as under a real cgroup */
+/** the CPU a running container uses, in millicores, as its stats report it (default 0) */
+export const cpuMillicoresAnnotation = `${annotationPrefix}cpu-millicores`;
+/** the memory the container uses, in bytes, as its stats report it (default: its files' bytes plus 1 MiB): over its memory limit it is OOM-killed (137, OOMKilled), as under a real cgroup */
 export const memoryBytesAnnotation = `${annotationPrefix}memory-bytes`;
 
 export interface Overrides {
   exitCode?: number;
   runSeconds?: number;
   ignoreSigterm?: boolean;
+  cpuMillicores?: number;
   memoryBytes?: number;
 }
 
@@ -42,10 +45,11 @@ export function readOverrides(containerName: string, container: Annotations, san
   }
   const ignore = lookup(ignoreSigtermAnnotation);
   if (ignore !== undefined) out.ignoreSigterm = ignore === 'true';
-  const memory = lookup(memoryBytesAnnotation);
-  if (memory !== undefined) {
-    if (!/^\d+$/.test(memory)) throw invalidArgument(`annotation ${memoryBytesAnnotation}: ${JSON.stringify(memory)} is not a number of bytes`);
-    out.memoryBytes = Number(memory);
+  for (const [key, field] of [[cpuMillicoresAnnotation, 'cpuMillicores'], [memoryBytesAnnotation, 'memoryBytes']] as const) {
+    const v = lookup(key);
+    if (v === undefined) continue;
+    if (!/^\d+$/.test(v)) throw invalidArgument(`annotation ${key}: ${JSON.stringify(v)} is not a whole number`);
+    out[field] = Number(v);
   }
   return out;
 }

@@ -21,7 +21,7 @@ export function runtimeHandlers(rt: SimRuntime): Handlers {
     async Status(req) {
       const conditions = ['RuntimeReady', 'NetworkReady'].map(type => ({ type, status: true, reason: '', message: '' }));
       const info: Record<string, string> = req.verbose
-        ? { config: JSON.stringify({ podSubnet: rt.settings.podSubnet, podCidr, startDelayMs: rt.settings.startDelayMs, pullDelayMs: rt.settings.pullDelayMs, checkpoint: rt.settings.checkpoint }) }
+        ? { config: JSON.stringify({ sandboxImage: rt.settings.sandboxImage, podSubnet: rt.settings.podSubnet, podCidr, startDelayMs: rt.settings.startDelayMs, pullDelayMs: rt.settings.pullDelayMs, checkpoint: rt.settings.checkpoint }) }
         : {};
       return {
         status: { conditions },

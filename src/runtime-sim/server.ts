@@ -13,6 +13,7 @@ import type { Handlers } from './handlers.ts';
 import { imageHandlers } from './image-handlers.ts';
 import { simSettings, type RuntimeSimOptions } from './options.ts';
 import { runtimeHandlers } from './runtime-handlers.ts';
+import { statsHandlers } from './stats-handlers.ts';
 import { newRuntime, type SimRuntime } from './runtime-state.ts';
 import { sandboxHandlers } from './sandbox-handlers.ts';
 import type { Logger } from '../api/log.ts';
@@ -32,7 +33,7 @@ export async function startRuntimeSim(opts: RuntimeSimOptions): Promise<RuntimeS
   const rt = newRuntime({ ...settings, socket });
   const { RuntimeService, ImageService } = criServices();
   const server = new Server();
-  const runtime = { ...sandboxHandlers(rt), ...containerHandlers(rt), ...execHandlers(rt), ...runtimeHandlers(rt) };
+  const runtime = { ...sandboxHandlers(rt), ...containerHandlers(rt), ...execHandlers(rt), ...runtimeHandlers(rt), ...statsHandlers(rt) };
   server.addService(RuntimeService.service, implementation(RuntimeService.service, runtime, settings.log));
   server.addService(ImageService.service, implementation(ImageService.service, imageHandlers(rt), settings.log));
 

@@ -37,7 +37,7 @@ async function healthServer(): Promise<{ port: number; set(status: number): void
 test('container lifecycle on containerd: sidecars, grace periods, OOM, back-off, probes', async t => {
   const skip = containerdSkipReason() ?? busyboxSkipReason();
   if (skip) return t.skip(skipForMissing(skip));
-  const { c, node, orch, runtime } = await startContainerdCluster(t);
+  const { c, node, orch, runtime } = await startContainerdCluster(t, 'lifecycle');
   const out = await mkdtemp(join(tmpdir(), 'orch-lifecycle-'));
   t.after(() => rm(out, { recursive: true, force: true }));
   const outVolume = (name: string) => ({ volumes: [{ name: 'out', hostPath: { path: join(out, name), type: 'DirectoryOrCreate' } }] });

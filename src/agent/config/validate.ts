@@ -17,5 +17,10 @@ export function validateConfig(c: AgentConfig): string[] {
   for (const [i, t] of c.registerWithTaints.entries()) {
     if (!t?.key || !['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(t.effect)) out.push(`registerWithTaints[${i}]: a taint needs a key and an effect of NoSchedule, PreferNoSchedule or NoExecute`);
   }
+  const high = c.imageGCHighThresholdPercent, low = c.imageGCLowThresholdPercent;
+  if (typeof high === 'number' && (high < 0 || high > 100)) out.push(`imageGCHighThresholdPercent (--image-gc-high-threshold) ${high} must be between 0 and 100, inclusive`);
+  if (typeof low === 'number' && (low < 0 || low > 100)) out.push(`imageGCLowThresholdPercent (--image-gc-low-threshold) ${low} must be between 0 and 100, inclusive`);
+  if (typeof high === 'number' && typeof low === 'number' && low >= high) out.push(`imageGCLowThresholdPercent (--image-gc-low-threshold) ${low} must be less than imageGCHighThresholdPercent (--image-gc-high-threshold) ${high}`);
+  if (c.containerLogMaxFiles < 2) out.push(`containerLogMaxFiles (--container-log-max-files) ${c.containerLogMaxFiles} must be greater than 1`);
   return out;
 }

@@ -2,9 +2,6 @@
 // transition times: every report refreshes lastHeartbeatTime; lastTransitionTime moves only
 // when a condition's status changes.
 
-import type { MachineUsage } from '../machine/usage.ts';
-import { thresholdBytes } from './resources.ts';
-
 export interface NodeCondition {
   type: string;
   status: 'True' | 'False' | 'Unknown';
@@ -23,33 +20,29 @@ export interface Health {
   networkReady: boolean;
 }
 
-/** the pressure signals compared against the hard eviction thresholds */
-export function pressureConditions(usage: MachineUsage, evictionHard: Record<string, string>): ObservedCondition[] {
-  const memoryLow = usage.memoryAvailableBytes < thresholdBytes(evictionHard['memory.available'], usage.memoryCapacityBytes);
-  const diskLow = usage.nodefsAvailableBytes < thresholdBytes(evictionHard['nodefs.available'], usage.nodefsCapacityBytes)
-    || usage.inodesFree < thresholdBytes(evictionHard['nodefs.inodesFree'], usage.inodes);
-  const pidsLow = usage.pidMax - usage.processes < thresholdBytes(evictionHard['pid.available'], usage.pidMax);
+/** the pressure conditions, from the ones the eviction manager reports True */
+export function pressureConditions(pressure: ReadonlySet<string>): ObservedCondition[] {
   return [
-    memoryLow
+    pressure.has('MemoryPressure')
       ? { type: 'MemoryPressure', status: 'True', reason: 'KubeletHasInsufficientMemory', message: 'kubelet has insufficient memory available' }
       : { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' },
-    diskLow
+    pressure.has('DiskPressure')
       ? { type: 'DiskPressure', status: 'True', reason: 'KubeletHasDiskPressure', message: 'kubelet has disk pressure' }
       : { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure' },
-    pidsLow
+    pressure.has('PIDPressure')
       ? { type: 'PIDPressure', status: 'True', reason: 'KubeletHasInsufficientPID', message: 'kubelet has insufficient PID available' }
       : { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available' },
   ];
 }
 
-export function observedConditions(usage: MachineUsage, evictionHard: Record<string, string>, health: Health): ObservedCondition[] {
+export function observedConditions(pressure: ReadonlySet<string>, health: Health): ObservedCondition[] {
   const ready: ObservedCondition = health.notReadyReasons.length === 0
     ? { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }
     : { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: health.notReadyReasons.join(', ') };
   const network: ObservedCondition = health.networkReady
     ? { type: 'NetworkUnavailable', status: 'False', reason: 'NetworkReady', message: 'node has a configured network address' }
     : { type: 'NetworkUnavailable', status: 'True', reason: 'NoNetworkAddress', message: 'node has no network address other than loopback' };
-  return [...pressureConditions(usage, evictionHard), ready, network];
+  return [...pressureConditions(pressure), ready, network];
 }
 
 /**

@@ -13,7 +13,7 @@ import type { SandboxSettings } from './cri-config.ts';
 import { apiObjectSource } from './object-source.ts';
 import { startPleg, type Pleg } from './pleg.ts';
 import { startPodSources } from './pod-sources.ts';
-import { deletePodObject, podSyncer, type ContainerPolicy, type SandboxPolicy, type SyncerDeps } from './pod-syncer.ts';
+import { deletePodObject, podSyncer, type ContainerPolicy, type PodCondition, type SandboxPolicy, type SyncerDeps } from './pod-syncer.ts';
 import { startPodWorkers, type PodWorkers } from './pod-workers.ts';
 import { startProber } from './prober.ts';
 import { resourceStateFile } from './resource-state.ts';
@@ -52,6 +52,12 @@ export interface PodManager {
   workers: PodWorkers;
   reader: SnapshotReader;
   pleg: Pleg;
+  /**
+   * Ends a pod for the node's sake (eviction): a Warning event with the reason, its containers
+   * stopped within the grace period given, its status Failed with the reason and message.
+   * Resolves once its containers have stopped.
+   */
+  fail(pod: Pod, gracePeriodSeconds: number, why: { reason: string; message: string; condition?: PodCondition }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -129,6 +135,11 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
     workers: w,
     reader,
     pleg,
+    async fail(pod, grace, why) {
+      event(pod, 'Warning', why.reason, why.message);
+      syncer.failPod(pod.metadata.uid, why);
+      await w.terminate(pod.metadata.uid, grace);
+    },
     async stop() {
       sources.stop();
       pleg.stop();

@@ -85,7 +85,14 @@ export interface PodSyncer {
   /** a termination under way gets a shorter grace period: its containers are stopped again with it */
   shortenTermination(pod: Pod, gracePeriodSeconds: number): Promise<void>;
   syncTerminatedPod(pod: Pod, remove: boolean): Promise<void>;
+  /**
+   * The pod ends Failed for a reason the node decided (eviction): every status written from
+   * now on, while it terminates and after, keeps this phase, reason, message and condition.
+   */
+  failPod(uid: string, why: { reason: string; message: string; condition?: PodCondition }): void;
 }
+
+export type PodCondition = NonNullable<PodStatus['conditions']>[number];
 
 /** the pod conditions the agent writes; every other condition belongs to another writer */
 const agentConditions = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodResizeInProgress', 'PodResizePending']);
@@ -111,6 +118,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
   const rejected = new Set<string>();
   /** failed image pulls, for the ImagePullBackOff message */
   const pullFailures: PullFailures = new Map();
+  /** pods the node failed on purpose (evicted), with what their status says */
+  const failures = new Map<string, { reason: string; message: string; condition?: PodCondition }>();
 
   const sleepFor = (ms: number) => new Promise<void>(resolve => d.clock.after(ms, resolve));
 
@@ -253,6 +262,11 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       runtimeName: d.runtimeName(),
       now: d.clock.now(),
     });
+    const failed = failures.get(uid);
+    if (failed) {
+      Object.assign(status, { phase: 'Failed', reason: failed.reason, message: failed.message });
+      if (failed.condition) status.conditions = [...(status.conditions ?? []).filter(c => c?.type !== failed.condition!.type), failed.condition];
+    }
     d.status.set(pod, status);
     return status;
   }
@@ -376,6 +390,10 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       return { terminal: false, requeueAfterMs: requeue === Infinity ? undefined : requeue };
     },
 
+    failPod(uid, why) {
+      failures.set(uid, why);
+    },
+
     async syncTerminatingPod(pod, grace) {
       const uid = pod.metadata.uid;
       d.prober.forget(uid);
@@ -410,6 +428,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       for (const k of pullFailures.keys()) if (k.startsWith(`${uid}/`)) pullFailures.delete(k);
       startErrors.delete(uid);
       rejected.delete(uid);
+      failures.delete(uid);
       actuatedByPod.delete(uid);
       resizeErrors.delete(uid);
       resizePending.delete(uid);

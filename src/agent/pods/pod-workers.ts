@@ -26,6 +26,10 @@ interface Worker {
   failures: number;
   /** the grace period the termination under way was given, in seconds */
   graceInUse?: number;
+  /** the grace period the node imposed (eviction), in place of the pod's own */
+  graceOverride?: number;
+  /** waiting for the containers to stop (terminate()) */
+  onTerminated?: Array<() => void>;
 }
 
 export interface PodWorkers {
@@ -35,6 +39,11 @@ export interface PodWorkers {
   remove(uid: string): void;
   /** something about the pod changed on the node (PLEG, probes): sync it soon */
   wake(uid: string): void;
+  /**
+   * Ends a running pod now, with this grace period (eviction): its containers are stopped and
+   * it stays terminated until its source removes it. Resolves once it has stopped.
+   */
+  terminate(uid: string, gracePeriodSeconds: number): Promise<void>;
   has(uid: string): boolean;
   pods(): Pod[];
   /** resolves when no worker is busy (tests) */
@@ -85,7 +94,7 @@ export function startPodWorkers(opts: PodWorkerOptions): PodWorkers {
     if (!w.running) void run(w);
   }
 
-  const grace = (pod: Pod) => pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+  const grace = (w: Worker) => w.graceOverride ?? w.pod.metadata.deletionGracePeriodSeconds ?? w.pod.spec.terminationGracePeriodSeconds ?? 30;
 
   async function run(w: Worker): Promise<void> {
     w.running = true;
@@ -101,10 +110,11 @@ export function startPodWorkers(opts: PodWorkerOptions): PodWorkers {
           else { schedule(w, r.requeueAfterMs ?? resync); continue; }
         }
         if (w.phase === 'terminating') {
-          w.graceInUse = grace(w.pod);
+          w.graceInUse = grace(w);
           await opts.syncer.syncTerminatingPod(w.pod, w.graceInUse);
           w.graceInUse = undefined;
           w.phase = 'terminated';
+          for (const fn of w.onTerminated?.splice(0) ?? []) fn();
         }
         if (w.phase === 'terminated') {
           const remove = w.removed || !!w.pod.metadata.deletionTimestamp;
@@ -141,8 +151,8 @@ export function startPodWorkers(opts: PodWorkerOptions): PodWorkers {
       w.pod = pod;
       // a second delete with a shorter grace period cuts the termination under way short, as the
       // kubelet's workers do: the grace period only ever decreases
-      if (w.graceInUse !== undefined && pod.metadata.deletionTimestamp && grace(pod) < w.graceInUse) {
-        w.graceInUse = grace(pod);
+      if (w.graceInUse !== undefined && pod.metadata.deletionTimestamp && grace(w) < w.graceInUse) {
+        w.graceInUse = grace(w);
         void opts.syncer.shortenTermination(pod, w.graceInUse).catch(err => opts.log.warn('shortening a termination failed', { pod: `${pod.metadata.namespace}/${pod.metadata.name}`, err: String(err) }));
       }
       // the agent's own status writes come back as updates; only what it acts on wakes it
@@ -158,6 +168,15 @@ export function startPodWorkers(opts: PodWorkerOptions): PodWorkers {
     wake(uid) {
       const w = workers.get(uid);
       if (w && w.phase === 'syncing') kick(w);
+    },
+    terminate(uid, gracePeriodSeconds) {
+      const w = workers.get(uid);
+      if (!w || w.phase === 'terminated' || w.phase === 'done') return Promise.resolve();
+      w.graceOverride = gracePeriodSeconds;
+      if (w.phase === 'syncing') w.phase = 'terminating';
+      const done = new Promise<void>(r => (w.onTerminated ??= []).push(r));
+      kick(w);
+      return done;
     },
     has: uid => workers.has(uid),
     pods: () => [...workers.values()].map(w => w.pod),

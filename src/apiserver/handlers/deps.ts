@@ -3,6 +3,7 @@
 import type { Catalog } from '../../schema/types.ts';
 import type { Registry } from '../../registry/registry.ts';
 import type { NodeClientTls } from '../node-stream.ts';
+import type { SummaryFetcher } from '../metrics-api/scrape.ts';
 
 export interface HandlerDeps {
   registry: Registry;
@@ -14,4 +15,6 @@ export interface HandlerDeps {
   bookmarkIntervalMs: number;
   /** client certificate for node agents (pods/log); absent: logs cannot be fetched */
   nodeClientTls?: NodeClientTls;
+  /** how metrics.k8s.io reads a node's Summary; default: HTTPS with nodeClientTls, cached briefly */
+  metricsFetcher?: SummaryFetcher;
 }

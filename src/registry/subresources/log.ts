@@ -11,7 +11,7 @@ interface Named { name: string }
 interface PodParts {
   spec?: { nodeName?: string; containers?: Named[]; initContainers?: Named[]; ephemeralContainers?: Named[] };
 }
-interface NodeParts {
+export interface NodeParts {
   status?: { addresses?: Array<{ type: string; address: string }>; daemonEndpoints?: { kubeletEndpoint?: { Port?: number } } };
 }
 
@@ -48,7 +48,7 @@ function pickContainer(pod: KubeObject & PodParts, asked: string | null): string
   return asked;
 }
 
-function nodeAddress(node: NodeParts): string | undefined {
+export function nodeAddress(node: NodeParts): string | undefined {
   const addrs = node.status?.addresses ?? [];
   return (addrs.find(a => a.type === 'InternalIP') ?? addrs.find(a => a.type === 'ExternalIP') ?? addrs.find(a => a.type === 'Hostname'))?.address;
 }

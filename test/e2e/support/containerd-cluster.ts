@@ -1,6 +1,7 @@
-// One API server, one node agent and a private containerd with the busybox image, for e2e tests
-// of pods on a real runtime; torn down in reverse order (the agent first, so nothing restarts
-// containers, the runtime last).
+// One node on real containerd for e2e tests: a private containerd with the local busybox image
+// (also the sandbox image), `orch server`, and `orch agent` on that runtime, torn down in
+// reverse when the test ends. The agent can be started again on the same root and port with
+// another configuration.
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,9 +15,19 @@ import { until } from './until.ts';
 
 export const busyboxImage = 'docker.io/library/busybox:1.36';
 
-export interface ContainerdCluster { orch: OrchProcess; agent: AgentProcess; runtime: Containerd; c: RawClient; node: string; dir: string }
+export interface ContainerdCluster {
+  orch: OrchProcess;
+  runtime: Containerd;
+  agent: AgentProcess;
+  c: RawClient;
+  node: string;
+  /** a temp dir of the test's own (the agent's pod logs are under logs/) */
+  dir: string;
+  /** stops the agent and starts it again on the same root and port with `config` added */
+  restartAgent(config: Record<string, unknown>): Promise<AgentProcess>;
+}
 
-export async function startContainerdCluster(t: { after(fn: () => unknown): void }, agentConfig: Record<string, unknown> = {}): Promise<ContainerdCluster> {
+export async function startContainerdCluster(t: { after(fn: () => unknown): void }, name: string, config: Record<string, unknown> = {}): Promise<ContainerdCluster> {
   const teardown: Array<() => Promise<unknown>> = [];
   t.after(async () => { for (const fn of teardown.reverse()) await fn().catch(() => undefined); });
   const runtime = await startContainerd();
@@ -24,18 +35,27 @@ export async function startContainerdCluster(t: { after(fn: () => unknown): void
   await importBusyboxImage(runtime, [busyboxImage, 'registry.k8s.io/pause:3.9'], ['sleep', '2147483647']);
   const orch = await startOrch({ args: [] });
   teardown.push(async () => { await orch.stop(); await orch.cleanup(); });
-  const dir = await mkdtemp(join(tmpdir(), 'orch-cluster-'));
+  const dir = await mkdtemp(join(tmpdir(), `orch-${name}-`));
   teardown.push(() => rm(dir, { recursive: true, force: true }));
-  const node = `node-${process.pid}`;
-  const agent = await startAgentProcess({
+  const node = `${name}-node-${process.pid}`;
+  const base = {
     kubeconfig: orch.kubeconfig,
     args: ['--hostname-override', node, '--node-ip', '127.0.0.1', '--container-runtime-endpoint', runtime.endpoint],
-    config: { nodeStatusUpdateFrequency: '1s', podLogsDir: join(dir, 'logs'), syncFrequency: '2s', ...agentConfig },
-  });
-  teardown.push(async () => { await agent.stop(); await agent.cleanup(); });
-  const c = rawClient(orch.kubeconfig);
-  await until('the node', async () => (await c.request('GET', `/api/v1/nodes/${node}`)).status === 200);
-  return { orch, agent, runtime, c, node, dir };
+    config: { nodeStatusUpdateFrequency: '1s', podLogsDir: join(dir, 'logs'), syncFrequency: '2s', ...config },
+  };
+  const cluster: ContainerdCluster = {
+    orch, runtime, dir, node,
+    agent: await startAgentProcess(base),
+    c: rawClient(orch.kubeconfig),
+    async restartAgent(more) {
+      await cluster.agent.stop();
+      cluster.agent = await startAgentProcess({ ...base, rootDir: cluster.agent.rootDir, port: cluster.agent.port, config: { ...base.config, ...more } });
+      return cluster.agent;
+    },
+  };
+  teardown.push(async () => { await cluster.agent.stop(); await cluster.agent.cleanup(); });
+  await until('the node', async () => (await cluster.c.request('GET', `/api/v1/nodes/${node}`)).status === 200);
+  return cluster;
 }
 
 /** a pod bound to the node running busybox, with a short grace period */

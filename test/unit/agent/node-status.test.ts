@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MachineFacts } from '../../../src/agent/machine/facts.ts';
-import type { MachineUsage } from '../../../src/agent/machine/usage.ts';
 import { conditionsChanged, observedConditions, stampConditions } from '../../../src/agent/node-status/conditions.ts';
 import { formatBytes, nodeResources } from '../../../src/agent/node-status/resources.ts';
 import { containerSwapLimit, swapStartupProblem } from '../../../src/agent/swap.ts';
@@ -29,36 +28,31 @@ test('allocatable is capacity less reservations, the hard eviction threshold and
   assert.equal(formatBytes(24682416 * 1024), '24682416Ki');
 });
 
-const usage = (over: Partial<MachineUsage> = {}): MachineUsage => ({
-  memoryCapacityBytes: 16 * Gi, memoryAvailableBytes: 8 * Gi, nodefsCapacityBytes: 100 * Gi, nodefsAvailableBytes: 50 * Gi,
-  inodes: 1000, inodesFree: 900, pidMax: 1000, processes: 100, ...over,
-});
-const evict = { 'memory.available': '100Mi', 'nodefs.available': '10%', 'nodefs.inodesFree': '5%', 'pid.available': '10%' };
 const healthy = { notReadyReasons: [] as string[], networkReady: true };
+const none = new Set<string>();
 
-test('pressure conditions follow the hard eviction thresholds, worded as the kubelet words them', () => {
-  const byType = (u: MachineUsage, h = healthy) => Object.fromEntries(observedConditions(u, evict, h).map(c => [c.type, c]));
-  const ok = byType(usage());
+test('pressure conditions follow the eviction manager\'s, worded as the kubelet words them', () => {
+  const byType = (p: Set<string>, h = healthy) => Object.fromEntries(observedConditions(p, h).map(c => [c.type, c]));
+  const ok = byType(none);
   assert.deepEqual([ok.Ready!.status, ok.Ready!.reason, ok.Ready!.message], ['True', 'KubeletReady', 'kubelet is posting ready status']);
   assert.deepEqual([ok.MemoryPressure!.status, ok.MemoryPressure!.reason], ['False', 'KubeletHasSufficientMemory']);
   assert.deepEqual([ok.DiskPressure!.status, ok.PIDPressure!.status, ok.NetworkUnavailable!.status], ['False', 'False', 'False']);
-  assert.equal(byType(usage({ memoryAvailableBytes: 50 * Mi })).MemoryPressure!.reason, 'KubeletHasInsufficientMemory');
-  assert.equal(byType(usage({ nodefsAvailableBytes: 5 * Gi })).DiskPressure!.status, 'True');
-  assert.equal(byType(usage({ inodesFree: 10 })).DiskPressure!.status, 'True');
-  assert.equal(byType(usage({ processes: 950 })).PIDPressure!.reason, 'KubeletHasInsufficientPID');
-  const down = byType(usage(), { notReadyReasons: ['container runtime is down'], networkReady: false });
+  assert.equal(byType(new Set(['MemoryPressure'])).MemoryPressure!.reason, 'KubeletHasInsufficientMemory');
+  assert.deepEqual([byType(new Set(['DiskPressure'])).DiskPressure!.status, byType(new Set(['DiskPressure'])).DiskPressure!.reason], ['True', 'KubeletHasDiskPressure']);
+  assert.equal(byType(new Set(['PIDPressure'])).PIDPressure!.reason, 'KubeletHasInsufficientPID');
+  const down = byType(none, { notReadyReasons: ['container runtime is down'], networkReady: false });
   assert.deepEqual([down.Ready!.status, down.Ready!.reason, down.Ready!.message], ['False', 'KubeletNotReady', 'container runtime is down']);
   assert.equal(down.NetworkUnavailable!.status, 'True');
 });
 
 test('every report moves heartbeats; transitions move only when a status changes', () => {
-  const first = stampConditions(undefined, observedConditions(usage(), evict, healthy), 't1');
+  const first = stampConditions(undefined, observedConditions(none, healthy), 't1');
   assert.ok(first.every(c => c.lastHeartbeatTime === 't1' && c.lastTransitionTime === 't1'));
-  const second = stampConditions(first, observedConditions(usage(), evict, healthy), 't2');
+  const second = stampConditions(first, observedConditions(none, healthy), 't2');
   assert.ok(second.every(c => c.lastHeartbeatTime === 't2' && c.lastTransitionTime === 't1'));
   assert.equal(conditionsChanged(first, second), false);
   const third = stampConditions([...second, { type: 'Custom', status: 'True', reason: 'x', message: '', lastHeartbeatTime: 't0', lastTransitionTime: 't0' }],
-    observedConditions(usage({ memoryAvailableBytes: 0 }), evict, healthy), 't3');
+    observedConditions(new Set(['MemoryPressure']), healthy), 't3');
   const mem = third.find(c => c.type === 'MemoryPressure')!;
   assert.deepEqual([mem.status, mem.lastTransitionTime], ['True', 't3']);
   assert.equal(third.find(c => c.type === 'Ready')!.lastTransitionTime, 't1');

@@ -17,6 +17,7 @@ test('a second delete with a shorter grace period shortens the termination under
     syncTerminatingPod: async (_p, grace) => { calls.push(`terminating ${grace}`); await stopping; },
     shortenTermination: async (_p, grace) => { calls.push(`shorten ${grace}`); },
     syncTerminatedPod: async () => { calls.push('terminated'); },
+    failPod: () => undefined,
   };
   const workers = startPodWorkers({ syncer, clock: realClock, log: createLogger('error', () => undefined) });
   const deleted = (grace: number) => pod({ deletionTimestamp: '2026-01-01T00:00:00Z', deletionGracePeriodSeconds: grace });
