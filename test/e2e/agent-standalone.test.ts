@@ -22,7 +22,7 @@ test('standalone: a static pod manifest runs with no API server; removing it sto
   t.after(() => cri.close());
   const manifests = join(dir, 'manifests');
   await mkdir(manifests);
-  await writeFile(join(manifests, 'web.yaml'), `apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web\n    image: ${image}\n    command: ["sh", "-c", "echo standalone; while true; do sleep 1; done"]\n`);
+  await writeFile(join(manifests, 'web.yaml'), `apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web\n    image: ${image}\n    command: ["sh", "-c", "trap 'exit 0' TERM; echo standalone; while true; do sleep 1; done"]\n`);
   const agent = await startAgent({
     settings: { address: '127.0.0.1', port: 0, nodeStatusUpdateFrequency: '10s', nodeStatusReportFrequency: '5m', nodeLeaseDurationSeconds: 40, maxPods: 110, failSwapOn: false, staticPodPath: manifests, podLogsDir: join(dir, 'logs'), fileCheckFrequency: '1s' },
     hostnameOverride: 'lonely',

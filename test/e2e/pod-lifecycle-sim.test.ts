@@ -25,7 +25,7 @@ test('container lifecycle on a simulated node: resize, infeasible resize, OOMKil
 
   await t.test('in-place resize: updated without a restart, or restarted where resizePolicy asks', async () => {
     const res = { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '200m', memory: '64Mi' } };
-    const loop = ['sh', '-c', 'while true; do sleep 1; done'];
+    const loop = ['sh', '-c', "trap 'exit 0' TERM; while true; do sleep 1; done"];
     assert.equal((await create({ metadata: { name: 'resizable' }, spec: { nodeName: node, containers: [
       { name: 'main', image, command: loop, resources: res },
       { name: 'restarts', image, command: loop, resources: res, resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }] },
