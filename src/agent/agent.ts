@@ -199,7 +199,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   })();
 
   let reporter: StatusReporter | undefined;
-  /** the node's allocatable resources as last reported, for the pods' volumes and downward API */
+  /** the node's allocatable resources as last reported, for the pods' volumes, downward API and resizes */
   let allocatable: Record<string, string> | undefined;
   let lease: { stop(): void } | undefined;
   if (opts.client && (s.registerNode ?? true)) {
@@ -266,10 +266,6 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       // before the first report (or with no API to report to), CPU and memory, which need no disk figures
       nodeAllocatable: () => allocatable ?? (({ cpu, memory }) => ({ cpu, memory }))(nodeResources(facts, 0, s.maxPods, s).allocatable),
       resourceCheckpoints: gates.enabled('InPlacePodVerticalScaling'),
-      allocatable: () => {
-        const a = nodeResources(facts, 0, s.maxPods, s).allocatable;
-        return { cpuMilli: Math.round((parseQuantity(a.cpu ?? '0') ?? 0) * 1000), memoryBytes: parseQuantity(a.memory ?? '0') ?? 0 };
-      },
       // the kubelet's cgroupsPerQOS (on unless turned off); with the systemd driver the runtime would need slices orch does not make
       podCgroups: s.cgroupsPerQOS !== false && (s.cgroupDriver ?? 'cgroupfs') === 'cgroupfs' ? { settings: { cgroupRoot: s.cgroupRoot ?? '', cgroupDriver: 'cgroupfs' }, fs: hostCgroupFs() } : undefined,
       sandboxPolicy: pod => policy.sandbox(pod),

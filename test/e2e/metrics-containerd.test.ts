@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import https from 'node:https';
 import { containerdSkipReason } from '../support/containerd.ts';
@@ -29,9 +29,24 @@ async function agentGet(orch: OrchProcess, port: number, path: string): Promise<
   });
 }
 
-/** what the kubelet calls the working set: usage minus inactive file pages, from the container's v1 memory cgroup */
+/** the directory of a container's cgroup under `root`, wherever its pod's cgroup parent put it (kubepods/<qos>/pod<uid>/<id>, or k8s.io/<id>) */
+async function findCgroup(root: string, containerId: string, depth = 4): Promise<string | undefined> {
+  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) if (e.isDirectory() && e.name === containerId) return join(root, e.name);
+  if (depth === 0) return undefined;
+  for (const e of entries) {
+    if (!e.isDirectory()) continue;
+    const found = await findCgroup(join(root, e.name), containerId, depth - 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** what the kubelet calls the working set: usage minus inactive file pages, from the container's memory cgroup (v1 or v2) */
 async function cgroupWorkingSet(containerId: string): Promise<number | undefined> {
-  for (const dir of [`/sys/fs/cgroup/memory/k8s.io/${containerId}`, `/sys/fs/cgroup/k8s.io/${containerId}`]) {
+  for (const root of ['/sys/fs/cgroup/memory', '/sys/fs/cgroup']) {
+    const dir = await findCgroup(root, containerId);
+    if (!dir) continue;
     const usage = await readFile(join(dir, 'memory.usage_in_bytes'), 'utf8').catch(() => readFile(join(dir, 'memory.current'), 'utf8').catch(() => undefined));
     if (usage === undefined) continue;
     const stat = await readFile(join(dir, 'memory.stat'), 'utf8');

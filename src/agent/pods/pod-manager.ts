@@ -37,8 +37,6 @@ export interface PodManagerOptions {
   containerPolicy?: ContainerPolicy;
   sandboxPolicy?: SandboxPolicy;
   admit?: SyncerDeps['admit'];
-  /** the node's allocatable CPU and memory, for resizes that cannot fit */
-  allocatable?: SyncerDeps['allocatable'];
   /** pod cgroups by QoS class, as cgroupsPerQOS asks */
   podCgroups?: SyncerDeps['podCgroups'];
   nodeAllocatable?: SyncerDeps['nodeAllocatable'];
@@ -84,7 +82,7 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
     backoff: restartBackoff(now, 10_000, o.maxContainerRestartPeriodMs ?? 300_000),
     clock: o.clock, log, event, rootDir: o.rootDir, sandbox: o.sandbox,
     nodeIPs: o.nodeIPs, runtimeName: () => runtimeName,
-    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit, resourceState, allocatable: o.allocatable, nodeAllocatable: o.nodeAllocatable,
+    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit, resourceState, nodeAllocatable: o.nodeAllocatable,
     // the simulated runtime's containers are no host processes: no host cgroups for them
     podCgroups: runtimeName === 'orch-runtime-sim' ? undefined : o.podCgroups,
   });

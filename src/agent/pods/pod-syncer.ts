@@ -31,6 +31,7 @@ import { infeasibleResize, resizeActions } from './resize-actions.ts';
 import { ensurePodCgroup, removePodCgroup, type CgroupFs } from './pod-cgroup-files.ts';
 import { podQosClass } from '../../api/qos.ts';
 import { containerMounts, prepareVolumes, removePodDir, unmountPodVolumes, VolumeSetupError, type PreparedVolume } from './volumes.ts';
+import { parseQuantity } from '../../api/quantity.ts';
 import { rfc3339 } from '../../api/time.ts';
 
 export type PodEventFn = (pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string) => void;
@@ -60,11 +61,9 @@ export interface SyncerDeps {
   /** whether the node takes the pod at all (sysctls); asked before anything runs */
   admit?: (pod: Pod) => { admit: true } | { admit: false; reason: string; message: string };
   runtimeHandler?: string;
-  /** the node's allocatable CPU (millicores) and memory (bytes): a resize beyond them is Infeasible */
-  allocatable?: () => { cpuMilli: number; memoryBytes: number };
   /** pod cgroups by QoS class (cgroupsPerQOS with the cgroupfs driver): where, and the host's hierarchy */
   podCgroups?: { settings: PodCgroupSettings; fs: CgroupFs };
-  /** the node's allocatable resources: tmpfs sizes, and limits a container leaves unset in the downward API */
+  /** the node's allocatable resources: tmpfs sizes, limits a container leaves unset in the downward API, resizes that can never fit (Infeasible) */
   nodeAllocatable?: () => Record<string, unknown> | undefined;
   /** the resource checkpoints, when InPlacePodVerticalScaling is on */
   resourceState?: { allocated: ResourceStateFile; actuated: ResourceStateFile };
@@ -213,7 +212,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     resizePending.delete(uid);
     // nothing (left) to change: a resize that failed before has been done since, or replaced by a restart
     if (!steps.update.length && !steps.restart.length) { resizeErrors.delete(uid); return; }
-    const infeasible = d.allocatable ? infeasibleResize(pod, d.allocatable()) : undefined;
+    const node = d.nodeAllocatable?.();
+    const infeasible = node ? infeasibleResize(pod, { cpuMilli: Math.round((parseQuantity(node['cpu'] ?? 0) ?? 0) * 1000), memoryBytes: parseQuantity(node['memory'] ?? 0) ?? 0 }) : undefined;
     if (infeasible) {
       if (!resizePending.has(uid)) d.event(pod, 'Warning', 'ResizeInfeasible', `Pod resize Infeasible: ${infeasible}`);
       resizePending.set(uid, infeasible);
