@@ -2,6 +2,7 @@
 // same run on the same machine (a bare HTTP/2 TLS server answering the same payloads, and the
 // same server doing bare durable SQLite inserts). Prints figures and ratios.
 
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,11 +14,12 @@ import { runPodBench } from './support/pods.ts';
 import { runEtcdBench } from './support/etcd-bench.ts';
 import { runPodStartBench } from './support/pod-start.ts';
 import { containerdBenchSkipReason, runRuntimePodStart } from './support/pod-start-runtimes.ts';
+import { runUpBench } from './support/up-bench.ts';
 
 const quick = process.argv.includes('--quick');
 // --only=lists,fanout runs just those sections (start always runs: it brings up the server)
 const only = process.argv.find(a => a.startsWith('--only='))?.slice('--only='.length).split(',');
-const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes'];
+const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up'];
 for (const s of only ?? []) if (!sections.includes(s)) throw new Error(`unknown section ${s}; sections: ${sections.join(', ')}`);
 const want = (section: string) => !only || only.includes(section);
 const scale = quick ? 0.2 : 1;
@@ -228,6 +230,22 @@ async function main(): Promise<void> {
       }
       const skip = containerdBenchSkipReason();
       if (skip) say(`pod start on containerd            not measured: ${skip}`);
+    }
+    if (want('up')) {
+      // the whole one-node cluster as `orch up` runs it; k3s documents about 1.6 GB for a server
+      // with a workload, and no start-up figure orch could set beside its own
+      say('');
+      const kubectl = ['/usr/lib/google-cloud-sdk/bin/kubectl.1.33', '/usr/bin/kubectl'].find(p => existsSync(p));
+      const skip = containerdBenchSkipReason();
+      for (const runtime of ['sim', 'containerd'] as const) {
+        if (!kubectl) { say('orch up                             not measured: kubectl not installed'); break; }
+        if (runtime === 'containerd' && skip) { say(`orch up on containerd               not measured: ${skip}`); continue; }
+        const r = await runUpBench(dir, runtime, kubectl);
+        const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+        say(`orch up (${r.runtime}) to API ready        first ${r.first.apiReadyMs.toFixed(0)} ms, again ${r.again.apiReadyMs.toFixed(0)} ms  (target < 1000 ms: ${met(Math.max(r.first.apiReadyMs, r.again.apiReadyMs) < 1000)})`);
+        say(`orch up (${r.runtime}) to node Ready       first ${r.first.nodeReadyMs.toFixed(0)} ms, again ${r.again.nodeReadyMs.toFixed(0)} ms  (target < 3000 ms: ${met(Math.max(r.first.nodeReadyMs, r.again.nodeReadyMs) < 3000)})`);
+        say(`orch up (${r.runtime}) idle RSS, one pod   ${r.idleRssMiB.toFixed(0)} MiB in ${r.processes} processes, orch itself ${r.orchRssMiB.toFixed(0)} MiB  (target < 150 MiB: ${met(r.idleRssMiB < 150)}; k3s documents ~1600 MB)`);
+      }
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

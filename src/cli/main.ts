@@ -6,6 +6,8 @@ import { controllerManagerCommand } from './controller-manager-command.ts';
 import { agentCommand } from './agent-command.ts';
 import { schedulerCommand } from './scheduler-command.ts';
 import { runtimeSimCommand } from './runtime-sim-command.ts';
+import { upCommand } from './up-command.ts';
+import { imagesCommand } from './images-command.ts';
 import { versionInfo } from '../apiserver/version.ts';
 
 const versionCommand: Command = {
@@ -18,7 +20,7 @@ const versionCommand: Command = {
   },
 };
 
-const commands: Command[] = [serverCommand, controllerManagerCommand, schedulerCommand, agentCommand, runtimeSimCommand, versionCommand];
+const commands: Command[] = [upCommand, imagesCommand, serverCommand, controllerManagerCommand, schedulerCommand, agentCommand, runtimeSimCommand, versionCommand];
 
 function usage(): string {
   const lines = ['orch: a small Kubernetes-compatible control plane and node agent.', '', 'Usage:\n  orch <command> [flags]', '', 'Commands:'];

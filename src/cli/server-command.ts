@@ -2,17 +2,12 @@
 
 import { resolve } from 'node:path';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
-import { startServer } from '../apiserver/start.ts';
 import { flag, verbosityFlag, type Command } from './command.ts';
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
 import { apiServerFeatureGates } from '../api/feature-gates.ts';
 import { parseDuration } from '../api/duration.ts';
-import { startControllers } from '../controllers/manager.ts';
-import { podInformer } from '../controllers/pod-view.ts';
-import { startScheduler } from '../controllers/scheduler/scheduler.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
-import { loadKubeconfig } from '../client/kubeconfig.ts';
-import { createClient } from '../client/rest.ts';
+import { startControlPlane, type ControlPlane } from './control-plane.ts';
 
 export const serverCommand: Command = {
   name: 'server',
@@ -55,41 +50,36 @@ export const serverCommand: Command = {
     const features = readFeatureGates(values['feature-gates'], apiServerFeatureGates);
     log.info('feature gates', features.effective());
     const dataDir = resolve(String(values['data-dir']));
-    let server;
+    let plane: ControlPlane;
     try {
-      server = await startServer({
-        dataDir, port, bindAddress: String(values['bind-address']),
-        runtimeConfig: String(values['runtime-config'] ?? '') || undefined,
-        storageBackend: String(values['storage-backend']),
-        etcd: {
-          servers: String(values['etcd-servers'] ?? '').split(',').map(x => x.trim()).filter(Boolean),
-          prefix: String(values['etcd-prefix'] ?? '/registry'),
-          caFile: String(values['etcd-cafile'] ?? '') || undefined,
-          certFile: String(values['etcd-certfile'] ?? '') || undefined,
-          keyFile: String(values['etcd-keyfile'] ?? '') || undefined,
+      plane = await startControlPlane({
+        server: {
+          dataDir, port, bindAddress: String(values['bind-address']),
+          runtimeConfig: String(values['runtime-config'] ?? '') || undefined,
+          storageBackend: String(values['storage-backend']),
+          etcd: {
+            servers: String(values['etcd-servers'] ?? '').split(',').map(x => x.trim()).filter(Boolean),
+            prefix: String(values['etcd-prefix'] ?? '/registry'),
+            caFile: String(values['etcd-cafile'] ?? '') || undefined,
+            certFile: String(values['etcd-certfile'] ?? '') || undefined,
+            keyFile: String(values['etcd-keyfile'] ?? '') || undefined,
+          },
+          certDir: String(values['cert-dir'] ?? '') ? resolve(String(values['cert-dir'])) : undefined,
+          livezGracePeriodMs: livez, shutdownDelayMs: shutdownDelay, compactionIntervalMs: compaction, bookmarkIntervalMs: bookmarks, features, log,
         },
-        certDir: String(values['cert-dir'] ?? '') ? resolve(String(values['cert-dir'])) : undefined,
-        livezGracePeriodMs: livez, shutdownDelayMs: shutdownDelay, compactionIntervalMs: compaction, bookmarkIntervalMs: bookmarks, features, log,
+        controllers,
+        schedulerNames: values['disable-scheduler'] ? [] : String(values['scheduler-name']).split(',').map(x => x.trim()).filter(Boolean),
+        log,
       });
     } catch (err) {
       process.stderr.write(`Error: ${(err as Error).message}\n`);
       return 1;
     }
-    // the controllers are clients of the API like any other, here with the admin credentials
-    const client = createClient(await loadKubeconfig(server.kubeconfigPath));
-    // the scheduler and the taint eviction controller both hold every pod: one informer serves both
-    const pods = podInformer(client, log.with({ component: 'pod-informer' }));
-    const running = startControllers({ client, log, ...controllers, shared: { pods } });
-    const scheduler = values['disable-scheduler'] ? undefined : startScheduler({ client, log: log.with({ component: 'scheduler' }), schedulerNames: String(values['scheduler-name']).split(',').map(x => x.trim()).filter(Boolean), pods });
-    process.stdout.write(`orch server listening on ${server.url}\nkubeconfig: ${server.kubeconfigPath}\n`);
+    process.stdout.write(`orch server listening on ${plane.server.url}\nkubeconfig: ${plane.server.kubeconfigPath}\n`);
     await new Promise<void>(done => {
       const stop = (sig: string) => {
         log.info('shutting down', { signal: sig });
-        running.stop();
-        scheduler?.stop();
-        pods.stop();
-        client.close();
-        void server.shutdown().then(done);
+        void plane.stop().then(done);
       };
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));

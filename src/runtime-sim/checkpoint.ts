@@ -5,7 +5,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { SimContainer } from './container.ts';
-import { tarArchive } from './tar.ts';
+import { tarArchive } from '../api/tar.ts';
 import { rfc3339Nano } from '../api/time.ts';
 
 export async function writeCheckpoint(c: SimContainer, location: string, nowMs: number): Promise<void> {

@@ -8,12 +8,13 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectCri } from '../../src/agent/cri/client.ts';
+import { ctr as ctrAt } from '../../src/agent/containerd/embedded.ts';
 
 export interface Containerd {
   endpoint: string;
   dir: string;
   /** runs ctr against this containerd in the k8s.io namespace */
-  ctr(args: string[]): Promise<string>;
+  ctr(args: string[], input?: Buffer): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -70,9 +71,7 @@ export async function startContainerd(opts: { sandboxImage?: string; subnet?: st
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`containerd did not start: ${log.slice(-2000)}`);
     await new Promise(r => setTimeout(r, 100));
   }
-  const ctr = (args: string[]) => new Promise<string>((resolve, reject) => {
-    execFile('/usr/bin/ctr', ['--address', sock, '-n', 'k8s.io', ...args], { maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => (err ? reject(new Error(`ctr ${args.join(' ')}: ${stderr || err.message}`)) : resolve(String(stdout))));
-  });
+  const ctr = (args: string[], input?: Buffer) => ctrAt(sock, args, input);
   return {
     endpoint: `unix://${sock}`,
     dir,

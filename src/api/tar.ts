@@ -1,5 +1,5 @@
-// A minimal ustar writer: regular files only, names split into prefix and name when longer
-// than 100 bytes, as POSIX allows.
+// A minimal ustar writer: regular files, directories (names ending in "/") and symbolic links, names split into prefix and name
+// when longer than 100 bytes, as POSIX allows.
 
 export interface TarEntry {
   name: string;
@@ -7,6 +7,8 @@ export interface TarEntry {
   /** seconds since the epoch */
   mtime: number;
   mode?: number;
+  /** a symbolic link to this target (`data` is then empty) */
+  linkTo?: string;
 }
 
 const block = 512;
@@ -14,7 +16,7 @@ const block = 512;
 export function tarArchive(entries: TarEntry[]): Buffer {
   const parts: Buffer[] = [];
   for (const e of entries) {
-    const data = typeof e.data === 'string' ? Buffer.from(e.data) : e.data;
+    const data = e.linkTo !== undefined || e.name.endsWith('/') ? Buffer.alloc(0) : typeof e.data === 'string' ? Buffer.from(e.data) : e.data;
     parts.push(header(e, data.length), data, Buffer.alloc((block - (data.length % block)) % block));
   }
   // the end of an archive is two zero blocks
@@ -26,13 +28,15 @@ function header(e: TarEntry, size: number): Buffer {
   const h = Buffer.alloc(block);
   const [prefix, name] = splitName(e.name);
   h.write(name, 0, 100, 'utf8');
-  octal(h, 100, 8, e.mode ?? 0o644);
+  const dir = e.name.endsWith('/');
+  octal(h, 100, 8, e.mode ?? (e.linkTo !== undefined ? 0o777 : dir ? 0o755 : 0o644));
   octal(h, 108, 8, 0);
   octal(h, 116, 8, 0);
   octal(h, 124, 12, size);
   octal(h, 136, 12, Math.floor(e.mtime));
   h.fill(' ', 148, 156);
-  h.write('0', 156, 1, 'ascii');
+  h.write(e.linkTo !== undefined ? '2' : dir ? '5' : '0', 156, 1, 'ascii');
+  if (e.linkTo !== undefined) h.write(e.linkTo, 157, 100, 'utf8');
   h.write('ustar\0', 257, 6, 'ascii');
   h.write('00', 263, 2, 'ascii');
   h.write('root', 265, 32, 'ascii');

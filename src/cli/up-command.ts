@@ -1,0 +1,180 @@
+// `orch up`: a one-node cluster on this machine in one process. The API server on the embedded
+// store, the controllers and the scheduler, and a node agent, each the same component that runs
+// apart under its own command; the pods run on a containerd of orch's own where this machine can
+// run one (root, containerd, runc and the CNI plugins installed), on a containerd socket given
+// to it, or else on the simulated runtime. Ctrl-C stops everything; the next `orch up` on the
+// same data dir brings it all back, pods included.
+
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { apiServerFeatureGates } from '../api/feature-gates.ts';
+import { createLogger, levelFromVerbosity, type Logger } from '../api/log.ts';
+import { mergeKubeconfig } from '../client/kubeconfig-merge.ts';
+import type { Client } from '../client/rest.ts';
+import { flag, signalled, UsageError, verbosityFlag, type Command } from './command.ts';
+import { controllerOptions } from './controller-flags.ts';
+import { startControlPlane } from './control-plane.ts';
+import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
+import { defaultDataDir, runDir, upStateFile, type UpState } from './up-paths.ts';
+
+interface Runtime { state: Omit<UpState, 'pid'>; says: string; stop(): Promise<void> }
+
+/** the runtime the flags and this machine allow, started */
+async function startRuntime(values: Record<string, string | boolean | undefined>, dataDir: string, log: Logger): Promise<Runtime> {
+  const endpoint = String(values['container-runtime-endpoint'] ?? '');
+  const wanted = String(values.runtime);
+  if (!['auto', 'containerd', 'sim'].includes(wanted)) throw new UsageError(`--runtime must be auto, containerd or sim, not ${JSON.stringify(wanted)}`);
+  const run = runDir(dataDir);
+  if (endpoint) {
+    const { connectCri } = await import('../agent/cri/client.ts');
+    const cri = await connectCri(endpoint, { timeoutMs: 5000 });
+    try {
+      const v = await cri.version({});
+      return { state: { runtime: 'external', endpoint }, says: `${v.runtimeName} ${v.runtimeVersion} at ${endpoint}`, stop: async () => {} };
+    } catch (err) {
+      throw new Error(`the container runtime at ${endpoint} does not answer: ${(err as Error).message}`);
+    } finally {
+      cri.close();
+    }
+  }
+  const { embeddedContainerdMissing, startEmbeddedContainerd } = await import('../agent/containerd/embedded.ts');
+  const missing = wanted === 'sim' ? undefined : embeddedContainerdMissing();
+  if (wanted !== 'sim' && !missing) {
+    const containerd = await startEmbeddedContainerd({ rootDir: join(dataDir, 'containerd'), stateDir: join(run, 'containerd'), podSubnet: String(values['pod-subnet']), log: log.with({ component: 'containerd' }) });
+    return { state: { runtime: 'containerd', endpoint: containerd.endpoint, address: containerd.address }, says: `containerd (orch's own, socket ${containerd.address})`, stop: () => containerd.stop() };
+  }
+  if (wanted === 'containerd') throw new Error(`cannot run containerd: ${missing}`);
+  const { startRuntimeSim } = await import('../runtime-sim/server.ts');
+  const sim = await startRuntimeSim({ socket: join(run, 'runtime-sim.sock'), podSubnet: String(values['pod-subnet']), log: log.with({ component: 'runtime-sim' }) });
+  return { state: { runtime: 'sim', endpoint: sim.endpoint }, says: `simulated (orch runtime-sim${missing ? `, since ${missing}` : ', as --runtime sim asks'})`, stop: () => sim.stop() };
+}
+
+/** waits until the node reports Ready */
+async function nodeReady(client: Client, name: string): Promise<void> {
+  for (;;) {
+    const node = await client.get<{ status?: { conditions?: Array<{ type: string; status: string }> } }>(`/api/v1/nodes/${name}`).catch(() => undefined);
+    if (node?.status?.conditions?.some(c => c.type === 'Ready' && c.status === 'True')) return;
+    await new Promise(r => setTimeout(r, 50));
+  }
+}
+
+/** the user's kubeconfig with this cluster merged in as context `orch` */
+async function writeUserKubeconfig(adminKubeconfig: string): Promise<string> {
+  const path = join(homedir(), '.kube', 'config');
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const existing = await readFile(path, 'utf8').catch(() => '');
+  await writeFile(path, mergeKubeconfig(existing, await readFile(adminKubeconfig, 'utf8'), 'orch'), { mode: 0o600 });
+  return path;
+}
+
+export const upCommand: Command = {
+  name: 'up',
+  summary: 'Start a one-node cluster here: API server, controllers, scheduler and a node agent on containerd or the simulated runtime.',
+  usage: 'orch up [--data-dir DIR] [--port N] [--runtime auto|containerd|sim] [--write-kubeconfig] [flags]',
+  flags: {
+    'data-dir': { type: 'string', default: defaultDataDir(), description: 'database, certificates, images and the node\'s state; the next `orch up` on it brings everything back' },
+    port: { type: 'string', default: '6443', description: 'the API server\'s HTTPS port; 0 picks a free port' },
+    'bind-address': { type: 'string', default: '127.0.0.1', description: 'address the API server listens on' },
+    runtime: { type: 'string', default: 'auto', description: 'auto: containerd (orch\'s own) when this machine can run it, else the simulated runtime; containerd; sim' },
+    'container-runtime-endpoint': { type: 'string', default: '', description: 'a running CRI runtime to use instead (unix:///run/containerd/containerd.sock)' },
+    'pod-subnet': { type: 'string', default: '10.42.0.0/16', description: 'the addresses pods get' },
+    'node-name': { type: 'string', default: '', description: 'the node\'s name (default: this machine\'s hostname)' },
+    'agent-port': { type: 'string', default: '10250', description: 'the node agent\'s HTTPS port (logs, stats); 0 picks a free port' },
+    'write-kubeconfig': { type: 'boolean', default: false, description: 'merge the admin kubeconfig into ~/.kube/config as context "orch" and make it current' },
+    'feature-gates': featureGatesFlag,
+    v: verbosityFlag,
+  },
+  async run(values) {
+    const started = Date.now();
+    const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    const port = flag(() => { const n = Number(values.port); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --port ${JSON.stringify(values.port)}`); return n; });
+    const agentPort = flag(() => { const n = Number(values['agent-port']); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --agent-port ${JSON.stringify(values['agent-port'])}`); return n; });
+    const features = readFeatureGates(values['feature-gates'], apiServerFeatureGates);
+    const dataDir = resolve(String(values['data-dir']));
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    const say = (line: string) => process.stdout.write(`${line}\n`);
+    const since = () => `${Date.now() - started} ms`;
+
+    // the runtime starts while the API server opens its store
+    const runtimeStarting = startRuntime(values, dataDir, log);
+    runtimeStarting.catch(() => undefined);
+    let plane;
+    try {
+      plane = await startControlPlane({
+        server: { dataDir, port, bindAddress: String(values['bind-address']), features, log },
+        controllers: controllerOptions({ controllers: '*', 'node-monitor-grace-period': '50s', 'node-monitor-period': '5s' }),
+        schedulerNames: ['default-scheduler'],
+        log,
+      });
+    } catch (err) {
+      await runtimeStarting.then(r => r.stop(), () => undefined);
+      process.stderr.write(`Error: ${(err as Error).message}\n`);
+      return 1;
+    }
+    const { server, client } = plane;
+    say(`orch up: API server ready at ${server.url} (${since()}), data in ${dataDir}`);
+    let runtime;
+    try {
+      runtime = await runtimeStarting;
+    } catch (err) {
+      await plane.stop();
+      if (err instanceof UsageError) throw err;
+      process.stderr.write(`Error: ${(err as Error).message}\n`);
+      return 1;
+    }
+    say(`runtime: ${runtime.says}`);
+
+    const [{ startAgent }, { criRuntimeProbe }, { connectCri }, { loadAgentConfig }] = await Promise.all([
+      import('../agent/agent.ts'), import('../agent/runtime-probe.ts'), import('../agent/cri/client.ts'), import('../agent/config/load.ts'),
+    ]);
+    const settings = await loadAgentConfig({});
+    Object.assign(settings, {
+      port: agentPort,
+      healthzPort: 0,
+      // a developer's machine may have swap; the pods get none (swapBehavior NoSwap)
+      failSwapOn: false,
+      containerRuntimeEndpoint: runtime.state.endpoint,
+      podLogsDir: join(dataDir, 'pod-logs'),
+      staticPodPath: join(dataDir, 'manifests'),
+    });
+    const endpoint = runtime.state.endpoint;
+    const kubeconfig = await (await import('../client/kubeconfig.ts')).loadKubeconfig(server.kubeconfigPath);
+    let agent;
+    try {
+      agent = await startAgent({
+        settings,
+        client,
+        clusterCA: kubeconfig.ca?.toString('utf8'),
+        hostnameOverride: String(values['node-name'] ?? '') || undefined,
+        rootDir: join(dataDir, 'agent'),
+        certDir: join(dataDir, 'agent', 'pki'),
+        runtime: criRuntimeProbe(() => connectCri(endpoint, { timeoutMs: 10_000 })),
+        cri: await connectCri(endpoint, { timeoutMs: 120_000 }),
+        log: log.with({ component: 'agent' }),
+      });
+    } catch (err) {
+      process.stderr.write(`Error: the node agent did not start: ${(err as Error).message}\n`);
+      await runtime.stop();
+      await plane.stop();
+      return 1;
+    }
+    await nodeReady(client, agent.nodeName);
+    say(`node ${agent.nodeName} Ready (${since()})`);
+    await writeFile(upStateFile(dataDir), JSON.stringify({ pid: process.pid, ...runtime.state } satisfies UpState), { mode: 0o600 });
+    if (values['write-kubeconfig']) {
+      const path = await writeUserKubeconfig(server.kubeconfigPath);
+      say(`kubeconfig merged into ${path} as context "orch" (now current); try:\n  kubectl get nodes`);
+    } else {
+      say(`kubeconfig: ${server.kubeconfigPath}; try:\n  export KUBECONFIG=${server.kubeconfigPath}\n  kubectl get nodes`);
+    }
+
+    await signalled();
+    say('orch up: stopping');
+    await agent.stop();
+    await runtime.stop();
+    await plane.stop();
+    await rm(upStateFile(dataDir), { force: true });
+    return 0;
+  },
+};
