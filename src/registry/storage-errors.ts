@@ -26,6 +26,14 @@ export function tooLargeResourceVersion(wanted: number, current: number): Status
   return err;
 }
 
+/**
+ * a uid precondition the stored object fails: 409 in the words of the storage layer's
+ * invalid-object error, as kube-apiserver passes it through (the key is where the object lives)
+ */
+export function uidPreconditionFailed(resource: QualifiedResource, name: string, key: string, wanted: string, actual: string): StatusError {
+  return conflict(resource, name, `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${wanted}, UID in object meta: ${actual}`);
+}
+
 export function statusFromError(err: unknown, about: ErrorSubject = {}): StatusError {
   if (!(err instanceof StorageError)) return toStatusError(err);
   const resource = about.resource ?? { group: '', resource: '' };

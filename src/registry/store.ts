@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { alreadyExists, badRequest, conflict, invalid, notFound, StatusError, type FieldError } from '../api/status.ts';
-import { statusFromError, tooLargeResourceVersion } from './storage-errors.ts';
+import { statusFromError, tooLargeResourceVersion, uidPreconditionFailed } from './storage-errors.ts';
 import { generateName, validateName } from '../api/names.ts';
 import { apiVersionOf, deepClone, jsonEqual, type KubeObject } from '../api/object.ts';
 import { StorageError, type Storage } from '../storage/interface.ts';
@@ -164,7 +164,7 @@ export class GenericStore implements Registry {
     // a uid in the body is a precondition, checked before the resourceVersion is
     const uid = body.metadata.uid;
     if (uid && uid !== current.metadata.uid) {
-      throw conflict(info, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+      throw uidPreconditionFailed(info, name, key, uid, current.metadata.uid ?? '');
     }
     const wanted = body.metadata.resourceVersion;
     if (wanted && wanted !== String(kv.modRevision)) throw conflict(info, name);

@@ -93,7 +93,7 @@ test('6. a uid in a PUT body is a precondition (409); a patch may not change it 
   const cm = await makeConfigMap('uid');
   const other = '00000000-0000-0000-0000-000000000000';
   assertStatus(await prompt('PUT', `${cms}/uid`, json({ ...cm, metadata: { ...cm.metadata, uid: other }, data: { a: '2' } })), 409, 'Conflict',
-    `Operation cannot be fulfilled on configmaps "uid": Precondition failed: UID in precondition: ${other}, UID in object meta: ${cm.metadata.uid}`);
+    `Operation cannot be fulfilled on configmaps "uid": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/uid, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${other}, UID in object meta: ${cm.metadata.uid}`);
   assertStatus(await prompt('PATCH', `${cms}/uid`, { body: JSON.stringify({ metadata: { uid: other }, data: { a: '3' } }), headers: { 'content-type': 'application/merge-patch+json' } }),
     422, 'Invalid', `ConfigMap "uid" is invalid: metadata.uid: Invalid value: "${other}": field is immutable`);
   const now = (await c.request('GET', `${cms}/uid`)).json();

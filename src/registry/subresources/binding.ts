@@ -7,6 +7,8 @@ import { type KubeObject } from '../../api/object.ts';
 import { validatePodSpec } from '../validation/pod-spec.ts';
 import type { Subresource, SubresourceCall, SubresourceResult } from './subresource.ts';
 import { rfc3339 } from '../../api/time.ts';
+import { objectKey } from '../keys.ts';
+import { uidPreconditionFailed } from '../storage-errors.ts';
 
 interface Binding extends KubeObject { target?: { kind?: string; name?: string; apiVersion?: string } }
 
@@ -26,7 +28,7 @@ async function bind(call: SubresourceCall, body: KubeObject): Promise<Subresourc
   const resource = { group: '', resource: 'pods/binding' };
   await call.registry.modify(call.info, call.namespace, name, pod => {
     const spec = (pod.spec ?? {}) as { nodeName?: string };
-    if (binding.metadata?.uid && binding.metadata.uid !== pod.metadata.uid) throw conflict(resource, name, `Precondition failed: UID in precondition: ${binding.metadata.uid}, UID in object meta: ${pod.metadata.uid}`);
+    if (binding.metadata?.uid && binding.metadata.uid !== pod.metadata.uid) throw uidPreconditionFailed(resource, name, objectKey(call.info, call.namespace, name), binding.metadata.uid, pod.metadata.uid ?? '');
     if (pod.metadata.deletionTimestamp) throw conflict(resource, name, `pod ${name} is being deleted, cannot be assigned to a host`);
     if (spec.nodeName) throw conflict(resource, name, `pod ${name} is already assigned to node "${spec.nodeName}"`);
     spec.nodeName = binding.target!.name;

@@ -293,7 +293,7 @@ test('update: a uid in the body is a precondition (409), checked before the reso
   assert.deepEqual(ok.object.data, { b: '1' });
 });
 
-test('update: a uid precondition that fails is worded as kube-apiserver\'s storage words it', { todo: 'Kubernetes says "Operation cannot be fulfilled on configmaps "u": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/u, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: …"; orch leaves out everything before "Precondition failed"' }, async () => {
+test('update: a uid precondition that fails is worded as kube-apiserver\'s storage words it', async () => {
   const live = await reg.store.create(cm(), 'default', configMap('uidword'));
   await rejects(reg.store.update(cm(), 'default', 'uidword', configMap('uidword', { uid: 'other' })), 409, 'Conflict',
     `Operation cannot be fulfilled on configmaps "uidword": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/uidword, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: other, UID in object meta: ${live.metadata.uid}`);
