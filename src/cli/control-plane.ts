@@ -1,7 +1,12 @@
 // The API server with the controllers and the scheduler beside it, as `orch server` and `orch up`
 // run them: the controllers are clients of the API like any other, here with the admin
-// credentials, and the scheduler and the taint eviction controller share one pod informer.
+// credentials, and the scheduler and the taint eviction controller share one pod informer. Each
+// runs while it holds its Lease (kube-controller-manager, kube-scheduler), so that an
+// `orch controller-manager` or `orch scheduler` started beside it, or a second server on the same
+// etcd, stands by rather than doing the same work twice.
 
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from '../api/log.ts';
 import { startServer, type RunningServer, type ServerConfig } from '../apiserver/start.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
@@ -9,6 +14,16 @@ import { createClient, type Client } from '../client/rest.ts';
 import { startControllers, type ControllerSettings } from '../controllers/manager.ts';
 import { podInformer } from '../controllers/pod-view.ts';
 import { startScheduler } from '../controllers/scheduler/scheduler.ts';
+import { runElected, type LeaderElectionSettings } from './leader-election-flags.ts';
+
+/**
+ * the in-process components' candidate is the server's data dir on this host: restarted, even
+ * after a kill -9, it takes back its own lease at once instead of waiting it out as a stranger
+ */
+const elected = (name: string, dataDir: string): LeaderElectionSettings => ({
+  enabled: true, name, namespace: 'kube-system', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000,
+  identity: `${hostname()}_orch-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`,
+});
 
 export interface ControlPlaneOptions {
   server: ServerConfig;
@@ -29,14 +44,14 @@ export async function startControlPlane(o: ControlPlaneOptions): Promise<Control
   const server = await startServer(o.server);
   const client = createClient(await loadKubeconfig(server.kubeconfigPath));
   const pods = podInformer(client, o.log.with({ component: 'pod-informer' }));
-  const running = startControllers({ client, log: o.log, ...o.controllers, shared: { pods } });
-  const scheduler = o.schedulerNames.length ? startScheduler({ client, log: o.log.with({ component: 'scheduler' }), schedulerNames: o.schedulerNames, pods }) : undefined;
+  // a server that runs no controllers takes no lease: a controller manager beside it leads
+  const running = o.controllers.enabled.length === 0 ? undefined : runElected(client, o.log, elected('kube-controller-manager', o.server.dataDir), 'kube-controller-manager', () => startControllers({ client, log: o.log, ...o.controllers, shared: { pods } }));
+  const scheduler = o.schedulerNames.length ? runElected(client, o.log, elected('kube-scheduler', o.server.dataDir), 'default-scheduler', () => startScheduler({ client, log: o.log.with({ component: 'scheduler' }), schedulerNames: o.schedulerNames, pods })) : undefined;
   return {
     server,
     client,
     async stop() {
-      running.stop();
-      scheduler?.stop();
+      await Promise.all([running?.stop(), scheduler?.stop()]);
       pods.stop();
       client.close();
       await server.shutdown();

@@ -7,6 +7,7 @@ import { startControllers } from '../controllers/manager.ts';
 import { apiClient, kubeconfigFlag } from './api-client-flags.ts';
 import { signalled, verbosityFlag, type Command } from './command.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
+import { leaderElectionFlags, leaderElectionOptions, runElected } from './leader-election-flags.ts';
 
 export const controllerManagerCommand: Command = {
   name: 'controller-manager',
@@ -15,6 +16,7 @@ export const controllerManagerCommand: Command = {
   flags: {
     kubeconfig: kubeconfigFlag,
     ...controllerFlags,
+    ...leaderElectionFlags('kube-controller-manager'),
     'feature-gates': featureGatesFlag,
     v: verbosityFlag,
   },
@@ -23,10 +25,10 @@ export const controllerManagerCommand: Command = {
     const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
     log.info('feature gates', readFeatureGates(values['feature-gates'], apiServerFeatureGates).effective());
     const controllers = controllerOptions(values);
-    const running = startControllers({ client, log, ...controllers });
+    const running = runElected(client, log, leaderElectionOptions(values), 'kube-controller-manager', () => startControllers({ client, log, ...controllers }));
     process.stdout.write(`orch controller-manager running: ${controllers.enabled.join(', ')}\n`);
     await signalled();
-    running.stop();
+    await running.stop();
     client.close();
     return 0;
   },

@@ -6,6 +6,7 @@ import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { startScheduler } from '../controllers/scheduler/scheduler.ts';
 import { apiClient, kubeconfigFlag } from './api-client-flags.ts';
 import { signalled, verbosityFlag, type Command } from './command.ts';
+import { leaderElectionFlags, leaderElectionOptions, runElected } from './leader-election-flags.ts';
 
 export const schedulerCommand: Command = {
   name: 'scheduler',
@@ -14,6 +15,7 @@ export const schedulerCommand: Command = {
   flags: {
     kubeconfig: kubeconfigFlag,
     'scheduler-name': { type: 'string', default: 'default-scheduler', description: 'spec.schedulerName values served, comma-separated' },
+    ...leaderElectionFlags('kube-scheduler'),
     'feature-gates': featureGatesFlag,
     v: verbosityFlag,
   },
@@ -22,10 +24,10 @@ export const schedulerCommand: Command = {
     const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
     log.info('feature gates', readFeatureGates(values['feature-gates'], apiServerFeatureGates).effective());
     const names = String(values['scheduler-name']).split(',').map(x => x.trim()).filter(Boolean);
-    const scheduler = startScheduler({ client, log, schedulerNames: names });
+    const scheduler = runElected(client, log, leaderElectionOptions(values), 'default-scheduler', () => startScheduler({ client, log, schedulerNames: names }));
     process.stdout.write(`orch scheduler running: ${names.join(', ')}\n`);
     await signalled();
-    scheduler.stop();
+    await scheduler.stop();
     client.close();
     return 0;
   },

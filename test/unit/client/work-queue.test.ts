@@ -38,7 +38,8 @@ test('failures retry with growing delays until success; requeueAfterMs asks for 
   await until(() => times.length === 5, 3000, 'five runs');
   const gaps = times.slice(1).map((t, i) => t - times[i]!);
   assert.ok(gaps[0]! >= 15 && gaps[1]! >= 35 && gaps[2]! >= 75, `backoff doubles: ${gaps.join(',')}`);
-  assert.ok(gaps[3]! >= 25 && gaps[3]! < 75, `requeue after 30ms, not the failure backoff: ${gaps[3]}`);
+  // the next failure back-off would be 160 ms; a loaded machine may add tens of ms to the 30
+  assert.ok(gaps[3]! >= 25 && gaps[3]! < 150, `requeue after 30ms, not the failure backoff: ${gaps[3]}`);
   await q.idle();
   assert.equal(times.length, 5);
   q.shutdown();
