@@ -5,6 +5,7 @@
 import type { Logger } from '../api/log.ts';
 import type { Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
+import { startGarbageCollector } from './garbage-collector/garbage-collector.ts';
 import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
 import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts';
@@ -31,12 +32,14 @@ const controllers: Record<string, Entry> = {
   namespace: { start: (c, l) => startNamespaceController(c, l) },
   nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
+  'garbage-collector-controller': { start: (c, l) => startGarbageCollector(c, l) },
 };
 
 /** the names kube-controller-manager also accepts for these */
 const aliases: Record<string, string> = {
   'namespace-controller': 'namespace',
   'node-lifecycle-controller': 'nodelifecycle',
+  'garbagecollector': 'garbage-collector-controller',
 };
 
 export function controllerNames(): string[] {
