@@ -158,3 +158,26 @@ test('a cluster-scoped dependent of a namespaced owner is never collected throug
   await new Promise(r => setTimeout(r, 1000));
   assert.ok(await get('/apis/rbac.authorization.k8s.io/v1/clusterroles/gc-test-role'));
 });
+
+test('the collector watches metadata only: its informers list and watch PartialObjectMetadata', async () => {
+  const { createInformer } = await import('../../../../src/client/informer.ts');
+  await namespace('meta');
+  await configMap('meta', 'listed');
+  const informer = createInformer<any>(client, cms('meta'), { metadataOnly: true });
+  const seen: any[] = [];
+  informer.on('add', o => seen.push(o));
+  informer.start();
+  try {
+    await informer.synced();
+    await client.create(cms('meta'), { metadata: { name: 'watched' }, data: { big: 'x'.repeat(1000) } });
+    await eventually(async () => seen.length === 2, 'the watched object');
+    for (const o of seen) {
+      assert.equal(o.kind, 'PartialObjectMetadata');
+      assert.equal(o.apiVersion, 'meta.k8s.io/v1');
+      assert.equal(o.data, undefined);
+      assert.ok(o.metadata.uid);
+    }
+  } finally {
+    informer.stop();
+  }
+});
