@@ -72,6 +72,14 @@ ${d.block ? '    blockOwnerDeletion: true\n' : ''}`);
         await eventually(async () => !(await names()).some(n => n.startsWith('fg')), 'every fg object gone');
       });
 
+      test('--cascade=foreground without blocking dependents: kubectl waits for the owner, the dependents follow', async () => {
+        await family('fgw', [{ name: 'fgw-1' }, { name: 'fgw-2' }]);
+        // kubectl waits (its default) until the owner is gone
+        assert.match(ok(await k(['delete', 'configmap', 'fgw', '--cascade=foreground', '--timeout=30s'])), /configmap "fgw" deleted/);
+        assert.equal((await k(['get', 'configmap', 'fgw'])).code, 1);
+        await eventually(async () => !(await names()).some(n => n.startsWith('fgw')), 'dependents collected');
+      });
+
       test('--cascade=orphan: the dependents stay, without the owner reference', async () => {
         await family('orph', [{ name: 'orph-1' }, { name: 'orph-2' }]);
         ok(await k(['delete', 'configmap', 'orph', '--cascade=orphan']));

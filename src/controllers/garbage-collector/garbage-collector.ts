@@ -24,7 +24,11 @@ export interface GarbageCollectorOptions {
   workers?: number;
   /** how often discovery is read again for new resources; Kubernetes looks every 30 s */
   resyncMs?: number;
+  /** the longest the workers wait for the first lists before starting anyway */
+  syncTimeoutMs?: number;
 }
+
+const orphanParallel = 10;
 
 const metadataAccept = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 const mergePatch = 'application/merge-patch+json';
@@ -137,6 +141,7 @@ export function startGarbageCollector(client: Client, log: Logger, opts: Garbage
   const virtualChecks = new Map<string, number>();
 
   async function attemptToDelete(uid: string): Promise<SyncResult> {
+    await ready;
     const item = graph.get(uid);
     if (!item) { virtualChecks.delete(uid); return; }
     // being deleted is a one-way trip: its dependents are looked at when it is gone
@@ -188,13 +193,20 @@ export function startGarbageCollector(client: Client, log: Logger, opts: Garbage
   }
 
   async function attemptToOrphan(uid: string): Promise<SyncResult> {
+    await ready;
     const owner = graph.get(uid);
     if (!owner) return;
     const dependents = [...owner.dependents];
     const failures: string[] = [];
-    await Promise.all(dependents.map(dep => removeReferences(dep, [owner.identity.uid]).catch(err => {
-      if (!(err instanceof Unresolvable)) failures.push(`${describe(dep.identity)}: ${err instanceof Error ? err.message : String(err)}`);
-    })));
+    // a few at a time: an owner may have thousands of dependents
+    const pending = [...dependents];
+    await Promise.all(Array.from({ length: Math.min(orphanParallel, pending.length) }, async () => {
+      for (let dep = pending.shift(); dep; dep = pending.shift()) {
+        await removeReferences(dep, [owner.identity.uid]).catch(err => {
+          if (!(err instanceof Unresolvable)) failures.push(`${describe(dep!.identity)}: ${err instanceof Error ? err.message : String(err)}`);
+        });
+      }
+    }));
     if (failures.length) throw new Error(`orphaning dependents of ${describe(owner.identity)} failed: ${failures.join('; ')}`);
     log.info('dependents orphaned; removing the orphan finalizer', { object: describe(owner.identity), dependents: dependents.length });
     await removeFinalizer(owner, orphanFinalizer);
@@ -205,14 +217,21 @@ export function startGarbageCollector(client: Client, log: Logger, opts: Garbage
 
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let firstSync!: () => void;
+  const discovered = new Promise<void>(r => { firstSync = r; });
   const resync = () => {
     if (stopped) return;
-    monitors.sync().catch(err => log.warn('garbage collector discovery failed; retrying', { err: String(err) })).finally(() => {
+    monitors.sync().then(firstSync, err => log.warn('garbage collector discovery failed; retrying', { err: String(err) })).finally(() => {
       if (stopped) return;
       timer = setTimeout(resync, opts.resyncMs ?? 30_000);
       timer.unref();
     });
   };
+  // the workers wait for the informers' first lists (as Kubernetes' collector waits for its
+  // caches), so that owners listed a moment after their dependents need no lookups; a resource
+  // that cannot be listed holds them back for a while only
+  const ready = discovered.then(() => Promise.race([monitors.synced(), new Promise<void>(r => setTimeout(r, opts.syncTimeoutMs ?? 30_000).unref())]))
+    .then(() => log.info('garbage collector caches synced', { resources: monitors.resources().length }));
   resync();
 
   return {

@@ -54,6 +54,12 @@ test('the resource default: a batch/v1 Job deleted without a policy orphans its 
   assert.equal(res.status, 200);
   assert.match(String(res.headers['warning']), /child pods are preserved by default when jobs are deleted/);
   assert.deepEqual((await api.request('GET', `${jobs}/j`)).json().metadata.finalizers, ['orphan']);
+  // a collection too; with a policy named, no warning
+  assert.equal((await api.request('POST', jobs, { body: { ...job, metadata: { name: 'k' } } })).status, 201);
+  const coll = await api.request('DELETE', jobs);
+  assert.match(String(coll.headers['warning']), /child pods are preserved by default/);
+  const named = await api.request('DELETE', `${jobs}?propagationPolicy=Background`);
+  assert.equal(named.headers['warning'], undefined);
 });
 
 test('an invalid propagationPolicy, or both forms at once, is 422 in Kubernetes words', async t => {
