@@ -48,7 +48,7 @@ ${d.block ? '  finalizers: ["example.com/hold"]\n' : ''}  ownerReferences:
     name: ${owner}
     uid: ${uid}
 ${d.block ? '    blockOwnerDeletion: true\n' : ''}`);
-      ok(await k(['apply', '-f', '-'], docs.join('---\n')));
+      if (docs.length) ok(await k(['apply', '-f', '-'], docs.join('---\n')));
       return uid;
     }
 
@@ -59,6 +59,24 @@ ${d.block ? '    blockOwnerDeletion: true\n' : ''}`);
         await family('bg', [{ name: 'bg-1' }, { name: 'bg-2' }]);
         assert.match(ok(await k(['delete', 'configmap', 'bg', '--cascade=background'])), /configmap "bg" deleted/);
         await eventually(async () => !(await names()).some(n => n.startsWith('bg')), 'dependents collected');
+      });
+
+      test('dependents of other resources go too: a Secret owned by the ConfigMap, a Pod owned by the Secret', async () => {
+        const uid = await family('multi', []);
+        ok(await k(['create', 'secret', 'generic', 'multi-secret', '--from-literal=a=b']));
+        ok(await k(['patch', 'secret', 'multi-secret', '--type=merge', '-p', JSON.stringify({ metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'multi', uid }] } })]));
+        const secretUid = ok(await k(['get', 'secret', 'multi-secret', '-o', 'jsonpath={.metadata.uid}']));
+        ok(await k(['apply', '-f', '-'], `apiVersion: v1
+kind: Pod
+metadata:
+  name: multi-pod
+  ownerReferences:
+  - { apiVersion: v1, kind: Secret, name: multi-secret, uid: ${secretUid}, controller: true, blockOwnerDeletion: true }
+spec:
+  containers: [{ name: c, image: busybox }]
+`));
+        ok(await k(['delete', 'configmap', 'multi']));
+        await eventually(async () => (await k(['get', 'secret', 'multi-secret'])).code !== 0 && (await k(['get', 'pod', 'multi-pod'])).code !== 0, 'secret and pod collected');
       });
 
       test('--cascade=foreground: the owner waits, being deleted, for its blocking dependent', async () => {
