@@ -16,6 +16,8 @@ export interface ControllerSettings {
   nodeMonitorGracePeriodMs?: number;
   /** --node-monitor-period */
   nodeMonitorPeriodMs?: number;
+  /** --concurrent-gc-syncs */
+  concurrentGCSyncs?: number;
 }
 
 /** informers the process already runs, for controllers to use instead of their own */
@@ -32,7 +34,7 @@ const controllers: Record<string, Entry> = {
   namespace: { start: (c, l) => startNamespaceController(c, l) },
   nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
-  'garbage-collector-controller': { start: (c, l) => startGarbageCollector(c, l) },
+  'garbage-collector-controller': { start: (c, l, s) => startGarbageCollector(c, l, { workers: s.concurrentGCSyncs }) },
 };
 
 /** the names kube-controller-manager also accepts for these */
