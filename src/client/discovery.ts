@@ -5,7 +5,7 @@ import type { Client } from './rest.ts';
 
 export interface DiscoveredResource { group: string; version: string; resource: string; verbs: string[] }
 
-interface APIResource { name: string; namespaced?: boolean; verbs?: string[] }
+interface APIResource { name: string; kind?: string; namespaced?: boolean; verbs?: string[] }
 interface APIGroup { name: string; preferredVersion?: { version: string }; versions?: Array<{ version: string }> }
 
 export interface DiscoveryOptions {
@@ -37,6 +37,42 @@ export async function discoverNamespacedResources(client: Client, opts: Discover
       // "pods/status" and the like are subresources, not collections of their own
       if (!r.namespaced || r.name.includes('/')) continue;
       out.push({ ...gv, resource: r.name, verbs: r.verbs ?? [] });
+    }
+  }
+  return out;
+}
+
+/** a resource in one served group version (the garbage collector maps owner references with these) */
+export interface ServedResource extends DiscoveredResource {
+  kind: string;
+  namespaced: boolean;
+  /** the version is its group's preferred one */
+  preferred: boolean;
+}
+
+/** every resource of every served group version (subresources left out) */
+export async function discoverAllResources(client: Client, opts: DiscoveryOptions = {}): Promise<ServedResource[]> {
+  const gvs: Array<{ group: string; version: string; preferred: boolean }> = [{ group: '', version: 'v1', preferred: true }];
+  const groups = await client.get<{ groups?: APIGroup[] }>('/apis');
+  for (const g of groups.groups ?? []) {
+    const preferred = g.preferredVersion?.version ?? g.versions?.[0]?.version;
+    for (const v of g.versions ?? []) gvs.push({ group: g.name, version: v.version, preferred: v.version === preferred });
+  }
+  const lists = await Promise.all(gvs.map(async gv => {
+    const path = gv.group ? `/apis/${gv.group}/${gv.version}` : '/api/v1';
+    try {
+      return { gv, resources: (await client.get<{ resources?: APIResource[] }>(path)).resources ?? [] };
+    } catch (err) {
+      if (!opts.onError) throw err;
+      opts.onError(gv.group ? `${gv.group}/${gv.version}` : gv.version, err);
+      return { gv, resources: [] };
+    }
+  }));
+  const out: ServedResource[] = [];
+  for (const { gv, resources } of lists) {
+    for (const r of resources) {
+      if (r.name.includes('/')) continue;
+      out.push({ ...gv, resource: r.name, kind: r.kind ?? '', namespaced: !!r.namespaced, verbs: r.verbs ?? [] });
     }
   }
   return out;

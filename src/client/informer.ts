@@ -27,7 +27,15 @@ export interface InformerOptions {
    * objects keeps only what its owner reads (as client-go's transform functions do)
    */
   transform?: (obj: any) => any;
+  /**
+   * objects as PartialObjectMetadata (kind and apiVersion are the view's, metadata whole), as
+   * client-go's metadata informers list and watch them: far less to hold for every object
+   */
+  metadataOnly?: boolean;
 }
+
+const metadataListAccept = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+const metadataAccept = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 
 export interface Informer<T = any> {
   /** an add handler registered after the first list still hears of every object held (as client-go's) */
@@ -89,7 +97,11 @@ export function createInformer<T extends Meta = any>(client: Client, path: strin
     let cont: string | undefined;
     let version = '';
     do {
-      const page = await client.list<{ items?: T[]; metadata?: { resourceVersion?: string; continue?: string } }>(path, { ...selectors, limit: (opts.pageSize ?? 500) || undefined, continue: cont });
+      const query: Query = { ...selectors, limit: (opts.pageSize ?? 500) || undefined, continue: cont };
+      type Page = { items?: T[]; metadata?: { resourceVersion?: string; continue?: string } };
+      const page = opts.metadataOnly
+        ? await client.request<Page>('GET', path, undefined, { query, headers: { accept: metadataListAccept } })
+        : await client.list<Page>(path, query);
       if (!version) version = page.metadata?.resourceVersion ?? '';
       for (const item of page.items ?? []) items.push(transform(item));
       cont = page.metadata?.continue || undefined;
@@ -163,7 +175,7 @@ export function createInformer<T extends Meta = any>(client: Client, path: strin
       if (isGone(err)) { rv = undefined; return later(list); }
       opts.log?.debug('watch ended; resuming', { path, resourceVersion: rv, err: String(err) });
       later(rv ? watch : list);
-    });
+    }, opts.metadataOnly ? metadataAccept : undefined);
   }
 
   const informer: Informer<T> = {

@@ -37,8 +37,8 @@ export interface Client {
   patch<T = any>(path: string, body: unknown, contentType?: string, query?: Query): Promise<T>;
   delete<T = any>(path: string, options?: DeleteOptions, query?: Query): Promise<T>;
   deleteCollection<T = any>(path: string, query?: Query, options?: DeleteOptions): Promise<T>;
-  /** see openWatch: onError(undefined) means the server ended the watch cleanly */
-  watch(path: string, query: Query | undefined, onEvent: (e: WatchEvent) => void, onError: (err?: Error) => void): WatchHandle;
+  /** see openWatch: onError(undefined) means the server ended the watch cleanly; `accept` asks for another representation (a metadata-only view) */
+  watch(path: string, query: Query | undefined, onEvent: (e: WatchEvent) => void, onError: (err?: Error) => void, accept?: string): WatchHandle;
   /** ends open watches and closes idle connections */
   close(): void;
 }
@@ -80,8 +80,8 @@ export function createClient(cfg: ClientConfig, opts: ClientOptions = {}): Clien
     patch: (path, body, contentType = 'application/merge-patch+json', query) => request('PATCH', path, body, { query, contentType }),
     delete: (path, options, query) => request('DELETE', path, deleteBody(options), { query }),
     deleteCollection: (path, query, options) => request('DELETE', path, deleteBody(options), { query }),
-    watch(path, query, onEvent, onError) {
-      const h = openWatch(transport, withQuery(path, { ...query, watch: 'true' }), onEvent, err => { watches.delete(handle); onError(err); });
+    watch(path, query, onEvent, onError, accept) {
+      const h = openWatch(transport, withQuery(path, { ...query, watch: 'true' }), onEvent, err => { watches.delete(handle); onError(err); }, accept);
       const handle: WatchHandle = { stop() { watches.delete(handle); h.stop(); } };
       watches.add(handle);
       return handle;

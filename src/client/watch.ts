@@ -15,7 +15,7 @@ export interface WatchHandle { stop(): void }
  * the stream ends without stop(): with the failure (an ApiError for a non-200 response), or with
  * undefined when the server closed the watch cleanly (its timeout ran out).
  */
-export function openWatch(transport: Transport, path: string, onEvent: (e: WatchEvent) => void, onError: (err?: Error) => void): WatchHandle {
+export function openWatch(transport: Transport, path: string, onEvent: (e: WatchEvent) => void, onError: (err?: Error) => void, accept = 'application/json'): WatchHandle {
   let done = false;
   const finish = (err?: Error) => {
     if (done) return;
@@ -23,7 +23,7 @@ export function openWatch(transport: Transport, path: string, onEvent: (e: Watch
     req.destroy();
     onError(err);
   };
-  const req = transport.stream('GET', path, { accept: 'application/json' }, res => {
+  const req = transport.stream('GET', path, { accept }, res => {
     if (res.statusCode !== 200) {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));

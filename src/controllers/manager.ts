@@ -5,6 +5,7 @@
 import type { Logger } from '../api/log.ts';
 import type { Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
+import { startGarbageCollector } from './garbage-collector/garbage-collector.ts';
 import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
 import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts';
@@ -15,6 +16,8 @@ export interface ControllerSettings {
   nodeMonitorGracePeriodMs?: number;
   /** --node-monitor-period */
   nodeMonitorPeriodMs?: number;
+  /** --concurrent-gc-syncs */
+  concurrentGCSyncs?: number;
 }
 
 /** informers the process already runs, for controllers to use instead of their own */
@@ -31,12 +34,14 @@ const controllers: Record<string, Entry> = {
   namespace: { start: (c, l) => startNamespaceController(c, l) },
   nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
+  'garbage-collector-controller': { start: (c, l, s) => startGarbageCollector(c, l, { workers: s.concurrentGCSyncs }) },
 };
 
 /** the names kube-controller-manager also accepts for these */
 const aliases: Record<string, string> = {
   'namespace-controller': 'namespace',
   'node-lifecycle-controller': 'nodelifecycle',
+  'garbagecollector': 'garbage-collector-controller',
 };
 
 export function controllerNames(): string[] {

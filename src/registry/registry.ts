@@ -44,6 +44,8 @@ export interface DeleteOptions {
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
   propagationPolicy?: string;
+  /** the deprecated form of propagationPolicy Orphan (true) or Background (false) */
+  orphanDependents?: boolean;
 }
 
 export interface DeleteResult {

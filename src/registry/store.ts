@@ -23,6 +23,7 @@ import { listJson, listObjects, watchObjects, type ListOptions, type WatchOption
 import type { KubeList } from '../api/object.ts';
 import type { Watcher } from '../storage/interface.ts';
 import { rfc3339 } from '../api/time.ts';
+import { defaultGarbageCollectionPolicy, deletionFinalizers } from './gc-policy.ts';
 
 export type { DeleteOptions, DeleteResult, WriteOptions } from './registry.ts';
 
@@ -269,25 +270,36 @@ export class GenericStore implements Registry {
       strategy.checkDelete(current);
       // a negative grace period counts as one second, as Kubernetes' BeforeDelete has it
       const requested = opts.gracePeriodSeconds !== undefined && opts.gracePeriodSeconds < 0 ? 1 : opts.gracePeriodSeconds;
-      const finalizers = strategy.finalizersOf(current);
+      // the orphan or foregroundDeletion finalizer the request calls for (not while a graceful deletion runs)
+      const gc = deletionFinalizers(current.metadata.finalizers, opts, defaultGarbageCollectionPolicy(info));
+      const withGc = gc.changed ? { ...current, metadata: { ...current.metadata, finalizers: gc.finalizers } } : current;
       let obj: KubeObject | undefined;
       if (current.metadata.deletionTimestamp) {
         // already being deleted: only a grace period the request names, and shorter, changes it
         const pending = current.metadata.deletionGracePeriodSeconds ?? 0;
         const shorter = pending > 0 && requested !== undefined && requested < pending;
         const grace = shorter ? requested : pending;
+        const finalizers = strategy.finalizersOf(pending > 0 ? current : withGc);
         if (grace > 0 || finalizers.length > 0) {
-          if (!shorter) return { object: current, deleted: false };
-          obj = deepClone(current);
-          // the deadline moves back by the difference, from the first delete's deadline
-          obj.metadata.deletionTimestamp = rfc3339(Date.parse(current.metadata.deletionTimestamp) + (grace - pending) * 1000);
-          obj.metadata.deletionGracePeriodSeconds = grace;
+          if (shorter) {
+            obj = deepClone(current);
+            // the deadline moves back by the difference, from the first delete's deadline
+            obj.metadata.deletionTimestamp = rfc3339(Date.parse(current.metadata.deletionTimestamp) + (grace - pending) * 1000);
+            obj.metadata.deletionGracePeriodSeconds = grace;
+          } else if (pending === 0 && gc.changed) {
+            // held by finalizers alone: the request may switch how dependents are treated
+            obj = deepClone(withGc);
+            obj.metadata.deletionGracePeriodSeconds = 0;
+          } else {
+            return { object: current, deleted: false };
+          }
         }
       } else {
         const { gracePeriodSeconds } = strategy.deleteDecision(current, requested);
+        const finalizers = strategy.finalizersOf(withGc);
         if (gracePeriodSeconds > 0 || finalizers.length > 0) {
           // graceful deletion or finalizers pending: mark the object and leave it for its owners
-          obj = deepClone(current);
+          obj = deepClone(withGc);
           const meta = obj.metadata;
           meta.deletionTimestamp = rfc3339(this.clock.now().getTime() + gracePeriodSeconds * 1000);
           meta.deletionGracePeriodSeconds = gracePeriodSeconds;

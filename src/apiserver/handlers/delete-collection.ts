@@ -5,10 +5,13 @@ import type { HandlerDeps } from './deps.ts';
 import { sendObject } from '../respond.ts';
 import { deleteOptions } from './delete.ts';
 import { selection } from './selection.ts';
+import { defaultPropagationWarning } from '../../registry/gc-policy.ts';
 
 export async function handleDeleteCollection(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
   const opts = await deleteOptions(ctx);
+  const warning = defaultPropagationWarning(info, opts);
+  if (warning) ctx.warnings.push(warning);
   const sel = selection(ctx, info);
   const list = await deps.registry.list(info, ctx.info.namespace, { filter: sel.filter, name: sel.name, index: sel.index });
   const deleted: KubeObject[] = [];

@@ -1,4 +1,5 @@
-import { badRequest, invalid, type StatusError } from '../../api/status.ts';
+import { badRequest, invalid, type FieldError, type StatusError } from '../../api/status.ts';
+import { defaultPropagationWarning } from '../../registry/gc-policy.ts';
 import { notAnObjectError, typeMetaFieldError } from '../../codec/json.ts';
 import { checkDecodedObject } from '../../schema/decode-checks/field-validation.ts';
 import { isObject } from '../../api/object.ts';
@@ -8,6 +9,7 @@ import type { HandlerDeps } from './deps.ts';
 import { sendObject } from '../respond.ts';
 import { decodeOptionalBody } from '../request-object.ts';
 import { dryRun, intParam } from './options.ts';
+import { queryBool } from '../query-params.ts';
 
 const deleteOptionsDefinition = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
 
@@ -31,21 +33,31 @@ export async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions>
     }
     if (typeof body.gracePeriodSeconds === 'number') opts.gracePeriodSeconds = body.gracePeriodSeconds;
     if (typeof body.propagationPolicy === 'string') opts.propagationPolicy = body.propagationPolicy;
+    if (typeof body.orphanDependents === 'boolean') opts.orphanDependents = body.orphanDependents;
     if (isObject(body.preconditions)) opts.preconditions = body.preconditions as DeleteOptions['preconditions'];
   }
   const grace = intParam(ctx, 'gracePeriodSeconds');
   if (grace !== undefined) opts.gracePeriodSeconds = grace;
   const pp = ctx.query.get('propagationPolicy');
   if (pp) opts.propagationPolicy = pp;
-  if (opts.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {
-    throw invalidDeleteOptions('propagationPolicy', opts.propagationPolicy, '"Foreground", "Background", "Orphan", "nil"');
+  const orphan = queryBool(ctx.query, 'orphanDependents');
+  if (orphan !== undefined) opts.orphanDependents = orphan;
+  const errors: FieldError[] = [];
+  if (opts.orphanDependents !== undefined && opts.propagationPolicy !== undefined) {
+    errors.push({ type: 'FieldValueInvalid', field: 'propagationPolicy', value: opts.propagationPolicy, detail: 'orphanDependents and deletionPropagation cannot be both set' });
   }
+  if (opts.propagationPolicy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {
+    errors.push({ type: 'FieldValueNotSupported', field: 'propagationPolicy', value: opts.propagationPolicy, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' });
+  }
+  if (errors.length) throw invalid('DeleteOptions', 'meta.k8s.io', '', errors);
   return opts;
 }
 
 export async function handleDelete(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
   const opts = await deleteOptions(ctx);
+  const warning = defaultPropagationWarning(info, opts);
+  if (warning) ctx.warnings.push(warning);
   const { object } = await deps.registry.delete(info, ctx.info.namespace, ctx.info.name!, opts);
   if (deps.registry.returnsDeletedObject(info)) return sendObject(ctx, 200, object);
   const details: Record<string, string> = { name: object.metadata.name!, kind: info.resource };

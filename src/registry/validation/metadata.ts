@@ -4,6 +4,7 @@
 import type { KubeObject } from '../../api/object.ts';
 import type { FieldError } from '../../api/status.ts';
 import { metadataLabelValueErrors, qualifiedNameErrors } from '../../api/label-rules.ts';
+import { validateOwnerReferences } from './owner-references.ts';
 
 /** label and annotation keys and values, as every object's metadata is checked */
 export function validateMetadata(obj: KubeObject): FieldError[] {
@@ -20,5 +21,6 @@ export function validateMetadata(obj: KubeObject): FieldError[] {
     total += k.length + (typeof v === 'string' ? v.length : 0);
   }
   if (total > 256 * 1024) errors.push({ type: 'FieldValueTooLong', field: 'metadata.annotations', detail: 'may not be more than 262144 bytes' });
+  errors.push(...validateOwnerReferences(obj));
   return errors;
 }
