@@ -8,6 +8,8 @@ import type { Client } from '../client/rest.ts';
 import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
 import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts';
+import { startReplicaController } from './replicaset/controller.ts';
+import { replicaSetKind, replicationControllerKind } from './replicaset/kinds.ts';
 
 /** settings from the command line that controllers read */
 export interface ControllerSettings {
@@ -31,12 +33,16 @@ const controllers: Record<string, Entry> = {
   namespace: { start: (c, l) => startNamespaceController(c, l) },
   nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
+  replicaset: { start: (c, l) => startReplicaController(c, l, { kind: replicaSetKind }) },
+  replicationcontroller: { start: (c, l) => startReplicaController(c, l, { kind: replicationControllerKind }) },
 };
 
 /** the names kube-controller-manager also accepts for these */
 const aliases: Record<string, string> = {
   'namespace-controller': 'namespace',
   'node-lifecycle-controller': 'nodelifecycle',
+  'replicaset-controller': 'replicaset',
+  'replicationcontroller-controller': 'replicationcontroller',
 };
 
 export function controllerNames(): string[] {
