@@ -8,6 +8,7 @@ import type { Client } from '../client/rest.ts';
 import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
 import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts';
+import { startDeploymentController } from './deployment/controller.ts';
 import { startReplicaController } from './replicaset/controller.ts';
 import { replicaSetKind, replicationControllerKind } from './replicaset/kinds.ts';
 
@@ -35,6 +36,7 @@ const controllers: Record<string, Entry> = {
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
   replicaset: { start: (c, l) => startReplicaController(c, l, { kind: replicaSetKind }) },
   replicationcontroller: { start: (c, l) => startReplicaController(c, l, { kind: replicationControllerKind }) },
+  deployment: { start: (c, l) => startDeploymentController(c, l) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -43,6 +45,7 @@ const aliases: Record<string, string> = {
   'node-lifecycle-controller': 'nodelifecycle',
   'replicaset-controller': 'replicaset',
   'replicationcontroller-controller': 'replicationcontroller',
+  'deployment-controller': 'deployment',
 };
 
 export function controllerNames(): string[] {

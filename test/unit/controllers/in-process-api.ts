@@ -48,3 +48,24 @@ export async function eventually<T>(fn: () => Promise<T | undefined | false>, wh
     await new Promise(r => setTimeout(r, 50));
   }
 }
+
+/** plays every node: each pod that appears is reported running and ready at once */
+export function autoReady(client: Client): { stop(): void } {
+  let stopped = false;
+  const seen = new Set<string>();
+  const loop = async () => {
+    while (!stopped) {
+      try {
+        const pods = (await client.list('/api/v1/pods')).items as Array<{ metadata: { name: string; namespace: string; uid: string; deletionTimestamp?: string } }>;
+        for (const p of pods) {
+          if (seen.has(p.metadata.uid) || p.metadata.deletionTimestamp) continue;
+          seen.add(p.metadata.uid);
+          await markReady(client, p.metadata.namespace, p.metadata.name).catch(() => seen.delete(p.metadata.uid));
+        }
+      } catch { /* the server is stopping */ }
+      await new Promise(r => setTimeout(r, 30));
+    }
+  };
+  void loop();
+  return { stop() { stopped = true; } };
+}

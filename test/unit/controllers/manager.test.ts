@@ -15,7 +15,7 @@ test('--controllers selects as kube-controller-manager does', () => {
   // the first mention of a name wins, wherever `*` is
   assert.deepEqual(selectControllers(['-namespace', '*']), allBut('namespace'));
   // Kubernetes' names and their aliases
-  assert.deepEqual(selectControllers(['replicaset-controller', 'replicationcontroller-controller']), ['replicaset', 'replicationcontroller']);
+  assert.deepEqual(selectControllers(['replicaset-controller', 'replicationcontroller-controller', 'deployment-controller']), ['replicaset', 'replicationcontroller', 'deployment']);
   assert.deepEqual(selectControllers(['*', '-replicaset-controller']), allBut('replicaset'));
   assert.deepEqual(selectControllers(['namespace', '-namespace']), ['namespace']);
   assert.deepEqual(selectControllers(['namespace']), ['namespace']);

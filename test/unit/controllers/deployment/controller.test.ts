@@ -1,0 +1,133 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { silentLogger } from '../../../../src/api/log.ts';
+import { startDeploymentController } from '../../../../src/controllers/deployment/controller.ts';
+import { startReplicaController } from '../../../../src/controllers/replicaset/controller.ts';
+import { replicaSetKind } from '../../../../src/controllers/replicaset/kinds.ts';
+import { autoReady, eventually, startInProcessApi } from '../in-process-api.ts';
+
+const ns = 'default';
+const dPath = `/apis/apps/v1/namespaces/${ns}/deployments`;
+const rsPath = `/apis/apps/v1/namespaces/${ns}/replicasets`;
+const podsPath = `/api/v1/namespaces/${ns}/pods`;
+
+function deployment(name: string, image: string, extra: Record<string, unknown> = {}) {
+  return { metadata: { name }, spec: { replicas: 3, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image }] } }, ...extra } };
+}
+
+async function cluster(t: import('node:test').TestContext) {
+  const api = await startInProcessApi();
+  t.after(() => api.close());
+  const rs = startReplicaController(api.client, silentLogger, { kind: replicaSetKind });
+  const dc = startDeploymentController(api.client, silentLogger);
+  const nodes = autoReady(api.client);
+  t.after(() => { nodes.stop(); dc.stop(); rs.stop(); });
+  return api.client;
+}
+
+const complete = (d: any) => d.status?.observedGeneration >= d.metadata.generation && d.status.updatedReplicas === d.spec.replicas
+  && d.status.replicas === d.spec.replicas && d.status.availableReplicas === d.spec.replicas && d.status.conditions?.some((c: any) => c.type === 'Progressing' && c.reason === 'NewReplicaSetAvailable');
+
+test('a Deployment rolls out, rolls to a new template and back, with revisions, conditions and events', async t => {
+  const client = await cluster(t);
+  await client.create(dPath, deployment('web', 'registry.local/app:1.0'));
+  const d1 = await eventually(async () => { const d = await client.get(`${dPath}/web`); return complete(d) && d; }, 'first rollout');
+  assert.equal(d1.metadata.annotations['deployment.kubernetes.io/revision'], '1');
+  const byType = Object.fromEntries(d1.status.conditions.map((c: any) => [c.type, c]));
+  assert.equal(byType.Available.reason, 'MinimumReplicasAvailable');
+  assert.equal(byType.Available.message, 'Deployment has minimum availability.');
+  const rss1 = (await client.list(rsPath)).items;
+  assert.equal(rss1.length, 1);
+  const rs1 = rss1[0];
+  const hash = rs1.metadata.labels['pod-template-hash'];
+  assert.match(hash, /^[bcdfghjklmnpqrstvwxz2456789]+$/);
+  assert.equal(rs1.metadata.name, `web-${hash}`);
+  assert.equal(byType.Progressing.message, `ReplicaSet "web-${hash}" has successfully progressed.`);
+  assert.deepEqual(rs1.spec.selector.matchLabels, { app: 'web', 'pod-template-hash': hash });
+  assert.equal(rs1.metadata.annotations['deployment.kubernetes.io/revision'], '1');
+  assert.equal(rs1.metadata.annotations['deployment.kubernetes.io/desired-replicas'], '3');
+  assert.equal(rs1.metadata.annotations['deployment.kubernetes.io/max-replicas'], '4', '3 + 25% rounded up');
+  assert.equal(rs1.metadata.ownerReferences[0].kind, 'Deployment');
+  const pods1 = (await client.list(podsPath)).items;
+  assert.ok(pods1.every((p: any) => p.metadata.name.startsWith(`web-${hash}-`) && p.metadata.labels['pod-template-hash'] === hash));
+
+  // a new image: a second ReplicaSet takes over within maxSurge 1 / maxUnavailable 0
+  await client.patch(`${dPath}/web`, { spec: { template: { spec: { containers: [{ name: 'app', image: 'registry.local/app:2.0' }] } } } }, 'application/strategic-merge-patch+json');
+  const d2 = await eventually(async () => { const d = await client.get(`${dPath}/web`); return d.metadata.generation === 2 && complete(d) && d; }, 'second rollout');
+  assert.equal(d2.metadata.annotations['deployment.kubernetes.io/revision'], '2');
+  const rss2 = (await client.list(rsPath)).items;
+  assert.equal(rss2.length, 2);
+  const old = rss2.find((r: any) => r.metadata.uid === rs1.metadata.uid);
+  const cur = rss2.find((r: any) => r.metadata.uid !== rs1.metadata.uid);
+  assert.equal(old.spec.replicas, 0);
+  assert.equal(cur.spec.replicas, 3);
+  assert.equal(cur.metadata.annotations['deployment.kubernetes.io/revision'], '2');
+  await eventually(async () => (await client.list(podsPath)).items.filter((p: any) => !p.metadata.deletionTimestamp).every((p: any) => p.metadata.labels['pod-template-hash'] === cur.metadata.labels['pod-template-hash']), 'old pods gone');
+  const scaling = (await client.list(`/api/v1/namespaces/${ns}/events`)).items.filter((e: any) => e.reason === 'ScalingReplicaSet').map((e: any) => e.message);
+  assert.ok(scaling.includes(`Scaled up replica set web-${hash} from 0 to 3`), scaling.join('\n'));
+  assert.ok(scaling.includes(`Scaled up replica set ${cur.metadata.name} from 0 to 1`), scaling.join('\n'));
+  assert.ok(scaling.includes(`Scaled down replica set web-${hash} from 1 to 0`), scaling.join('\n'));
+
+  // rollback as kubectl does it: the old template back; the old ReplicaSet becomes revision 3
+  await client.patch(`${dPath}/web`, [{ op: 'replace', path: '/spec/template', value: { ...old.spec.template, metadata: { labels: { app: 'web' } } } }], 'application/json-patch+json');
+  await eventually(async () => { const d = await client.get(`${dPath}/web`); return d.metadata.generation === 3 && complete(d) && d; }, 'rollback');
+  const back = await client.get(`${rsPath}/${old.metadata.name}`);
+  assert.equal(back.spec.replicas, 3);
+  assert.equal(back.metadata.annotations['deployment.kubernetes.io/revision'], '3');
+  assert.equal(back.metadata.annotations['deployment.kubernetes.io/revision-history'], '1');
+  assert.equal((await client.get(`${dPath}/web`)).metadata.annotations['deployment.kubernetes.io/revision'], '3');
+});
+
+test('a paused Deployment only resizes, and rolls out once resumed; history is trimmed to revisionHistoryLimit', async t => {
+  const client = await cluster(t);
+  await client.create(dPath, deployment('api', 'registry.local/app:1.0', { replicas: 2, revisionHistoryLimit: 1 }));
+  await eventually(async () => complete(await client.get(`${dPath}/api`)), 'rollout');
+  await client.patch(`${dPath}/api`, { spec: { paused: true } });
+  const paused = await eventually(async () => { const d = await client.get(`${dPath}/api`); const c = d.status.conditions?.find((x: any) => x.type === 'Progressing'); return c?.reason === 'DeploymentPaused' && c; }, 'paused condition');
+  assert.equal(paused.status, 'Unknown');
+  assert.equal(paused.message, 'Deployment is paused');
+  await client.patch(`${dPath}/api`, { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-01-01T00:00:00Z' } } } } });
+  await client.patch(`${dPath}/api/scale`, { spec: { replicas: 4 } });
+  await eventually(async () => { const d = await client.get(`${dPath}/api`); return d.status.observedGeneration === d.metadata.generation && d.status.replicas === 4 && d.status.availableReplicas === 4; }, 'paused resize');
+  assert.equal((await client.list(rsPath)).items.length, 1, 'no rollout while paused');
+  await client.patch(`${dPath}/api`, { spec: { paused: false } });
+  await eventually(async () => { const d = await client.get(`${dPath}/api`); return complete(d) && (await client.list(rsPath)).items.length === 2; }, 'rolled out after resume');
+  const rss = (await client.list(rsPath)).items;
+  assert.ok(rss.every((r: any) => r.spec.template.metadata.annotations?.['kubectl.kubernetes.io/restartedAt'] || r.spec.replicas === 0));
+
+  // a third template: the oldest empty ReplicaSet goes beyond revisionHistoryLimit 1
+  await client.patch(`${dPath}/api`, { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-01-02T00:00:00Z' } } } } });
+  await eventually(async () => { const d = await client.get(`${dPath}/api`); return d.metadata.annotations['deployment.kubernetes.io/revision'] === '3' && complete(d) && (await client.list(rsPath)).items.length === 2; }, 'history trimmed to 1 old ReplicaSet');
+  const revisions = (await client.list(rsPath)).items.map((r: any) => r.metadata.annotations['deployment.kubernetes.io/revision']).sort();
+  assert.deepEqual(revisions, ['2', '3']);
+});
+
+test('Recreate takes the old pods down before the new ReplicaSet grows', async t => {
+  const client = await cluster(t);
+  await client.create(dPath, deployment('batch', 'registry.local/app:1.0', { replicas: 2, strategy: { type: 'Recreate' } }));
+  await eventually(async () => complete(await client.get(`${dPath}/batch`)), 'rollout');
+  const first = (await client.list(rsPath)).items[0];
+  await client.patch(`${dPath}/batch`, { spec: { template: { spec: { containers: [{ name: 'app', image: 'registry.local/app:2.0' }] } } } }, 'application/strategic-merge-patch+json');
+  await eventually(async () => { const d = await client.get(`${dPath}/batch`); return d.metadata.generation === 2 && complete(d); }, 'recreate');
+  const events = (await client.list(`/api/v1/namespaces/${ns}/events`)).items.filter((e: any) => e.reason === 'ScalingReplicaSet').map((e: any) => e.message);
+  const down = events.indexOf(`Scaled down replica set ${first.metadata.name} from 2 to 0`);
+  const up = events.findIndex((m: string) => m.startsWith('Scaled up replica set') && !m.includes(first.metadata.name));
+  assert.ok(down >= 0 && up > down, events.join('\n'));
+});
+
+test('a rollout that makes no progress runs out of its deadline', async t => {
+  const api = await startInProcessApi();
+  t.after(() => api.close());
+  const client = api.client;
+  const rs = startReplicaController(client, silentLogger, { kind: replicaSetKind });
+  const dc = startDeploymentController(client, silentLogger);
+  t.after(() => { dc.stop(); rs.stop(); });
+  // no node: pods never turn ready
+  await client.create(dPath, deployment('stuck', 'registry.local/app:1.0', { replicas: 1, progressDeadlineSeconds: 1 }));
+  const c = await eventually(async () => { const d = await client.get(`${dPath}/stuck`); return d.status.conditions?.find((x: any) => x.type === 'Progressing' && x.reason === 'ProgressDeadlineExceeded'); }, 'deadline exceeded', 15_000);
+  assert.equal(c.status, 'False');
+  assert.match(c.message, /^ReplicaSet "stuck-[a-z0-9]+" has timed out progressing\.$/);
+  const d = await client.get(`${dPath}/stuck`);
+  const available = d.status.conditions.find((x: any) => x.type === 'Available');
+  assert.deepEqual([available.status, available.reason, available.message], ['False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.']);
+});
