@@ -9,6 +9,7 @@ import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
 import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts';
 import { startDeploymentController } from './deployment/controller.ts';
+import { ownedPodInformer, type OwnedPod } from './owned-pods.ts';
 import { startReplicaController } from './replicaset/controller.ts';
 import { replicaSetKind, replicationControllerKind } from './replicaset/kinds.ts';
 
@@ -24,6 +25,8 @@ export interface ControllerSettings {
 export interface SharedInformers {
   /** every pod, as podInformer keeps it */
   pods?: Informer;
+  /** every pod, as the workload controllers keep them (ownedPodView); made on first use when not given */
+  ownedPods?: Informer<OwnedPod>;
 }
 
 type Starter = (client: Client, log: Logger, settings: ControllerSettings, shared: SharedInformers) => { stop(): void };
@@ -34,8 +37,8 @@ const controllers: Record<string, Entry> = {
   namespace: { start: (c, l) => startNamespaceController(c, l) },
   nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
-  replicaset: { start: (c, l) => startReplicaController(c, l, { kind: replicaSetKind }) },
-  replicationcontroller: { start: (c, l) => startReplicaController(c, l, { kind: replicationControllerKind }) },
+  replicaset: { start: (c, l, _s, shared) => startReplicaController(c, l, { kind: replicaSetKind, pods: shared.ownedPods }) },
+  replicationcontroller: { start: (c, l, _s, shared) => startReplicaController(c, l, { kind: replicationControllerKind, pods: shared.ownedPods }) },
   deployment: { start: (c, l) => startDeploymentController(c, l) },
 };
 
@@ -83,10 +86,19 @@ export interface StartControllersOptions {
 }
 
 export function startControllers(opts: StartControllersOptions): { stop(): void } {
+  const shared: SharedInformers = { ...opts.shared };
+  // the workload controllers share one informer over every pod, started once they all listen
+  let madeOwnedPods: Informer<OwnedPod> | undefined;
+  if (!shared.ownedPods) shared.ownedPods = madeOwnedPods = ownedPodInformer(opts.client, opts.log.with({ component: 'owned-pods-informer' }));
   const running = selectControllers(opts.enabled).map(name => {
     const l = opts.log.with({ controller: name });
     l.info('starting controller');
-    return controllers[name]!.start(opts.client, l, opts.settings ?? {}, opts.shared ?? {});
+    return controllers[name]!.start(opts.client, l, opts.settings ?? {}, shared);
   });
-  return { stop() { for (const r of running) r.stop(); } };
+  // an informer no controller listens to is never started
+  if (madeOwnedPods && selectControllers(opts.enabled).some(n => podOwners.has(n))) madeOwnedPods.start();
+  return { stop() { for (const r of running) r.stop(); madeOwnedPods?.stop(); } };
 }
+
+/** the controllers that read shared.ownedPods */
+const podOwners = new Set(['replicaset', 'replicationcontroller']);

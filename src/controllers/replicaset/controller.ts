@@ -45,7 +45,18 @@ export function startReplicaController(client: Client, log: Logger, opts: Replic
 
   const asOwner = (o: ReplicaOwner): Owner => ({ apiVersion: kind.apiVersion, kind: kind.kind, metadata: o.metadata });
   const target = (o: ReplicaOwner) => ({ apiVersion: kind.apiVersion, kind: kind.kind, metadata: o.metadata });
-  const inNamespace = (ns: string) => pods.list().filter(p => p.metadata.namespace === ns);
+  // the pods of each namespace, kept from the informer's events (a sync reads one namespace)
+  const byNamespace = new Map<string, Map<string, OwnedPod>>();
+  const inNamespace = (ns: string) => [...(byNamespace.get(ns)?.values() ?? [])];
+  const keep = (p: OwnedPod) => {
+    let m = byNamespace.get(p.metadata.namespace);
+    if (!m) byNamespace.set(p.metadata.namespace, m = new Map());
+    m.set(p.metadata.name, p);
+  };
+  const forget = (p: OwnedPod) => {
+    const m = byNamespace.get(p.metadata.namespace);
+    if (m?.delete(p.metadata.name) && !m.size) byNamespace.delete(p.metadata.namespace);
+  };
 
   function selectorOf(o: ReplicaOwner): LabelSelector | undefined {
     try { return kind.selector(o); } catch (err) { log.warn('invalid selector', { owner: objectKey(o), err: errText(err) }); return undefined; }
@@ -234,7 +245,10 @@ export function startReplicaController(client: Client, log: Logger, opts: Replic
     .on('add', o => queue.add(objectKey(o)))
     .on('update', (_old, o) => queue.add(objectKey(o)))
     .on('delete', o => { expectations.forget(objectKey(o)); });
-  pods.on('add', podAdded).on('update', podUpdated).on('delete', podGone);
+  pods
+    .on('add', p => { keep(p); podAdded(p); })
+    .on('update', (old, p) => { keep(p); podUpdated(old, p); })
+    .on('delete', p => { forget(p); podGone(p); });
   owners.start();
   if (ownPods) pods.start();
   return {

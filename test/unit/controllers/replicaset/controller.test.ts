@@ -84,3 +84,24 @@ test('a ReplicationController selects by its label map and keeps replicas', asyn
   await client.delete(`${podsPath}/${pods[0].metadata.name}`, { gracePeriodSeconds: 0 });
   await eventually(async () => { const l = (await client.list(podsPath)).items; return l.length === 2 && !l.some((p: any) => p.metadata.name === pods[0].metadata.name); }, 'replacement');
 });
+
+test('minReadySeconds holds availability back; pods being deleted count as terminating', async t => {
+  const api = await startInProcessApi();
+  t.after(() => api.close());
+  const { client } = api;
+  const ctl = startReplicaController(client, silentLogger, { kind: replicaSetKind });
+  t.after(() => ctl.stop());
+  await client.create(rsPath, { metadata: { name: 'slow' }, spec: { replicas: 1, minReadySeconds: 1, selector: { matchLabels: { app: 'web' } }, template } });
+  const [pod] = await eventually(async () => { const l = await client.list(podsPath); return l.items.length === 1 && l.items; }, 'a pod');
+  // placed on a node, so that deleting it waits for the node (graceful)
+  await client.create(`${podsPath}/${pod.metadata.name}/binding`, { metadata: { name: pod.metadata.name }, target: { kind: 'Node', name: 'n1' } });
+  await markReady(client, ns, pod.metadata.name);
+  const early = await eventually(async () => { const s = (await client.get(`${rsPath}/slow`)).status; return s?.readyReplicas === 1 && s; }, 'ready');
+  assert.equal(early.availableReplicas, 0, 'not yet available');
+  await eventually(async () => (await client.get(`${rsPath}/slow`)).status?.availableReplicas === 1, 'available after minReadySeconds', 5000);
+
+  await client.patch(`${rsPath}/slow`, { spec: { replicas: 0 } });
+  const st = await eventually(async () => { const s = (await client.get(`${rsPath}/slow`)).status; return s?.observedGeneration === 2 && s.terminatingReplicas === 1 && s; }, 'terminating counted');
+  assert.equal(st.replicas, 0);
+  assert.ok((await client.get(`${podsPath}/${pod.metadata.name}`)).metadata.deletionTimestamp);
+});
