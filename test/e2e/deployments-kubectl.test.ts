@@ -99,3 +99,67 @@ test('kubectl drives Deployments through rollouts, rollback, scaling and restart
     });
   }
 });
+
+test('kubectl scales ReplicaSets and ReplicationControllers; their pods are adopted and released by label', { skip: kubectls().length ? false : 'no kubectl' }, async t => {
+  const orch = await startOrch();
+  t.after(async () => { await orch.stop(); await orch.cleanup(); });
+  const pool = await startNodePool({ kubeconfig: orch.kubeconfig, nodes: 1, images });
+  t.after(() => pool.stop());
+  const { path } = kubectls()[kubectls().length - 1]!;
+  const k = async (input: string | undefined, ...args: string[]) => {
+    const r = await kubectl(path, orch.kubeconfig, args, input);
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}${r.stdout}`);
+    return r.stdout;
+  };
+  const ready = (kind: string, name: string, n: number) => until(`${kind}/${name} ${n} ready`, async () => {
+    const o = JSON.parse(await k(undefined, 'get', kind, name, '-o', 'json'));
+    return o.status?.readyReplicas === n && o.status.replicas === n && o.status.observedGeneration === o.metadata.generation;
+  }, 60_000);
+
+  await k(`apiVersion: v1
+kind: ReplicationController
+metadata:
+  name: legacy
+spec:
+  replicas: 2
+  template:
+    metadata:
+      labels: {app: legacy}
+    spec:
+      containers: [{name: app, image: "registry.local/app:1.0"}]
+`, 'apply', '-f', '-');
+  await ready('rc', 'legacy', 2);
+  assert.match(await k(undefined, 'get', 'rc', 'legacy'), /^NAME\s+DESIRED\s+CURRENT\s+READY\s+AGE\nlegacy\s+2\s+2\s+2\s+/);
+  assert.match(await k(undefined, 'scale', 'rc', 'legacy', '--replicas=3'), /replicationcontroller\/legacy scaled/);
+  await ready('rc', 'legacy', 3);
+
+  await k(`apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: front
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: front}}
+  template:
+    metadata:
+      labels: {app: front}
+    spec:
+      containers: [{name: app, image: "registry.local/app:1.0"}]
+`, 'apply', '-f', '-');
+  await ready('rs', 'front', 1);
+  assert.match(await k(undefined, 'scale', 'rs', 'front', '--replicas=2'), /replicaset.apps\/front scaled/);
+  await ready('rs', 'front', 2);
+  // a pod relabelled out of the selector is released and replaced
+  const pod = JSON.parse(await k(undefined, 'get', 'pods', '-l', 'app=front', '-o', 'json')).items[0];
+  await k(undefined, 'label', 'pod', pod.metadata.name, 'app=debug', '--overwrite');
+  await until('released', async () => !JSON.parse(await k(undefined, 'get', 'pod', pod.metadata.name, '-o', 'json')).metadata.ownerReferences?.length);
+  await ready('rs', 'front', 2);
+  // and adopted again when it matches once more; one too many, so one goes
+  await k(undefined, 'label', 'pod', pod.metadata.name, 'app=front', '--overwrite');
+  await until('adopted, back to 2', async () => {
+    const pods = JSON.parse(await k(undefined, 'get', 'pods', '-l', 'app=front', '-o', 'json')).items.filter((p: any) => !p.metadata.deletionTimestamp);
+    return pods.length === 2 && pods.every((p: any) => p.metadata.ownerReferences?.[0]?.name === 'front');
+  });
+  const rsEvents = JSON.parse(await k(undefined, 'get', 'events', '--field-selector', 'involvedObject.name=front', '-o', 'json')).items.map((e: any) => e.reason);
+  assert.equal(rsEvents.filter((r: string) => r === 'SuccessfulDelete').length, 1, 'exactly one pod deleted after the adoption');
+});
