@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { silentLogger } from '../../../../src/api/log.ts';
 import { startReplicaController } from '../../../../src/controllers/replicaset/controller.ts';
 import { replicaSetKind, replicationControllerKind } from '../../../../src/controllers/replicaset/kinds.ts';
+import { ownedPodInformer } from '../../../../src/controllers/owned-pods.ts';
 import { eventually, markReady, startInProcessApi } from '../in-process-api.ts';
 
 const ns = 'default';
@@ -104,4 +105,30 @@ test('minReadySeconds holds availability back; pods being deleted count as termi
   const st = await eventually(async () => { const s = (await client.get(`${rsPath}/slow`)).status; return s?.observedGeneration === 2 && s.terminatingReplicas === 1 && s; }, 'terminating counted');
   assert.equal(st.replicas, 0);
   assert.ok((await client.get(`${podsPath}/${pod.metadata.name}`)).metadata.deletionTimestamp);
+});
+
+test('a lagging pod watch does not make the controller create twice (expectations)', async t => {
+  const api = await startInProcessApi();
+  t.after(() => api.close());
+  const { client } = api;
+  // the controller hears of pods 700 ms late, while its own status writes wake it up meanwhile
+  const real = ownedPodInformer(client);
+  const handlers: Record<string, Array<(...a: any[]) => void>> = { add: [], update: [], delete: [] };
+  const late = (event: string) => (...args: any[]) => { setTimeout(() => handlers[event]!.forEach(h => h(...args)), 700).unref(); };
+  real.on('add', late('add')).on('update', late('update')).on('delete', late('delete'));
+  const lagging = { ...real, on(event: 'add' | 'update' | 'delete', fn: (...a: any[]) => void) { handlers[event]!.push(fn); return lagging; } } as unknown as typeof real;
+  real.start();
+  t.after(() => real.stop());
+  await real.synced();
+  const ctl = startReplicaController(client, silentLogger, { kind: replicaSetKind, pods: lagging });
+  t.after(() => ctl.stop());
+
+  await client.create(rsPath, { metadata: { name: 'web' }, spec: { replicas: 4, selector: { matchLabels: { app: 'web' } }, template } });
+  await eventually(async () => (await client.list(podsPath)).items.length >= 4, '4 pods');
+  // poke the controller while the creations are still unseen
+  await client.patch(`${rsPath}/web`, { metadata: { labels: { poke: '1' } } });
+  await new Promise(r => setTimeout(r, 1500));
+  assert.equal((await client.list(podsPath)).items.length, 4);
+  const st = await eventually(async () => { const s = (await client.get(`${rsPath}/web`)).status; return s?.replicas === 4 && s; }, 'status');
+  assert.equal(st.replicas, 4);
 });
