@@ -96,6 +96,12 @@ test('kubectl drives Deployments through rollouts, rollback, scaling and restart
       await rolloutStatus();
       await until('the paused change rolled out', async () => { const i = await liveImages(); return i.length === 5 && i.every((x: string) => x.endsWith(':2.0')); });
       assert.equal((await deploymentJson()).metadata.annotations['deployment.kubernetes.io/revision'], '5');
+      const described = await k('describe', 'deployment', 'web');
+      assert.match(described, /Replicas:\s+5 desired \| 5 updated \| 5 total \| 5 available \| 0 unavailable/);
+      assert.match(described, /StrategyType:\s+RollingUpdate/);
+      assert.match(described, /RollingUpdateStrategy:\s+25% max unavailable, 25% max surge/);
+      assert.match(described, /NewReplicaSet:\s+web-[a-z0-9]+ \(5\/5 replicas created\)/);
+      assert.match(described, /Normal\s+ScalingReplicaSet\s+.*deployment-controller\s+Scaled (up|down) replica set web-/);
     });
   }
 });

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { silentLogger } from '../../../../src/api/log.ts';
 import { startDeploymentController } from '../../../../src/controllers/deployment/controller.ts';
+import { createInformer } from '../../../../src/client/informer.ts';
 import { startReplicaController } from '../../../../src/controllers/replicaset/controller.ts';
 import { replicaSetKind } from '../../../../src/controllers/replicaset/kinds.ts';
 import { autoReady, eventually, startInProcessApi } from '../in-process-api.ts';
@@ -51,7 +52,15 @@ test('a Deployment rolls out, rolls to a new template and back, with revisions, 
   const pods1 = (await client.list(podsPath)).items;
   assert.ok(pods1.every((p: any) => p.metadata.name.startsWith(`web-${hash}-`) && p.metadata.labels['pod-template-hash'] === hash));
 
-  // a new image: a second ReplicaSet takes over within maxSurge 1 / maxUnavailable 0
+  // a new image: a second ReplicaSet takes over within maxSurge 1 / maxUnavailable 0; every
+  // ReplicaSet write is seen in order, so the largest total of replicas asked for is exact
+  const sizes = new Map<string, number>();
+  let most = 0;
+  const watchRS = createInformer(client, rsPath).on('add', (r: any) => { sizes.set(r.metadata.uid, r.spec.replicas); most = Math.max(most, [...sizes.values()].reduce((a, b) => a + b, 0)); })
+    .on('update', (_o: any, r: any) => { sizes.set(r.metadata.uid, r.spec.replicas); most = Math.max(most, [...sizes.values()].reduce((a, b) => a + b, 0)); });
+  watchRS.start();
+  t.after(() => watchRS.stop());
+  await watchRS.synced();
   await client.patch(`${dPath}/web`, { spec: { template: { spec: { containers: [{ name: 'app', image: 'registry.local/app:2.0' }] } } } }, 'application/strategic-merge-patch+json');
   const d2 = await eventually(async () => { const d = await client.get(`${dPath}/web`); return d.metadata.generation === 2 && complete(d) && d; }, 'second rollout');
   assert.equal(d2.metadata.annotations['deployment.kubernetes.io/revision'], '2');
@@ -61,6 +70,7 @@ test('a Deployment rolls out, rolls to a new template and back, with revisions, 
   const cur = rss2.find((r: any) => r.metadata.uid !== rs1.metadata.uid);
   assert.equal(old.spec.replicas, 0);
   assert.equal(cur.spec.replicas, 3);
+  assert.equal(most, 4, 'never more than replicas + maxSurge asked for');
   assert.equal(cur.metadata.annotations['deployment.kubernetes.io/revision'], '2');
   await eventually(async () => (await client.list(podsPath)).items.filter((p: any) => !p.metadata.deletionTimestamp).every((p: any) => p.metadata.labels['pod-template-hash'] === cur.metadata.labels['pod-template-hash']), 'old pods gone');
   const scaling = (await client.list(`/api/v1/namespaces/${ns}/events`)).items.filter((e: any) => e.reason === 'ScalingReplicaSet').map((e: any) => e.message);
