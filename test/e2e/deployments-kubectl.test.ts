@@ -60,15 +60,18 @@ test('kubectl drives Deployments through rollouts, rollback, scaling and restart
       const messages = JSON.parse(events).items.map((e: any) => e.message);
       assert.ok(messages.some((m: string) => /^Scaled up replica set web-[a-z0-9]+ from 0 to 1$/.test(m)), messages.join('\n'));
       assert.ok(messages.some((m: string) => /^Scaled down replica set web-[a-z0-9]+ from 3 to 2$/.test(m)), messages.join('\n'));
-      const history = await k('rollout', 'history', 'deployment/web');
-      assert.match(history, /REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>/);
+      // the Deployment's annotations reach its new ReplicaSet, where history reads the change cause
+      await k('annotate', 'deployment/web', 'kubernetes.io/change-cause=image 2.0');
+      const history = await until('change cause in history', async () => { const h = await k('rollout', 'history', 'deployment/web'); return /\n2\s+image 2\.0/.test(h) && h; });
+      assert.match(history, /REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+image 2\.0/);
       assert.match(await k('rollout', 'undo', 'deployment/web'), /deployment.apps\/web rolled back/);
       await rolloutStatus();
       await until('old image back', async () => { const i = await liveImages(); return i.length === 3 && i.every((x: string) => x.endsWith(':1.0')); });
       const d3 = await deploymentJson();
       assert.equal(d3.metadata.annotations['deployment.kubernetes.io/revision'], '3');
       assert.equal(d3.spec.template.spec.containers[0].image, 'registry.local/app:1.0');
-      assert.match(await k('rollout', 'history', 'deployment/web'), /REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>/);
+      // kubectl's undo copies the ReplicaSet's annotations back: revision 1 had no change cause
+      assert.match(await k('rollout', 'history', 'deployment/web'), /REVISION\s+CHANGE-CAUSE\n2\s+image 2\.0\n3\s+<none>/);
       assert.match(await k('rollout', 'history', 'deployment/web', '--revision=2'), /Image:\s+registry\.local\/app:2\.0/);
 
       // scale

@@ -14,6 +14,7 @@ import { createInformer, objectKey } from '../../client/informer.ts';
 import type { Client } from '../../client/rest.ts';
 import { createWorkQueue, type SyncResult } from '../../client/work-queue.ts';
 import type { AppsV1DeploymentStatus } from '../../schema/generated/types.ts';
+import { isNamespaceTerminating } from '../namespace-terminating.ts';
 import { adoptPatch, claimOf, controllerRefOf, isControlledBy, releasePatch, strategicMergePatch } from '../owner-refs.ts';
 import { maxRevision, replicasAnnotationsNeedUpdate, revisionAnnotation, setNewReplicaSetAnnotations, setReplicasAnnotations } from './annotations.ts';
 import { calculateStatus, deploymentComplete, getCondition, hasProgressDeadline, newCondition, pausedCondition, reasons, rolloutStatus, setCondition, stuckRecheckMs } from './deployment-status.ts';
@@ -179,6 +180,8 @@ export function startDeploymentController(client: Client, log: Logger, opts: Dep
           await writeStatus(ctx, status).catch(() => undefined);
           throw err;
         }
+      } else if (isNamespaceTerminating(err)) {
+        throw err;
       } else {
         const msg = `Failed to create new replica set "${body.metadata.name}": ${errText(err)}`;
         if (hasProgressDeadline(d)) {

@@ -12,6 +12,7 @@ import { createInformer, objectKey, type Informer } from '../../client/informer.
 import type { Client } from '../../client/rest.ts';
 import { createWorkQueue, type SyncResult } from '../../client/work-queue.ts';
 import { adoptPatch, claimOf, controllerRefOf, releasePatch, strategicMergePatch, type Owner } from '../owner-refs.ts';
+import { isNamespaceTerminating } from '../namespace-terminating.ts';
 import { ownedPodInformer, type OwnedPod } from '../owned-pods.ts';
 import { isPodActive, isPodReady, isPodTerminating, nextAvailabilityMs } from '../pod-readiness.ts';
 import { podsToDelete } from './deletion-rank.ts';
@@ -110,6 +111,8 @@ export function startReplicaController(client: Client, log: Logger, opts: Replic
       let failure: Error | undefined;
       for (const r of results) {
         if (r.status === 'fulfilled') { events.record(target(o), 'Normal', 'SuccessfulCreate', `Created pod: ${r.value.metadata.name}`); continue; }
+        // counted as sent: the namespace's deletion will take the owner too
+        if (isNamespaceTerminating(r.reason)) continue;
         failure ??= r.reason instanceof Error ? r.reason : new Error(String(r.reason));
         events.record(target(o), 'Warning', 'FailedCreate', `Error creating: ${errText(r.reason)}`);
         expectations.creationObserved(key);

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { silentLogger } from '../../../../src/api/log.ts';
 import { startDeploymentController } from '../../../../src/controllers/deployment/controller.ts';
+import { ApiError } from '../../../../src/client/api-error.ts';
 import { createInformer } from '../../../../src/client/informer.ts';
 import { startReplicaController } from '../../../../src/controllers/replicaset/controller.ts';
 import { replicaSetKind } from '../../../../src/controllers/replicaset/kinds.ts';
@@ -140,4 +141,33 @@ test('a rollout that makes no progress runs out of its deadline', async t => {
   const d = await client.get(`${dPath}/stuck`);
   const available = d.status.conditions.find((x: any) => x.type === 'Available');
   assert.deepEqual([available.status, available.reason, available.message], ['False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.']);
+});
+
+test('pods that cannot be created: FailedCreate events, ReplicaFailure on the ReplicaSet and on the Deployment, cleared once they can', async t => {
+  const api = await startInProcessApi();
+  t.after(() => api.close());
+  let refuse = true;
+  const quota = 'pods "web-x" is forbidden: exceeded quota: q, requested: pods=1, used: pods=0, limited: pods=0';
+  // the API as the ReplicaSet controller sees it: pod creates refused as a ResourceQuota refuses them
+  const client = {
+    ...api.client,
+    create: (path: string, body: unknown, q?: any) => (refuse && path.endsWith('/pods')
+      ? Promise.reject(new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 403, reason: 'Forbidden', message: quota }))
+      : api.client.create(path, body, q)),
+  };
+  const rs = startReplicaController(client, silentLogger, { kind: replicaSetKind });
+  const dc = startDeploymentController(api.client, silentLogger);
+  t.after(() => { dc.stop(); rs.stop(); });
+  await api.client.create(dPath, deployment('web', 'registry.local/app:1.0', { replicas: 2 }));
+  const rsFailure = await eventually(async () => { const l = (await api.client.list(rsPath)).items; return l[0]?.status?.conditions?.find((c: any) => c.type === 'ReplicaFailure'); }, 'ReplicaFailure on the ReplicaSet');
+  assert.deepEqual([rsFailure.status, rsFailure.reason, rsFailure.message], ['True', 'FailedCreate', quota]);
+  const dFailure = await eventually(async () => (await api.client.get(`${dPath}/web`)).status?.conditions?.find((c: any) => c.type === 'ReplicaFailure'), 'ReplicaFailure on the Deployment');
+  assert.deepEqual([dFailure.status, dFailure.reason, dFailure.message], ['True', 'FailedCreate', quota]);
+  const ev = await eventually(async () => (await api.client.list(`/api/v1/namespaces/${ns}/events`)).items.find((e: any) => e.reason === 'FailedCreate'), 'FailedCreate event');
+  assert.equal(ev.type, 'Warning');
+  assert.equal(ev.message, `Error creating: ${quota}`);
+
+  refuse = false;
+  await eventually(async () => { const d = await api.client.get(`${dPath}/web`); return d.status?.replicas === 2 && !d.status.conditions?.some((c: any) => c.type === 'ReplicaFailure'); }, 'recovered', 15_000);
+  assert.ok(!(await api.client.list(rsPath)).items[0].status.conditions?.length);
 });
