@@ -113,18 +113,19 @@ export function startDeploymentController(client: Client, log: Logger, opts: Dep
 
   async function claimReplicaSets(d: DeploymentLike, selector: LabelSelector): Promise<ReplicaSetLike[]> {
     const claimed: ReplicaSetLike[] = [];
-    let checked = false;
+    let canAdopt: boolean | undefined;
     for (const rs of replicaSets.list().filter(r => r.metadata.namespace === d.metadata.namespace)) {
       const claim = claimOf(owner(d), selector, rs);
       if (claim === 'keep') { claimed.push(rs); continue; }
       if (claim === 'ignore') continue;
       try {
         if (claim === 'adopt') {
-          if (!checked) {
-            const fresh = await client.get<DeploymentLike>(deploymentPath(d.metadata.namespace, d.metadata.name));
-            if (fresh.metadata.uid !== d.metadata.uid || fresh.metadata.deletionTimestamp) return claimed;
-            checked = true;
+          // the cached Deployment may be stale: adopt only for one that is still there, not going
+          if (canAdopt === undefined) {
+            const fresh = await client.get<DeploymentLike>(deploymentPath(d.metadata.namespace, d.metadata.name)).catch(err => { if (isNotFound(err)) return undefined; throw err; });
+            canAdopt = !!fresh && fresh.metadata.uid === d.metadata.uid && !fresh.metadata.deletionTimestamp;
           }
+          if (!canAdopt) continue;
           claimed.push(await client.patch<ReplicaSetLike>(rsPath(rs.metadata.namespace, rs.metadata.name), adoptPatch(owner(d), rs.metadata.uid), strategicMergePatch));
         } else {
           await client.patch(rsPath(rs.metadata.namespace, rs.metadata.name), releasePatch(d.metadata.uid, rs.metadata.uid), strategicMergePatch);
@@ -133,6 +134,7 @@ export function startDeploymentController(client: Client, log: Logger, opts: Dep
         if (!isNotFound(err) && !isConflict(err)) throw err;
       }
     }
+    if (canAdopt === false) throw new Error(`Deployment ${objectKey(d)} is gone or being deleted; not adopting its ReplicaSets`);
     return claimed;
   }
 

@@ -67,7 +67,7 @@ export function startReplicaController(client: Client, log: Logger, opts: Replic
   async function claimPods(o: ReplicaOwner, selector: LabelSelector, candidates: OwnedPod[]): Promise<OwnedPod[]> {
     const owner = asOwner(o);
     const claimed: OwnedPod[] = [];
-    let ownerChecked = false;
+    let canAdopt: boolean | undefined;
     for (const pod of candidates) {
       const claim = claimOf(owner, selector, pod);
       if (claim === 'keep') { claimed.push(pod); continue; }
@@ -75,11 +75,11 @@ export function startReplicaController(client: Client, log: Logger, opts: Replic
       try {
         if (claim === 'adopt') {
           // the cached owner may be stale: adopt only for an owner that is still there, not going
-          if (!ownerChecked) {
-            const fresh = await client.get<ReplicaOwner>(kind.path(o.metadata.namespace, o.metadata.name));
-            if (fresh.metadata.uid !== o.metadata.uid || fresh.metadata.deletionTimestamp) return claimed;
-            ownerChecked = true;
+          if (canAdopt === undefined) {
+            const fresh = await client.get<ReplicaOwner>(kind.path(o.metadata.namespace, o.metadata.name)).catch(err => { if (isNotFound(err)) return undefined; throw err; });
+            canAdopt = !!fresh && fresh.metadata.uid === o.metadata.uid && !fresh.metadata.deletionTimestamp;
           }
+          if (!canAdopt) continue;
           await client.patch(podPath, adoptPatch(owner, pod.metadata.uid), strategicMergePatch);
           claimed.push(pod);
         } else if (claim === 'release') {
@@ -89,6 +89,8 @@ export function startReplicaController(client: Client, log: Logger, opts: Replic
         if (!isNotFound(err) && !isConflict(err)) throw err;
       }
     }
+    // as Kubernetes does, no decisions on a view of pods the owner may no longer be entitled to
+    if (canAdopt === false) throw new Error(`${kind.kind} ${objectKey(o)} is gone or being deleted; not adopting its pods`);
     return claimed;
   }
 
