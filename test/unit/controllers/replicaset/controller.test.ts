@@ -92,14 +92,15 @@ test('minReadySeconds holds availability back; pods being deleted count as termi
   const { client } = api;
   const ctl = startReplicaController(client, silentLogger, { kind: replicaSetKind });
   t.after(() => ctl.stop());
-  await client.create(rsPath, { metadata: { name: 'slow' }, spec: { replicas: 1, minReadySeconds: 1, selector: { matchLabels: { app: 'web' } }, template } });
+  await client.create(rsPath, { metadata: { name: 'slow' }, spec: { replicas: 1, minReadySeconds: 3, selector: { matchLabels: { app: 'web' } }, template } });
   const [pod] = await eventually(async () => { const l = await client.list(podsPath); return l.items.length === 1 && l.items; }, 'a pod');
   // placed on a node, so that deleting it waits for the node (graceful)
   await client.create(`${podsPath}/${pod.metadata.name}/binding`, { metadata: { name: pod.metadata.name }, target: { kind: 'Node', name: 'n1' } });
+  // ready since the current second: at least 2 s pass before it counts as available
   await markReady(client, ns, pod.metadata.name);
   const early = await eventually(async () => { const s = (await client.get(`${rsPath}/slow`)).status; return s?.readyReplicas === 1 && s; }, 'ready');
   assert.equal(early.availableReplicas, 0, 'not yet available');
-  await eventually(async () => (await client.get(`${rsPath}/slow`)).status?.availableReplicas === 1, 'available after minReadySeconds', 5000);
+  await eventually(async () => (await client.get(`${rsPath}/slow`)).status?.availableReplicas === 1, 'available after minReadySeconds', 10_000);
 
   await client.patch(`${rsPath}/slow`, { spec: { replicas: 0 } });
   const st = await eventually(async () => { const s = (await client.get(`${rsPath}/slow`)).status; return s?.observedGeneration === 2 && s.terminatingReplicas === 1 && s; }, 'terminating counted');
