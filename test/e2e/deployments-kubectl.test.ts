@@ -15,7 +15,7 @@ const images = ['registry.local/app:1.0', 'registry.local/app:2.0'];
 test('kubectl drives Deployments through rollouts, rollback, scaling and restarts', { skip: kubectls().length ? false : 'no kubectl' }, async t => {
   const orch = await startOrch();
   t.after(async () => { await orch.stop(); await orch.cleanup(); });
-  const pool = await startNodePool({ kubeconfig: orch.kubeconfig, nodes: 2, images });
+  const pool = await startNodePool({ kubeconfig: orch.kubeconfig, nodes: 2, images, unpullableImages: ['registry.local/missing:1.0'] });
   t.after(() => pool.stop());
   const c = rawClient(orch.kubeconfig);
   await until('nodes Ready', async () => (await c.request('GET', '/api/v1/nodes')).json().items?.filter((n: any) => n.status?.conditions?.some((x: any) => x.type === 'Ready' && x.status === 'True')).length === 2);
@@ -99,6 +99,23 @@ test('kubectl drives Deployments through rollouts, rollback, scaling and restart
       await rolloutStatus();
       await until('the paused change rolled out', async () => { const i = await liveImages(); return i.length === 5 && i.every((x: string) => x.endsWith(':2.0')); });
       assert.equal((await deploymentJson()).metadata.annotations['deployment.kubernetes.io/revision'], '5');
+      // a rollout that cannot progress: rollout status fails once the deadline passes
+      await k('set', 'image', 'deployment/web', 'app=registry.local/missing:1.0');
+      await k('patch', 'deployment/web', '-p', '{"spec":{"progressDeadlineSeconds":2}}');
+      const stuck = await kubectl(path, orch.kubeconfig, ['-n', ns, 'rollout', 'status', 'deployment/web', '--timeout=60s']);
+      assert.equal(stuck.code, 1, stuck.stdout + stuck.stderr);
+      assert.match(stuck.stderr, /error: deployment "web" exceeded its progress deadline/);
+      const timedOut = (await deploymentJson()).status.conditions.find((x: any) => x.type === 'Progressing');
+      assert.deepEqual([timedOut.status, timedOut.reason], ['False', 'ProgressDeadlineExceeded']);
+      assert.match(timedOut.message, /^ReplicaSet "web-[a-z0-9]+" has timed out progressing\.$/);
+      // 5 - maxUnavailable (25% of 5, rounded down: 1) old pods stay available; the new
+      // ReplicaSet grows to what maxSurge (25% of 5, rounded up: 2) leaves: 7 - 4 = 3 pods that never start
+      const stuckStatus = await until('4 old available, 3 new stuck', async () => { const st = (await deploymentJson()).status; return st.replicas === 7 && st.updatedReplicas === 3 && st; });
+      assert.equal(stuckStatus.availableReplicas, 4);
+      assert.equal(stuckStatus.conditions.find((x: any) => x.type === 'Available').status, 'True');
+      assert.match(await k('rollout', 'undo', 'deployment/web'), /deployment.apps\/web rolled back/);
+      await rolloutStatus();
+
       const described = await k('describe', 'deployment', 'web');
       assert.match(described, /Replicas:\s+5 desired \| 5 updated \| 5 total \| 5 available \| 0 unavailable/);
       assert.match(described, /StrategyType:\s+RollingUpdate/);
