@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { silentLogger } from '../../../../src/api/log.ts';
 import { startDeploymentController } from '../../../../src/controllers/deployment/controller.ts';
+import { computeTemplateHash } from '../../../../src/controllers/deployment/template-hash.ts';
 import { ApiError } from '../../../../src/client/api-error.ts';
 import { createInformer } from '../../../../src/client/informer.ts';
 import { startReplicaController } from '../../../../src/controllers/replicaset/controller.ts';
@@ -170,4 +171,21 @@ test('pods that cannot be created: FailedCreate events, ReplicaFailure on the Re
   refuse = false;
   await eventually(async () => { const d = await api.client.get(`${dPath}/web`); return d.status?.replicas === 2 && !d.status.conditions?.some((c: any) => c.type === 'ReplicaFailure'); }, 'recovered', 15_000);
   assert.ok(!(await api.client.list(rsPath)).items[0].status.conditions?.length);
+});
+
+test('a name taken by a ReplicaSet of another template is a hash collision: collisionCount moves and the next hash is used', async t => {
+  const api = await startInProcessApi();
+  t.after(() => api.close());
+  const client = api.client;
+  // the Deployment is created paused so that its ReplicaSet's name can be taken first
+  const d = await client.create(dPath, deployment('web', 'registry.local/app:1.0', { replicas: 1, paused: true }));
+  const taken = `web-${computeTemplateHash(d.spec.template)}`;
+  await client.create(rsPath, { metadata: { name: taken, labels: { app: 'other' } }, spec: { replicas: 0, selector: { matchLabels: { app: 'other' } }, template: { metadata: { labels: { app: 'other' } }, spec: { containers: [{ name: 'x', image: 'other' }] } } } });
+  const dc = startDeploymentController(client, silentLogger);
+  t.after(() => dc.stop());
+  await client.patch(`${dPath}/web`, { spec: { paused: false } });
+  const made = await eventually(async () => (await client.list(rsPath)).items.find((r: any) => r.metadata.name !== taken), 'a ReplicaSet under the next hash');
+  assert.equal(made.metadata.name, `web-${computeTemplateHash(d.spec.template, 1)}`);
+  assert.equal((await client.get(`${dPath}/web`)).status.collisionCount, 1);
+  assert.equal((await client.get(`${rsPath}/${taken}`)).metadata.ownerReferences, undefined, 'the other ReplicaSet is left alone');
 });
