@@ -17,7 +17,7 @@ function deletionCost(pod: CoreV1Pod): number {
   if (v === undefined) return 0;
   const n = Number(v);
   // an invalid cost counts as none, as Kubernetes reads it
-  return /^-?\d+$/.test(v.trim()) && Number.isSafeInteger(n) && n >= -2147483648 && n <= 2147483647 ? n : 0;
+  return /^[+-]?\d+$/.test(v) && Number.isSafeInteger(n) && n >= -2147483648 && n <= 2147483647 ? n : 0;
 }
 
 function maxRestarts(pod: CoreV1Pod): number {
