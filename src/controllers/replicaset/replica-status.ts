@@ -4,6 +4,7 @@
 
 import type { LabelSelector } from '../../api/selectors/label.ts';
 import { matchesLabels } from '../../api/selectors/label.ts';
+import { jsonEqual } from '../../api/object.ts';
 import { rfc3339 } from '../../api/time.ts';
 import type { AppsV1ReplicaSetCondition, CoreV1Pod } from '../../schema/generated/types.ts';
 import { isPodAvailable, isPodReady } from '../pod-readiness.ts';
@@ -73,5 +74,5 @@ export function statusChanged(prev: ReplicaStatus | undefined, next: ReplicaStat
     || (p.availableReplicas ?? 0) !== (next.availableReplicas ?? 0)
     || p.terminatingReplicas !== next.terminatingReplicas
     || (p.observedGeneration ?? 0) !== (generation ?? 0)
-    || JSON.stringify(p.conditions ?? []) !== JSON.stringify(next.conditions ?? []);
+    || !jsonEqual(p.conditions ?? [], next.conditions ?? []);
 }
