@@ -15,6 +15,7 @@ import type { Client } from '../../client/rest.ts';
 import { createWorkQueue, type SyncResult } from '../../client/work-queue.ts';
 import type { AppsV1DeploymentStatus } from '../../schema/generated/types.ts';
 import { isNamespaceTerminating } from '../namespace-terminating.ts';
+import { withoutFieldHistory } from '../without-field-history.ts';
 import { adoptPatch, claimOf, controllerRefOf, isControlledBy, releasePatch, strategicMergePatch } from '../owner-refs.ts';
 import { maxRevision, replicasAnnotationsNeedUpdate, revisionAnnotation, setNewReplicaSetAnnotations, setReplicasAnnotations } from './annotations.ts';
 import { calculateStatus, deploymentComplete, getCondition, hasProgressDeadline, newCondition, pausedCondition, reasons, rolloutStatus, setCondition, stuckRecheckMs } from './deployment-status.ts';
@@ -49,8 +50,8 @@ const sameStatus = (a: AppsV1DeploymentStatus | undefined, b: AppsV1DeploymentSt
 export function startDeploymentController(client: Client, log: Logger, opts: DeploymentControllerOptions = {}): { stop(): void } {
   const now = opts.now ?? Date.now;
   const events = eventRecorder(client, 'deployment-controller', log, undefined, now);
-  const deployments = createInformer<DeploymentLike>(client, '/apis/apps/v1/deployments', { log });
-  const replicaSets = createInformer<ReplicaSetLike>(client, '/apis/apps/v1/replicasets', { log });
+  const deployments = createInformer<DeploymentLike>(client, '/apis/apps/v1/deployments', { log, transform: withoutFieldHistory });
+  const replicaSets = createInformer<ReplicaSetLike>(client, '/apis/apps/v1/replicasets', { log, transform: withoutFieldHistory });
   const ready = Promise.all([deployments.synced(), replicaSets.synced()]);
   const target = (d: DeploymentLike) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: d.metadata });
   const owner = (d: DeploymentLike) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: d.metadata });

@@ -13,6 +13,7 @@ import type { Client } from '../../client/rest.ts';
 import { createWorkQueue, type SyncResult } from '../../client/work-queue.ts';
 import { adoptPatch, claimOf, controllerRefOf, releasePatch, strategicMergePatch, type Owner } from '../owner-refs.ts';
 import { isNamespaceTerminating } from '../namespace-terminating.ts';
+import { withoutFieldHistory } from '../without-field-history.ts';
 import { ownedPodInformer, type OwnedPod } from '../owned-pods.ts';
 import { isPodActive, isPodReady, isPodTerminating, nextAvailabilityMs } from '../pod-readiness.ts';
 import { podsToDelete } from './deletion-rank.ts';
@@ -39,7 +40,7 @@ export function startReplicaController(client: Client, log: Logger, opts: Replic
   const now = opts.now ?? Date.now;
   const expectations = new Expectations(now);
   const events = eventRecorder(client, kind.component, log, undefined, now);
-  const owners = createInformer<ReplicaOwner>(client, kind.collection, { log });
+  const owners = createInformer<ReplicaOwner>(client, kind.collection, { log, transform: withoutFieldHistory });
   const ownPods = !opts.pods;
   const pods = opts.pods ?? ownedPodInformer(client, log);
   const ready = Promise.all([owners.synced(), pods.synced()]);

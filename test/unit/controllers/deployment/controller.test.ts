@@ -73,6 +73,7 @@ test('a Deployment rolls out, rolls to a new template and back, with revisions, 
   assert.equal(old.spec.replicas, 0);
   assert.equal(cur.spec.replicas, 3);
   assert.equal(most, 4, 'never more than replicas + maxSurge asked for');
+  assert.ok(old.metadata.managedFields?.some((f: any) => f.operation === 'Update' && f.fieldsV1?.['f:spec']?.['f:replicas']), 'writes from informer copies (without field history) keep the server\'s');
   assert.equal(cur.metadata.annotations['deployment.kubernetes.io/revision'], '2');
   await eventually(async () => (await client.list(podsPath)).items.filter((p: any) => !p.metadata.deletionTimestamp).every((p: any) => p.metadata.labels['pod-template-hash'] === cur.metadata.labels['pod-template-hash']), 'old pods gone');
   const scaling = (await client.list(`/api/v1/namespaces/${ns}/events`)).items.filter((e: any) => e.reason === 'ScalingReplicaSet').map((e: any) => e.message);
