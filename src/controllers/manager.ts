@@ -9,6 +9,10 @@ import { startGarbageCollector } from './garbage-collector/garbage-collector.ts'
 import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
 import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts';
+import { startDeploymentController } from './deployment/controller.ts';
+import { ownedPodInformer, type OwnedPod } from './owned-pods.ts';
+import { startReplicaController } from './replicaset/controller.ts';
+import { replicaSetKind, replicationControllerKind } from './replicaset/kinds.ts';
 
 /** settings from the command line that controllers read */
 export interface ControllerSettings {
@@ -24,6 +28,8 @@ export interface ControllerSettings {
 export interface SharedInformers {
   /** every pod, as podInformer keeps it */
   pods?: Informer;
+  /** every pod, as the workload controllers keep them (ownedPodView); made on first use when not given */
+  ownedPods?: Informer<OwnedPod>;
 }
 
 type Starter = (client: Client, log: Logger, settings: ControllerSettings, shared: SharedInformers) => { stop(): void };
@@ -35,6 +41,9 @@ const controllers: Record<string, Entry> = {
   nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
   'garbage-collector-controller': { start: (c, l, s) => startGarbageCollector(c, l, { workers: s.concurrentGCSyncs }) },
+  replicaset: { start: (c, l, _s, shared) => startReplicaController(c, l, { kind: replicaSetKind, pods: shared.ownedPods }) },
+  replicationcontroller: { start: (c, l, _s, shared) => startReplicaController(c, l, { kind: replicationControllerKind, pods: shared.ownedPods }) },
+  deployment: { start: (c, l) => startDeploymentController(c, l) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -42,6 +51,9 @@ const aliases: Record<string, string> = {
   'namespace-controller': 'namespace',
   'node-lifecycle-controller': 'nodelifecycle',
   'garbagecollector': 'garbage-collector-controller',
+  'replicaset-controller': 'replicaset',
+  'replicationcontroller-controller': 'replicationcontroller',
+  'deployment-controller': 'deployment',
 };
 
 export function controllerNames(): string[] {
@@ -79,10 +91,19 @@ export interface StartControllersOptions {
 }
 
 export function startControllers(opts: StartControllersOptions): { stop(): void } {
+  const shared: SharedInformers = { ...opts.shared };
+  // the workload controllers share one informer over every pod, started once they all listen
+  let madeOwnedPods: Informer<OwnedPod> | undefined;
+  if (!shared.ownedPods) shared.ownedPods = madeOwnedPods = ownedPodInformer(opts.client, opts.log.with({ component: 'owned-pods-informer' }));
   const running = selectControllers(opts.enabled).map(name => {
     const l = opts.log.with({ controller: name });
     l.info('starting controller');
-    return controllers[name]!.start(opts.client, l, opts.settings ?? {}, opts.shared ?? {});
+    return controllers[name]!.start(opts.client, l, opts.settings ?? {}, shared);
   });
-  return { stop() { for (const r of running) r.stop(); } };
+  // an informer no controller listens to is never started
+  if (madeOwnedPods && selectControllers(opts.enabled).some(n => podOwners.has(n))) madeOwnedPods.start();
+  return { stop() { for (const r of running) r.stop(); madeOwnedPods?.stop(); } };
 }
+
+/** the controllers that read shared.ownedPods */
+const podOwners = new Set(['replicaset', 'replicationcontroller']);

@@ -74,12 +74,17 @@ test('deployment scale subresource and generation', async () => {
   } });
   assert.equal(d.spec?.replicas, 1);
   assert.equal(d.metadata?.generation, 1);
-  const scale = await apps.readNamespacedDeploymentScale({ name: 'd1', namespace: ns });
-  assert.equal(scale.kind, 'Scale');
-  assert.equal(scale.spec?.replicas, 1);
-  assert.equal(scale.status?.selector, 'app=d1');
-  scale.spec = { replicas: 4 };
-  const scaled = await apps.replaceNamespacedDeploymentScale({ name: 'd1', namespace: ns, body: scale });
+  // the deployment controller writes the Deployment too (status, revision): read, change and
+  // write again on a conflict, as client-go's RetryOnConflict does
+  let scaled;
+  for (let attempt = 0; !scaled; attempt++) {
+    const scale = await apps.readNamespacedDeploymentScale({ name: 'd1', namespace: ns });
+    assert.equal(scale.kind, 'Scale');
+    assert.equal(scale.spec?.replicas, 1);
+    assert.equal(scale.status?.selector, 'app=d1');
+    scale.spec = { replicas: 4 };
+    scaled = await apps.replaceNamespacedDeploymentScale({ name: 'd1', namespace: ns, body: scale }).catch(err => { if (attempt < 5 && (err as { code?: number }).code === 409) return undefined; throw err; });
+  }
   assert.equal(scaled.spec?.replicas, 4);
   const after2 = await apps.readNamespacedDeployment({ name: 'd1', namespace: ns });
   assert.equal(after2.spec?.replicas, 4);
