@@ -5,9 +5,12 @@
 import type { Logger } from '../api/log.ts';
 import type { Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
+import { startCronJobController } from './cronjob/cronjob-controller.ts';
+import { startJobController } from './job/job-controller.ts';
 import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
 import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts';
+import { startTtlAfterFinishedController } from './ttl-after-finished.ts';
 
 /** settings from the command line that controllers read */
 export interface ControllerSettings {
@@ -31,12 +34,18 @@ const controllers: Record<string, Entry> = {
   namespace: { start: (c, l) => startNamespaceController(c, l) },
   nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
+  'job-controller': { start: (c, l) => startJobController(c, l) },
+  'cronjob-controller': { start: (c, l) => startCronJobController(c, l) },
+  'ttl-after-finished-controller': { start: (c, l) => startTtlAfterFinishedController(c, l) },
 };
 
 /** the names kube-controller-manager also accepts for these */
 const aliases: Record<string, string> = {
   'namespace-controller': 'namespace',
   'node-lifecycle-controller': 'nodelifecycle',
+  job: 'job-controller',
+  cronjob: 'cronjob-controller',
+  'ttl-after-finished': 'ttl-after-finished-controller',
 };
 
 export function controllerNames(): string[] {
