@@ -13,9 +13,10 @@ import type { Client } from '../../client/rest.ts';
 import { createWorkQueue } from '../../client/work-queue.ts';
 import type { BackoffRecord } from './backoff.ts';
 import { isFinished } from './conditions.ts';
+import { adoptPatch, claimPod, releasePatch } from './claim.ts';
 import { Expectations } from './expectations.ts';
 import { hasTrackingFinalizer, trackingFinalizer, type Job, type Pod } from './pods.ts';
-import { syncJob, type JobEffects } from './sync.ts';
+import { managedElsewhere, syncJob, type JobEffects } from './sync.ts';
 
 export interface JobControllerOptions {
   clock?: Clock;
@@ -49,6 +50,29 @@ export function startJobController(client: Client, log: Logger, opts: JobControl
     return j && j.metadata.uid === ref.uid ? j : undefined;
   };
   const podsOf = (job: Job) => pods.list().filter(p => p.metadata.namespace === job.metadata.namespace && controllerOf(p)?.uid === job.metadata.uid);
+
+  /** the job's pods after adopting orphans it selects and releasing pods it no longer selects */
+  async function claimPods(job: Job): Promise<Pod[]> {
+    const ns = job.metadata.namespace!;
+    const out: Pod[] = [];
+    let fresh: Job | undefined;
+    for (const p of pods.list()) {
+      if (p.metadata.namespace !== ns) continue;
+      const claim = claimPod(job, p);
+      if (claim === 'keep') out.push(p);
+      else if (claim === 'release') {
+        await client.patch(podPath(ns, p.metadata.name!), releasePatch(job, p), 'application/strategic-merge-patch+json').catch(err => { if (!isNotFound(err)) throw err; });
+      } else if (claim === 'adopt') {
+        // adopt only for a job that is still there and not being deleted, read afresh
+        fresh ??= await client.get<Job>(jobPath(ns, job.metadata.name!));
+        if (fresh.metadata.uid !== job.metadata.uid || fresh.metadata.deletionTimestamp) continue;
+        try {
+          out.push(await client.patch<Pod>(podPath(ns, p.metadata.name!), adoptPatch(job, p), 'application/strategic-merge-patch+json'));
+        } catch (err) { if (!isNotFound(err)) throw err; }
+      }
+    }
+    return out;
+  }
 
   async function sync(key: string): Promise<void> {
     const job = jobs.get(key);
@@ -86,7 +110,8 @@ export function startJobController(client: Client, log: Logger, opts: JobControl
       event: (type, reason, message) => events.record(eventTarget(job), type, reason, message),
       requeueAfter: ms => queue.addAfter(key, ms),
     };
-    const result = await syncJob(job, podsOf(job), { satisfiedExpectations, expectedRmFinalizers: expectations.expectedFinalizerRemovals(key), backoff: backoffs.get(key) }, fx);
+    const owned = managedElsewhere(job) || isFinished(job.status?.conditions) ? [] : await claimPods(job);
+    const result = await syncJob(job, owned, { satisfiedExpectations, expectedRmFinalizers: expectations.expectedFinalizerRemovals(key), backoff: backoffs.get(key) }, fx);
     if (result.backoff) backoffs.set(key, result.backoff); else backoffs.delete(key);
   }
 
@@ -99,7 +124,7 @@ export function startJobController(client: Client, log: Logger, opts: JobControl
     const ref = controllerOf(pod);
     if (ref && (ref.kind !== 'Job' || ref.apiVersion !== 'batch/v1')) return;
     const job = jobOf(pod);
-    if (job && !isFinished(job.status?.conditions)) return;
+    if (job && (managedElsewhere(job) || !isFinished(job.status?.conditions))) return;
     try { await client.patch(podPath(pod.metadata.namespace!, pod.metadata.name!), removeFinalizerPatch, 'application/strategic-merge-patch+json'); } catch (err) { if (!isNotFound(err)) throw err; }
   }, { concurrency: 2, baseDelayMs: 1000, log });
 
@@ -117,10 +142,18 @@ export function startJobController(client: Client, log: Logger, opts: JobControl
     enqueueLater(job);
   }
 
+  /** an orphan wakes the jobs that would adopt it */
+  const wakeAdopters = (p: Pod) => {
+    if (controllerOf(p)) return;
+    for (const j of jobs.list()) if (j.metadata.namespace === p.metadata.namespace && claimPod(j, p) === 'adopt') enqueueLater(j);
+  };
+
   pods.on('add', p => {
     if (p.metadata.deletionTimestamp) return podGone(p, false);
     const job = jobOf(p);
-    if (job) { expectations.creationObserved(objectKey(job)); enqueueLater(job); } else if (hasTrackingFinalizer(p)) orphanQueue.add(objectKey(p));
+    if (job) { expectations.creationObserved(objectKey(job)); enqueueLater(job); return; }
+    if (hasTrackingFinalizer(p)) orphanQueue.add(objectKey(p));
+    wakeAdopters(p);
   });
   pods.on('update', (old, p) => {
     if (old.metadata.resourceVersion === p.metadata.resourceVersion) return;
@@ -131,7 +164,10 @@ export function startJobController(client: Client, log: Logger, opts: JobControl
     if (job) {
       if (!hasTrackingFinalizer(p)) expectations.finalizerRemovalObserved(objectKey(job), String(p.metadata.uid));
       enqueueLater(job);
-    } else if (hasTrackingFinalizer(p)) orphanQueue.add(objectKey(p));
+      return;
+    }
+    if (hasTrackingFinalizer(p)) orphanQueue.add(objectKey(p));
+    wakeAdopters(p);
   });
   pods.on('delete', p => podGone(p, true));
 

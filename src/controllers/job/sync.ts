@@ -167,7 +167,11 @@ function decideFinished(c: Ctx, failed: number, now: number, fx: JobEffects): Co
   return undefined;
 }
 
+/** jobs whose spec.managedBy names another controller are that controller's to sync */
+export const managedElsewhere = (job: Job) => !!job.spec.managedBy && job.spec.managedBy !== 'kubernetes.io/job-controller';
+
 export async function syncJob(shared: Job, allPods: Pod[], state: JobSyncState, fx: JobEffects): Promise<{ backoff?: BackoffRecord }> {
+  if (managedElsewhere(shared)) return { backoff: state.backoff };
   if (isFinished(shared.status?.conditions)) return {};
   const mode = shared.spec.completionMode ?? 'NonIndexed';
   if (mode !== 'NonIndexed' && mode !== 'Indexed') {

@@ -46,6 +46,7 @@ export function jobSpecErrors(spec: unknown, path: string): FieldError[] {
   for (const f of nonNegative) {
     if (typeof s[f] === 'number' && s[f] < 0) errs.push({ type: 'FieldValueInvalid', field: `${path}.${f}`, value: s[f], detail: 'must be greater than or equal to 0' });
   }
+  if (typeof s.managedBy === 'string' && s.managedBy.length > 63) errs.push({ type: 'FieldValueTooLong', field: `${path}.managedBy`, value: s.managedBy, detail: 'may not be more than 63 bytes' });
   if (s.maxFailedIndexes !== undefined && s.backoffLimitPerIndex === undefined) {
     errs.push({ type: 'FieldValueRequired', field: `${path}.backoffLimitPerIndex`, detail: 'when maxFailedIndexes is specified' });
   }
@@ -155,7 +156,7 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject): FieldError[
   const errs = validateJob(job);
   const s: Obj = isObject(job.spec) ? job.spec : {};
   const o: Obj = isObject(old.spec) ? old.spec : {};
-  for (const f of ['selector', 'completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'manualSelector']) {
+  for (const f of ['selector', 'completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'manualSelector', 'managedBy']) {
     if (!jsonEqual(s[f], o[f])) errs.push(immutableField(`spec.${f}`, s[f]));
   }
   if (!jsonEqual(s.completions, o.completions)) {

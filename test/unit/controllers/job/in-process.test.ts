@@ -121,3 +121,18 @@ test('a CronJob on a clock a minute ahead starts its job at once, named for the 
   assert.equal(job.metadata.ownerReferences[0].kind, 'CronJob');
   await until(async () => ((await client.get('/apis/batch/v1/namespaces/default/cronjobs/tick')).status?.active ?? []).length === 1, 5000, 'status.active');
 });
+
+test('a job with a manual selector adopts the orphan pod it selects instead of creating one', async t => {
+  const client = await cluster(t);
+  await client.create(podsPath, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stray', labels: { app: 'stray' } }, spec: template.spec });
+  const jc = startJobController(client, silentLogger, { batchMs: 50 });
+  t.after(() => jc.stop());
+  const job = await client.create(jobs, { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'adopter' }, spec: { manualSelector: true, selector: { matchLabels: { app: 'stray' } }, template: { metadata: { labels: { app: 'stray' } }, spec: template.spec } } });
+  let pod: any;
+  await until(async () => ((pod = await client.get(`${podsPath}/stray`)).metadata.ownerReferences ?? []).length > 0, 5000, 'adoption');
+  assert.deepEqual(pod.metadata.ownerReferences, [{ apiVersion: 'batch/v1', kind: 'Job', name: 'adopter', uid: job.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+  assert.deepEqual(pod.metadata.finalizers, ['batch.kubernetes.io/job-tracking']);
+  await until(async () => (await client.get(`${jobs}/adopter`)).status?.active === 1, 5000, 'active 1');
+  const all = (await client.list<{ items: any[] }>(podsPath)).items;
+  assert.equal(all.length, 1, 'no pod created beside the adopted one');
+});
