@@ -24,12 +24,14 @@ async function until(cond: () => Promise<boolean | undefined>, ms: number, what:
   }
 }
 
-async function cluster(t: import('node:test').TestContext): Promise<Client> {
+/** an API server in this process; controllers handed to `run` stop before it does */
+async function cluster(t: import('node:test').TestContext): Promise<{ client: Client; run(...c: Array<{ stop(): void }>): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'orch-jobs-'));
   const server = await startServer({ dataDir: dir, port: 0, bindAddress: '127.0.0.1', log: silentLogger, compactionIntervalMs: 0 });
   const client = createClient(await loadKubeconfig(server.kubeconfigPath));
-  t.after(async () => { client.close(); await server.shutdown(); rmSync(dir, { recursive: true, force: true }); });
-  return client;
+  const running: Array<{ stop(): void }> = [];
+  t.after(async () => { for (const c of running) c.stop(); client.close(); await server.shutdown(); rmSync(dir, { recursive: true, force: true }); });
+  return { client, run: (...c) => { running.push(...c); } };
 }
 
 const jobs = '/apis/batch/v1/namespaces/default/jobs';
@@ -54,10 +56,8 @@ async function finishPod(client: Client, pod: any, phase: 'Succeeded' | 'Failed'
 const template = { spec: { containers: [{ name: 'c', image: 'registry.local/app:1.0', command: ['sh', '-c', 'exit 0'] }], restartPolicy: 'Never' } };
 
 test('an Indexed job through the API: pods per index with finalizers, completion counted, Complete, then deleted a second later by its TTL', async t => {
-  const client = await cluster(t);
-  const jc = startJobController(client, silentLogger, { batchMs: 50 });
-  const ttl = startTtlAfterFinishedController(client, silentLogger);
-  t.after(() => { jc.stop(); ttl.stop(); });
+  const { client, run } = await cluster(t);
+  run(startJobController(client, silentLogger, { batchMs: 50 }), startTtlAfterFinishedController(client, silentLogger));
 
   const created = await client.create(jobs, { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'idx' }, spec: { completionMode: 'Indexed', completions: 2, parallelism: 2, ttlSecondsAfterFinished: 1, template } });
   // the API server's defaults and generated selector
@@ -85,9 +85,8 @@ test('an Indexed job through the API: pods per index with finalizers, completion
 });
 
 test('a failing job reaches BackoffLimitExceeded with its pods\' finalizers removed', async t => {
-  const client = await cluster(t);
-  const jc = startJobController(client, silentLogger, { batchMs: 50 });
-  t.after(() => jc.stop());
+  const { client, run } = await cluster(t);
+  run(startJobController(client, silentLogger, { batchMs: 50 }));
   await client.create(jobs, { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'fails' }, spec: { backoffLimit: 0, template } });
   await until(async () => (await podsOf(client, 'fails')).length === 1, 5000, 'one pod');
   const [pod] = await podsOf(client, 'fails');
@@ -98,19 +97,19 @@ test('a failing job reaches BackoffLimitExceeded with its pods\' finalizers remo
   assert.equal(job.status.failed, 1);
   assert.equal(job.status.active, 0);
   await until(async () => ((await podsOf(client, 'fails'))[0]?.metadata.finalizers ?? []).length === 0, 5000, 'finalizer removed');
-  const events = (await client.list<{ items: any[] }>('/api/v1/namespaces/default/events')).items;
-  assert.ok(events.some(e => e.reason === 'BackoffLimitExceeded' && e.source?.component === 'job-controller' && e.involvedObject.name === 'fails'));
+  // events are recorded in the background
+  await until(async () => (await client.list<{ items: any[] }>('/api/v1/namespaces/default/events')).items
+    .some(e => e.reason === 'BackoffLimitExceeded' && e.source?.component === 'job-controller' && e.involvedObject.name === 'fails'), 5000, 'the BackoffLimitExceeded event');
 });
 
 test('a CronJob on a clock a minute ahead starts its job at once, named for the minute', async t => {
-  const client = await cluster(t);
+  const { client, run } = await cluster(t);
   const cj = await client.create('/apis/batch/v1/namespaces/default/cronjobs', {
     apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'tick' },
     spec: { schedule: '*/1 * * * *', jobTemplate: { spec: { template: { spec: { ...template.spec, restartPolicy: 'OnFailure' } } } } },
   });
   const ahead = 61_000;
-  const ctl = startCronJobController(client, silentLogger, { clock: { now: () => Date.now() + ahead, after: (ms, fn) => { const h = setTimeout(fn, ms); return { cancel: () => clearTimeout(h) }; } } });
-  t.after(() => ctl.stop());
+  run(startCronJobController(client, silentLogger, { clock: { now: () => Date.now() + ahead, after: (ms, fn) => { const h = setTimeout(fn, ms); return { cancel: () => clearTimeout(h) }; } } }));
   let list: any[] = [];
   await until(async () => (list = (await client.list<{ items: any[] }>(jobs)).items).length > 0, 5000, 'a job');
   const job = list[0];
@@ -123,10 +122,9 @@ test('a CronJob on a clock a minute ahead starts its job at once, named for the 
 });
 
 test('a job with a manual selector adopts the orphan pod it selects instead of creating one', async t => {
-  const client = await cluster(t);
+  const { client, run } = await cluster(t);
   await client.create(podsPath, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stray', labels: { app: 'stray' } }, spec: template.spec });
-  const jc = startJobController(client, silentLogger, { batchMs: 50 });
-  t.after(() => jc.stop());
+  run(startJobController(client, silentLogger, { batchMs: 50 }));
   const job = await client.create(jobs, { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'adopter' }, spec: { manualSelector: true, selector: { matchLabels: { app: 'stray' } }, template: { metadata: { labels: { app: 'stray' } }, spec: template.spec } } });
   let pod: any;
   await until(async () => ((pod = await client.get(`${podsPath}/stray`)).metadata.ownerReferences ?? []).length > 0, 5000, 'adoption');

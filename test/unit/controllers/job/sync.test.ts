@@ -189,3 +189,60 @@ test('work queue jobs (parallelism without completions) finish when one pod succ
   await h.sync();
   assert.deepEqual(types(h), ['SuccessCriteriaMet=True/CompletionsReached', 'Complete=True/CompletionsReached']);
 });
+
+test('podReplacementPolicy: TerminatingOrFailed replaces a deleted pod at once; Failed waits until it has failed', async () => {
+  for (const policy of ['TerminatingOrFailed', 'Failed'] as const) {
+    const h = jobHarness({ podReplacementPolicy: policy });
+    await h.sync();
+    const p = h.pods[0]!;
+    p.metadata.deletionTimestamp = new Date(h.now).toISOString();
+    p.metadata.deletionGracePeriodSeconds = 30;
+    h.now += 30_000;
+    await h.sync();
+    assert.equal(h.job.status?.terminating, 1, policy);
+    if (policy === 'TerminatingOrFailed') {
+      // a deleted pod counts as failed, and is replaced once the back-off has passed
+      assert.equal(h.job.status?.failed, 1);
+      h.now += 10_000;
+      await h.sync();
+      assert.equal(h.pods.length, 2);
+    } else {
+      h.now += 60_000;
+      await h.sync();
+      assert.equal(h.pods.length, 1, 'no replacement while the pod terminates');
+      h.reap();
+      await h.sync();
+      h.now += 10_000;
+      await h.sync();
+      assert.equal(h.pods.filter(x => !x.metadata.deletionTimestamp).length, 1, 'replaced once it has failed');
+      assert.equal(h.job.status?.failed, 1);
+    }
+  }
+});
+
+test('restartPolicy OnFailure: container restarts reaching backoffLimit fail the job', async () => {
+  const h = jobHarness({ backoffLimit: 2, template: { spec: { containers: [{ name: 'c', image: 'i' }], restartPolicy: 'OnFailure' } } });
+  await h.sync();
+  const p = h.pods[0]!;
+  p.status = { phase: 'Running', containerStatuses: [{ name: 'c', image: 'i', imageID: '', ready: false, restartCount: 2, state: { waiting: { reason: 'CrashLoopBackOff' } } }] };
+  await h.sync();
+  assert.equal(h.job.status?.conditions?.[0]?.reason, 'BackoffLimitExceeded');
+  assert.ok(p.metadata.deletionTimestamp || h.pods[0]!.metadata.deletionTimestamp, 'the running pod is deleted');
+});
+
+test('podFailurePolicy FailIndex fails just that index', async () => {
+  const h = jobHarness({
+    completionMode: 'Indexed', completions: 2, parallelism: 2, backoffLimitPerIndex: 3, podReplacementPolicy: 'Failed',
+    podFailurePolicy: { rules: [{ action: 'FailIndex', onExitCodes: { operator: 'In', values: [7] } }] },
+  });
+  await h.sync();
+  h.finish(h.pods[1]!.metadata.name!, 'Failed', 7);
+  await h.sync();
+  assert.equal(h.job.status?.failedIndexes, '1');
+  h.finish(h.pods[0]!.metadata.name!, 'Succeeded');
+  await h.sync();
+  assert.equal(h.job.status?.completedIndexes, '0');
+  const failed = h.job.status?.conditions?.find(c => c.type === 'Failed');
+  assert.equal(failed?.reason, 'FailedIndexes');
+  assert.equal(failed?.message, 'Job has failed indexes');
+});
