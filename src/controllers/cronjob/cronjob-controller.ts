@@ -47,7 +47,11 @@ export function startCronJobController(client: Client, log: Logger, opts: { cloc
     // jobs this CronJob controls, also those whose labels no longer match its template
     const children = jobs.list().filter(j => j.metadata.namespace === ns && controllerOf(j)?.kind === 'CronJob' && controllerOf(j)?.name === cj.metadata.name);
     const r = await syncCronJob(cj, children, fx);
-    if (r.updateStatus) await client.update(cronJobPath(ns, cj.metadata.name!, '/status'), r.cronJob);
+    if (r.updateStatus) {
+      // an empty active list is omitted, as Go's encoder leaves it
+      if (r.cronJob.status && !r.cronJob.status.active?.length) delete r.cronJob.status.active;
+      await client.update(cronJobPath(ns, cj.metadata.name!, '/status'), r.cronJob);
+    }
     return r.requeueAfterMs !== undefined ? { requeueAfterMs: r.requeueAfterMs } : undefined;
   }
 

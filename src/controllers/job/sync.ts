@@ -307,6 +307,19 @@ function countRemoved(status: NonNullable<Job['status']>, withFinalizer: Set<str
   return changed;
 }
 
+/** the status as Go's encoder leaves it: empty uncounted lists and completedIndexes omitted */
+function forWrite(job: Job): Job {
+  const out = structuredClone(job);
+  const st = out.status ?? {};
+  const u = st.uncountedTerminatedPods;
+  if (u) {
+    if (!u.succeeded?.length) delete u.succeeded;
+    if (!u.failed?.length) delete u.failed;
+  }
+  if (st.completedIndexes === '') delete st.completedIndexes;
+  return out;
+}
+
 async function trackStatusAndRemoveFinalizers(c: Ctx, needsFlushIn: boolean, now: number, fx: JobEffects): Promise<void> {
   let needsFlush = needsFlushIn;
   const job = c.job;
@@ -366,7 +379,7 @@ async function trackStatusAndRemoveFinalizers(c: Ctx, needsFlushIn: boolean, now
 
   // 1. the uncounted pods are recorded before their finalizers go, so none is counted twice or lost
   let current = job;
-  if (needsFlush) { current = await fx.updateStatus(job); needsFlush = false; }
+  if (needsFlush) { current = await fx.updateStatus(forWrite(job)); needsFlush = false; }
   // 2. finalizers removed; 3. pods without one move into the counters
   let rmErr: unknown;
   await Promise.all(toRemove.map(async p => {
@@ -376,7 +389,7 @@ async function trackStatusAndRemoveFinalizers(c: Ctx, needsFlushIn: boolean, now
   current.status.uncountedTerminatedPods ??= { succeeded: [], failed: [] };
   if (countRemoved(current.status, withFinalizer)) needsFlush = true;
   if (rmErr) {
-    if (needsFlush) await fx.updateStatus(current);
+    if (needsFlush) await fx.updateStatus(forWrite(current));
     throw rmErr;
   }
   // 4. the terminal condition, once nothing is uncounted or terminating
@@ -389,7 +402,7 @@ async function trackStatusAndRemoveFinalizers(c: Ctx, needsFlushIn: boolean, now
     needsFlush = true;
   }
   if (!needsFlush) return;
-  const stored = await fx.updateStatus(current);
+  const stored = await fx.updateStatus(forWrite(current));
   if (!jobFinished) return;
   if (finished!.type === 'Complete') {
     const completions = stored.spec.completions;

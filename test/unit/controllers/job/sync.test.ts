@@ -21,7 +21,7 @@ test('a NonIndexed job runs its completions one pod at a time and completes', as
   // counted once its finalizer is gone, and the next pod started
   assert.deepEqual(h.pod(p.metadata.name!).metadata.finalizers, []);
   assert.equal(h.job.status?.succeeded, 1);
-  assert.deepEqual(h.job.status?.uncountedTerminatedPods, { succeeded: [], failed: [] });
+  assert.deepEqual(h.job.status?.uncountedTerminatedPods, {}, 'empty lists are omitted, as Go writes them');
   assert.equal(h.pods.filter(x => !x.status?.phase || x.status.phase === 'Pending').length, 1);
 
   h.finish(h.pods[1]!.metadata.name!, 'Succeeded');
