@@ -3,6 +3,7 @@
 // Complete or Failed condition turned true, in the foreground so its pods go first, and only
 // if the job read afresh is still the finished one (its resourceVersion a precondition).
 
+import { requeueDelay } from './requeue-delay.ts';
 import type { Logger } from '../api/log.ts';
 import { realClock, type Clock } from '../api/clock.ts';
 import { isNotFound } from '../client/api-error.ts';
@@ -41,13 +42,13 @@ export function startTtlAfterFinishedController(client: Client, log: Logger, opt
     if (!cached) return;
     const d = ttlDecision(cached, clock.now());
     if (d === 'keep') return;
-    if (d !== 'delete') return { requeueAfterMs: d.afterMs };
+    if (d !== 'delete') return { requeueAfterMs: requeueDelay(d.afterMs) };
     // the cache may be behind: a job whose TTL was raised, or that was restarted, is kept
     let fresh: Job;
     try { fresh = await client.get<Job>(path(cached.metadata.namespace!, cached.metadata.name!)); } catch (err) { if (isNotFound(err)) return; throw err; }
     const again = ttlDecision(fresh, clock.now());
     if (again === 'keep') return;
-    if (again !== 'delete') return { requeueAfterMs: again.afterMs };
+    if (again !== 'delete') return { requeueAfterMs: requeueDelay(again.afterMs) };
     log.info('cleaning up job', { job: key });
     try {
       await client.delete(path(fresh.metadata.namespace!, fresh.metadata.name!), { propagationPolicy: 'Foreground', preconditions: { resourceVersion: fresh.metadata.resourceVersion } });

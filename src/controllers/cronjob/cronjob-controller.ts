@@ -3,6 +3,7 @@
 // and the API calls syncCronJob asks for. A change of schedule or time zone moves that time; a
 // job's events wake the CronJob that controls it.
 
+import { requeueDelay } from '../requeue-delay.ts';
 import type { Logger } from '../../api/log.ts';
 import { realClock, type Clock } from '../../api/clock.ts';
 import { timeZoneError } from '../../api/time-zone.ts';
@@ -52,7 +53,7 @@ export function startCronJobController(client: Client, log: Logger, opts: { cloc
       if (r.cronJob.status && !r.cronJob.status.active?.length) delete r.cronJob.status.active;
       await client.update(cronJobPath(ns, cj.metadata.name!, '/status'), r.cronJob);
     }
-    return r.requeueAfterMs !== undefined ? { requeueAfterMs: r.requeueAfterMs } : undefined;
+    return r.requeueAfterMs !== undefined ? { requeueAfterMs: requeueDelay(r.requeueAfterMs) } : undefined;
   }
 
   const queue = createWorkQueue(sync, { concurrency: 5, baseDelayMs: 1000, maxDelayMs: 60_000, log });
@@ -69,7 +70,7 @@ export function startCronJobController(client: Client, log: Logger, opts: { cloc
       try {
         const tz = cj.spec.timeZone;
         const sched = parseCronSchedule(cj.spec.schedule, tz && !timeZoneError(tz) ? tz : '');
-        queue.addAfter(objectKey(cj), nextScheduleDelay(cj, clock.now(), sched));
+        queue.addAfter(objectKey(cj), requeueDelay(nextScheduleDelay(cj, clock.now(), sched)));
       } catch (err) {
         events.record({ apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: cj.metadata.name!, namespace: cj.metadata.namespace, uid: cj.metadata.uid } },
           'Warning', 'UnParseableCronJobSchedule', `unparseable schedule for cronjob: ${cj.spec.schedule}`);

@@ -4,6 +4,7 @@
 // at once. Pods still holding the tracking finalizer after their job finished or went away are
 // let go by a second queue.
 
+import { requeueDelay } from '../requeue-delay.ts';
 import type { Logger } from '../../api/log.ts';
 import { realClock, type Clock } from '../../api/clock.ts';
 import { isNotFound } from '../../client/api-error.ts';
@@ -108,7 +109,7 @@ export function startJobController(client: Client, log: Logger, opts: JobControl
       },
       updateStatus: j => client.update<Job>(jobPath(ns, j.metadata.name!, '/status'), j),
       event: (type, reason, message) => events.record(eventTarget(job), type, reason, message),
-      requeueAfter: ms => queue.addAfter(key, ms),
+      requeueAfter: ms => queue.addAfter(key, requeueDelay(ms)),
     };
     const owned = managedElsewhere(job) || isFinished(job.status?.conditions) ? [] : await claimPods(job);
     const result = await syncJob(job, owned, { satisfiedExpectations, expectedRmFinalizers: expectations.expectedFinalizerRemovals(key), backoff: backoffs.get(key) }, fx);
@@ -178,7 +179,7 @@ export function startJobController(client: Client, log: Logger, opts: JobControl
     if (isFinished(j.status?.conditions)) cleanupFinalizers(j);
     const ads = j.spec.activeDeadlineSeconds;
     if (j.status?.startTime && ads !== undefined && ads !== null && ads !== old.spec.activeDeadlineSeconds) {
-      queue.addAfter(key, ads * 1000 - (clock.now() - Date.parse(j.status.startTime)));
+      queue.addAfter(key, requeueDelay(ads * 1000 - (clock.now() - Date.parse(j.status.startTime))));
     }
   });
   jobs.on('delete', j => { queue.add(objectKey(j)); cleanupFinalizers(j); });

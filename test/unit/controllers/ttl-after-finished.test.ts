@@ -15,3 +15,10 @@ test('a finished job with a TTL is deleted that long after its Complete or Faile
   assert.equal(ttlDecision(job(0, [{ type: 'FailureTarget', status: 'True', lastTransitionTime: '2026-01-01T00:00:10Z' }]), at('2027-01-01T00:00:00Z')), 'keep', 'not finished yet');
   assert.equal(ttlDecision(job(0, done, true), at('2027-01-01T00:00:00Z')), 'keep', 'already being deleted');
 });
+
+test('far deadlines are looked at again after a day, within what Node timers hold', async () => {
+  const { requeueDelay } = await import('../../../src/controllers/requeue-delay.ts');
+  assert.equal(requeueDelay(30 * 24 * 3600_000), 24 * 3600_000);
+  assert.equal(requeueDelay(-5), 0);
+  assert.equal(requeueDelay(1500), 1500);
+});
