@@ -111,6 +111,29 @@ test('Jobs and CronJobs through kubectl on a simulated node', async t => {
       assert.equal(job.status.failed, 1);
     });
 
+    await t.test(`kubectl ${label}: suspend and resume a job; a finished job with ttlSecondsAfterFinished goes`, async () => {
+      const name = `pause-${v}`;
+      assert.equal((await k(['create', 'job', name, `--image=${image}`, '--', 'sh', '-c', 'sleep 3600'])).code, 0);
+      await until('a running pod', async () => (await k(['get', 'pods', '-l', `job-name=${name}`, '--field-selector=status.phase=Running', '-o', 'name'])).stdout.trim());
+      assert.equal((await k(['patch', 'job', name, '--type=merge', '-p', '{"spec":{"suspend":true}}'])).code, 0);
+      const suspended = await k(['wait', '--for=condition=suspended', `job/${name}`, '--timeout=60s']);
+      assert.equal(suspended.code, 0, suspended.stderr);
+      const job = JSON.parse((await k(['get', 'job', name, '-o', 'json'])).stdout);
+      const cond = job.status.conditions.find((c: any) => c.type === 'Suspended');
+      assert.deepEqual([cond.status, cond.reason, cond.message], ['True', 'JobSuspended', 'Job suspended']);
+      await until('no active pod', async () => JSON.parse((await k(['get', 'job', name, '-o', 'json'])).stdout).status.active === 0, 60_000);
+      assert.equal((await k(['patch', 'job', name, '--type=merge', '-p', '{"spec":{"suspend":false}}'])).code, 0);
+      const resumed = await k(['wait', '--for=condition=suspended=false', `job/${name}`, '--timeout=60s']);
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.equal((await k(['delete', 'job', name, '--wait=false'])).code, 0);
+
+      const short = `short-${v}`;
+      const spec = `{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"${short}"},"spec":{"ttlSecondsAfterFinished":0,"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"${image}","command":["sh","-c","exit 0"]}]}}}}`;
+      assert.equal((await k(['apply', '-f', '-'], spec)).code, 0);
+      const gone = await k(['wait', '--for=delete', `job/${short}`, '--timeout=60s']);
+      assert.equal(gone.code, 0, gone.stderr);
+    });
+
     await t.test(`kubectl ${label}: create cronjob, and a job from it`, async () => {
       const name = `tick-${v}`;
       const created = await k(['create', 'cronjob', name, `--image=${image}`, '--schedule=*/1 * * * *', '--', 'sh', '-c', 'echo tick']);
