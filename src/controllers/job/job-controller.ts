@@ -16,7 +16,7 @@ import type { BackoffRecord } from './backoff.ts';
 import { isFinished } from './conditions.ts';
 import { adoptPatch, claimPod, releasePatch } from './claim.ts';
 import { Expectations } from './expectations.ts';
-import { hasTrackingFinalizer, trackingFinalizer, type Job, type Pod } from './pods.ts';
+import { hasTrackingFinalizer, jobPodView, trackingFinalizer, type Job, type Pod } from './pods.ts';
 import { managedElsewhere, syncJob, type JobEffects } from './sync.ts';
 
 export interface JobControllerOptions {
@@ -31,8 +31,6 @@ const podPath = (ns: string, name = '') => `/api/v1/namespaces/${encodeURICompon
 const removeFinalizerPatch = { metadata: { '$deleteFromPrimitiveList/finalizers': [trackingFinalizer] } };
 
 const controllerOf = (p: Pod) => (p.metadata.ownerReferences ?? []).find(r => r.controller);
-/** pods keep what the controller reads: not their field history */
-const slim = (p: Pod): Pod => (p.metadata?.managedFields ? { ...p, metadata: { ...p.metadata, managedFields: undefined } } : p);
 
 export function startJobController(client: Client, log: Logger, opts: JobControllerOptions = {}): { stop(): void } {
   const clock = opts.clock ?? realClock;
@@ -41,7 +39,7 @@ export function startJobController(client: Client, log: Logger, opts: JobControl
   const backoffs = new Map<string, BackoffRecord>();
   const events = eventRecorder(client, 'job-controller', log, undefined, () => clock.now());
   const jobs = createInformer<Job>(client, '/apis/batch/v1/jobs', { log });
-  const pods = createInformer<Pod>(client, '/api/v1/pods', { log, transform: slim });
+  const pods = createInformer<Pod>(client, '/api/v1/pods', { log, transform: jobPodView });
 
   /** the job a controller reference names, if it is still that job */
   const jobOf = (p: Pod): Job | undefined => {

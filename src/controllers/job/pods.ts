@@ -72,3 +72,18 @@ export function byDeletionPreference(a: Pod, b: Pod): number {
   if (restarts(a) !== restarts(b)) return restarts(b) - restarts(a);
   return (ms(b.metadata.creationTimestamp) || 0) - (ms(a.metadata.creationTimestamp) || 0);
 }
+
+/**
+ * A pod as the job controller keeps it: who it is, its labels, annotations, owners and
+ * finalizers, its node, and for its status the phase, conditions and container states. The
+ * containers' specs and the field history, most of a pod's size, are never read here.
+ */
+export function jobPodView(p: Pod): Pod {
+  const { managedFields: _unused, ...metadata } = p.metadata;
+  const st = p.status;
+  return {
+    metadata,
+    spec: { nodeName: p.spec?.nodeName, containers: [] },
+    status: st && { phase: st.phase, conditions: st.conditions, containerStatuses: st.containerStatuses, initContainerStatuses: st.initContainerStatuses },
+  };
+}
