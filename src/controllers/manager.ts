@@ -13,6 +13,9 @@ import { startDeploymentController } from './deployment/controller.ts';
 import { ownedPodInformer, type OwnedPod } from './owned-pods.ts';
 import { startReplicaController } from './replicaset/controller.ts';
 import { replicaSetKind, replicationControllerKind } from './replicaset/kinds.ts';
+import { startCronJobController } from './cronjob/cronjob-controller.ts';
+import { startJobController } from './job/job-controller.ts';
+import { startTtlAfterFinishedController } from './ttl-after-finished.ts';
 
 /** settings from the command line that controllers read */
 export interface ControllerSettings {
@@ -44,6 +47,9 @@ const controllers: Record<string, Entry> = {
   replicaset: { start: (c, l, _s, shared) => startReplicaController(c, l, { kind: replicaSetKind, pods: shared.ownedPods }) },
   replicationcontroller: { start: (c, l, _s, shared) => startReplicaController(c, l, { kind: replicationControllerKind, pods: shared.ownedPods }) },
   deployment: { start: (c, l) => startDeploymentController(c, l) },
+  'job-controller': { start: (c, l) => startJobController(c, l) },
+  'cronjob-controller': { start: (c, l) => startCronJobController(c, l) },
+  'ttl-after-finished-controller': { start: (c, l) => startTtlAfterFinishedController(c, l) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -54,6 +60,9 @@ const aliases: Record<string, string> = {
   'replicaset-controller': 'replicaset',
   'replicationcontroller-controller': 'replicationcontroller',
   'deployment-controller': 'deployment',
+  job: 'job-controller',
+  cronjob: 'cronjob-controller',
+  'ttl-after-finished': 'ttl-after-finished-controller',
 };
 
 export function controllerNames(): string[] {

@@ -6,6 +6,7 @@ import { namespaceStrategy } from './core/namespaces.ts';
 import { podStrategy } from './core/pods.ts';
 import { serviceStrategy } from './core/services.ts';
 import { workloadStrategy } from './apps/workloads.ts';
+import { cronJobStrategy, jobStrategy } from './batch/jobs.ts';
 import { validateImmutableData } from './validation/immutable.ts';
 import { secretStrategy } from './core/secrets.ts';
 import { validateConfigMapSize } from './validation/data-size.ts';
@@ -37,8 +38,8 @@ const table: Record<string, Strategy> = {
   'statefulsets.apps': workloadStrategy('statefulsets'),
   'daemonsets.apps': workloadStrategy('daemonsets'),
   'replicationcontrollers': workloadStrategy('replicationcontrollers'),
-  'jobs.batch': workloadStrategy('jobs'),
-  'cronjobs.batch': workloadStrategy('cronjobs'),
+  'jobs.batch': jobStrategy,
+  'cronjobs.batch': cronJobStrategy,
 };
 
 export function strategyFor(info: Pick<ResourceInfo, 'group' | 'resource'>): Strategy {

@@ -22,6 +22,9 @@ export function sandboxHandlers(rt: SimRuntime): Handlers {
     // containers of a stopping pod are killed at once: the agent has already given them their grace
     await Promise.all(containers.values().filter(c => c.spec.sandboxId === sb.id).map(c => c.stop(0)));
     sb.state = 'SANDBOX_NOTREADY';
+    // stopping tears the network down (CNI DEL), which gives the address back to host-local
+    // IPAM: finished pods (a Job's) hold none. The status still names it, for the agent's report
+    if (sb.ip && !sb.ipReleased) { ips.release(sb.ip); sb.ipReleased = true; }
   };
 
   return {
@@ -63,7 +66,7 @@ export function sandboxHandlers(rt: SimRuntime): Handlers {
         containers.delete(c.id);
         names.release(c.spec.name);
       }
-      if (sb.ip) ips.release(sb.ip);
+      if (sb.ip && !sb.ipReleased) ips.release(sb.ip);
       names.release(sb.name);
       sandboxes.delete(sb.id);
       settings.log.debug('sandbox removed', { id: sb.id });

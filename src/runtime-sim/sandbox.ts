@@ -14,6 +14,8 @@ export interface Sandbox {
   state: SandboxState;
   /** "" for host-network pods */
   ip: string;
+  /** the address went back to the pool when the sandbox stopped */
+  ipReleased?: boolean;
 }
 
 export function sandboxName(config: CriPodSandboxConfig): string {

@@ -1,9 +1,10 @@
-// Workload controllers' objects (Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs,
-// CronJobs, ReplicationControllers): server defaults and generation tracking.
+// Workload controllers' objects (Deployments, ReplicaSets, StatefulSets, DaemonSets,
+// ReplicationControllers): server defaults and generation tracking. Jobs and CronJobs are in
+// ../batch/jobs.ts.
 
 import { strategyWith, type Strategy } from '../strategy.ts';
 import type { KubeObject } from '../../api/object.ts';
-import type { AppsV1DaemonSetSpec, AppsV1DeploymentSpec, AppsV1ReplicaSetSpec, AppsV1StatefulSetSpec, BatchV1CronJobSpec, BatchV1JobSpec, CoreV1ReplicationControllerSpec } from '../../schema/generated/types.ts';
+import type { AppsV1DaemonSetSpec, AppsV1DeploymentSpec, AppsV1ReplicaSetSpec, AppsV1StatefulSetSpec, CoreV1ReplicationControllerSpec } from '../../schema/generated/types.ts';
 import { validateWorkloadSpec, validateWorkloadUpdate } from '../validation/workload.ts';
 import { defaultPodTemplate } from '../defaults/pod-spec.ts';
 
@@ -14,8 +15,6 @@ interface Specs {
   replicationcontrollers: CoreV1ReplicationControllerSpec;
   statefulsets: AppsV1StatefulSetSpec;
   daemonsets: AppsV1DaemonSetSpec;
-  jobs: BatchV1JobSpec;
-  cronjobs: BatchV1CronJobSpec;
 }
 
 const defaultsByResource: { [R in keyof Specs]: (s: Specs[R]) => void } = {
@@ -42,23 +41,6 @@ const defaultsByResource: { [R in keyof Specs]: (s: Specs[R]) => void } = {
     s.revisionHistoryLimit ??= 10;
     s.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } };
     defaultPodTemplate(s.template);
-  },
-  jobs(s) {
-    s.parallelism ??= 1;
-    s.backoffLimit ??= 6;
-    s.completionMode ??= 'NonIndexed';
-    s.suspend ??= false;
-    s.podReplacementPolicy ??= 'TerminatingOrFailed';
-    if (s.completions === undefined && s.parallelism !== undefined) s.completions = 1;
-    defaultPodTemplate(s.template);
-    if (s.template?.spec?.restartPolicy === 'Always') s.template.spec.restartPolicy = 'Never';
-  },
-  cronjobs(s) {
-    s.concurrencyPolicy ??= 'Allow';
-    s.suspend ??= false;
-    s.successfulJobsHistoryLimit ??= 3;
-    s.failedJobsHistoryLimit ??= 1;
-    if (s.jobTemplate?.spec) defaultsByResource.jobs(s.jobTemplate.spec);
   },
 };
 

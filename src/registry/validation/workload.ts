@@ -1,5 +1,5 @@
-// Workload objects (Deployments, ReplicaSets, StatefulSets, DaemonSets, ReplicationControllers,
-// Jobs, CronJobs): a selector that selects the template's labels, a valid pod template, and the
+// Workload objects (Deployments, ReplicaSets, StatefulSets, DaemonSets, ReplicationControllers;
+// Jobs and CronJobs are checked in job.ts and cronjob.ts): a selector that selects the template's labels, a valid pod template, and the
 // selector fixed after creation.
 
 import { isObject, type KubeObject } from '../../api/object.ts';
@@ -28,19 +28,8 @@ function templateLabels(s: Obj): Record<string, string> {
 export function validateWorkloadSpec(resource: string, obj: KubeObject): FieldError[] {
   const s: Obj = isObject(obj.spec) ? obj.spec : {};
   const errs: FieldError[] = [];
-  for (const f of ['replicas', 'minReadySeconds', 'revisionHistoryLimit', 'parallelism', 'completions', 'backoffLimit']) {
+  for (const f of ['replicas', 'minReadySeconds', 'revisionHistoryLimit']) {
     if (typeof s[f] === 'number' && (s[f] as number) < 0) errs.push({ type: 'FieldValueInvalid', field: `spec.${f}`, value: s[f], detail: 'must be greater than or equal to 0' });
-  }
-  if (resource === 'cronjobs') {
-    const jt = isObject(s.jobTemplate) ? s.jobTemplate : {};
-    const js = isObject(jt.spec) ? jt.spec : {};
-    if (typeof s.schedule !== 'string' || !s.schedule) errs.push({ type: 'FieldValueRequired', field: 'spec.schedule' });
-    errs.push(...templateErrors(js.template, 'spec.jobTemplate.spec.template', ['OnFailure', 'Never']));
-    return errs;
-  }
-  if (resource === 'jobs') {
-    errs.push(...templateErrors(s.template, 'spec.template', ['OnFailure', 'Never']));
-    return errs;
   }
   if (resource === 'replicationcontrollers') {
     const sel = isObject(s.selector) ? s.selector as Record<string, string> : undefined;
@@ -68,6 +57,6 @@ export function validateWorkloadSpec(resource: string, obj: KubeObject): FieldEr
 
 export function validateWorkloadUpdate(resource: string, obj: KubeObject, old: KubeObject): FieldError[] {
   const errs = validateWorkloadSpec(resource, obj);
-  if (resource !== 'replicationcontrollers' && resource !== 'cronjobs') errs.push(...validateSelectorUnchanged(obj, old));
+  if (resource !== 'replicationcontrollers') errs.push(...validateSelectorUnchanged(obj, old));
   return errs;
 }

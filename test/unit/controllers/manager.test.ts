@@ -18,6 +18,8 @@ test('--controllers selects as kube-controller-manager does', () => {
   assert.deepEqual(selectControllers(['garbagecollector']), ['garbage-collector-controller']);
   assert.deepEqual(selectControllers(['replicaset-controller', 'replicationcontroller-controller', 'deployment-controller']), ['replicaset', 'replicationcontroller', 'deployment']);
   assert.deepEqual(selectControllers(['*', '-replicaset-controller']), allBut('replicaset'));
+  assert.deepEqual(selectControllers(['job', 'cronjob']), ['job-controller', 'cronjob-controller']);
+  assert.deepEqual(selectControllers(['*', '-ttl-after-finished']), allBut('ttl-after-finished-controller'));
   assert.deepEqual(selectControllers(['namespace', '-namespace']), ['namespace']);
   assert.deepEqual(selectControllers(['namespace']), ['namespace']);
   assert.deepEqual(selectControllers([]), []);
