@@ -8,6 +8,7 @@ import type { Client } from '../client/rest.ts';
 import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
 import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts';
+import { startStatefulSetController } from './statefulset/controller.ts';
 
 /** settings from the command line that controllers read */
 export interface ControllerSettings {
@@ -31,12 +32,14 @@ const controllers: Record<string, Entry> = {
   namespace: { start: (c, l) => startNamespaceController(c, l) },
   nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
+  statefulset: { start: (c, l) => startStatefulSetController(c, l) },
 };
 
 /** the names kube-controller-manager also accepts for these */
 const aliases: Record<string, string> = {
   'namespace-controller': 'namespace',
   'node-lifecycle-controller': 'nodelifecycle',
+  'statefulset-controller': 'statefulset',
 };
 
 export function controllerNames(): string[] {
