@@ -9,6 +9,7 @@ import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
 import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts';
 import { startStatefulSetController } from './statefulset/controller.ts';
+import { startDaemonSetController } from './daemonset/controller.ts';
 
 /** settings from the command line that controllers read */
 export interface ControllerSettings {
@@ -33,6 +34,7 @@ const controllers: Record<string, Entry> = {
   nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
   statefulset: { start: (c, l) => startStatefulSetController(c, l) },
+  daemonset: { start: (c, l) => startDaemonSetController(c, l) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -40,6 +42,7 @@ const aliases: Record<string, string> = {
   'namespace-controller': 'namespace',
   'node-lifecycle-controller': 'nodelifecycle',
   'statefulset-controller': 'statefulset',
+  'daemonset-controller': 'daemonset',
 };
 
 export function controllerNames(): string[] {
