@@ -117,6 +117,11 @@ test('kubectl drives StatefulSets and DaemonSets on two simulated nodes', { skip
       assert.equal(sts.status.currentRevision, sts.status.updateRevision);
       assert.equal(sts.status.updatedReplicas, 3);
       assert.match(await k('rollout', 'history', 'statefulset/web'), /REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>/);
+      // undo goes back to revision 1's template, renumbered as revision 3
+      assert.match(await k('rollout', 'undo', 'statefulset/web'), /statefulset.apps\/web rolled back/);
+      assert.match(await k('rollout', 'status', 'statefulset/web', '--timeout=120s'), /partitioned roll out complete: 3 new pods have been updated\.\.\./);
+      await until('old image back', async () => { const p = await livePods('web'); return p.length === 3 && p.every((x: any) => x.spec.containers[0].image.endsWith(':1.0')); });
+      assert.match(await k('rollout', 'history', 'statefulset/web'), /REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>/);
 
       // a StatefulSet's pod deleted comes back with the same name and the same claim
       await apply(claimedSet(ns));
@@ -139,6 +144,12 @@ test('kubectl drives StatefulSets and DaemonSets on two simulated nodes', { skip
       assert.match(await k('rollout', 'status', 'daemonset/agent', '--timeout=120s'), /daemon set "agent" successfully rolled out/);
       await until('daemon pods replaced', async () => { const p = await livePods('agent'); return p.length === 2 && p.every((x: any) => x.spec.containers[0].image.endsWith(':2.0')); });
       assert.match(await k('rollout', 'history', 'daemonset/agent'), /REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>/);
+      assert.match(await k('rollout', 'undo', 'daemonset/agent'), /daemonset.apps\/agent rolled back/);
+      assert.match(await k('rollout', 'status', 'daemonset/agent', '--timeout=120s'), /daemon set "agent" successfully rolled out/);
+      await until('daemon pods back', async () => { const p = await livePods('agent'); return p.length === 2 && p.every((x: any) => x.spec.containers[0].image.endsWith(':1.0')); });
+      const ds = await json('get', 'daemonset', 'agent');
+      assert.equal(ds.metadata.annotations['deprecated.daemonset.template.generation'], '3');
+      assert.equal((await livePods('agent'))[0].metadata.labels['pod-template-generation'], '3');
       await k('delete', 'namespace', ns, '--wait=false');
     });
   }

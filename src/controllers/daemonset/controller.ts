@@ -50,6 +50,7 @@ export function startDaemonSetController(client: Client, log: Logger, opts: Daem
   // per set: nodes given a pod not yet seen, pods deleted not yet seen going
   const pendingCreates = new Map<string, Map<string, number>>();
   const pendingDeletes = new Map<string, Map<string, number>>();
+  const failedBackoff = new Map<string, { at: number; delayMs: number }>();
   const pending = (m: Map<string, Map<string, number>>, key: string) => { let x = m.get(key); if (!x) m.set(key, x = new Map()); return x; };
 
   const queue = createWorkQueue(sync, { concurrency: opts.workers ?? 2, log });
@@ -72,7 +73,7 @@ export function startDaemonSetController(client: Client, log: Logger, opts: Daem
       enqueue(ds);
     }
   };
-  sets.on('add', enqueue).on('update', (_o, n) => enqueue(n)).on('delete', ds => { queue.forget(objectKey(ds)); pendingCreates.delete(objectKey(ds)); pendingDeletes.delete(objectKey(ds)); });
+  sets.on('add', enqueue).on('update', (_o, n) => enqueue(n)).on('delete', ds => { queue.forget(objectKey(ds)); pendingCreates.delete(objectKey(ds)); pendingDeletes.delete(objectKey(ds)); for (const k of failedBackoff.keys()) if (k.startsWith(`${objectKey(ds)}/`)) failedBackoff.delete(k); });
   pods.on('add', seen).on('update', (_o, n) => seen(n)).on('delete', p => { for (const ds of setOfPod(p)) { pendingDeletes.get(objectKey(ds))?.delete(p.metadata.uid ?? ''); enqueue(ds); } });
   const allSets = () => sets.list().forEach(enqueue);
   nodes.on('add', allSets).on('update', (o, n) => { if (JSON.stringify([o.metadata.labels, o.spec?.taints]) !== JSON.stringify([n.metadata.labels, n.spec?.taints])) allSets(); }).on('delete', allSets);
@@ -165,7 +166,18 @@ export function startDaemonSetController(client: Client, log: Logger, opts: Daem
     const nodeList = nodes.list();
     const t = now();
     const manage = planManage(ds, nodeList, podsByNode(key, owned), hash, t);
-    for (const f of manage.failed) events.record(owner(ds), 'Warning', 'FailedDaemonPod', `Found failed daemon pod ${f.pod.metadata!.namespace}/${f.pod.metadata!.name} on node ${f.node}, will try to kill it`);
+    // a node whose daemon pods keep failing (a kubelet rejecting them) is retried with a growing delay
+    let retryFailedAt: number | undefined;
+    for (const f of manage.failed) {
+      const b = failedBackoff.get(`${key}/${f.node}`);
+      if (b && t - b.at < b.delayMs) {
+        manage.podsToDelete = manage.podsToDelete.filter(p => p !== f.pod);
+        retryFailedAt = Math.min(retryFailedAt ?? Infinity, b.at + b.delayMs);
+        continue;
+      }
+      failedBackoff.set(`${key}/${f.node}`, { at: t, delayMs: b ? Math.min(b.delayMs * 2, 15 * 60_000) : 1000 });
+      events.record(owner(ds), 'Warning', 'FailedDaemonPod', `Found failed daemon pod ${f.pod.metadata!.namespace}/${f.pod.metadata!.name} on node ${f.node}, will try to kill it`);
+    }
     let failure: unknown;
     try {
       await syncNodes(ds, key, manage.podsToDelete, manage.nodesNeedingPods, hash);
@@ -181,8 +193,9 @@ export function startDaemonSetController(client: Client, log: Logger, opts: Daem
     await writeStatus(ds, status);
     if (failure) throw failure;
     const minReady = ds.spec?.minReadySeconds ?? 0;
-    const at = minReady ? nextAvailabilityMs(owned, minReady, t) : undefined;
-    if (at !== undefined) return { requeueAfterMs: Math.max(0, at - t) };
+    const available = minReady ? nextAvailabilityMs(owned, minReady, t) : undefined;
+    const at = Math.min(available ?? Infinity, retryFailedAt ?? Infinity);
+    if (at !== Infinity) return { requeueAfterMs: Math.max(0, at - t) };
   }
 
   for (const i of informers) i.start();

@@ -88,3 +88,22 @@ test('maxSurge: the new pod starts beside the old one, which goes once the new o
   const order = events.filter((e: any) => e.reason !== 'FailedDaemonPod').map((e: any) => e.reason);
   assert.deepEqual(order, ['SuccessfulCreate', 'SuccessfulCreate', 'SuccessfulDelete']);
 });
+
+test('a failed daemon pod is deleted with a FailedDaemonPod event and made again; pods carry the template generation', async t => {
+  const api = await startInProcessApi();
+  t.after(() => api.close());
+  const { client } = api;
+  await client.create('/api/v1/nodes', node('a'));
+  const ctl = startDaemonSetController(client, silentLogger);
+  t.after(() => ctl.stop());
+  await client.create(dsPath, { metadata: { name: 'agent' }, spec: { selector: { matchLabels: { app: 'agent' } }, template } });
+  const [first] = await eventually(async () => { const l = await live(client); return l.length === 1 && l; }, 'one pod');
+  assert.equal(first.metadata.labels['pod-template-generation'], '1');
+  first.status = { phase: 'Failed' };
+  await client.update(`${podsPath}/${first.metadata.name}/status`, first);
+  const [second] = await eventually(async () => { const l = await live(client); return l.length === 1 && l[0].metadata.uid !== first.metadata.uid && l; }, 'a new pod');
+  assert.equal(pinnedTo(second), 'a');
+  const warning = (await client.list(`/api/v1/namespaces/${ns}/events`)).items.find((e: any) => e.reason === 'FailedDaemonPod');
+  assert.equal(warning.type, 'Warning');
+  assert.equal(warning.message, `Found failed daemon pod ${ns}/${first.metadata.name} on node a, will try to kill it`);
+});
