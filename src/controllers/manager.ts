@@ -10,6 +10,7 @@ import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
 import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts';
 import { startStatefulSetController } from './statefulset/controller.ts';
 import { startDaemonSetController } from './daemonset/controller.ts';
+import { workloadPodInformer, type WorkloadPod } from './workload-pods.ts';
 
 /** settings from the command line that controllers read */
 export interface ControllerSettings {
@@ -23,6 +24,8 @@ export interface ControllerSettings {
 export interface SharedInformers {
   /** every pod, as podInformer keeps it */
   pods?: Informer;
+  /** every pod, as the StatefulSet and DaemonSet controllers keep them (workloadPodView); made on first use when not given */
+  workloadPods?: Informer<WorkloadPod>;
 }
 
 type Starter = (client: Client, log: Logger, settings: ControllerSettings, shared: SharedInformers) => { stop(): void };
@@ -33,8 +36,8 @@ const controllers: Record<string, Entry> = {
   namespace: { start: (c, l) => startNamespaceController(c, l) },
   nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
-  statefulset: { start: (c, l) => startStatefulSetController(c, l) },
-  daemonset: { start: (c, l) => startDaemonSetController(c, l) },
+  statefulset: { start: (c, l, _s, shared) => startStatefulSetController(c, l, { pods: shared.workloadPods }) },
+  daemonset: { start: (c, l, _s, shared) => startDaemonSetController(c, l, { pods: shared.workloadPods }) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -80,10 +83,19 @@ export interface StartControllersOptions {
 }
 
 export function startControllers(opts: StartControllersOptions): { stop(): void } {
-  const running = selectControllers(opts.enabled).map(name => {
+  const shared: SharedInformers = { ...opts.shared };
+  const selected = selectControllers(opts.enabled);
+  // the StatefulSet and DaemonSet controllers share one informer over every pod
+  let madeWorkloadPods: Informer<WorkloadPod> | undefined;
+  if (!shared.workloadPods && selected.some(n => workloadPodReaders.has(n))) shared.workloadPods = madeWorkloadPods = workloadPodInformer(opts.client, opts.log.with({ component: 'workload-pods-informer' }));
+  const running = selected.map(name => {
     const l = opts.log.with({ controller: name });
     l.info('starting controller');
-    return controllers[name]!.start(opts.client, l, opts.settings ?? {}, opts.shared ?? {});
+    return controllers[name]!.start(opts.client, l, opts.settings ?? {}, shared);
   });
-  return { stop() { for (const r of running) r.stop(); } };
+  madeWorkloadPods?.start();
+  return { stop() { for (const r of running) r.stop(); madeWorkloadPods?.stop(); } };
 }
+
+/** the controllers that read shared.workloadPods */
+const workloadPodReaders = new Set(['statefulset', 'daemonset']);

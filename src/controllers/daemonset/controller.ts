@@ -34,14 +34,19 @@ const podsPath = (ns: string, name?: string) => `/api/v1/namespaces/${encodeURIC
 /** how long a creation or deletion the informer has not shown yet is waited for (Kubernetes' ExpectationsTimeout) */
 const expectationTtlMs = 5 * 60_000;
 
-export interface DaemonSetControllerOptions { now?: () => number; workers?: number }
+export interface DaemonSetControllerOptions {
+  now?: () => number;
+  workers?: number;
+  /** an informer over every pod the process already runs (workloadPodView-shaped); by default its own */
+  pods?: Informer<WorkloadPod>;
+}
 
 export function startDaemonSetController(client: Client, log: Logger, opts: DaemonSetControllerOptions = {}): { stop(): void } {
   const now = opts.now ?? Date.now;
   const events = eventRecorder(client, 'daemonset-controller', log, undefined, now);
   const sets = createInformer<DaemonSet>(client, '/apis/apps/v1/daemonsets', { log });
   const nodes = createInformer<Node>(client, '/api/v1/nodes', { log, transform: (n: Node) => ({ metadata: { name: n.metadata.name, labels: n.metadata.labels, resourceVersion: n.metadata.resourceVersion }, spec: { taints: n.spec?.taints } }) as Node });
-  const pods = workloadPodInformer(client, log);
+  const pods = opts.pods ?? workloadPodInformer(client, log);
   const revisions = createInformer<Rev>(client, '/apis/apps/v1/controllerrevisions', { log });
   const podsIn = byNamespace(pods);
   const revisionsIn = byNamespace(revisions);
@@ -65,16 +70,17 @@ export function startDaemonSetController(client: Client, log: Logger, opts: Daem
     }
     return sets.list().filter(ds => { try { return ds.metadata.namespace === p.metadata.namespace && claimOf(owner(ds), labelSelectorFromObject(ds.spec?.selector), p) === 'adopt'; } catch { return false; } });
   };
-  const seen = (p: WorkloadPod) => {
+  // a pod the informer shows for the first time settles the creation expected on its node
+  const seen = (p: WorkloadPod, added: boolean) => {
     for (const ds of setOfPod(p)) {
       const node = targetNode(p);
-      if (node) pendingCreates.get(objectKey(ds))?.delete(node);
+      if (node && added) pendingCreates.get(objectKey(ds))?.delete(node);
       if (p.metadata.deletionTimestamp) pendingDeletes.get(objectKey(ds))?.delete(p.metadata.uid ?? '');
       enqueue(ds);
     }
   };
   sets.on('add', enqueue).on('update', (_o, n) => enqueue(n)).on('delete', ds => { queue.forget(objectKey(ds)); pendingCreates.delete(objectKey(ds)); pendingDeletes.delete(objectKey(ds)); for (const k of failedBackoff.keys()) if (k.startsWith(`${objectKey(ds)}/`)) failedBackoff.delete(k); });
-  pods.on('add', seen).on('update', (_o, n) => seen(n)).on('delete', p => { for (const ds of setOfPod(p)) { pendingDeletes.get(objectKey(ds))?.delete(p.metadata.uid ?? ''); enqueue(ds); } });
+  pods.on('add', p => seen(p, true)).on('update', (_o, n) => seen(n, false)).on('delete', p => { for (const ds of setOfPod(p)) { pendingDeletes.get(objectKey(ds))?.delete(p.metadata.uid ?? ''); enqueue(ds); } });
   const allSets = () => sets.list().forEach(enqueue);
   nodes.on('add', allSets).on('update', (o, n) => { if (JSON.stringify([o.metadata.labels, o.spec?.taints]) !== JSON.stringify([n.metadata.labels, n.spec?.taints])) allSets(); }).on('delete', allSets);
   revisions.on('delete', r => { const ref = controllerRefOf(r); if (ref?.kind === 'DaemonSet') { const ds = sets.get(`${r.metadata.namespace}/${ref.name}`); if (ds) enqueue(ds); } });
@@ -198,11 +204,11 @@ export function startDaemonSetController(client: Client, log: Logger, opts: Daem
     if (at !== Infinity) return { requeueAfterMs: Math.max(0, at - t) };
   }
 
-  for (const i of informers) i.start();
+  for (const i of informers) if (i !== opts.pods) i.start();
   return {
     stop() {
       queue.shutdown();
-      for (const i of informers) i.stop();
+      for (const i of informers) if (i !== opts.pods) i.stop();
     },
   };
 }

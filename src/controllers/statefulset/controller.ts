@@ -28,13 +28,18 @@ const setsPath = (ns: string, name?: string) => `/apis/apps/v1/namespaces/${enco
 const podsPath = (ns: string, name?: string) => `/api/v1/namespaces/${encodeURIComponent(ns)}/pods${name ? `/${encodeURIComponent(name)}` : ''}`;
 const claimsPath = (ns: string, name?: string) => `/api/v1/namespaces/${encodeURIComponent(ns)}/persistentvolumeclaims${name ? `/${encodeURIComponent(name)}` : ''}`;
 
-export interface StatefulSetControllerOptions { now?: () => number; workers?: number }
+export interface StatefulSetControllerOptions {
+  now?: () => number;
+  workers?: number;
+  /** an informer over every pod the process already runs (workloadPodView-shaped); by default its own */
+  pods?: Informer<WorkloadPod>;
+}
 
 export function startStatefulSetController(client: Client, log: Logger, opts: StatefulSetControllerOptions = {}): { stop(): void } {
   const now = opts.now ?? Date.now;
   const events = eventRecorder(client, 'statefulset-controller', log, undefined, now);
   const sets = createInformer<StatefulSet>(client, '/apis/apps/v1/statefulsets', { log });
-  const pods = workloadPodInformer(client, log);
+  const pods = opts.pods ?? workloadPodInformer(client, log);
   const revisions = createInformer<Rev>(client, '/apis/apps/v1/controllerrevisions', { log });
   const claims = createInformer<Claim>(client, '/api/v1/persistentvolumeclaims', { log, transform: (c: Claim) => ({ ...c, metadata: { ...c.metadata, managedFields: undefined }, spec: {} }) });
   const podsIn = byNamespace(pods);
@@ -164,11 +169,11 @@ export function startStatefulSetController(client: Client, log: Logger, opts: St
     if (plan.recheckAtMs !== undefined) return { requeueAfterMs: Math.max(0, plan.recheckAtMs - now()) };
   }
 
-  for (const i of informers) i.start();
+  for (const i of informers) if (i !== opts.pods) i.start();
   return {
     stop() {
       queue.shutdown();
-      for (const i of informers) i.stop();
+      for (const i of informers) if (i !== opts.pods) i.stop();
     },
   };
 }

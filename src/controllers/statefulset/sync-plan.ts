@@ -104,7 +104,7 @@ export function planSync(input: SyncInput): SyncPlan {
   const parallel = set.spec?.podManagementPolicy === 'Parallel';
   const monotonic = !parallel;
   const actions: Action[] = [];
-  const plan = (): SyncPlan => ({ status, actions, parallel, recheckAtMs: minReady ? nextAvailabilityMs(input.pods, minReady, now) : undefined });
+  const plan = (): SyncPlan => ({ status: withoutZeros(status), actions, parallel, recheckAtMs: minReady ? nextAvailabilityMs(input.pods, minReady, now) : undefined });
   if (set.metadata.deletionTimestamp) return plan();
 
   const replicas: Array<CoreV1Pod | undefined> = new Array(replicaCount).fill(undefined);
@@ -174,6 +174,13 @@ export function planSync(input: SyncInput): SyncPlan {
     }
   }
   return plan();
+}
+
+/** the counts Go leaves out when zero (omitempty), as kube-controller-manager's writes show them; collisionCount, a pointer, stays */
+function withoutZeros(s: AppsV1StatefulSetStatus): AppsV1StatefulSetStatus {
+  const out = { ...s };
+  for (const k of ['observedGeneration', 'readyReplicas', 'currentReplicas', 'updatedReplicas'] as const) if (!out[k]) delete out[k];
+  return out;
 }
 
 /** a rolling update whose every replica runs the update revision and is ready is complete: current becomes update */

@@ -57,7 +57,7 @@ test('one pod per eligible node, pinned by node affinity with the daemon tolerat
   assert.equal(after.length, 2);
   assert.ok(after.every((x: any) => x.metadata.labels['controller-revision-hash'] !== hash1));
   assert.equal((await client.list(`/apis/apps/v1/namespaces/${ns}/controllerrevisions`)).items.length, 2);
-  const deletes = (await client.list(`/api/v1/namespaces/${ns}/events`)).items.filter((e: any) => e.reason === 'SuccessfulDelete');
+  const deletes = await eventually(async () => { const d = (await client.list(`/api/v1/namespaces/${ns}/events`)).items.filter((e: any) => e.reason === 'SuccessfulDelete'); return d.length >= 2 && d; }, 'delete events');
   assert.equal(deletes.length, 2);
   assert.match(deletes[0].message, /^Deleted pod: agent-[a-z0-9]{5}$/);
 
@@ -81,7 +81,8 @@ test('maxSurge: the new pod starts beside the old one, which goes once the new o
   await eventually(async () => (await client.get(`${dsPath}/agent`)).status?.numberAvailable === 1, 'available');
   await client.patch(`${dsPath}/agent`, { spec: { template: { metadata: { labels: { app: 'agent', v: '2' } } } } }, 'application/strategic-merge-patch+json');
   await eventually(async () => { const l = await live(client); return l.length === 1 && l[0].metadata.uid !== first.metadata.uid && l[0].metadata.labels.v === '2'; }, 'replaced');
-  const events = (await client.list(`/api/v1/namespaces/${ns}/events`)).items;
+  // events are recorded after the writes they describe, so wait for the third
+  const events = await eventually(async () => { const l = (await client.list(`/api/v1/namespaces/${ns}/events`)).items; return l.length >= 3 && l; }, 'three events');
   const creates = events.filter((e: any) => e.reason === 'SuccessfulCreate').length;
   assert.equal(creates, 2);
   // the old pod was deleted only after the new one existed
@@ -103,7 +104,7 @@ test('a failed daemon pod is deleted with a FailedDaemonPod event and made again
   await client.update(`${podsPath}/${first.metadata.name}/status`, first);
   const [second] = await eventually(async () => { const l = await live(client); return l.length === 1 && l[0].metadata.uid !== first.metadata.uid && l; }, 'a new pod');
   assert.equal(pinnedTo(second), 'a');
-  const warning = (await client.list(`/api/v1/namespaces/${ns}/events`)).items.find((e: any) => e.reason === 'FailedDaemonPod');
+  const warning = await eventually(async () => (await client.list(`/api/v1/namespaces/${ns}/events`)).items.find((e: any) => e.reason === 'FailedDaemonPod'), 'FailedDaemonPod event');
   assert.equal(warning.type, 'Warning');
   assert.equal(warning.message, `Found failed daemon pod ${ns}/${first.metadata.name} on node a, will try to kill it`);
 });

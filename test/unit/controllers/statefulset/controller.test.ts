@@ -108,3 +108,24 @@ test('Parallel with a rolling update: all pods at once; a template change replac
   const revs = (await client.list(`/apis/apps/v1/namespaces/${ns}/controllerrevisions`)).items.map((r: any) => r.revision).sort();
   assert.deepEqual(revs, [1, 2]);
 });
+
+test('persistentVolumeClaimRetentionPolicy Delete/Delete: the set owns the claims of its replicas, a scaled-away pod owns its own', async t => {
+  const api = await startInProcessApi();
+  t.after(() => api.close());
+  const { client } = api;
+  const ctl = startStatefulSetController(client, silentLogger);
+  t.after(() => ctl.stop());
+  const nodes = autoReady(client);
+  t.after(() => nodes.stop());
+  const set = await client.create(setsPath, { metadata: { name: 'db' }, spec: { replicas: 2, selector: { matchLabels: { app: 'db' } }, template, volumeClaimTemplates: [claimTemplate], persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' } } });
+  await eventually(async () => (await client.get(`${setsPath}/db`)).status?.readyReplicas === 2, 'two ready');
+  const setRef = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: set.metadata.uid, controller: true, blockOwnerDeletion: true };
+  for (const name of ['data-db-0', 'data-db-1']) assert.deepEqual((await client.get(`${claimsPath}/${name}`)).metadata.ownerReferences, [setRef], name);
+
+  const db1 = await client.get(`${podsPath}/db-1`);
+  await client.patch(`${setsPath}/db`, { spec: { replicas: 1 } });
+  // before db-1 goes, its claim is handed to it, so the garbage collector takes the claim with the pod
+  const refs = await eventually(async () => { const r = (await client.get(`${claimsPath}/data-db-1`)).metadata.ownerReferences; return r?.[0]?.kind === 'Pod' && r; }, 'claim owned by its pod');
+  assert.deepEqual(refs, [{ apiVersion: 'v1', kind: 'Pod', name: 'db-1', uid: db1.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+  assert.deepEqual((await client.get(`${claimsPath}/data-db-0`)).metadata.ownerReferences, [setRef]);
+});

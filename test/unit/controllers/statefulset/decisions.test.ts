@@ -111,7 +111,7 @@ test('status: counts, revisions, and a rolling update completing when every repl
   const s = set({}, { generation: 4 });
   const upd = { current: { name: 'rev1', template }, update: { name: 'rev2', template: template2 }, collisionCount: 1 };
   const st = planSync(input(s, [pod(s, 0, 'ready', 'rev2'), pod(s, 1, 'ready', 'rev2'), pod(s, 2, 'pending', 'rev2')], upd)).status;
-  assert.deepEqual(st, { observedGeneration: 4, currentRevision: 'rev1', updateRevision: 'rev2', collisionCount: 1, replicas: 3, readyReplicas: 2, availableReplicas: 2, currentReplicas: 0, updatedReplicas: 3 });
+  assert.deepEqual(st, { observedGeneration: 4, currentRevision: 'rev1', updateRevision: 'rev2', collisionCount: 1, replicas: 3, readyReplicas: 2, availableReplicas: 2, updatedReplicas: 3 }, 'currentReplicas 0 left out, as Go omits it');
   assert.equal(completeRollingUpdate(s, st).currentRevision, 'rev1', 'not every replica is ready');
   const done = completeRollingUpdate(s, { ...st, readyReplicas: 3 });
   assert.equal(done.currentRevision, 'rev2');
