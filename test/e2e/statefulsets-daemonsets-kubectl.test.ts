@@ -123,6 +123,19 @@ test('kubectl drives StatefulSets and DaemonSets on two simulated nodes', { skip
       await until('old image back', async () => { const p = await livePods('web'); return p.length === 3 && p.every((x: any) => x.spec.containers[0].image.endsWith(':1.0')); });
       assert.match(await k('rollout', 'history', 'statefulset/web'), /REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>/);
 
+      // kubectl scale: up adds the next ordinal, down removes the highest first
+      assert.match(await k('scale', 'statefulset/web', '--replicas=4'), /statefulset.apps\/web scaled/);
+      await k('rollout', 'status', 'statefulset/web', '--timeout=90s');
+      await until('web-3', async () => (await livePods('web')).map((p: any) => p.metadata.name).sort().join() === 'web-0,web-1,web-2,web-3');
+      await k('scale', 'statefulset/web', '--replicas=2');
+      await until('scaled to 2', async () => (await livePods('web')).map((p: any) => p.metadata.name).sort().join() === 'web-0,web-1');
+      const scaleDown = await until('two delete events', async () => {
+        const d = (await json('get', 'events', '--field-selector', 'involvedObject.kind=StatefulSet,reason=SuccessfulDelete')).items
+          .sort((a: any, b: any) => a.metadata.name.localeCompare(b.metadata.name)).map((e: any) => e.message).filter((m: string) => /web-[23] /.test(m));
+        return d.length >= 2 && d;
+      });
+      assert.deepEqual(scaleDown.slice(-2), ['delete Pod web-3 in StatefulSet web successful', 'delete Pod web-2 in StatefulSet web successful']);
+
       // a StatefulSet's pod deleted comes back with the same name and the same claim
       await apply(claimedSet(ns));
       await until('db pods and claims', async () => (await livePods('db')).length === 2 && (await json('get', 'pvc')).items.length === 2);
@@ -147,9 +160,11 @@ test('kubectl drives StatefulSets and DaemonSets on two simulated nodes', { skip
       assert.match(await k('rollout', 'undo', 'daemonset/agent'), /daemonset.apps\/agent rolled back/);
       assert.match(await k('rollout', 'status', 'daemonset/agent', '--timeout=120s'), /daemon set "agent" successfully rolled out/);
       await until('daemon pods back', async () => { const p = await livePods('agent'); return p.length === 2 && p.every((x: any) => x.spec.containers[0].image.endsWith(':1.0')); });
+      assert.match(await k('rollout', 'restart', 'daemonset/agent'), /daemonset.apps\/agent restarted/);
+      assert.match(await k('rollout', 'status', 'daemonset/agent', '--timeout=120s'), /daemon set "agent" successfully rolled out/);
       const ds = await json('get', 'daemonset', 'agent');
-      assert.equal(ds.metadata.annotations['deprecated.daemonset.template.generation'], '3');
-      assert.equal((await livePods('agent'))[0].metadata.labels['pod-template-generation'], '3');
+      assert.equal(ds.metadata.annotations['deprecated.daemonset.template.generation'], '4');
+      await until('restarted pods', async () => { const p = await livePods('agent'); return p.length === 2 && p.every((x: any) => x.metadata.labels['pod-template-generation'] === '4' && x.spec.containers[0].image.endsWith(':1.0')); });
       await k('delete', 'namespace', ns, '--wait=false');
     });
   }
