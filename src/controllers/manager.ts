@@ -16,6 +16,8 @@ import { replicaSetKind, replicationControllerKind } from './replicaset/kinds.ts
 import { startCronJobController } from './cronjob/cronjob-controller.ts';
 import { startJobController } from './job/job-controller.ts';
 import { startTtlAfterFinishedController } from './ttl-after-finished.ts';
+import { startStatefulSetController } from './statefulset/controller.ts';
+import { startDaemonSetController } from './daemonset/controller.ts';
 
 /** settings from the command line that controllers read */
 export interface ControllerSettings {
@@ -31,7 +33,7 @@ export interface ControllerSettings {
 export interface SharedInformers {
   /** every pod, as podInformer keeps it */
   pods?: Informer;
-  /** every pod, as the workload controllers keep them (ownedPodView); made on first use when not given */
+  /** every pod, as the workload controllers keep them (ownedPodView: ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets); made on first use when not given */
   ownedPods?: Informer<OwnedPod>;
 }
 
@@ -50,6 +52,8 @@ const controllers: Record<string, Entry> = {
   'job-controller': { start: (c, l) => startJobController(c, l) },
   'cronjob-controller': { start: (c, l) => startCronJobController(c, l) },
   'ttl-after-finished-controller': { start: (c, l) => startTtlAfterFinishedController(c, l) },
+  statefulset: { start: (c, l, _s, shared) => startStatefulSetController(c, l, { pods: shared.ownedPods }) },
+  daemonset: { start: (c, l, _s, shared) => startDaemonSetController(c, l, { pods: shared.ownedPods }) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -63,6 +67,8 @@ const aliases: Record<string, string> = {
   job: 'job-controller',
   cronjob: 'cronjob-controller',
   'ttl-after-finished': 'ttl-after-finished-controller',
+  'statefulset-controller': 'statefulset',
+  'daemonset-controller': 'daemonset',
 };
 
 export function controllerNames(): string[] {
@@ -115,4 +121,4 @@ export function startControllers(opts: StartControllersOptions): { stop(): void 
 }
 
 /** the controllers that read shared.ownedPods */
-const podOwners = new Set(['replicaset', 'replicationcontroller']);
+const podOwners = new Set(['replicaset', 'replicationcontroller', 'statefulset', 'daemonset']);

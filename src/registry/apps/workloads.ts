@@ -7,6 +7,7 @@ import type { KubeObject } from '../../api/object.ts';
 import type { AppsV1DaemonSetSpec, AppsV1DeploymentSpec, AppsV1ReplicaSetSpec, AppsV1StatefulSetSpec, CoreV1ReplicationControllerSpec } from '../../schema/generated/types.ts';
 import { validateWorkloadSpec, validateWorkloadUpdate } from '../validation/workload.ts';
 import { defaultPodTemplate } from '../defaults/pod-spec.ts';
+import { templateGenerationOnCreate, templateGenerationOnUpdate } from './daemonset-generation.ts';
 
 /** each workload resource's spec, as its defaults read it */
 interface Specs {
@@ -52,8 +53,19 @@ export function workloadStrategy(resource: keyof Specs): Strategy {
   const specOf = (obj: Workload) => (obj.spec ??= {} as Specs[keyof Specs]);
   return strategyWith<Workload>({
     tracksGeneration: true,
-    prepareForCreate(obj) { defaults(specOf(obj)); obj.status = {}; },
-    prepareForUpdate(obj) { defaults(specOf(obj)); },
+    prepareForCreate(obj) {
+      defaults(specOf(obj));
+      obj.status = {};
+    },
+    // set after the writer's fields are recorded, as kube-apiserver's strategy sets it after its
+    // handler ran the field manager: the annotation belongs to no manager
+    admitCreate(obj) {
+      if (resource === 'daemonsets') templateGenerationOnCreate(obj);
+    },
+    prepareForUpdate(obj, old) {
+      defaults(specOf(obj));
+      if (resource === 'daemonsets') templateGenerationOnUpdate(obj, old);
+    },
     validateCreate: obj => validateWorkloadSpec(resource, obj),
     validateUpdate: (obj, old) => validateWorkloadUpdate(resource, obj, old),
   });

@@ -20,6 +20,7 @@ test('--controllers selects as kube-controller-manager does', () => {
   assert.deepEqual(selectControllers(['*', '-replicaset-controller']), allBut('replicaset'));
   assert.deepEqual(selectControllers(['job', 'cronjob']), ['job-controller', 'cronjob-controller']);
   assert.deepEqual(selectControllers(['*', '-ttl-after-finished']), allBut('ttl-after-finished-controller'));
+  assert.deepEqual(selectControllers(['statefulset-controller', 'daemonset-controller']), ['statefulset', 'daemonset']);
   assert.deepEqual(selectControllers(['namespace', '-namespace']), ['namespace']);
   assert.deepEqual(selectControllers(['namespace']), ['namespace']);
   assert.deepEqual(selectControllers([]), []);
@@ -41,4 +42,10 @@ test('startControllers runs the selected controllers against the API and stops t
   const running = startControllers({ client, enabled: ['*'], log: silentLogger });
   await until(() => cluster.server.calls.some(c => c.path === '/api/v1/namespaces' && c.query.get('watch')), 3000, 'namespace watch');
   running.stop();
+});
+
+test('the StatefulSet and DaemonSet controllers answer to their kube-controller-manager names', () => {
+  assert.deepEqual(selectControllers(['statefulset-controller', 'daemonset-controller']), ['statefulset', 'daemonset']);
+  assert.ok(!selectControllers(['*', '-statefulset-controller']).includes('statefulset'));
+  assert.ok(selectControllers(['*']).includes('daemonset'));
 });
