@@ -9,6 +9,7 @@ export const controllerFlags: Record<string, Flag> = {
   controllers: { type: 'string', default: '*', description: `control loops to run: "*" (all), "name", "-name" (comma-separated; known: ${controllerNames().join(', ')})` },
   'node-monitor-grace-period': { type: 'string', default: '50s', description: 'how long a node may go unheard before its conditions turn Unknown and it is tainted unreachable' },
   'node-monitor-period': { type: 'string', default: '5s', description: 'how often node health is checked' },
+  'max-endpoints-per-slice': { type: 'string', default: '100', description: 'the most endpoints the EndpointSlice controller puts in one slice (1 to 1000)' },
 };
 
 export function controllerOptions(values: Record<string, string | boolean | undefined>): { enabled: string[]; settings: ControllerSettings } {
@@ -17,6 +18,13 @@ export function controllerOptions(values: Record<string, string | boolean | unde
     settings: {
       nodeMonitorGracePeriodMs: flag(() => parseDuration(String(values['node-monitor-grace-period']))),
       nodeMonitorPeriodMs: flag(() => parseDuration(String(values['node-monitor-period']))),
+      maxEndpointsPerSlice: flag(() => endpointsPerSlice(String(values['max-endpoints-per-slice'] ?? '100'))),
     },
   };
+}
+
+function endpointsPerSlice(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new Error(`--max-endpoints-per-slice must be between 1 and 1000, got ${JSON.stringify(v)}`);
+  return n;
 }

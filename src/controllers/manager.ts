@@ -5,6 +5,9 @@
 import type { Logger } from '../api/log.ts';
 import type { Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
+import { startEndpointsController } from './endpoints/endpoints-controller.ts';
+import { startEndpointSliceController } from './endpoints/endpointslice-controller.ts';
+import { createInformerFactory, type InformerFactory } from './informer-factory.ts';
 import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
 import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts';
@@ -15,15 +18,19 @@ export interface ControllerSettings {
   nodeMonitorGracePeriodMs?: number;
   /** --node-monitor-period */
   nodeMonitorPeriodMs?: number;
+  /** --max-endpoints-per-slice */
+  maxEndpointsPerSlice?: number;
 }
 
 /** informers the process already runs, for controllers to use instead of their own */
 export interface SharedInformers {
   /** every pod, as podInformer keeps it */
   pods?: Informer;
+  /** whole objects by collection, for controllers that read more of them than podInformer keeps */
+  informers?: InformerFactory;
 }
 
-type Starter = (client: Client, log: Logger, settings: ControllerSettings, shared: SharedInformers) => { stop(): void };
+type Starter = (client: Client, log: Logger, settings: ControllerSettings, shared: SharedInformers & { informers: InformerFactory }) => { stop(): void };
 
 interface Entry { start: Starter; offByDefault?: boolean }
 
@@ -31,12 +38,16 @@ const controllers: Record<string, Entry> = {
   namespace: { start: (c, l) => startNamespaceController(c, l) },
   nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
+  'endpoints-controller': { start: (c, l, _s, shared) => startEndpointsController(c, l, { informers: shared.informers }) },
+  'endpointslice-controller': { start: (c, l, s, shared) => startEndpointSliceController(c, l, { informers: shared.informers, maxEndpointsPerSlice: s.maxEndpointsPerSlice }) },
 };
 
 /** the names kube-controller-manager also accepts for these */
 const aliases: Record<string, string> = {
   'namespace-controller': 'namespace',
   'node-lifecycle-controller': 'nodelifecycle',
+  endpoint: 'endpoints-controller',
+  endpointslice: 'endpointslice-controller',
 };
 
 export function controllerNames(): string[] {
@@ -74,10 +85,17 @@ export interface StartControllersOptions {
 }
 
 export function startControllers(opts: StartControllersOptions): { stop(): void } {
+  const informers = opts.shared?.informers ?? createInformerFactory(opts.client, opts.log.with({ component: 'informers' }));
+  const shared = { ...opts.shared, informers };
   const running = selectControllers(opts.enabled).map(name => {
     const l = opts.log.with({ controller: name });
     l.info('starting controller');
-    return controllers[name]!.start(opts.client, l, opts.settings ?? {}, opts.shared ?? {});
+    return controllers[name]!.start(opts.client, l, opts.settings ?? {}, shared);
   });
-  return { stop() { for (const r of running) r.stop(); } };
+  return {
+    stop() {
+      for (const r of running) r.stop();
+      if (!opts.shared?.informers) informers.stop();
+    },
+  };
 }
