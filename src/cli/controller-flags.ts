@@ -1,6 +1,7 @@
 // The controller flags `orch server` and `orch controller-manager` share, named as
 // kube-controller-manager names them.
 
+import { readFileSync } from 'node:fs';
 import { parseDuration } from '../api/duration.ts';
 import { controllerNames, selectControllers, type ControllerSettings } from '../controllers/manager.ts';
 import { flag, type Flag } from './command.ts';
@@ -9,16 +10,21 @@ export const controllerFlags: Record<string, Flag> = {
   controllers: { type: 'string', default: '*', description: `control loops to run: "*" (all), "name", "-name" (comma-separated; known: ${controllerNames().join(', ')})` },
   'node-monitor-grace-period': { type: 'string', default: '50s', description: 'how long a node may go unheard before its conditions turn Unknown and it is tainted unreachable' },
   'node-monitor-period': { type: 'string', default: '5s', description: 'how often node health is checked' },
+  'root-ca-file': { type: 'string', default: '', description: 'the cluster CA (PEM) published as kube-root-ca.crt in every namespace (default: the kubeconfig\'s certificate authority)' },
   'max-endpoints-per-slice': { type: 'string', default: '100', description: 'the most endpoints the EndpointSlice controller puts in one slice (1 to 1000)' },
 };
 
+/** the controllers' settings from their flags; without --root-ca-file, the caller sets rootCA from its kubeconfig */
 export function controllerOptions(values: Record<string, string | boolean | undefined>): { enabled: string[]; settings: ControllerSettings } {
+  const caFile = String(values['root-ca-file'] ?? '');
+  const rootCA = caFile ? flag(() => readFileSync(caFile, 'utf8')) : undefined;
   return {
     enabled: flag(() => selectControllers(String(values.controllers).split(',').filter(Boolean))),
     settings: {
       nodeMonitorGracePeriodMs: flag(() => parseDuration(String(values['node-monitor-grace-period']))),
       nodeMonitorPeriodMs: flag(() => parseDuration(String(values['node-monitor-period']))),
       maxEndpointsPerSlice: flag(() => endpointsPerSlice(String(values['max-endpoints-per-slice'] ?? '100'))),
+      rootCA,
     },
   };
 }

@@ -76,7 +76,10 @@ export const serverCommand: Command = {
       return 1;
     }
     // the controllers are clients of the API like any other, here with the admin credentials
-    const client = createClient(await loadKubeconfig(server.kubeconfigPath));
+    const kubeconfig = await loadKubeconfig(server.kubeconfigPath);
+    const client = createClient(kubeconfig);
+    // without --root-ca-file, the CA that kube-root-ca.crt publishes is the admin kubeconfig's
+    controllers.settings.rootCA ??= kubeconfig.ca?.toString('utf8');
     // the scheduler and the taint eviction controller both hold every pod: one informer serves both
     const pods = podInformer(client, log.with({ component: 'pod-informer' }));
     const running = startControllers({ client, log, ...controllers, shared: { pods } });

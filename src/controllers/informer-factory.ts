@@ -7,8 +7,8 @@ import { createInformer, type Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
 
 export interface InformerFactory {
-  /** the informer of a collection path (e.g. /api/v1/pods), started on first request */
-  informer<T = any>(path: string): Informer<T extends { metadata?: unknown } ? T : any>;
+  /** the informer of a collection path (e.g. /api/v1/pods), optionally narrowed by a field selector, started on first request */
+  informer<T = any>(path: string, fieldSelector?: string): Informer<T extends { metadata?: unknown } ? T : any>;
   stop(): void;
 }
 
@@ -27,11 +27,12 @@ export function withoutBookkeeping<T extends { metadata?: Record<string, any> }>
 export function createInformerFactory(client: Client, log?: Logger): InformerFactory {
   const informers = new Map<string, Informer>();
   return {
-    informer(path) {
-      let inf = informers.get(path);
+    informer(path, fieldSelector) {
+      const key = fieldSelector ? `${path}?fieldSelector=${fieldSelector}` : path;
+      let inf = informers.get(key);
       if (!inf) {
-        inf = createInformer(client, path, { log, transform: withoutBookkeeping });
-        informers.set(path, inf);
+        inf = createInformer(client, path, { log, fieldSelector, transform: withoutBookkeeping });
+        informers.set(key, inf);
         inf.start();
       }
       return inf;

@@ -8,6 +8,8 @@ import type { Client } from '../client/rest.ts';
 import { startEndpointsController } from './endpoints/endpoints-controller.ts';
 import { startEndpointSliceController } from './endpoints/endpointslice-controller.ts';
 import { createInformerFactory, type InformerFactory } from './informer-factory.ts';
+import { startRootCAPublisher } from './serviceaccounts/root-ca-publisher.ts';
+import { startServiceAccountController } from './serviceaccounts/serviceaccount-controller.ts';
 import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
 import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts';
@@ -20,6 +22,8 @@ export interface ControllerSettings {
   nodeMonitorPeriodMs?: number;
   /** --max-endpoints-per-slice */
   maxEndpointsPerSlice?: number;
+  /** the cluster CA (PEM) published in every namespace: --root-ca-file, else the kubeconfig's */
+  rootCA?: string;
 }
 
 /** informers the process already runs, for controllers to use instead of their own */
@@ -40,6 +44,12 @@ const controllers: Record<string, Entry> = {
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
   'endpoints-controller': { start: (c, l, _s, shared) => startEndpointsController(c, l, { informers: shared.informers }) },
   'endpointslice-controller': { start: (c, l, s, shared) => startEndpointSliceController(c, l, { informers: shared.informers, maxEndpointsPerSlice: s.maxEndpointsPerSlice }) },
+  'serviceaccount-controller': { start: (c, l, _s, shared) => startServiceAccountController(c, l, shared.informers) },
+  'root-ca-certificate-publisher-controller': { start: (c, l, s, shared) => {
+    if (s.rootCA) return startRootCAPublisher(c, l, shared.informers, s.rootCA);
+    l.warn('no cluster CA known (--root-ca-file, or certificate-authority data in the kubeconfig): kube-root-ca.crt is not published');
+    return { stop() {} };
+  } },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -48,6 +58,8 @@ const aliases: Record<string, string> = {
   'node-lifecycle-controller': 'nodelifecycle',
   endpoint: 'endpoints-controller',
   endpointslice: 'endpointslice-controller',
+  serviceaccount: 'serviceaccount-controller',
+  'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
 };
 
 export function controllerNames(): string[] {
