@@ -7,6 +7,7 @@ import type { Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
 import { startEndpointsController } from './endpoints/endpoints-controller.ts';
 import { startEndpointSliceController } from './endpoints/endpointslice-controller.ts';
+import { startDisruptionController } from './disruption/disruption-controller.ts';
 import { createInformerFactory, type InformerFactory } from './informer-factory.ts';
 import { startRootCAPublisher } from './serviceaccounts/root-ca-publisher.ts';
 import { startServiceAccountController } from './serviceaccounts/serviceaccount-controller.ts';
@@ -50,6 +51,7 @@ const controllers: Record<string, Entry> = {
     l.warn('no cluster CA known (--root-ca-file, or certificate-authority data in the kubeconfig): kube-root-ca.crt is not published');
     return { stop() {} };
   } },
+  'disruption-controller': { start: (c, l, _s, shared) => startDisruptionController(c, l, { informers: shared.informers }) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -60,6 +62,7 @@ const aliases: Record<string, string> = {
   endpointslice: 'endpointslice-controller',
   serviceaccount: 'serviceaccount-controller',
   'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
+  disruption: 'disruption-controller',
 };
 
 export function controllerNames(): string[] {

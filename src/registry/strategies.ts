@@ -39,6 +39,8 @@ const table: Record<string, Strategy> = {
   'replicationcontrollers': workloadStrategy('replicationcontrollers'),
   'jobs.batch': workloadStrategy('jobs'),
   'cronjobs.batch': workloadStrategy('cronjobs'),
+  // status.observedGeneration of a budget says which spec the disruption controller counted for
+  'poddisruptionbudgets.policy': strategyWith({ tracksGeneration: true }),
 };
 
 export function strategyFor(info: Pick<ResourceInfo, 'group' | 'resource'>): Strategy {
