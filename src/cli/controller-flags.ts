@@ -11,6 +11,9 @@ export const controllerFlags: Record<string, Flag> = {
   'node-monitor-grace-period': { type: 'string', default: '50s', description: 'how long a node may go unheard before its conditions turn Unknown and it is tainted unreachable' },
   'node-monitor-period': { type: 'string', default: '5s', description: 'how often node health is checked' },
   'root-ca-file': { type: 'string', default: '', description: 'the cluster CA (PEM) published as kube-root-ca.crt in every namespace (default: the kubeconfig\'s certificate authority)' },
+  'horizontal-pod-autoscaler-sync-period': { type: 'string', default: '15s', description: 'how often each HorizontalPodAutoscaler is looked at' },
+  'horizontal-pod-autoscaler-downscale-stabilization': { type: 'string', default: '5m0s', description: 'how far back the highest recommendation holds a scale-down' },
+  'horizontal-pod-autoscaler-tolerance': { type: 'string', default: '0.1', description: 'the least change of the usage-to-target ratio that makes an autoscaler act' },
   'max-endpoints-per-slice': { type: 'string', default: '100', description: 'the most endpoints the EndpointSlice controller puts in one slice (1 to 1000)' },
 };
 
@@ -25,6 +28,9 @@ export function controllerOptions(values: Record<string, string | boolean | unde
       nodeMonitorPeriodMs: flag(() => parseDuration(String(values['node-monitor-period']))),
       maxEndpointsPerSlice: flag(() => endpointsPerSlice(String(values['max-endpoints-per-slice'] ?? '100'))),
       rootCA,
+      hpaSyncPeriodMs: flag(() => parseDuration(String(values['horizontal-pod-autoscaler-sync-period'] ?? '15s'))),
+      hpaDownscaleStabilizationMs: flag(() => parseDuration(String(values['horizontal-pod-autoscaler-downscale-stabilization'] ?? '5m0s'))),
+      hpaTolerance: flag(() => tolerance(String(values['horizontal-pod-autoscaler-tolerance'] ?? '0.1'))),
     },
   };
 }
@@ -32,5 +38,11 @@ export function controllerOptions(values: Record<string, string | boolean | unde
 function endpointsPerSlice(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1 || n > 1000) throw new Error(`--max-endpoints-per-slice must be between 1 and 1000, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function tolerance(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`--horizontal-pod-autoscaler-tolerance must be a non-negative number, got ${JSON.stringify(v)}`);
   return n;
 }

@@ -7,6 +7,7 @@ import type { Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
 import { startEndpointsController } from './endpoints/endpoints-controller.ts';
 import { startEndpointSliceController } from './endpoints/endpointslice-controller.ts';
+import { startHpaController } from './autoscaler/hpa-controller.ts';
 import { startDisruptionController } from './disruption/disruption-controller.ts';
 import { createInformerFactory, type InformerFactory } from './informer-factory.ts';
 import { startRootCAPublisher } from './serviceaccounts/root-ca-publisher.ts';
@@ -25,6 +26,12 @@ export interface ControllerSettings {
   maxEndpointsPerSlice?: number;
   /** the cluster CA (PEM) published in every namespace: --root-ca-file, else the kubeconfig's */
   rootCA?: string;
+  /** --horizontal-pod-autoscaler-sync-period */
+  hpaSyncPeriodMs?: number;
+  /** --horizontal-pod-autoscaler-downscale-stabilization */
+  hpaDownscaleStabilizationMs?: number;
+  /** --horizontal-pod-autoscaler-tolerance */
+  hpaTolerance?: number;
 }
 
 /** informers the process already runs, for controllers to use instead of their own */
@@ -52,6 +59,7 @@ const controllers: Record<string, Entry> = {
     return { stop() {} };
   } },
   'disruption-controller': { start: (c, l, _s, shared) => startDisruptionController(c, l, { informers: shared.informers }) },
+  'horizontal-pod-autoscaler-controller': { start: (c, l, s, shared) => startHpaController(c, l, { informers: shared.informers, syncPeriodMs: s.hpaSyncPeriodMs, downscaleStabilizationMs: s.hpaDownscaleStabilizationMs, tolerance: s.hpaTolerance }) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -63,6 +71,7 @@ const aliases: Record<string, string> = {
   serviceaccount: 'serviceaccount-controller',
   'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
   disruption: 'disruption-controller',
+  horizontalpodautoscaling: 'horizontal-pod-autoscaler-controller',
 };
 
 export function controllerNames(): string[] {

@@ -8,6 +8,7 @@ import { serviceStrategy } from './core/services.ts';
 import { workloadStrategy } from './apps/workloads.ts';
 import { validateImmutableData } from './validation/immutable.ts';
 import { secretStrategy } from './core/secrets.ts';
+import { autoscalerStrategy } from './autoscaling/hpa.ts';
 import { validateConfigMapSize } from './validation/data-size.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
@@ -41,6 +42,7 @@ const table: Record<string, Strategy> = {
   'cronjobs.batch': workloadStrategy('cronjobs'),
   // status.observedGeneration of a budget says which spec the disruption controller counted for
   'poddisruptionbudgets.policy': strategyWith({ tracksGeneration: true }),
+  'horizontalpodautoscalers.autoscaling': autoscalerStrategy,
 };
 
 export function strategyFor(info: Pick<ResourceInfo, 'group' | 'resource'>): Strategy {
