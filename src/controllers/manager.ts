@@ -7,6 +7,7 @@ import type { Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
 import { startEndpointsController } from './endpoints/endpoints-controller.ts';
 import { startEndpointSliceController } from './endpoints/endpointslice-controller.ts';
+import { startMirroringController } from './endpoints/mirroring-controller.ts';
 import { startHpaController } from './autoscaler/hpa-controller.ts';
 import { startDisruptionController } from './disruption/disruption-controller.ts';
 import { createInformerFactory, type InformerFactory } from './informer-factory.ts';
@@ -52,6 +53,7 @@ const controllers: Record<string, Entry> = {
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
   'endpoints-controller': { start: (c, l, _s, shared) => startEndpointsController(c, l, { informers: shared.informers }) },
   'endpointslice-controller': { start: (c, l, s, shared) => startEndpointSliceController(c, l, { informers: shared.informers, maxEndpointsPerSlice: s.maxEndpointsPerSlice }) },
+  'endpointslice-mirroring-controller': { start: (c, l, _s, shared) => startMirroringController(c, l, { informers: shared.informers }) },
   'serviceaccount-controller': { start: (c, l, _s, shared) => startServiceAccountController(c, l, shared.informers) },
   'root-ca-certificate-publisher-controller': { start: (c, l, s, shared) => {
     if (s.rootCA) return startRootCAPublisher(c, l, shared.informers, s.rootCA);
@@ -68,6 +70,7 @@ const aliases: Record<string, string> = {
   'node-lifecycle-controller': 'nodelifecycle',
   endpoint: 'endpoints-controller',
   endpointslice: 'endpointslice-controller',
+  endpointslicemirroring: 'endpointslice-mirroring-controller',
   serviceaccount: 'serviceaccount-controller',
   'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
   disruption: 'disruption-controller',

@@ -50,9 +50,9 @@ export function sliceLabels(svc: Service): Record<string, string> {
   return labels;
 }
 
-const portsKey = (type: string, ports: DiscoveryV1EndpointPort[] | undefined) =>
+export const portsKey = (type: string, ports: DiscoveryV1EndpointPort[] | undefined) =>
   `${type}|${(ports ?? []).map(p => `${p.name ?? ''}/${p.port}/${p.protocol ?? ''}/${p.appProtocol ?? ''}`).sort().join(',')}`;
-const endpointKey = (ep: DiscoveryV1Endpoint) => ep.addresses.join(',');
+export const endpointKey = (ep: DiscoveryV1Endpoint) => ep.addresses.join(',');
 /** equal but for the pod's resourceVersion, which slices do not follow */
 const sameEndpoint = (a: DiscoveryV1Endpoint, b: DiscoveryV1Endpoint) =>
   jsonEqual({ ...a, targetRef: a.targetRef && { ...a.targetRef, resourceVersion: undefined } }, { ...b, targetRef: b.targetRef && { ...b.targetRef, resourceVersion: undefined } });
@@ -69,7 +69,8 @@ function podPorts(pod: Pod, svc: Service): DiscoveryV1EndpointPort[] {
   return out;
 }
 
-interface Group { type: AddressType; ports: DiscoveryV1EndpointPort[]; endpoints: Map<string, DiscoveryV1Endpoint> }
+/** endpoints of one address type sharing one set of ports, keyed by their addresses */
+export interface Group { type: AddressType; ports: DiscoveryV1EndpointPort[]; endpoints: Map<string, DiscoveryV1Endpoint> }
 
 function desiredGroups(input: ReconcileInput): Map<string, Group> {
   const { service: svc } = input;
@@ -93,13 +94,20 @@ function desiredGroups(input: ReconcileInput): Map<string, Group> {
 }
 
 function newSlice(svc: Service, type: AddressType, ports: DiscoveryV1EndpointPort[], endpoints: DiscoveryV1Endpoint[], triggerTime?: string): Slice {
+  const owner = { apiVersion: 'v1', kind: 'Service', name: svc.metadata.name, uid: svc.metadata.uid! };
+  return sliceObject(svc.metadata.namespace, owner, sliceLabels(svc), triggerTime ? { [triggerTimeAnnotation]: triggerTime } : undefined, type, ports, endpoints);
+}
+
+/** a new slice of an owner (its controller reference), named after it */
+export function sliceObject(namespace: string, owner: { apiVersion: string; kind: string; name: string; uid: string }, labels: Record<string, string>, annotations: Record<string, string> | undefined,
+  type: AddressType, ports: DiscoveryV1EndpointPort[], endpoints: DiscoveryV1Endpoint[]): Slice {
   const metadata: Slice['metadata'] = {
-    generateName: slicePrefix(svc.metadata.name),
-    namespace: svc.metadata.namespace,
-    labels: sliceLabels(svc),
-    ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name: svc.metadata.name, uid: svc.metadata.uid!, controller: true, blockOwnerDeletion: true }],
+    generateName: slicePrefix(owner.name),
+    namespace,
+    labels,
+    ownerReferences: [{ ...owner, controller: true, blockOwnerDeletion: true }],
   };
-  if (triggerTime) metadata.annotations = { [triggerTimeAnnotation]: triggerTime };
+  if (annotations && Object.keys(annotations).length) metadata.annotations = annotations;
   // empty lists are left out: stored through protobuf, Kubernetes serves them as null
   const slice: Slice = { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata, addressType: type };
   if (endpoints.length) slice.endpoints = endpoints;
@@ -113,21 +121,30 @@ export function slicePrefix(service: string): string {
   return prefix.length > 58 ? `${prefix.slice(0, 57)}-` : prefix;
 }
 
-export function reconcileSlices(input: ReconcileInput): SliceChanges {
-  const { service: svc, triggerTime } = input;
-  const max = input.maxEndpointsPerSlice ?? defaultMaxEndpointsPerSlice;
-  const wanted = desiredGroups(input);
-  const labels = sliceLabels(svc);
+/** what a set of slices is to look like, whichever controller manages them */
+export interface SliceSpec {
+  labels: Record<string, string>;
+  /** the annotations of a slice written now, from those it has */
+  annotate(current: Record<string, string> | undefined): Record<string, string> | undefined;
+  /** whether annotations that differ make a slice change (mirrored slices follow their Endpoints') */
+  annotationsMatter?: boolean;
+  newSlice(type: AddressType, ports: DiscoveryV1EndpointPort[], endpoints: DiscoveryV1Endpoint[]): Slice;
+  max: number;
+  /** the address type of the placeholder slice kept when nothing is published; none: no placeholder */
+  placeholder?: AddressType;
+}
+
+/** the changes that make `existing` hold the endpoints of `wanted`, group by group */
+export function reconcileGroups(wanted: Map<string, Group>, existing: ExistingSlice[], spec: SliceSpec): SliceChanges {
+  const { labels, max } = spec;
   const changes: SliceChanges = { create: [], update: [], delete: [] };
-  const touched = (s: ExistingSlice): ExistingSlice => {
-    const annotations = { ...s.metadata.annotations };
-    if (triggerTime) annotations[triggerTimeAnnotation] = triggerTime;
-    return { ...s, metadata: { ...s.metadata, labels, annotations } };
-  };
+  const touched = (s: ExistingSlice): ExistingSlice => ({ ...s, metadata: { ...s.metadata, labels, annotations: spec.annotate(s.metadata.annotations) } });
+  const metaChanged = (s: ExistingSlice) => !jsonEqual(s.metadata.labels ?? {}, labels)
+    || (!!spec.annotationsMatter && !jsonEqual(s.metadata.annotations ?? {}, spec.annotate(s.metadata.annotations) ?? {}));
   let kept = 0;
 
   const existingByGroup = new Map<string, ExistingSlice[]>();
-  for (const s of input.existing) {
+  for (const s of existing) {
     const key = portsKey(s.addressType, s.ports);
     if (!wanted.has(key)) { changes.delete.push(s); continue; }
     existingByGroup.set(key, [...(existingByGroup.get(key) ?? []), s]);
@@ -137,7 +154,7 @@ export function reconcileSlices(input: ReconcileInput): SliceChanges {
     const remaining = new Map(group.endpoints);
     const withRoom: Array<{ slice: ExistingSlice; endpoints: DiscoveryV1Endpoint[]; changed: boolean }> = [];
     for (const s of existingByGroup.get(key) ?? []) {
-      let changed = !jsonEqual(s.metadata.labels ?? {}, labels);
+      let changed = metaChanged(s);
       const endpoints: DiscoveryV1Endpoint[] = [];
       for (const ep of s.endpoints ?? []) {
         const want = remaining.get(endpointKey(ep));
@@ -162,19 +179,30 @@ export function reconcileSlices(input: ReconcileInput): SliceChanges {
       if (w.changed) changes.update.push({ ...touched(w.slice), endpoints: w.endpoints });
     }
     const rest = [...remaining.values()];
-    for (let i = 0; i < rest.length; i += max) changes.create.push(newSlice(svc, group.type, group.ports, rest.slice(i, i + max), triggerTime));
+    for (let i = 0; i < rest.length; i += max) changes.create.push(spec.newSlice(group.type, group.ports, rest.slice(i, i + max)));
   }
 
   // nothing to publish: one placeholder slice, without ports or endpoints, says so
-  if (!kept && !changes.create.length) {
-    const type = serviceAddressTypes(svc, [])[0]!;
+  if (spec.placeholder && !kept && !changes.create.length) {
+    const type = spec.placeholder;
     const placeholder = changes.delete.findIndex(s => s.addressType === type && !s.ports?.length && !s.endpoints?.length);
     if (placeholder >= 0) {
       const [s] = changes.delete.splice(placeholder, 1);
-      if (!jsonEqual(s!.metadata.labels ?? {}, labels)) changes.update.push(touched(s!));
+      if (metaChanged(s!)) changes.update.push(touched(s!));
     } else {
-      changes.create.push(newSlice(svc, type, [], [], triggerTime));
+      changes.create.push(spec.newSlice(type, [], []));
     }
   }
   return changes;
+}
+
+export function reconcileSlices(input: ReconcileInput): SliceChanges {
+  const { service: svc, triggerTime } = input;
+  return reconcileGroups(desiredGroups(input), input.existing, {
+    labels: sliceLabels(svc),
+    annotate: current => (triggerTime ? { ...current, [triggerTimeAnnotation]: triggerTime } : current),
+    newSlice: (type, ports, endpoints) => newSlice(svc, type, ports, endpoints, triggerTime),
+    max: input.maxEndpointsPerSlice ?? defaultMaxEndpointsPerSlice,
+    placeholder: serviceAddressTypes(svc, [])[0]!,
+  });
 }

@@ -81,3 +81,27 @@ test('the kubernetes service has the API server\'s endpoints from the start; sel
   // the API server's own objects are left as they are
   assert.deepEqual((await client.get(`${ns}/endpoints/kubernetes`)).subsets, ep.subsets);
 });
+
+test('Endpoints written for a service without a selector are mirrored into EndpointSlices, and go with them', async t => {
+  const api = await startInProcessApi();
+  t.after(() => api.close());
+  const { client } = api;
+  const ctl = startControllers({ client, enabled: ['endpointslicemirroring'], log: silentLogger });
+  t.after(() => ctl.stop());
+  const slices = '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices';
+  await client.create(`${ns}/services`, { metadata: { name: 'ext' }, spec: { ports: [{ name: 'db', port: 5432 }] } });
+  const ep = await client.create(`${ns}/endpoints`, { metadata: { name: 'ext', labels: { team: 'x' } }, subsets: [{ addresses: [{ ip: '192.0.2.10' }], ports: [{ name: 'db', port: 5432 }] }] });
+  const slice = await eventually(async () => (await client.list(slices, { labelSelector: 'kubernetes.io/service-name=ext' })).items[0], 'mirrored slice');
+  assert.equal(slice.metadata.labels['endpointslice.kubernetes.io/managed-by'], 'endpointslicemirroring-controller.k8s.io');
+  assert.equal(slice.metadata.labels.team, 'x');
+  assert.deepEqual(slice.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Endpoints', name: 'ext', uid: ep.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+  assert.deepEqual([slice.addressType, slice.endpoints, slice.ports], ['IPv4', [{ addresses: ['192.0.2.10'], conditions: { ready: true } }], [{ name: 'db', port: 5432, protocol: 'TCP' }]]);
+
+  ep.subsets[0].addresses.push({ ip: '192.0.2.11' });
+  await client.update(`${ns}/endpoints/ext`, ep);
+  await eventually(async () => (await client.get(`${slices}/${slice.metadata.name}`)).endpoints.length === 2, 'second address mirrored');
+  await client.delete(`${ns}/endpoints/ext`);
+  await eventually(async () => (await client.list(slices, { labelSelector: 'kubernetes.io/service-name=ext' })).items.length === 0, 'mirrored slice gone');
+  // the API server's own Endpoints are marked not to be mirrored
+  assert.equal((await client.list(slices, { labelSelector: 'endpointslice.kubernetes.io/managed-by=endpointslicemirroring-controller.k8s.io' })).items.length, 0);
+});
