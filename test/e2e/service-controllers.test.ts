@@ -95,6 +95,7 @@ for (const { label, path: bin } of versions) {
         return r.code === 0 && ips.every(ip => r.stdout.split(ip).length === 3) && r;
       });
       const text = out.stdout;
+      assert.match(out.stderr, /Warning: v1 Endpoints is deprecated in v1\.33\+; use discovery\.k8s\.io\/v1 EndpointSlice/);
       assert.match(text, /^NAME\s+ADDRESSTYPE\s+PORTS\s+ENDPOINTS\s+AGE$/m);
       assert.match(text, new RegExp(`^endpointslice\\.discovery\\.k8s\\.io/web-[a-z0-9]{5}\\s+IPv4\\s+8080\\s+${ips.join(',').replace(/\./g, '\\.')}\\s+\\d+s$`, 'm'));
       assert.match(text, new RegExp(`^endpoints/web\\s+${ips.map(ip => `${ip}:8080`).join(',').replace(/\./g, '\\.')}\\s+\\d+s$`, 'm'));
