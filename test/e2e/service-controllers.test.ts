@@ -6,10 +6,15 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
 import { startNodePool, type NodePool } from '../support/node-pool.ts';
 import { requires } from '../support/requires.ts';
 import { kubectl, kubectls, type Run } from './support/kubectl.ts';
-import { startOrch, type OrchProcess } from './support/orch-process.ts';
+import { repoRoot, startOrch, type OrchProcess } from './support/orch-process.ts';
+import { rawClient } from './support/raw-client.ts';
 import { until } from './support/until.ts';
 
 const image = 'registry.local/app:1.0';
@@ -148,3 +153,22 @@ for (const { label, path: bin } of versions) {
     });
   });
 }
+
+test('orch controller-manager apart from the server publishes its kubeconfig\'s CA and keeps endpoints', async t => {
+  // the server runs no controllers of its own here
+  const orch = await startOrch({ args: ['--controllers=-namespace'] });
+  t.after(async () => { await orch.stop(); await orch.cleanup(); });
+  const child = spawn(join(repoRoot, 'bin/orch'), ['controller-manager', '--kubeconfig', orch.kubeconfig, '--controllers', 'root-ca-cert-publisher,serviceaccount,endpointslice'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise(r => child.once('exit', r));
+  t.after(async () => { child.kill('SIGTERM'); await exited; });
+  const c = rawClient(orch.kubeconfig);
+  const ca = Buffer.from((parse(readFileSync(orch.kubeconfig, 'utf8')) as any).clusters[0].cluster['certificate-authority-data'], 'base64').toString('utf8');
+  assert.equal((await c.request('POST', '/api/v1/namespaces', { body: JSON.stringify({ metadata: { name: 'apart' } }) })).status, 201);
+  const cm = await until('kube-root-ca.crt in apart', async () => { const r = await c.request('GET', '/api/v1/namespaces/apart/configmaps/kube-root-ca.crt'); return r.status === 200 && r.json(); });
+  assert.equal(cm.data['ca.crt'], ca);
+  await until('default SA in apart', async () => (await c.request('GET', '/api/v1/namespaces/apart/serviceaccounts/default')).status === 200);
+  assert.equal((await c.request('POST', '/api/v1/namespaces/apart/services', { body: JSON.stringify({ metadata: { name: 's' }, spec: { selector: { app: 's' }, ports: [{ port: 80 }] } }) })).status, 201);
+  await until('placeholder slice', async () => (await c.request('GET', '/apis/discovery.k8s.io/v1/namespaces/apart/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Ds')).json().items.length === 1);
+  // the endpoints controller was not asked for
+  assert.equal((await c.request('GET', '/api/v1/namespaces/apart/endpoints/s')).status, 404);
+});
