@@ -5,9 +5,13 @@ import { labelSelectorFromSet, matchesLabels } from '../../api/selectors/label.t
 import { objectKey } from '../../client/informer.ts';
 import type { Pod, Service } from './pod-endpoint.ts';
 
-/** a service the endpoints controllers publish endpoints for: it has a selector and is not ExternalName */
+/**
+ * a service the endpoints controllers publish endpoints for: it has a selector, is not
+ * ExternalName and is not being deleted (the garbage collector, waiting on its dependents in a
+ * foreground deletion, must not see new ones appear)
+ */
 export function publishesEndpoints(svc: Service): boolean {
-  return !!svc.spec?.selector && svc.spec.type !== 'ExternalName';
+  return !!svc.spec?.selector && svc.spec.type !== 'ExternalName' && !svc.metadata.deletionTimestamp;
 }
 
 export function selectedPods(svc: Service, pods: Iterable<Pod>): Pod[] {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findPort, podAddress, podToSliceEndpoint, serviceAddressTypes, shouldPodBeInEndpoints } from '../../../../src/controllers/endpoints/pod-endpoint.ts';
+import { publishesEndpoints } from '../../../../src/controllers/endpoints/service-pods.ts';
 import { pod, service } from './fixtures.ts';
 
 test('a pod is an endpoint with an IP, until terminal; terminating ones only when asked', () => {
@@ -46,4 +47,13 @@ test('address families: the service families, or its pods\' when it has none', (
   assert.deepEqual(serviceAddressTypes(service('s', { ipFamilies: ['IPv6'] }), []), ['IPv6']);
   assert.deepEqual(serviceAddressTypes(service('s', { ipFamilies: undefined }), [dual]), ['IPv4', 'IPv6']);
   assert.deepEqual(serviceAddressTypes(service('s', { ipFamilies: undefined }), []), ['IPv4']);
+});
+
+test('endpoints are published for services with a selector, not ExternalName, not being deleted', () => {
+  assert.equal(publishesEndpoints(service('s')), true);
+  assert.equal(publishesEndpoints(service('s', { selector: undefined })), false);
+  assert.equal(publishesEndpoints(service('s', { type: 'ExternalName' })), false);
+  const deleting = service('s');
+  deleting.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+  assert.equal(publishesEndpoints(deleting), false);
 });
