@@ -16,7 +16,7 @@ import { setHpaCondition } from './hpa-conditions.ts';
 import type { MetricsRead, RawPodMetrics } from './metric-replicas.ts';
 import { behaviorRules, recordScaleEvent, type AutoscalerMemory } from './normalize.ts';
 import { planAutoscaling, type Hpa, type HpaEvent } from './plan.ts';
-import { ScaleTargets } from './scale-target.ts';
+import { ScaleTargets } from '../scale-targets.ts';
 
 export interface HpaControllerOptions {
   informers: InformerFactory;

@@ -13,6 +13,7 @@ import { createWorkQueue } from '../../client/work-queue.ts';
 import type { Pod } from '../endpoints/pod-endpoint.ts';
 import type { InformerFactory } from '../informer-factory.ts';
 import { countHealthy, disruptedPods, expectedAndDesired, failSafeStatus, needsScale, nextStatus, type Budget, type BudgetStatus } from './budget-status.ts';
+import { ScaleTargets } from '../scale-targets.ts';
 import { expectedScale } from './expected-scale.ts';
 import { goLabelSelector } from './go-selector-string.ts';
 
@@ -44,6 +45,7 @@ export function startDisruptionController(client: Client, log: Logger, opts: Dis
   };
   const forgetEvents = (pdb: Budget) => { for (const k of told.keys()) if (k.startsWith(`${pdb.metadata.uid}/`)) told.delete(k); };
   const synced = Promise.all([budgets.synced(), pods.synced()]);
+  const scales = new ScaleTargets(client);
   const statusPath = (pdb: Budget) => `/apis/policy/v1/namespaces/${encodeURIComponent(pdb.metadata.namespace)}/poddisruptionbudgets/${encodeURIComponent(pdb.metadata.name)}/status`;
   const target = (pdb: Budget) => ({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: pdb.metadata });
 
@@ -64,7 +66,7 @@ export function startDisruptionController(client: Client, log: Logger, opts: Dis
     let scale = 0;
     if (needsScale(pdb)) {
       let found;
-      try { found = await expectedScale(client, pdb.metadata.namespace, selected); } catch (err) {
+      try { found = await expectedScale(client, pdb.metadata.namespace, selected, scales); } catch (err) {
         events.record(target(pdb), 'Warning', 'CalculateExpectedPodCountFailed', `Failed to calculate the number of expected pods: ${(err as Error).message}`);
         throw err;
       }

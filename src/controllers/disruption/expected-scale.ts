@@ -1,11 +1,13 @@
 // The replicas the controllers of a budget's pods want, summed once per controller: a pod's
 // ReplicaSet (or the Deployment that controls it), ReplicationController or StatefulSet, read
-// through the API as the disruption controller's finders read them. Pods without a controller are
-// reported as unmanaged; a controller that cannot be found fails the sync, in Kubernetes' words.
+// through the API as the disruption controller's finders read them, and any other kind through its
+// /scale subresource. Pods without a controller are reported as unmanaged; a controller that
+// cannot be found fails the sync, in Kubernetes' words.
 
 import { isNotFound } from '../../client/api-error.ts';
 import type { Client } from '../../client/rest.ts';
 import type { Pod } from '../endpoints/pod-endpoint.ts';
+import { ScaleTargets } from '../scale-targets.ts';
 
 interface Ref { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }
 interface Scalable { metadata: { uid?: string; ownerReferences?: Ref[] }; spec?: { replicas?: number } }
@@ -22,8 +24,18 @@ const collections: Record<string, { groups: string[]; path: (ns: string) => stri
 
 export interface ExpectedScale { expected: number; unmanaged: string[] }
 
-export async function expectedScale(client: Client, namespace: string, pods: Pod[]): Promise<ExpectedScale> {
+export async function expectedScale(client: Client, namespace: string, pods: Pod[], targets = new ScaleTargets(client)): Promise<ExpectedScale> {
   const ns = encodeURIComponent(namespace);
+  /** another kind's replicas from its /scale (custom resources with a scale subresource) */
+  const viaScale = async (ref: Ref): Promise<{ uid: string; replicas: number } | undefined> => {
+    try {
+      const { scale } = await targets.get(namespace, ref);
+      return scale.metadata.uid === ref.uid ? { uid: ref.uid, replicas: scale.spec?.replicas ?? 0 } : undefined;
+    } catch (err) {
+      if (isNotFound(err) || /^no matches for kind/.test((err as Error).message)) return undefined;
+      throw err;
+    }
+  };
   /** the object a reference names, if it exists with that uid */
   const read = async (ref: Ref): Promise<Scalable | undefined> => {
     const c = collections[ref.kind];
@@ -38,6 +50,7 @@ export async function expectedScale(client: Client, namespace: string, pods: Pod
   };
   /** the controller whose scale counts for a pod controlled by `ref`: a Deployment over its ReplicaSet */
   const resolve = async (ref: Ref): Promise<{ uid: string; replicas: number } | undefined> => {
+    if (!collections[ref.kind]) return viaScale(ref);
     const o = await read(ref);
     if (!o) return undefined;
     const up = ref.kind === 'ReplicaSet' ? controllerOf(o) : undefined;

@@ -58,6 +58,14 @@ test('budget status from the pods and, for percentages, from their ReplicaSet\'s
   const lost = await eventually(async () => (await client.get(`${pdbs}/lost`)).status?.conditions?.[0], 'lost condition');
   assert.deepEqual([lost.status, lost.reason, lost.message], ['False', 'SyncFailed', 'found no controllers for pod "lost"']);
 
+  // a kind the finders do not know and that has no /scale (a Job): the same failure, as in Kubernetes
+  const job = await client.create('/apis/batch/v1/namespaces/default/jobs', { metadata: { name: 'once' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'x' }] } } } });
+  const p = await client.create(`${ns}/pods`, { metadata: { name: 'once-x', labels: { app: 'once' }, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'once', uid: job.metadata.uid, controller: true }] }, spec: { containers: [{ name: 'c', image: 'x' }] } });
+  assert.ok(p.metadata.uid);
+  await client.create(pdbs, { metadata: { name: 'once' }, spec: { minAvailable: '50%', selector: { matchLabels: { app: 'once' } } } });
+  const once = await eventually(async () => (await client.get(`${pdbs}/once`)).status?.conditions?.[0], 'once condition');
+  assert.deepEqual([once.reason, once.message], ['SyncFailed', 'found no controllers for pod "once-x"']);
+
   // no pods at all: said in an event
   await client.create(pdbs, { metadata: { name: 'empty' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'none' } } } });
   assert.deepEqual(figures(await statusOf('empty')), [0, 1, 0, 0, 'InsufficientPods']);

@@ -1,9 +1,10 @@
-// Where an autoscaler's scaleTargetRef has its scale subresource: the resource of that kind in
-// the reference's group version, found in the discovery document as Kubernetes' REST mapper finds
-// it, remembered once found. A kind without one fails in the mapper's words.
+// Where an object reference (an autoscaler's scaleTargetRef, a pod's controller) has its scale
+// subresource: the resource of that kind in the reference's group version, found in the discovery
+// document as Kubernetes' REST mapper finds it, remembered once found. A kind without one fails in
+// the mapper's words.
 
-import { ApiError } from '../../client/api-error.ts';
-import type { Client } from '../../client/rest.ts';
+import { ApiError } from '../client/api-error.ts';
+import type { Client } from '../client/rest.ts';
 
 export interface ScaleRef { apiVersion?: string; kind: string; name: string }
 export interface Scale { apiVersion?: string; kind?: string; metadata: Record<string, any>; spec?: { replicas?: number }; status?: { replicas?: number; selector?: string } }
