@@ -39,15 +39,9 @@ export function startHpaController(client: Client, log: Logger, opts: HpaControl
   const synced = Promise.all([hpas.synced(), pods.synced()]);
   const targets = new ScaleTargets(client);
   const memory = new Map<string, AutoscalerMemory>();
-  const recorder = eventRecorder(client, 'horizontal-pod-autoscaler', log);
-  // Kubernetes' recorder folds repeats into one event's count; here a repeat is not sent again
-  const told = new Map<string, string>();
-  const tell = (hpa: Hpa, e: HpaEvent) => {
-    const k = `${objectKey(hpa)}/${e.reason}`;
-    if (told.get(k) === e.message) return;
-    told.set(k, e.message);
-    recorder.record({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: hpa.metadata }, e.type, e.reason, e.message);
-  };
+  // a failing autoscaler says the same each sync: one event, counted, as kube-controller-manager's recorder does
+  const recorder = eventRecorder(client, 'horizontal-pod-autoscaler', log, undefined, Date.now, { correlate: true });
+  const tell = (hpa: Hpa, e: HpaEvent) => recorder.record({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: hpa.metadata }, e.type, e.reason, e.message);
   const ns = (hpa: Hpa) => encodeURIComponent(hpa.metadata.namespace);
 
   async function writeStatus(hpa: Hpa, status: Status) {
@@ -103,7 +97,7 @@ export function startHpaController(client: Client, log: Logger, opts: HpaControl
       throw err;
     }
     conditions = setHpaCondition(conditions, 'AbleToScale', 'True', 'SucceededRescale', `the HPA controller was able to update the target scale to ${plan.desiredReplicas}`, at);
-    recorder.record({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: hpa.metadata }, 'Normal', 'SuccessfulRescale', `New size: ${plan.desiredReplicas}; reason: ${plan.rescaleReason}`);
+    tell(hpa, { type: 'Normal', reason: 'SuccessfulRescale', message: `New size: ${plan.desiredReplicas}; reason: ${plan.rescaleReason}` });
     if (hpa.spec?.behavior) recordScaleEvent(mem, behaviorRules(hpa.spec.behavior, opts.downscaleStabilizationMs), current, plan.desiredReplicas, t);
     log.info('rescaled', { hpa: key, from: current, to: plan.desiredReplicas, reason: plan.rescaleReason });
     status = { ...status, lastScaleTime: at, conditions };
@@ -115,7 +109,6 @@ export function startHpaController(client: Client, log: Logger, opts: HpaControl
     const hpa = hpas.get(key);
     if (!hpa) {
       memory.delete(key);
-      for (const k of told.keys()) if (k.startsWith(`${key}/`)) told.delete(k);
       return;
     }
     // a failure is retried with backoff (at most the period); a success comes round again after the period

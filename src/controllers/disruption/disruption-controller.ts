@@ -32,18 +32,8 @@ export function startDisruptionController(client: Client, log: Logger, opts: Dis
   const now = opts.now ?? Date.now;
   const budgets = opts.informers.informer<Budget>('/apis/policy/v1/poddisruptionbudgets');
   const pods = opts.informers.informer<Pod>('/api/v1/pods');
-  const recorder = eventRecorder(client, 'controllermanager', log);
-  // a budget is synced on every change of its pods: the same event is told once, not on each
-  const told = new Map<string, string>();
-  const events = {
-    record(t: ReturnType<typeof target>, type: 'Normal' | 'Warning', reason: string, message: string) {
-      const key = `${t.metadata.uid}/${reason}`;
-      if (told.get(key) === message) return;
-      told.set(key, message);
-      recorder.record(t, type, reason, message);
-    },
-  };
-  const forgetEvents = (pdb: Budget) => { for (const k of told.keys()) if (k.startsWith(`${pdb.metadata.uid}/`)) told.delete(k); };
+  // a budget is synced on every change of its pods: a repeated event is counted, not made again
+  const events = eventRecorder(client, 'controllermanager', log, undefined, Date.now, { correlate: true });
   const synced = Promise.all([budgets.synced(), pods.synced()]);
   const scales = new ScaleTargets(client);
   const statusPath = (pdb: Budget) => `/apis/policy/v1/namespaces/${encodeURIComponent(pdb.metadata.namespace)}/poddisruptionbudgets/${encodeURIComponent(pdb.metadata.name)}/status`;
@@ -61,7 +51,6 @@ export function startDisruptionController(client: Client, log: Logger, opts: Dis
     }
     const selected = pods.list().filter(p => p.metadata.namespace === pdb.metadata.namespace && matchesLabels(selector, p.metadata.labels));
     if (!selected.length) events.record(target(pdb), 'Normal', 'NoPods', 'No matching pods found');
-    else told.delete(`${pdb.metadata.uid}/NoPods`);
 
     let scale = 0;
     if (needsScale(pdb)) {
@@ -99,7 +88,7 @@ export function startDisruptionController(client: Client, log: Logger, opts: Dis
   }
 
   const queue = createWorkQueue(sync, { concurrency: 3, baseDelayMs: 100, maxDelayMs: 30_000, log });
-  budgets.on('add', b => queue.add(objectKey(b))).on('update', (_o, b) => queue.add(objectKey(b))).on('delete', forgetEvents);
+  budgets.on('add', b => queue.add(objectKey(b))).on('update', (_o, b) => queue.add(objectKey(b)));
   const podChanged = (...ps: Pod[]) => {
     for (const b of budgets.list()) {
       if (b.metadata.namespace === ps[0]!.metadata.namespace && ps.some(p => selects(b, p.metadata.labels))) queue.add(objectKey(b));

@@ -23,7 +23,7 @@ export function startEndpointsController(client: Client, log: Logger, opts: { in
   const services = opts.informers.informer<Service>('/api/v1/services');
   const pods = opts.informers.informer<Pod>('/api/v1/pods');
   const endpoints = opts.informers.informer<EndpointsObject>('/api/v1/endpoints');
-  const events = eventRecorder(client, 'endpoint-controller', log);
+  const events = eventRecorder(client, 'endpoint-controller', log, undefined, Date.now, { correlate: true });
   const triggers = new TriggerTimeTracker();
   const written = new WrittenVersions();
   const synced = Promise.all([services.synced(), pods.synced(), endpoints.synced()]);

@@ -31,7 +31,7 @@ export function startEndpointSliceController(client: Client, log: Logger, opts: 
   const pods = opts.informers.informer<Pod>('/api/v1/pods');
   const slices = opts.informers.informer<ExistingSlice>('/apis/discovery.k8s.io/v1/endpointslices');
   const nodes = opts.informers.informer<{ metadata: { name: string; labels?: Record<string, string> } }>('/api/v1/nodes');
-  const events = eventRecorder(client, 'endpoint-slice-controller', log);
+  const events = eventRecorder(client, 'endpoint-slice-controller', log, undefined, Date.now, { correlate: true });
   const triggers = new TriggerTimeTracker();
   const written = new WrittenVersions();
   const synced = Promise.all([services.synced(), pods.synced(), slices.synced(), nodes.synced()]);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { silentLogger } from '../../../../src/api/log.ts';
 import { startControllers } from '../../../../src/controllers/manager.ts';
-import { eventually, startInProcessApi } from '../in-process-api.ts';
+import { eventually, startInProcessApi } from '../../support/in-process-api.ts';
 
 const ns = '/api/v1/namespaces/default';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { silentLogger } from '../../../../src/api/log.ts';
 import { startControllers } from '../../../../src/controllers/manager.ts';
 import { correctedRootCA, description } from '../../../../src/controllers/serviceaccounts/root-ca-publisher.ts';
-import { eventually, startInProcessApi } from '../in-process-api.ts';
+import { eventually, startInProcessApi } from '../../support/in-process-api.ts';
 
 test('the root CA ConfigMap is put right only when its data or description differ, keeping what users added', () => {
   const right = { metadata: { name: 'kube-root-ca.crt', labels: { mine: 'x' }, annotations: { 'kubernetes.io/description': description, other: 'y' } }, data: { 'ca.crt': 'PEM' } };
