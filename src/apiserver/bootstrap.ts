@@ -1,8 +1,9 @@
 // What a fresh cluster has before anyone writes: the system namespaces and the `kubernetes`
-// service in `default`. Runs at every start and creates only what is missing.
+// service in `default`, with its endpoints. Runs at every start and creates only what is missing.
 
 import { StatusError } from '../api/status.ts';
-import type { Catalog } from '../schema/types.ts';
+import type { KubeObject } from '../api/object.ts';
+import type { Catalog, ResourceInfo } from '../schema/types.ts';
 import type { Registry } from '../registry/registry.ts';
 
 export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -34,4 +35,37 @@ export async function ensureKubernetesService(store: Registry, catalog: Catalog,
       spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }] },
     });
   }));
+}
+
+/**
+ * The `kubernetes` service's endpoints, which the API server keeps itself (no controller selects
+ * pods for it): an Endpoints object marked not to be mirrored, and an EndpointSlice of its own,
+ * both naming this server's address and port. Rewritten when a restart moved the port.
+ */
+export async function ensureKubernetesEndpoints(store: Registry, catalog: Catalog, ip: string, port: number): Promise<void> {
+  const ports = [{ name: 'https', port, protocol: 'TCP' }];
+  const v6 = ip.includes(':');
+  await ensureEqual(store, catalog.lookup('', 'v1', 'endpoints')!, {
+    metadata: { name: 'kubernetes', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+    subsets: [{ addresses: [{ ip }], ports }],
+  }, ['subsets']);
+  const slices = catalog.lookup('discovery.k8s.io', 'v1', 'endpointslices');
+  if (slices) {
+    await ensureEqual(store, slices, {
+      metadata: { name: 'kubernetes', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+      addressType: v6 ? 'IPv6' : 'IPv4',
+      endpoints: [{ addresses: [ip], conditions: { ready: true } }],
+      ports,
+    }, ['addressType', 'endpoints', 'ports']);
+  }
+}
+
+async function ensureEqual(store: Registry, info: ResourceInfo, want: KubeObject, fields: string[]): Promise<void> {
+  const name = want.metadata.name!;
+  let current: KubeObject | undefined;
+  try { current = await store.get(info, 'default', name); } catch (err) { if (!(err instanceof StatusError && err.code === 404)) throw err; }
+  if (!current) return ensure(() => store.create(info, 'default', want));
+  const same = fields.every(f => JSON.stringify(current![f]) === JSON.stringify(want[f]));
+  if (same) return;
+  await store.update(info, 'default', name, { ...current, ...Object.fromEntries(fields.map(f => [f, want[f]])) });
 }

@@ -42,6 +42,8 @@ export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Pro
   checkPathName('Name', ri.name);
   ctx.resource = info;
   if (ri.namespace !== undefined && !info.namespaced) throw resourceNotFound();
+  // KEP-4974: every use of core/v1 Endpoints is answered with this warning from 1.33 on
+  if (ri.group === '' && ri.resource === 'endpoints') ctx.warnings.push('v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice');
   if (ri.subresource) {
     // the subresources this server implements, from the registry's table
     const sub = subresourceOf(info, ri.subresource);

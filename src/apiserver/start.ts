@@ -2,7 +2,7 @@
 // the generic store, seeds the system objects and starts listening. cli/ calls this; tests too.
 
 import type { FeatureGates } from '../api/feature-gates.ts';
-import { hostname } from 'node:os';
+import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../api/log.ts';
 import { StatusError } from '../api/status.ts';
@@ -18,7 +18,7 @@ import { securePrivateDirs } from '../pki/private-files.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createHealth } from './health.ts';
 import { createApiServer } from './server.ts';
-import { ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
+import { ensureKubernetesEndpoints, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
 
 export interface ServerConfig {
   dataDir: string;
@@ -46,6 +46,13 @@ export interface RunningServer {
   kubeconfigPath: string;
   /** readyz fails first, then (after the shutdown delay) in-flight requests finish and it stops */
   shutdown(): Promise<void>;
+}
+
+/** the address the `kubernetes` service's endpoints name: the bound one, or this host's first */
+function advertiseAddress(bind: string): string {
+  if (bind !== '0.0.0.0' && bind !== '::') return bind;
+  const external = Object.values(networkInterfaces()).flat().find(i => i && !i.internal && i.family === 'IPv4');
+  return external?.address ?? '127.0.0.1';
 }
 
 export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
@@ -99,6 +106,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   await ensureSystemNamespaces(store, catalog);
   nsDone();
   await ensureKubernetesService(store, catalog, port);
+  await ensureKubernetesEndpoints(store, catalog, advertiseAddress(cfg.bindAddress), port);
   bootDone();
   const compactionMs = cfg.compactionIntervalMs ?? 5 * 60_000;
   const compactor = compactionMs > 0 ? startCompactor(storage, { intervalMs: compactionMs, retentionMs: compactionMs, log, revisionBefore: (backend as { revisionBefore?: (ms: number) => number }).revisionBefore?.bind(backend) }) : undefined;

@@ -42,7 +42,10 @@ export interface ControlPlane {
 
 export async function startControlPlane(o: ControlPlaneOptions): Promise<ControlPlane> {
   const server = await startServer(o.server);
-  const client = createClient(await loadKubeconfig(server.kubeconfigPath));
+  const kubeconfig = await loadKubeconfig(server.kubeconfigPath);
+  const client = createClient(kubeconfig);
+  // without --root-ca-file, the CA that kube-root-ca.crt publishes is the admin kubeconfig's
+  o.controllers.settings.rootCA ??= kubeconfig.ca?.toString('utf8');
   const pods = podInformer(client, o.log.with({ component: 'pod-informer' }));
   // a server that runs no controllers takes no lease: a controller manager beside it leads
   const running = o.controllers.enabled.length === 0 ? undefined : runElected(client, o.log, elected('kube-controller-manager', o.server.dataDir), 'kube-controller-manager', () => startControllers({ client, log: o.log, ...o.controllers, shared: { pods } }));

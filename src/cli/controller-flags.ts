@@ -1,7 +1,9 @@
 // The controller flags `orch server` and `orch controller-manager` share, named as
 // kube-controller-manager names them.
 
+import { readFileSync } from 'node:fs';
 import { parseDuration } from '../api/duration.ts';
+import { parseGoBool } from '../api/go-bool.ts';
 import { controllerNames, selectControllers, type ControllerSettings } from '../controllers/manager.ts';
 import { flag, type Flag } from './command.ts';
 
@@ -11,6 +13,11 @@ export const controllerFlags: Record<string, Flag> = {
   'node-monitor-period': { type: 'string', default: '5s', description: 'how often node health is checked' },
   'concurrent-gc-syncs': { type: 'string', default: '20', description: 'objects the garbage collector looks at in parallel' },
   'enable-garbage-collector': { type: 'string', default: 'true', description: 'run the garbage collector (false: turn it off whatever --controllers says)' },
+  'root-ca-file': { type: 'string', default: '', description: 'the cluster CA (PEM) published as kube-root-ca.crt in every namespace (default: the kubeconfig\'s certificate authority)' },
+  'horizontal-pod-autoscaler-sync-period': { type: 'string', default: '15s', description: 'how often each HorizontalPodAutoscaler is looked at' },
+  'horizontal-pod-autoscaler-downscale-stabilization': { type: 'string', default: '5m0s', description: 'how far back the highest recommendation holds a scale-down' },
+  'horizontal-pod-autoscaler-tolerance': { type: 'string', default: '0.1', description: 'the least change of the usage-to-target ratio that makes an autoscaler act' },
+  'max-endpoints-per-slice': { type: 'string', default: '100', description: 'the most endpoints the EndpointSlice controller puts in one slice (1 to 1000)' },
 };
 
 function positiveInt(name: string, v: string): number {
@@ -20,12 +27,16 @@ function positiveInt(name: string, v: string): number {
 }
 
 function bool(name: string, v: string): boolean {
-  if (/^(1|t|true|T|TRUE|True)$/.test(v)) return true;
-  if (/^(0|f|false|F|FALSE|False)$/.test(v)) return false;
-  throw new Error(`invalid boolean value "${v}" for flag --${name}`);
+  const b = parseGoBool(v);
+  if (b === undefined) throw new Error(`invalid boolean value "${v}" for flag --${name}`);
+  return b;
 }
 
+
+/** the controllers' settings from their flags; without --root-ca-file, the caller sets rootCA from its kubeconfig */
 export function controllerOptions(values: Record<string, string | boolean | undefined>): { enabled: string[]; settings: ControllerSettings } {
+  const caFile = String(values['root-ca-file'] ?? '');
+  const rootCA = caFile ? flag(() => readFileSync(caFile, 'utf8')) : undefined;
   return {
     enabled: flag(() => {
       const spec = String(values.controllers).split(',').filter(Boolean);
@@ -37,6 +48,23 @@ export function controllerOptions(values: Record<string, string | boolean | unde
       concurrentGCSyncs: flag(() => positiveInt('concurrent-gc-syncs', String(values['concurrent-gc-syncs'] ?? '20'))),
       nodeMonitorGracePeriodMs: flag(() => parseDuration(String(values['node-monitor-grace-period']))),
       nodeMonitorPeriodMs: flag(() => parseDuration(String(values['node-monitor-period']))),
+      maxEndpointsPerSlice: flag(() => endpointsPerSlice(String(values['max-endpoints-per-slice'] ?? '100'))),
+      rootCA,
+      hpaSyncPeriodMs: flag(() => parseDuration(String(values['horizontal-pod-autoscaler-sync-period'] ?? '15s'))),
+      hpaDownscaleStabilizationMs: flag(() => parseDuration(String(values['horizontal-pod-autoscaler-downscale-stabilization'] ?? '5m0s'))),
+      hpaTolerance: flag(() => tolerance(String(values['horizontal-pod-autoscaler-tolerance'] ?? '0.1'))),
     },
   };
+}
+
+function endpointsPerSlice(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new Error(`--max-endpoints-per-slice must be between 1 and 1000, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function tolerance(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`--horizontal-pod-autoscaler-tolerance must be a non-negative number, got ${JSON.stringify(v)}`);
+  return n;
 }

@@ -3,6 +3,7 @@
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
 import { apiServerFeatureGates } from '../api/feature-gates.ts';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
+import { loadKubeconfig } from '../client/kubeconfig.ts';
 import { startControllers } from '../controllers/manager.ts';
 import { apiClient, kubeconfigFlag } from './api-client-flags.ts';
 import { signalled, verbosityFlag, type Command } from './command.ts';
@@ -11,7 +12,7 @@ import { leaderElectionFlags, leaderElectionOptions, runElected } from './leader
 
 export const controllerManagerCommand: Command = {
   name: 'controller-manager',
-  summary: 'Run the control loops (namespace lifecycle, node lifecycle, taint eviction) against an API server.',
+  summary: 'Run the control loops (namespace and node lifecycle, taint eviction, endpoints, service accounts, disruption budgets, autoscaling) against an API server.',
   usage: 'orch controller-manager --kubeconfig FILE [--controllers LIST]',
   flags: {
     kubeconfig: kubeconfigFlag,
@@ -25,6 +26,7 @@ export const controllerManagerCommand: Command = {
     const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
     log.info('feature gates', readFeatureGates(values['feature-gates'], apiServerFeatureGates).effective());
     const controllers = controllerOptions(values);
+    controllers.settings.rootCA ??= (await loadKubeconfig(String(values.kubeconfig))).ca?.toString('utf8');
     const running = runElected(client, log, leaderElectionOptions(values), 'kube-controller-manager', () => startControllers({ client, log, ...controllers }));
     process.stdout.write(`orch controller-manager running: ${controllers.enabled.join(', ')}\n`);
     await signalled();

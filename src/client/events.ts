@@ -11,18 +11,44 @@ export interface EventRecorder {
   record(target: EventTarget, type: 'Normal' | 'Warning', reason: string, message: string): void;
 }
 
+export interface RecorderOptions {
+  /**
+   * an event the same as one recorded before (object, type, reason, message) raises that event's
+   * count and lastTimestamp instead of making another, as client-go's event correlator does, so
+   * `kubectl describe` shows "(x3 over 45s)" for a controller that says the same thing each sync
+   */
+  correlate?: boolean;
+}
+
+/** events remembered for correlation, the oldest forgotten first (client-go keeps 4096) */
+const correlationCacheSize = 4096;
+
 /** events are sent a few at a time, so a burst of them never delays the work they describe */
 const maxInFlight = 1;
 
-export function eventRecorder(client: Client, component: string, log: Logger, host?: string, now: () => number = Date.now): EventRecorder {
-  const queue: Array<{ namespace: string; event: unknown; reason: string }> = [];
+export function eventRecorder(client: Client, component: string, log: Logger, host?: string, now: () => number = Date.now, opts: RecorderOptions = {}): EventRecorder {
+  type Queued = { namespace: string; event: Record<string, any>; reason: string; repeat?: { name: string; count: number; lastTimestamp: string } };
+  const queue: Queued[] = [];
+  const seen = new Map<string, { name: string; count: number }>();
   let inFlight = 0;
+  const collection = (ns: string) => `/api/v1/namespaces/${encodeURIComponent(ns)}/events`;
+  const send = async (q: Queued) => {
+    if (!q.repeat) return client.create(collection(q.namespace), q.event);
+    const { name, count, lastTimestamp } = q.repeat;
+    try {
+      return await client.patch(`${collection(q.namespace)}/${encodeURIComponent(name)}`, { count, lastTimestamp }, 'application/strategic-merge-patch+json');
+    } catch (err) {
+      // the event expired or was deleted: record it afresh, with the count it has reached
+      if ((err as { code?: number }).code !== 404) throw err;
+      return client.create(collection(q.namespace), { ...q.event, metadata: { ...q.event.metadata, name }, count, lastTimestamp });
+    }
+  };
   const pump = () => {
     while (inFlight < maxInFlight && queue.length) {
-      const { namespace, event, reason } = queue.shift()!;
+      const q = queue.shift()!;
       inFlight++;
-      client.create(`/api/v1/namespaces/${encodeURIComponent(namespace)}/events`, event)
-        .catch(err => log.debug('event not recorded', { reason, err: String(err) }))
+      send(q)
+        .catch(err => log.debug('event not recorded', { reason: q.reason, err: String(err) }))
         .finally(() => { inFlight--; pump(); });
     }
   };
@@ -31,6 +57,8 @@ export function eventRecorder(client: Client, component: string, log: Logger, ho
       const namespace = target.metadata.namespace || 'default';
       const t = new Date(now());
       const stamp = rfc3339(t);
+      const key = opts.correlate ? JSON.stringify([namespace, target.kind, target.metadata.name, target.metadata.uid, type, reason, message]) : undefined;
+      const before = key ? seen.get(key) : undefined;
       const event = {
         apiVersion: 'v1',
         kind: 'Event',
@@ -46,7 +74,19 @@ export function eventRecorder(client: Client, component: string, log: Logger, ho
         reportingComponent: component,
         reportingInstance: host ?? '',
       };
-      queue.push({ namespace, event, reason });
+      if (key && before) {
+        before.count++;
+        // kept as most recently used
+        seen.delete(key);
+        seen.set(key, before);
+        queue.push({ namespace, event, reason, repeat: { name: before.name, count: before.count, lastTimestamp: stamp } });
+      } else {
+        if (key) {
+          seen.set(key, { name: event.metadata.name, count: 1 });
+          if (seen.size > correlationCacheSize) seen.delete(seen.keys().next().value!);
+        }
+        queue.push({ namespace, event, reason });
+      }
       pump();
     },
   };

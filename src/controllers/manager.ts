@@ -6,6 +6,14 @@ import type { Logger } from '../api/log.ts';
 import type { Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
 import { startGarbageCollector } from './garbage-collector/garbage-collector.ts';
+import { startEndpointsController } from './endpoints/endpoints-controller.ts';
+import { startEndpointSliceController } from './endpoints/endpointslice-controller.ts';
+import { startMirroringController } from './endpoints/mirroring-controller.ts';
+import { startHpaController } from './autoscaler/hpa-controller.ts';
+import { startDisruptionController } from './disruption/disruption-controller.ts';
+import { createInformerFactory, type InformerFactory } from './informer-factory.ts';
+import { startRootCAPublisher } from './serviceaccounts/root-ca-publisher.ts';
+import { startServiceAccountController } from './serviceaccounts/serviceaccount-controller.ts';
 import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
 import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts';
@@ -27,6 +35,16 @@ export interface ControllerSettings {
   nodeMonitorPeriodMs?: number;
   /** --concurrent-gc-syncs */
   concurrentGCSyncs?: number;
+  /** --max-endpoints-per-slice */
+  maxEndpointsPerSlice?: number;
+  /** the cluster CA (PEM) published in every namespace: --root-ca-file, else the kubeconfig's */
+  rootCA?: string;
+  /** --horizontal-pod-autoscaler-sync-period */
+  hpaSyncPeriodMs?: number;
+  /** --horizontal-pod-autoscaler-downscale-stabilization */
+  hpaDownscaleStabilizationMs?: number;
+  /** --horizontal-pod-autoscaler-tolerance */
+  hpaTolerance?: number;
 }
 
 /** informers the process already runs, for controllers to use instead of their own */
@@ -35,9 +53,11 @@ export interface SharedInformers {
   pods?: Informer;
   /** every pod, as the workload controllers keep them (ownedPodView: ReplicaSets, ReplicationControllers, StatefulSets, DaemonSets); made on first use when not given */
   ownedPods?: Informer<OwnedPod>;
+  /** whole objects by collection, for controllers that read more of them than podInformer keeps */
+  informers?: InformerFactory;
 }
 
-type Starter = (client: Client, log: Logger, settings: ControllerSettings, shared: SharedInformers) => { stop(): void };
+type Starter = (client: Client, log: Logger, settings: ControllerSettings, shared: SharedInformers & { informers: InformerFactory }) => { stop(): void };
 
 interface Entry { start: Starter; offByDefault?: boolean }
 
@@ -54,6 +74,17 @@ const controllers: Record<string, Entry> = {
   'ttl-after-finished-controller': { start: (c, l) => startTtlAfterFinishedController(c, l) },
   statefulset: { start: (c, l, _s, shared) => startStatefulSetController(c, l, { pods: shared.ownedPods }) },
   daemonset: { start: (c, l, _s, shared) => startDaemonSetController(c, l, { pods: shared.ownedPods }) },
+  'endpoints-controller': { start: (c, l, _s, shared) => startEndpointsController(c, l, { informers: shared.informers }) },
+  'endpointslice-controller': { start: (c, l, s, shared) => startEndpointSliceController(c, l, { informers: shared.informers, maxEndpointsPerSlice: s.maxEndpointsPerSlice }) },
+  'endpointslice-mirroring-controller': { start: (c, l, _s, shared) => startMirroringController(c, l, { informers: shared.informers }) },
+  'serviceaccount-controller': { start: (c, l, _s, shared) => startServiceAccountController(c, l, shared.informers) },
+  'root-ca-certificate-publisher-controller': { start: (c, l, s, shared) => {
+    if (s.rootCA) return startRootCAPublisher(c, l, shared.informers, s.rootCA);
+    l.warn('no cluster CA known (--root-ca-file, or certificate-authority data in the kubeconfig): kube-root-ca.crt is not published');
+    return { stop() {} };
+  } },
+  'disruption-controller': { start: (c, l, _s, shared) => startDisruptionController(c, l, { informers: shared.informers }) },
+  'horizontal-pod-autoscaler-controller': { start: (c, l, s, shared) => startHpaController(c, l, { informers: shared.informers, syncPeriodMs: s.hpaSyncPeriodMs, downscaleStabilizationMs: s.hpaDownscaleStabilizationMs, tolerance: s.hpaTolerance }) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -69,6 +100,13 @@ const aliases: Record<string, string> = {
   'ttl-after-finished': 'ttl-after-finished-controller',
   'statefulset-controller': 'statefulset',
   'daemonset-controller': 'daemonset',
+  endpoint: 'endpoints-controller',
+  endpointslice: 'endpointslice-controller',
+  endpointslicemirroring: 'endpointslice-mirroring-controller',
+  serviceaccount: 'serviceaccount-controller',
+  'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
+  disruption: 'disruption-controller',
+  horizontalpodautoscaling: 'horizontal-pod-autoscaler-controller',
 };
 
 export function controllerNames(): string[] {
@@ -106,7 +144,8 @@ export interface StartControllersOptions {
 }
 
 export function startControllers(opts: StartControllersOptions): { stop(): void } {
-  const shared: SharedInformers = { ...opts.shared };
+  const informers = opts.shared?.informers ?? createInformerFactory(opts.client, opts.log.with({ component: 'informers' }));
+  const shared = { ...opts.shared, informers };
   // the workload controllers share one informer over every pod, started once they all listen
   let madeOwnedPods: Informer<OwnedPod> | undefined;
   if (!shared.ownedPods) shared.ownedPods = madeOwnedPods = ownedPodInformer(opts.client, opts.log.with({ component: 'owned-pods-informer' }));
@@ -117,7 +156,13 @@ export function startControllers(opts: StartControllersOptions): { stop(): void 
   });
   // an informer no controller listens to is never started
   if (madeOwnedPods && selectControllers(opts.enabled).some(n => podOwners.has(n))) madeOwnedPods.start();
-  return { stop() { for (const r of running) r.stop(); madeOwnedPods?.stop(); } };
+  return {
+    stop() {
+      for (const r of running) r.stop();
+      madeOwnedPods?.stop();
+      if (!opts.shared?.informers) informers.stop();
+    },
+  };
 }
 
 /** the controllers that read shared.ownedPods */

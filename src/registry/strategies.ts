@@ -9,6 +9,7 @@ import { workloadStrategy } from './apps/workloads.ts';
 import { cronJobStrategy, jobStrategy } from './batch/jobs.ts';
 import { validateImmutableData } from './validation/immutable.ts';
 import { secretStrategy } from './core/secrets.ts';
+import { autoscalerStrategy } from './autoscaling/hpa.ts';
 import { validateConfigMapSize } from './validation/data-size.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
@@ -40,6 +41,9 @@ const table: Record<string, Strategy> = {
   'replicationcontrollers': workloadStrategy('replicationcontrollers'),
   'jobs.batch': jobStrategy,
   'cronjobs.batch': cronJobStrategy,
+  // status.observedGeneration of a budget says which spec the disruption controller counted for
+  'poddisruptionbudgets.policy': strategyWith({ tracksGeneration: true }),
+  'horizontalpodautoscalers.autoscaling': autoscalerStrategy,
 };
 
 export function strategyFor(info: Pick<ResourceInfo, 'group' | 'resource'>): Strategy {

@@ -20,7 +20,8 @@ async function create(name: string): Promise<number> {
 const names = (r: { json(): any }) => r.json().items.map((i: any) => i.metadata.name);
 
 before(async () => {
-  orch = await startOrch();
+  // no kube-root-ca.crt publisher: these tables are about configmaps this test alone writes
+  orch = await startOrch({ args: ['--controllers', '*,-root-ca-certificate-publisher-controller'] });
   c = rawClient(orch.kubeconfig);
   await c.request('POST', '/api/v1/namespaces', { body: JSON.stringify({ metadata: { name: 'rv' } }) });
   rvA = await create('a');
@@ -152,7 +153,7 @@ describe('watch', () => {
 
 describe('bookmarks and timeouts', () => {
   test('periodic bookmarks carry only the resourceVersion; timeoutSeconds ends the stream', async () => {
-    const fast = await startOrch({ args: ['--watch-bookmark-interval=200ms'] });
+    const fast = await startOrch({ args: ['--watch-bookmark-interval=200ms', '--controllers', '*,-root-ca-certificate-publisher-controller'] });
     try {
       const s = rawClient(fast.kubeconfig);
       const w = await s.watch('/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=1&allowWatchBookmarks=true');

@@ -21,6 +21,8 @@ test('--controllers selects as kube-controller-manager does', () => {
   assert.deepEqual(selectControllers(['job', 'cronjob']), ['job-controller', 'cronjob-controller']);
   assert.deepEqual(selectControllers(['*', '-ttl-after-finished']), allBut('ttl-after-finished-controller'));
   assert.deepEqual(selectControllers(['statefulset-controller', 'daemonset-controller']), ['statefulset', 'daemonset']);
+  assert.deepEqual(selectControllers(['endpoint', 'endpointslice']), ['endpoints-controller', 'endpointslice-controller']);
+  assert.deepEqual(selectControllers(['*', '-endpoint']), allBut('endpoints-controller'));
   assert.deepEqual(selectControllers(['namespace', '-namespace']), ['namespace']);
   assert.deepEqual(selectControllers(['namespace']), ['namespace']);
   assert.deepEqual(selectControllers([]), []);

@@ -106,6 +106,10 @@ test('through the API: written in v2, read in v1 on get, list and watch; written
   const v2 = (await api.request('GET', `${v2Path}/h`)).json();
   assert.equal(v2.spec.maxReplicas, 9);
   assert.equal(v2.spec.metrics.length, 3, 'the metrics v1 cannot hold came back from the annotations');
-  assert.deepEqual(v2.spec.behavior, { scaleDown: { stabilizationWindowSeconds: 60 } });
+  // as written, with the parts Kubernetes defaults filled in
+  assert.deepEqual(v2.spec.behavior, {
+    scaleUp: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] },
+    scaleDown: { stabilizationWindowSeconds: 60, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] },
+  });
   assert.deepEqual(v2.metadata.annotations, { keep: 'me' });
 });
