@@ -1,7 +1,10 @@
-// What a fresh cluster has before anyone writes: the system namespaces and the `kubernetes`
-// service in `default`. Runs at every start and creates only what is missing.
+// What a fresh cluster has before anyone writes: the system namespaces, the `kubernetes`
+// service in `default` and the default StorageClass `standard` behind the built-in local-path
+// provisioner (as k3s deploys its local-storage class). Runs at every start and creates only
+// what is missing.
 
 import { StatusError } from '../api/status.ts';
+import { localPathProvisionerName } from '../api/default-storage-class.ts';
 import type { Catalog } from '../schema/types.ts';
 import type { Registry } from '../registry/registry.ts';
 
@@ -33,5 +36,19 @@ export async function ensureKubernetesService(store: Registry, catalog: Catalog,
       metadata: { name: 'kubernetes', labels: { component: 'apiserver', provider: 'kubernetes' } },
       spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }] },
     });
+  }));
+}
+
+export async function ensureDefaultStorageClass(store: Registry, catalog: Catalog): Promise<void> {
+  const sc = catalog.lookup('storage.k8s.io', 'v1', 'storageclasses');
+  if (!sc) return;
+  await ensure(() => store.get(sc, undefined, 'standard').catch(err => {
+    if (!(err instanceof StatusError && err.code === 404)) throw err;
+    return store.create(sc, undefined, {
+      metadata: { name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+      provisioner: localPathProvisionerName,
+      reclaimPolicy: 'Delete',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    } as never);
   }));
 }

@@ -18,7 +18,7 @@ import { securePrivateDirs } from '../pki/private-files.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createHealth } from './health.ts';
 import { createApiServer } from './server.ts';
-import { ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
+import { ensureDefaultStorageClass, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
 
 export interface ServerConfig {
   dataDir: string;
@@ -99,6 +99,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   await ensureSystemNamespaces(store, catalog);
   nsDone();
   await ensureKubernetesService(store, catalog, port);
+  await ensureDefaultStorageClass(store, catalog);
   bootDone();
   const compactionMs = cfg.compactionIntervalMs ?? 5 * 60_000;
   const compactor = compactionMs > 0 ? startCompactor(storage, { intervalMs: compactionMs, retentionMs: compactionMs, log, revisionBefore: (backend as { revisionBefore?: (ms: number) => number }).revisionBefore?.bind(backend) }) : undefined;

@@ -8,6 +8,9 @@ import type { Client } from '../client/rest.ts';
 import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
 import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts';
+import { startVolumeBinder } from './volumes/binder.ts';
+import { startLocalPathProvisioner } from './volumes/local-path.ts';
+import { startPvcProtectionController, startPvProtectionController } from './volumes/protection.ts';
 
 /** settings from the command line that controllers read */
 export interface ControllerSettings {
@@ -15,6 +18,8 @@ export interface ControllerSettings {
   nodeMonitorGracePeriodMs?: number;
   /** --node-monitor-period */
   nodeMonitorPeriodMs?: number;
+  /** --local-path-dir: where the local-path provisioner puts volumes on each node */
+  localPathDir?: string;
 }
 
 /** informers the process already runs, for controllers to use instead of their own */
@@ -31,12 +36,19 @@ const controllers: Record<string, Entry> = {
   namespace: { start: (c, l) => startNamespaceController(c, l) },
   nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
+  'persistentvolume-binder': { start: (c, l) => startVolumeBinder(c, l) },
+  'pvc-protection': { start: (c, l) => startPvcProtectionController(c, l) },
+  'pv-protection': { start: (c, l) => startPvProtectionController(c, l) },
+  'local-path-provisioner': { start: (c, l, s) => startLocalPathProvisioner(c, l, { dir: s.localPathDir }) },
 };
 
 /** the names kube-controller-manager also accepts for these */
 const aliases: Record<string, string> = {
   'namespace-controller': 'namespace',
   'node-lifecycle-controller': 'nodelifecycle',
+  'persistentvolume-binder-controller': 'persistentvolume-binder',
+  'persistentvolumeclaim-protection-controller': 'pvc-protection',
+  'persistentvolume-protection-controller': 'pv-protection',
 };
 
 export function controllerNames(): string[] {
