@@ -177,7 +177,12 @@ export function startVolumeBinder(client: Client, log: Logger, o: BinderOptions 
 
   volumes
     .on('add', v => { volumeQueue.add(v.metadata.name!); claimsOfVolume(v); enqueueWaitingClaims(); })
-    .on('update', (_a, v) => { volumeQueue.add(v.metadata.name!); claimsOfVolume(v); })
+    .on('update', (a, v) => {
+      volumeQueue.add(v.metadata.name!);
+      claimsOfVolume(v);
+      // a volume just become Available may be what a waiting claim needs
+      if (v.status?.phase === 'Available' && a.status?.phase !== 'Available') enqueueWaitingClaims();
+    })
     .on('delete', v => { told.delete(`PersistentVolume//${v.metadata.name}`); claimsOfVolume(v); });
   claims
     .on('add', c => claimQueue.add(objectKey(c)))
