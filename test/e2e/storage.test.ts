@@ -1,0 +1,111 @@
+// Storage end to end with real kubectl (newest and oldest present) against `orch server` and
+// simulated nodes: the default StorageClass as `kubectl get storageclass` shows it; a claim
+// Pending (WaitForFirstConsumer) until a pod uses it, then provisioned on the pod's node and
+// Bound, the pod Running, the volume's directory made on the node; `kubectl get pv,pvc` as on a
+// real cluster; pod and claim deleted, the volume goes too (reclaim policy Delete).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startNodePool } from '../support/node-pool.ts';
+import { startOrch } from './support/orch-process.ts';
+import { kubectl, kubectls } from './support/kubectl.ts';
+import { until } from './support/until.ts';
+
+const image = 'registry.local/app:1.0';
+
+const claimYaml = (ns: string) => `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: data
+  namespace: ${ns}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources:
+    requests:
+      storage: 1Gi
+`;
+
+const podYaml = (ns: string) => `apiVersion: v1
+kind: Pod
+metadata:
+  name: writer
+  namespace: ${ns}
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: app
+    image: ${image}
+    imagePullPolicy: IfNotPresent
+    command: [sh, -c, 'trap "exit 0" TERM; while true; do sleep 1; done']
+    volumeMounts:
+    - name: data
+      mountPath: /data
+  volumes:
+  - name: data
+    persistentVolumeClaim:
+      claimName: data
+`;
+
+test('kubectl: a claim Pending until a pod uses it, then Bound on the pod\'s node; deleted with its volume', async t => {
+  const volumesDir = await mkdtemp(join(tmpdir(), 'orch-local-path-'));
+  t.after(() => rm(volumesDir, { recursive: true, force: true }));
+  const orch = await startOrch({ args: ['--local-path-dir', volumesDir] });
+  t.after(async () => { await orch.stop(); await orch.cleanup(); });
+  const pool = await startNodePool({ kubeconfig: orch.kubeconfig, nodes: 2, images: [image] });
+  t.after(() => pool.stop());
+  const k = (bin: string, args: string[], input?: string) => kubectl(bin, orch.kubeconfig, args, input);
+
+  for (const { label, path } of kubectls()) {
+    await t.test(`kubectl ${label}`, async () => {
+      const ns = `store-${label.replace('.', '-')}`;
+      assert.equal((await k(path, ['create', 'namespace', ns])).code, 0);
+      const classes = await k(path, ['get', 'storageclass']);
+      assert.match(classes.stdout, /^NAME\s+PROVISIONER\s+RECLAIMPOLICY\s+VOLUMEBINDINGMODE\s+ALLOWVOLUMEEXPANSION\s+AGE$/m, classes.stdout);
+      assert.match(classes.stdout, /^standard \(default\)\s+orch\.io\/local-path\s+Delete\s+WaitForFirstConsumer\s+false\s+\S+$/m, classes.stdout);
+
+      const created = await k(path, ['apply', '-f', '-'], claimYaml(ns));
+      assert.equal(created.code, 0, created.stderr);
+      const pending = await until('the WaitForFirstConsumer event', async () => {
+        const ev = await k(path, ['-n', ns, 'get', 'events', '--field-selector', 'involvedObject.name=data', '-o', 'json']);
+        return JSON.parse(ev.stdout).items.find((e: any) => e.reason === 'WaitForFirstConsumer');
+      });
+      assert.equal(pending.message, 'waiting for first consumer to be created before binding');
+      const before = await k(path, ['-n', ns, 'get', 'pvc', 'data']);
+      assert.match(before.stdout, /^NAME\s+STATUS\s+VOLUME\s+CAPACITY\s+ACCESS MODES\s+STORAGECLASS\s+VOLUMEATTRIBUTESCLASS\s+AGE$/m, before.stdout);
+      assert.match(before.stdout, /^data\s+Pending\s+standard\s+<unset>\s+\S+$/m, before.stdout);
+
+      assert.equal((await k(path, ['apply', '-f', '-'], podYaml(ns))).code, 0);
+      const ready = await k(path, ['-n', ns, 'wait', '--for=condition=Ready', 'pod/writer', '--timeout=60s']);
+      assert.equal(ready.code, 0, ready.stdout + ready.stderr);
+      const pvc = JSON.parse((await k(path, ['-n', ns, 'get', 'pvc', 'data', '-o', 'json'])).stdout);
+      const pod = JSON.parse((await k(path, ['-n', ns, 'get', 'pod', 'writer', '-o', 'json'])).stdout);
+      assert.equal(pvc.status.phase, 'Bound');
+      assert.equal(pvc.metadata.annotations['volume.kubernetes.io/selected-node'], pod.spec.nodeName);
+      const pvName = pvc.spec.volumeName;
+      assert.equal(pvName, `pvc-${pvc.metadata.uid}`);
+
+      const both = await k(path, ['get', 'pv,pvc', '-n', ns]);
+      assert.equal(both.code, 0, both.stderr);
+      assert.match(both.stdout, /^NAME\s+CAPACITY\s+ACCESS MODES\s+RECLAIM POLICY\s+STATUS\s+CLAIM\s+STORAGECLASS\s+VOLUMEATTRIBUTESCLASS\s+REASON\s+AGE$/m, both.stdout);
+      assert.match(both.stdout, new RegExp(`^persistentvolume/${pvName}\\s+1Gi\\s+RWO\\s+Delete\\s+Bound\\s+${ns}/data\\s+standard\\s+<unset>\\s+\\S+$`, 'm'), both.stdout);
+      assert.match(both.stdout, new RegExp(`^persistentvolumeclaim/data\\s+Bound\\s+${pvName}\\s+1Gi\\s+RWO\\s+standard\\s+<unset>\\s+\\S+$`, 'm'), both.stdout);
+
+      // the node agent made the provisioner's directory when it mounted the volume
+      const pv = JSON.parse((await k(path, ['get', 'pv', pvName, '-o', 'json'])).stdout);
+      assert.equal(pv.spec.hostPath.path, join(volumesDir, `${pvName}_${ns}_data`));
+      assert.deepEqual(pv.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values, [pod.spec.nodeName]);
+      assert.ok((await stat(pv.spec.hostPath.path)).isDirectory());
+
+      // the claim waits for its pod to go (pvc-protection), then its volume goes with it
+      assert.equal((await k(path, ['-n', ns, 'delete', 'pvc', 'data', '--wait=false'])).code, 0);
+      const terminating = await k(path, ['-n', ns, 'get', 'pvc', 'data']);
+      assert.match(terminating.stdout, /^data\s+Terminating\s+/m, terminating.stdout);
+      assert.equal((await k(path, ['-n', ns, 'delete', 'pod', 'writer'])).code, 0);
+      await until('the claim gone', async () => (await k(path, ['-n', ns, 'get', 'pvc', 'data'])).code !== 0, 30_000);
+      await until('the volume gone', async () => (await k(path, ['get', 'pv', pvName])).stderr.includes('NotFound'), 30_000);
+    });
+  }
+});
