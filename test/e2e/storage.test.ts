@@ -2,14 +2,19 @@
 // simulated nodes: the default StorageClass as `kubectl get storageclass` shows it; a claim
 // Pending (WaitForFirstConsumer) until a pod uses it, then provisioned on the pod's node and
 // Bound, the pod Running, the volume's directory made on the node; `kubectl get pv,pvc` as on a
-// real cluster; pod and claim deleted, the volume goes too (reclaim policy Delete).
+// real cluster; pod and claim deleted, the volume goes too (reclaim policy Delete). On containerd:
+// what a pod wrote to its claim is read by the next pod with the same claim.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { containerdSkipReason } from '../support/containerd.ts';
+import { busyboxSkipReason } from '../support/oci-image.ts';
 import { startNodePool } from '../support/node-pool.ts';
+import { skipForMissing } from '../support/requires.ts';
+import { busyboxPod, getPod, podLog, startContainerdCluster } from './support/containerd-cluster.ts';
 import { startOrch } from './support/orch-process.ts';
 import { kubectl, kubectls } from './support/kubectl.ts';
 import { until } from './support/until.ts';
@@ -108,4 +113,39 @@ test('kubectl: a claim Pending until a pod uses it, then Bound on the pod\'s nod
       await until('the volume gone', async () => (await k(path, ['get', 'pv', pvName])).stderr.includes('NotFound'), 30_000);
     });
   }
+});
+
+test('containerd: a pod writes to its claim, is deleted, and a new pod with the same claim reads the data', { timeout: 240_000 }, async t => {
+  const skip = containerdSkipReason() ?? busyboxSkipReason();
+  if (skip) return t.skip(skipForMissing(skip));
+  const volumesDir = await mkdtemp(join(tmpdir(), 'orch-local-path-'));
+  t.after(() => rm(volumesDir, { recursive: true, force: true }));
+  const { c, orch } = await startContainerdCluster(t, 'storage', { syncFrequency: '1s' }, ['--local-path-dir', volumesDir]);
+  const post = (path: string, obj: unknown) => c.request('POST', `/api/v1/namespaces/default/${path}`, { body: JSON.stringify(obj), headers: { 'content-type': 'application/json' } });
+  const withClaim = (name: string, script: string) => {
+    const p = busyboxPod(name, '', { command: ['sh', '-c', `${script}; trap 'exit 0' TERM; while true; do sleep 1; done`], volumeMounts: [{ name: 'data', mountPath: '/data' }] }, { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'kept' } }] });
+    // placed by the scheduler, where the claim's volume is
+    delete (p.spec as { nodeName?: string }).nodeName;
+    return p;
+  };
+  assert.equal((await post('persistentvolumeclaims', { metadata: { name: 'kept' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '64Mi' } } } })).status, 201);
+  assert.equal((await post('pods', withClaim('first', 'echo "written by first" > /data/msg && echo wrote'))).status, 201);
+  await until('first wrote', async () => (await podLog(c, 'first')).includes('wrote'), 90_000);
+  const claim = (await c.request('GET', '/api/v1/namespaces/default/persistentvolumeclaims/kept')).json();
+  assert.equal(claim.status.phase, 'Bound');
+  const pv = (await c.request('GET', `/api/v1/persistentvolumes/${claim.spec.volumeName}`)).json();
+  assert.equal(await readFile(join(pv.spec.hostPath.path, 'msg'), 'utf8'), 'written by first\n');
+
+  assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/first')).status, 200);
+  await until('first gone', async () => !(await getPod(c, 'first')), 60_000);
+  assert.equal((await post('pods', withClaim('second', 'echo "read: $(cat /data/msg)"'))).status, 201);
+  await until('second read the data', async () => (await podLog(c, 'second')).includes('read: written by first'), 90_000);
+  for (const { label, path } of kubectls().slice(0, 1)) {
+    const shown = await kubectl(path, orch.kubeconfig, ['get', 'pvc', 'kept']);
+    assert.match(shown.stdout, new RegExp(`^kept\\s+Bound\\s+${pv.metadata.name}\\s+64Mi\\s+RWO\\s+standard\\s+`, 'm'), `${label}: ${shown.stdout}`);
+  }
+
+  assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/second')).status, 200);
+  assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/persistentvolumeclaims/kept')).status, 200);
+  await until('the volume gone', async () => (await c.request('GET', `/api/v1/persistentvolumes/${pv.metadata.name}`)).status === 404, 60_000);
 });
