@@ -36,8 +36,8 @@ const controllers: Record<string, Entry> = {
   namespace: { start: (c, l) => startNamespaceController(c, l) },
   nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
-  'persistentvolume-binder': { start: (c, l) => startVolumeBinder(c, l) },
-  'pvc-protection': { start: (c, l) => startPvcProtectionController(c, l) },
+  'persistentvolume-binder': { start: (c, l, _s, shared) => startVolumeBinder(c, l, { pods: shared.pods }) },
+  'pvc-protection': { start: (c, l, _s, shared) => startPvcProtectionController(c, l, { pods: shared.pods }) },
   'pv-protection': { start: (c, l) => startPvProtectionController(c, l) },
   'local-path-provisioner': { start: (c, l, s) => startLocalPathProvisioner(c, l, { dir: s.localPathDir }) },
 };

@@ -14,12 +14,16 @@ import { createWorkQueue } from '../../client/work-queue.ts';
 import { defaultClassOf } from '../../api/default-storage-class.ts';
 import { decideClaim, decideVolume, type BinderEvent } from './binder-decide.ts';
 import { annBetaStorageProvisioner, annBindCompleted, annBoundByController, annStorageProvisioner, type Claim, type StorageClass, type Volume, volumeBoundToClaim } from './claims.ts';
-import { ClaimIndex, claimUserInformer, holdsClaims } from './claim-users.ts';
+import { claimsOfPod, claimUsers, holdsClaims } from './claim-users.ts';
+import type { Informer } from '../../client/informer.ts';
+import type { CoreV1Pod } from '../../schema/generated/types.ts';
 
 export interface BinderOptions {
   /** how often every claim and volume is looked at again (--pvclaimbinder-sync-period); default 15 s */
   resyncMs?: number;
   now?: () => number;
+  /** the pod informer the process shares (podView's); by default its own */
+  pods?: Informer<CoreV1Pod>;
 }
 
 const enc = encodeURIComponent;
@@ -32,8 +36,7 @@ export function startVolumeBinder(client: Client, log: Logger, o: BinderOptions 
   const volumes = createInformer<Volume>(client, '/api/v1/persistentvolumes', { log });
   const claims = createInformer<Claim>(client, '/api/v1/persistentvolumeclaims', { log });
   const classes = createInformer<StorageClass>(client, '/apis/storage.k8s.io/v1/storageclasses', { log });
-  const pods = claimUserInformer(client, log);
-  const users = new ClaimIndex();
+  const { pods, index: users, owned } = claimUsers(client, log, o.pods);
   /** the last event told per object, so a resync does not repeat it every 15 s */
   const told = new Map<string, string>();
 
@@ -194,16 +197,14 @@ export function startVolumeBinder(client: Client, log: Logger, o: BinderOptions 
       for (const v of volumes.list()) if (v.spec?.claimRef?.uid === c.metadata.uid) volumeQueue.add(v.metadata.name!);
     });
   classes.on('add', () => enqueueWaitingClaims()).on('update', () => enqueueWaitingClaims());
-  pods
-    .on('add', p => { users.add(p); for (const c of p.claims) claimQueue.add(`${p.metadata.namespace}/${c}`); })
-    .on('update', (a, p) => { users.remove(a); users.add(p); })
-    .on('delete', p => users.remove(p));
+  // a new pod naming a waiting claim changes what the claim waits for (WaitForPodScheduled)
+  pods.on('add', p => { if (!p.spec?.nodeName) for (const c of claimsOfPod(p)) claimQueue.add(`${p.metadata?.namespace}/${c}`); });
 
   function enqueueWaitingClaims(): void {
     for (const c of claims.list()) if (!c.spec?.volumeName) claimQueue.add(objectKey(c));
   }
 
-  for (const i of [volumes, claims, classes, pods]) i.start();
+  for (const i of [volumes, claims, classes, pods] as Informer[]) i.start();
   const resync = setInterval(() => {
     for (const c of claims.list()) claimQueue.add(objectKey(c));
     for (const v of volumes.list()) volumeQueue.add(v.metadata.name!);
@@ -213,7 +214,8 @@ export function startVolumeBinder(client: Client, log: Logger, o: BinderOptions 
   return {
     stop() {
       clearInterval(resync);
-      for (const i of [volumes, claims, classes, pods]) i.stop();
+      for (const i of [volumes, claims, classes] as Informer[]) i.stop();
+      if (owned) pods.stop();
       claimQueue.shutdown();
       volumeQueue.shutdown();
     },

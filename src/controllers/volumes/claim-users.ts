@@ -3,7 +3,8 @@
 // binder (pods waiting to be scheduled), the scheduler and pvc-protection (claims in use).
 
 import type { Logger } from '../../api/log.ts';
-import { createInformer, type Informer } from '../../client/informer.ts';
+import type { Informer } from '../../client/informer.ts';
+import { podInformer } from '../pod-view.ts';
 import type { Client } from '../../client/rest.ts';
 import type { CoreV1Pod } from '../../schema/generated/types.ts';
 
@@ -33,9 +34,18 @@ export function claimUser(pod: CoreV1Pod): ClaimUser {
   };
 }
 
-/** every pod, kept only as the claims it uses */
-export function claimUserInformer(client: Client, log?: Logger): Informer<ClaimUser> {
-  return createInformer<ClaimUser>(client, '/api/v1/pods', { log, transform: claimUser });
+/**
+ * Pods as the claims they use: from the pod informer the process shares (podView keeps the
+ * claims a placed pod's volumes name), or from one of its own.
+ */
+export function claimUsers(client: Client, log: Logger, shared?: Informer<CoreV1Pod>): { pods: Informer<CoreV1Pod>; index: ClaimIndex; owned: boolean } {
+  const pods = shared ?? podInformer(client, log);
+  const index = new ClaimIndex();
+  pods
+    .on('add', p => index.add(claimUser(p)))
+    .on('update', (a, p) => { index.remove(claimUser(a)); index.add(claimUser(p)); })
+    .on('delete', p => index.remove(claimUser(p)));
+  return { pods, index, owned: !shared };
 }
 
 /** a pod that has finished no longer needs its claims */

@@ -11,7 +11,8 @@ import type { Client } from '../../client/rest.ts';
 import { createWorkQueue } from '../../client/work-queue.ts';
 import type { CoreV1PersistentVolume, CoreV1Pod } from '../../schema/generated/types.ts';
 import type { Claim, Volume } from './claims.ts';
-import { ClaimIndex, claimsOfPod, claimUserInformer, holdsClaims, type ClaimUser } from './claim-users.ts';
+import { claimsOfPod, claimUser, claimUsers, holdsClaims, type ClaimUser } from './claim-users.ts';
+import type { Informer } from '../../client/informer.ts';
 
 export const pvcProtectionFinalizer = 'kubernetes.io/pvc-protection';
 export const pvProtectionFinalizer = 'kubernetes.io/pv-protection';
@@ -29,10 +30,9 @@ async function dropFinalizer(client: Client, path: string, obj: { metadata: { fi
   await client.update(path, { ...obj, metadata: { ...obj.metadata, finalizers } }).catch(err => { if (!isNotFound(err)) throw err; });
 }
 
-export function startPvcProtectionController(client: Client, log: Logger): { stop(): void } {
+export function startPvcProtectionController(client: Client, log: Logger, o: { pods?: Informer<CoreV1Pod> } = {}): { stop(): void } {
   const claims = createInformer<Claim>(client, '/api/v1/persistentvolumeclaims', { log });
-  const pods = claimUserInformer(client, log);
-  const users = new ClaimIndex();
+  const { pods, index: users, owned } = claimUsers(client, log, o.pods);
 
   async function sync(key: string): Promise<void> {
     const c = claims.get(key);
@@ -50,12 +50,11 @@ export function startPvcProtectionController(client: Client, log: Logger): { sto
   const ofPod = (p: ClaimUser) => { for (const c of p.claims) queue.add(`${p.metadata.namespace}/${c}`); };
   claims.on('add', c => queue.add(objectKey(c))).on('update', (_a, c) => queue.add(objectKey(c)));
   pods
-    .on('add', p => users.add(p))
-    .on('update', (a, p) => { users.remove(a); users.add(p); if (!holdsClaims(p)) ofPod(p); })
-    .on('delete', p => { users.remove(p); ofPod(p); });
+    .on('update', (_a, p) => { const u = claimUser(p); if (!holdsClaims(u)) ofPod(u); })
+    .on('delete', p => ofPod(claimUser(p)));
   pods.start();
   void pods.synced().then(() => claims.start());
-  return { stop() { claims.stop(); pods.stop(); queue.shutdown(); } };
+  return { stop() { claims.stop(); if (owned) pods.stop(); queue.shutdown(); } };
 }
 
 export function startPvProtectionController(client: Client, log: Logger): { stop(): void } {
