@@ -2,7 +2,8 @@
 // simulated nodes: the default StorageClass as `kubectl get storageclass` shows it; a claim
 // Pending (WaitForFirstConsumer) until a pod uses it, then provisioned on the pod's node and
 // Bound, the pod Running, the volume's directory made on the node; `kubectl get pv,pvc` as on a
-// real cluster; pod and claim deleted, the volume goes too (reclaim policy Delete). On containerd:
+// real cluster; pod and claim deleted, the volume goes too (reclaim policy Delete), its directory
+// removed by the node agent. On containerd:
 // what a pod wrote to its claim is read by the next pod with the same claim.
 
 import { test } from 'node:test';
@@ -111,6 +112,7 @@ test('kubectl: a claim Pending until a pod uses it, then Bound on the pod\'s nod
       assert.equal((await k(path, ['-n', ns, 'delete', 'pod', 'writer'])).code, 0);
       await until('the claim gone', async () => (await k(path, ['-n', ns, 'get', 'pvc', 'data'])).code !== 0, 30_000);
       await until('the volume gone', async () => (await k(path, ['get', 'pv', pvName])).stderr.includes('NotFound'), 30_000);
+      await assert.rejects(stat(pv.spec.hostPath.path), /ENOENT/, 'the node removed its directory');
     });
   }
 });
@@ -148,4 +150,5 @@ test('containerd: a pod writes to its claim, is deleted, and a new pod with the 
   assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/second')).status, 200);
   assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/persistentvolumeclaims/kept')).status, 200);
   await until('the volume gone', async () => (await c.request('GET', `/api/v1/persistentvolumes/${pv.metadata.name}`)).status === 404, 60_000);
+  await assert.rejects(stat(pv.spec.hostPath.path), /ENOENT/, 'the node removed its directory and the data');
 });

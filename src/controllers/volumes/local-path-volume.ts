@@ -31,7 +31,8 @@ export function localPathVolume(c: Claim, sc: StorageClass, node: CoreV1Node | u
     volume: {
       apiVersion: 'v1',
       kind: 'PersistentVolume',
-      metadata: { name, annotations: { [annProvisionedBy]: localPathProvisioner, 'local.path.provisioner/selected-node': nodeName } },
+      // the node agent removes the directory, then this finalizer, when the volume is deleted
+      metadata: { name, annotations: { [annProvisionedBy]: localPathProvisioner, 'local.path.provisioner/selected-node': nodeName }, finalizers: ['external-provisioner.volume.kubernetes.io/finalizer'] },
       spec: {
         capacity: storage ? { storage } : undefined,
         accessModes: c.spec?.accessModes,

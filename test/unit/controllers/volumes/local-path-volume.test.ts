@@ -16,6 +16,7 @@ test('the volume is a hostPath directory on the selected node, pre-bound to the 
   const v = made.volume;
   assert.equal(v.metadata?.name, 'pvc-1234');
   assert.equal(v.metadata?.annotations?.['pv.kubernetes.io/provisioned-by'], 'orch.io/local-path');
+  assert.deepEqual(v.metadata?.finalizers, ['external-provisioner.volume.kubernetes.io/finalizer']);
   assert.deepEqual(v.spec?.hostPath, { path: '/var/lib/orch/storage/pvc-1234_apps_data', type: 'DirectoryOrCreate' });
   assert.deepEqual(v.spec?.capacity, { storage: '2Gi' });
   assert.equal(v.spec?.persistentVolumeReclaimPolicy, 'Delete');

@@ -6,7 +6,7 @@
 
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../../../../src/api/log.ts';
@@ -15,6 +15,7 @@ import { loadKubeconfig } from '../../../../src/client/kubeconfig.ts';
 import { createClient, type Client } from '../../../../src/client/rest.ts';
 import { startControllers } from '../../../../src/controllers/manager.ts';
 import { startScheduler } from '../../../../src/controllers/scheduler/scheduler.ts';
+import { startLocalPathCleanup } from '../../../../src/agent/volumes/local-path-cleanup.ts';
 
 let dir: string;
 let server: RunningServer;
@@ -25,7 +26,9 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'orch-storage-flow-'));
   server = await startServer({ dataDir: dir, port: 0, bindAddress: '127.0.0.1', log: silentLogger, compactionIntervalMs: 0 });
   client = createClient(await loadKubeconfig(server.kubeconfigPath));
-  stops.push(startControllers({ client, enabled: ['persistentvolume-binder', 'local-path-provisioner', 'pvc-protection', 'pv-protection'], log: silentLogger, settings: { localPathDir: '/srv/orch-volumes' } }));
+  stops.push(startControllers({ client, enabled: ['persistentvolume-binder', 'local-path-provisioner', 'pvc-protection', 'pv-protection'], log: silentLogger, settings: { localPathDir: join(dir, 'volumes') } }));
+  // the node agents' part: the directories of deleted volumes go
+  for (const n of ['n1', 'n2']) stops.push(startLocalPathCleanup(client, n, silentLogger));
   stops.push(startScheduler({ client, log: silentLogger, retryUnschedulableMs: 1000 }));
   for (const name of ['n1', 'n2']) {
     await client.create('/api/v1/nodes', { metadata: { name, labels: { 'kubernetes.io/hostname': name } } });
@@ -82,10 +85,13 @@ test('a claim of the default class waits for its first consumer, then is provisi
   const pv = await client.get(`/api/v1/persistentvolumes/${pvc.spec.volumeName}`);
   assert.equal(pv.status.phase, 'Bound');
   assert.equal(pv.spec.claimRef.uid, pvc.metadata.uid);
-  assert.deepEqual(pv.spec.hostPath, { path: `/srv/orch-volumes/${pv.metadata.name}_default_data`, type: 'DirectoryOrCreate' });
+  assert.deepEqual(pv.spec.hostPath, { path: join(dir, 'volumes', `${pv.metadata.name}_default_data`), type: 'DirectoryOrCreate' });
+  // as the node agent makes it when it mounts the volume
+  mkdirSync(pv.spec.hostPath.path, { recursive: true });
+  writeFileSync(join(pv.spec.hostPath.path, 'data'), 'x');
   assert.deepEqual(pv.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values, ['n2']);
   assert.equal(pv.spec.persistentVolumeReclaimPolicy, 'Delete');
-  assert.deepEqual(pv.metadata.finalizers, ['kubernetes.io/pv-protection']);
+  assert.deepEqual(pv.metadata.finalizers, ['external-provisioner.volume.kubernetes.io/finalizer', 'kubernetes.io/pv-protection']);
   const reasons = (await eventsFor('data')).map(e => e.reason);
   for (const r of ['ExternalProvisioning', 'Provisioning', 'ProvisioningSucceeded']) assert.ok(reasons.includes(r), `${r} in ${reasons}`);
 
@@ -100,6 +106,7 @@ test('a claim of the default class waits for its first consumer, then is provisi
   for (const p of ['user', 'second']) await client.delete(`${ns}/pods/${p}`, { gracePeriodSeconds: 0 });
   await until(async () => !(await get(`${ns}/persistentvolumeclaims/data`)), 5000, 'claim gone');
   await until(async () => !(await get(`/api/v1/persistentvolumes/${pv.metadata.name}`)), 5000, 'volume gone');
+  assert.equal(existsSync(pv.spec.hostPath.path), false, 'its directory removed by the node');
 });
 
 test('a pod whose bound volume lives on another node is told so, and placed where it lives', async () => {
