@@ -16,6 +16,8 @@ export interface VolumeState {
   classes: Informer<StorageClass>;
   /** volumes promised to claims by binds in flight */
   assumed: Set<string>;
+  /** per claim, the last selected-node any watch event carried */
+  selectedSeen: Map<string, string>;
   world: VolumeWorld;
   start(): void;
   stop(): void;
@@ -27,9 +29,12 @@ export function volumeState(client: Client, log: Logger): VolumeState {
   const volumes = createInformer<Volume>(client, '/api/v1/persistentvolumes', { log });
   const classes = createInformer<StorageClass>(client, '/apis/storage.k8s.io/v1/storageclasses', { log });
   const assumed = new Set<string>();
+  const selectedSeen = new Map<string, string>();
+  const note = (c: Claim) => { const n = c.metadata.annotations?.[annSelectedNode]; if (n) selectedSeen.set(`${c.metadata.namespace}/${c.metadata.name}`, n); };
+  claims.on('add', note).on('update', (_a, c) => note(c)).on('delete', c => selectedSeen.delete(`${c.metadata.namespace}/${c.metadata.name}`));
   const all = [claims, volumes, classes];
   return {
-    claims, volumes, classes, assumed,
+    claims, volumes, classes, assumed, selectedSeen,
     world: {
       claim: (ns, name) => claims.get(`${ns}/${name}`),
       volume: name => volumes.get(name),
@@ -59,15 +64,22 @@ export async function bindVolumes(client: Client, s: VolumeState, plan: VolumePl
   for (const claim of plan.provision) {
     const c = s.claims.get(`${claim.metadata.namespace}/${claim.metadata.name}`) ?? claim;
     if (c.metadata.annotations?.[annSelectedNode] === nodeName) continue;
+    s.selectedSeen.delete(`${c.metadata.namespace}/${c.metadata.name}`);
     await client.update(`/api/v1/namespaces/${enc(c.metadata.namespace!)}/persistentvolumeclaims/${enc(c.metadata.name!)}`, { ...c, metadata: { ...c.metadata, annotations: { ...c.metadata.annotations, [annSelectedNode]: nodeName } } });
   }
-  const keys = [...plan.bind.map(b => b.claim), ...plan.provision].map(c => `${c.metadata.namespace}/${c.metadata.name}`);
+  const key = (c: Claim) => `${c.metadata.namespace}/${c.metadata.name}`;
+  const keys = [...plan.bind.map(b => b.claim), ...plan.provision].map(key);
+  const provisioned = new Set(plan.provision.map(key));
   const deadline = Date.now() + o.timeoutMs;
   for (;;) {
     const pending = keys.filter(k => { const c = s.claims.get(k); return !c || !claimFullyBound(c) || !s.volumes.get(c.spec!.volumeName!); });
     if (pending.length === 0) return;
     const gone = pending.find(k => !s.claims.get(k));
     if (gone) throw new Error(`binding volumes: persistentvolumeclaim "${gone.split('/')[1]}" not found`);
+    // the provisioner gave up on this node and took the node off the claim (once a watch event
+    // carried it there: until then the claim held may just be older than the write above)
+    const failed = pending.find(k => provisioned.has(k) && s.selectedSeen.get(k) === nodeName && s.claims.get(k)!.metadata.annotations?.[annSelectedNode] !== nodeName);
+    if (failed) throw new Error(`binding volumes: provisioning failed for PVC "${failed.split('/')[1]}"`);
     if (Date.now() > deadline) throw new Error('binding volumes: context deadline exceeded');
     await new Promise(r => setTimeout(r, o.pollMs ?? 100));
   }

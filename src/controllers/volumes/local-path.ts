@@ -46,6 +46,14 @@ export function startLocalPathProvisioner(client: Client, log: Logger, o: LocalP
     const made = localPathVolume(c, sc, selected ? nodes.get(selected) : undefined, dir);
     if ('error' in made) {
       events.record(target(c), 'Warning', 'ProvisioningFailed', made.error);
+      // no retry can mend this claim on this node: the scheduler is told, by the node's
+      // annotation going, to place its pod again (as external provisioners reschedule)
+      if (selected && nodes.get(selected)) {
+        const annotations = { ...c.metadata.annotations };
+        delete annotations[annSelectedNode];
+        await client.update(`/api/v1/namespaces/${encodeURIComponent(c.metadata.namespace!)}/persistentvolumeclaims/${encodeURIComponent(c.metadata.name!)}`, { ...c, metadata: { ...c.metadata, annotations } });
+        return;
+      }
       throw new Error(made.error);
     }
     events.record(target(c), 'Normal', 'Provisioning', `External provisioner is provisioning volume for claim "${key}"`);

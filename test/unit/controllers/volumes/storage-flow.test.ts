@@ -149,3 +149,17 @@ test('static volumes: the smallest that fits is bound; a claim of an immediate c
   assert.equal(await until(async () => (await client.get(`${ns}/persistentvolumeclaims/again`)).spec.volumeName, 5000, 'again bound'), 'big');
   assert.equal((await client.get('/api/v1/persistentvolumes/medium')).status.phase, 'Released');
 });
+
+test('a claim the provisioner cannot serve on the node: ProvisioningFailed, the node taken off the claim, the pod told and tried again', async () => {
+  await client.create(`${ns}/persistentvolumeclaims`, claimBody('shared', { accessModes: ['ReadWriteMany'] }));
+  await client.create(`${ns}/pods`, podBody('sharer', 'shared'));
+  const failed = await until(async () => (await eventsFor('shared')).find(e => e.reason === 'ProvisioningFailed'), 10_000, 'ProvisioningFailed');
+  assert.equal(failed.type, 'Warning');
+  assert.equal(failed.message, 'failed to provision volume with StorageClass "standard": Only support ReadWriteOnce, ReadWriteOncePod access modes');
+  const told = await until(async () => (await eventsFor('sharer')).find(e => e.reason === 'FailedScheduling'), 10_000, 'FailedScheduling');
+  assert.equal(told.message, 'running PreBind plugin "VolumeBinding": binding volumes: provisioning failed for PVC "shared"');
+  const pod = await client.get(`${ns}/pods/sharer`);
+  assert.equal(pod.spec.nodeName, undefined);
+  const pvc = await client.get(`${ns}/persistentvolumeclaims/shared`);
+  assert.equal(pvc.status.phase, 'Pending');
+});
