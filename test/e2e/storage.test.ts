@@ -1,10 +1,10 @@
 // Storage end to end with real kubectl (newest and oldest present) against `orch server` and
 // simulated nodes: the default StorageClass as `kubectl get storageclass` shows it; a claim
 // Pending (WaitForFirstConsumer) until a pod uses it, then provisioned on the pod's node and
-// Bound, the pod Running, the volume's directory made on the node; `kubectl get pv,pvc` as on a
-// real cluster; pod and claim deleted, the volume goes too (reclaim policy Delete), its directory
-// removed by the node agent. On containerd:
-// what a pod wrote to its claim is read by the next pod with the same claim.
+// Bound, the pod Running, the volume's directory made on the node; `kubectl get pv,pvc` and
+// `kubectl describe` as on a real cluster; pod and claim deleted, the volume goes too (reclaim
+// policy Delete), its directory removed by the node agent. On containerd: what a pod wrote to
+// its claim is read by the next pod with the same claim.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -98,6 +98,17 @@ test('kubectl: a claim Pending until a pod uses it, then Bound on the pod\'s nod
       assert.match(both.stdout, /^NAME\s+CAPACITY\s+ACCESS MODES\s+RECLAIM POLICY\s+STATUS\s+CLAIM\s+STORAGECLASS\s+VOLUMEATTRIBUTESCLASS\s+REASON\s+AGE$/m, both.stdout);
       assert.match(both.stdout, new RegExp(`^persistentvolume/${pvName}\\s+1Gi\\s+RWO\\s+Delete\\s+Bound\\s+${ns}/data\\s+standard\\s+<unset>\\s+\\S+$`, 'm'), both.stdout);
       assert.match(both.stdout, new RegExp(`^persistentvolumeclaim/data\\s+Bound\\s+${pvName}\\s+1Gi\\s+RWO\\s+standard\\s+<unset>\\s+\\S+$`, 'm'), both.stdout);
+
+      const described = await k(path, ['-n', ns, 'describe', 'pvc', 'data']);
+      assert.equal(described.code, 0, described.stderr);
+      for (const line of [/^StorageClass:\s+standard$/m, /^Status:\s+Bound$/m, new RegExp(`^Volume:\\s+${pvName}$`, 'm'), /^Capacity:\s+1Gi$/m, /^Access Modes:\s+RWO$/m, /^Used By:\s+writer$/m,
+        /Normal\s+WaitForFirstConsumer\s+.*persistentvolume-controller\s+waiting for first consumer to be created before binding/,
+        /Normal\s+ExternalProvisioning\s+.*Waiting for a volume to be created either by the external provisioner 'orch\.io\/local-path'/,
+        /Normal\s+ProvisioningSucceeded\s+.*Successfully provisioned volume pvc-/]) assert.match(described.stdout, line, described.stdout);
+      const pvShown = await k(path, ['describe', 'pv', pvName]);
+      assert.match(pvShown.stdout, /^Claim:\s+\S+\/data$/m, pvShown.stdout);
+      assert.match(pvShown.stdout, /Type:\s+HostPath \(bare host directory volume\)/, pvShown.stdout);
+      assert.match(pvShown.stdout, /Required Terms:\s+\n\s+Term 0:\s+kubernetes\.io\/hostname in \[/, pvShown.stdout);
 
       // the node agent made the provisioner's directory when it mounted the volume
       const pv = JSON.parse((await k(path, ['get', 'pv', pvName, '-o', 'json'])).stdout);
