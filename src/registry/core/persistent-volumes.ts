@@ -4,9 +4,11 @@
 // from going before the protection controllers let them go.
 
 import { strategyWith, type StrategyContext } from '../strategy.ts';
+import { rfc3339 } from '../../api/time.ts';
 import type { KubeObject } from '../../api/object.ts';
 import type { CoreV1PersistentVolume, CoreV1PersistentVolumeClaim } from '../../schema/generated/types.ts';
 import { assignDefaultStorageClass } from './default-storage-class.ts';
+import { validateClaim, validateClaimUpdate, validateVolume, validateVolumeUpdate } from '../validation/persistent-volume.ts';
 
 type Volume = CoreV1PersistentVolume & KubeObject;
 type Claim = CoreV1PersistentVolumeClaim & KubeObject;
@@ -20,13 +22,15 @@ function addFinalizer(obj: KubeObject, finalizer: string): void {
 }
 
 export const persistentVolumeStrategy = strategyWith<Volume>({
-  prepareForCreate(obj) {
+  prepareForCreate(obj, ctx) {
     obj.spec ??= {};
     obj.spec.persistentVolumeReclaimPolicy ??= 'Retain';
     obj.spec.volumeMode ??= 'Filesystem';
-    obj.status = { phase: 'Pending' };
+    obj.status = { phase: 'Pending', lastPhaseTransitionTime: rfc3339(ctx.now) };
   },
   admitCreate(obj) { addFinalizer(obj, pvProtectionFinalizer); },
+  validateCreate: obj => validateVolume(obj),
+  validateUpdate: (obj, old) => validateVolumeUpdate(obj, old),
 });
 
 export const persistentVolumeClaimStrategy = strategyWith<Claim>({
@@ -40,4 +44,6 @@ export const persistentVolumeClaimStrategy = strategyWith<Claim>({
     await assignDefaultStorageClass(obj, ctx);
     addFinalizer(obj, pvcProtectionFinalizer);
   },
+  validateCreate: obj => validateClaim(obj),
+  validateUpdate: (obj, old) => validateClaimUpdate(obj, old),
 });
