@@ -63,6 +63,8 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
   const active: string[] = [];
   const queued = new Set<string>();
   const unschedulable = new Set<string>();
+  /** pods with claims seen before the volume informers had listed */
+  const waitingForVolumes = new Set<string>();
   const errorBackoff = new KeyedBackoff({ initialMs: 1000, maxMs: 10_000 });
   let inFlight = 0;
   let stopped = false;
@@ -108,13 +110,15 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
 
   function drain(): void {
     draining = false;
-    if (stopped || !nodes.hasSynced() || !pods.hasSynced() || !volumes.synced()) return;
+    if (stopped || !nodes.hasSynced() || !pods.hasSynced()) return;
     let infos: Map<string, NodeInfo> | undefined;
     while (active.length && inFlight < parallel) {
       const key = active.shift()!;
       queued.delete(key);
       const pod = pods.get(key);
       if (!pod || !wanted(pod) || assumed.has(key)) continue;
+      // pods with claims wait until claims, volumes and classes are known; the others do not
+      if (!volumes.synced() && claimsOfPod(pod).length) { waitingForVolumes.add(key); continue; }
       infos ??= nodeInfos();
       scheduleOne(pod, key, infos);
     }
@@ -234,7 +238,8 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
   nodes.start();
   pods.start();
   volumes.start();
-  void Promise.all([nodes.synced(), pods.synced(), volumes.claims.synced(), volumes.volumes.synced(), volumes.classes.synced()]).then(drainSoon);
+  void Promise.all([nodes.synced(), pods.synced()]).then(drainSoon);
+  void Promise.all([volumes.claims.synced(), volumes.volumes.synced(), volumes.classes.synced()]).then(() => { for (const k of waitingForVolumes) enqueue(k); waitingForVolumes.clear(); });
   const periodic = setInterval(() => { retryUnschedulable(); drainSoon(); }, retryMs);
   periodic.unref();
 
