@@ -11,6 +11,7 @@ import { startTaintEvictionController } from './node-lifecycle/taint-eviction.ts
 import { startVolumeBinder } from './volumes/binder.ts';
 import { startLocalPathProvisioner } from './volumes/local-path.ts';
 import { startPvcProtectionController, startPvProtectionController } from './volumes/protection.ts';
+import { startEphemeralVolumeController } from './volumes/ephemeral.ts';
 
 /** settings from the command line that controllers read */
 export interface ControllerSettings {
@@ -39,6 +40,7 @@ const controllers: Record<string, Entry> = {
   'persistentvolume-binder': { start: (c, l, _s, shared) => startVolumeBinder(c, l, { pods: shared.pods }) },
   'pvc-protection': { start: (c, l, _s, shared) => startPvcProtectionController(c, l, { pods: shared.pods }) },
   'pv-protection': { start: (c, l) => startPvProtectionController(c, l) },
+  'ephemeral-volume': { start: (c, l, _s, shared) => startEphemeralVolumeController(c, l, { pods: shared.pods }) },
   'local-path-provisioner': { start: (c, l, s) => startLocalPathProvisioner(c, l, { dir: s.localPathDir }) },
 };
 
@@ -49,6 +51,7 @@ const aliases: Record<string, string> = {
   'persistentvolume-binder-controller': 'persistentvolume-binder',
   'persistentvolumeclaim-protection-controller': 'pvc-protection',
   'persistentvolume-protection-controller': 'pv-protection',
+  'ephemeral-volume-controller': 'ephemeral-volume',
 };
 
 export function controllerNames(): string[] {

@@ -8,6 +8,7 @@
 import type { CoreV1Node, CoreV1Pod } from '../../schema/generated/types.ts';
 import { annBindCompleted, annSelectedNode, delaysBinding, requestedBytes, type Claim, type StorageClass, type Volume } from '../volumes/claims.ts';
 import { claimsOfPod } from '../volumes/claim-users.ts';
+import { ownedByPod } from '../volumes/ephemeral.ts';
 import { findMatchingVolume, volumeReachableFrom } from '../volumes/match.ts';
 import type { Failure } from './filters.ts';
 
@@ -33,9 +34,11 @@ export function podClaims(pod: CoreV1Pod, w: VolumeWorld): PodClaims {
   const ns = pod.metadata?.namespace ?? 'default';
   const bound: Claim[] = [], delayed: Claim[] = [];
   let immediate = false;
+  const ephemeral = new Set((pod.spec?.volumes ?? []).filter(v => v.ephemeral).map(v => `${pod.metadata?.name}-${v.name}`));
   for (const name of claimsOfPod(pod)) {
     const c = w.claim(ns, name);
-    if (!c) return { error: `persistentvolumeclaim "${name}" not found` };
+    if (!c) return { error: ephemeral.has(name) ? `waiting for ephemeral volume controller to create the persistentvolumeclaim "${name}"` : `persistentvolumeclaim "${name}" not found` };
+    if (ephemeral.has(name) && !ownedByPod(c, pod)) return { error: `persistentvolumeclaim "${name}" was not created for the pod` };
     if (c.metadata.deletionTimestamp) return { error: `persistentvolumeclaim "${name}" is being deleted` };
     if (claimFullyBound(c)) bound.push(c);
     else if (delaysBinding(c, n => w.storageClass(n))) delayed.push(c);

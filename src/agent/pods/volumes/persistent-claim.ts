@@ -1,4 +1,4 @@
-// persistentVolumeClaim volumes: the claim is looked up, then the volume it is bound to, checked
+// persistentVolumeClaim volumes (and generic ephemeral ones, through the claim made for the pod): the claim is looked up, then the volume it is bound to, checked
 // as the kubelet checks them (bound, not being deleted, the volume naming the claim back), and the
 // volume's directory on this node is what the containers mount. hostPath volumes are set up by
 // their type; `local` volumes must exist, except those orch's local-path provisioner made, whose
@@ -34,11 +34,19 @@ export function checkClaim(volumeName: string, namespace: string, claimName: str
   return pv;
 }
 
-export async function setUpClaim(v: CoreV1Volume, namespace: string, source: ClaimSource): Promise<ClaimedVolume> {
-  const claimName = v.persistentVolumeClaim!.claimName ?? '';
+/**
+ * v: a persistentVolumeClaim volume, or a generic ephemeral one, whose claim `<pod>-<volume>`
+ * must have been made for this pod
+ */
+export async function setUpClaim(v: CoreV1Volume, pod: { name: string; namespace: string; uid: string }, source: ClaimSource): Promise<ClaimedVolume> {
+  const namespace = pod.namespace;
+  const claimName = v.ephemeral ? `${pod.name}-${v.name}` : v.persistentVolumeClaim!.claimName ?? '';
   const pvc = await source.claim(namespace, claimName);
+  if (v.ephemeral && pvc && !(pvc.metadata?.ownerReferences ?? []).some(r => r.controller && r.uid === pod.uid)) {
+    throw new ClaimProblem(`Unable to attach or mount volumes: unmounted volumes=[${v.name}], unattached volumes=[${v.name}]: error processing PVC ${namespace}/${claimName}: PVC ${namespace}/${claimName} was not created for pod ${namespace}/${pod.name} (pod is not owner)`);
+  }
   const pv = checkClaim(v.name, namespace, claimName, pvc, pvc?.spec?.volumeName ? await source.volume(pvc.spec.volumeName) : undefined);
-  const readOnly = v.persistentVolumeClaim!.readOnly === true;
+  const readOnly = v.persistentVolumeClaim?.readOnly === true;
   const spec = pv.spec!;
   if (spec.hostPath) {
     await setUpHostPath(String(spec.hostPath.path ?? ''), spec.hostPath.type);

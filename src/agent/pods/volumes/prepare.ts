@@ -32,7 +32,7 @@ import type { CoreV1Volume } from '../../../schema/generated/types.ts';
 type Setup = (v: CoreV1Volume) => Promise<PreparedVolume & { fresh?: boolean; hostOwned?: boolean }>;
 
 /** the volume types orch provides, and the one field that names each in a volume */
-const supported = ['emptyDir', 'hostPath', 'configMap', 'secret', 'downwardAPI', 'projected', 'persistentVolumeClaim'] as const;
+const supported = ['emptyDir', 'hostPath', 'configMap', 'secret', 'downwardAPI', 'projected', 'persistentVolumeClaim', 'ephemeral'] as const;
 
 /** a ConfigMap, Secret, downward API or projected volume written before: its files stay usable */
 async function writtenBefore(rootDir: string, uid: string, v: CoreV1Volume): Promise<PreparedVolume | undefined> {
@@ -65,11 +65,8 @@ export async function prepareVolumes(pod: Pod, rootDir: string, objects: ObjectS
       await setUpHostPath(path, v.hostPath!.type);
       return { hostPath: path, readOnly: false, hostOwned: true };
     },
-    async persistentVolumeClaim(v) {
-      const claimed = await setUpClaim(v, pod.metadata.namespace, objects);
-      // a hostPath volume is the host's to own; a local one takes the pod's fsGroup, as the kubelet's local plugin does
-      return { hostPath: claimed.hostPath, readOnly: claimed.readOnly, hostOwned: claimed.kind === 'hostPath' };
-    },
+    persistentVolumeClaim: v => claimVolume(v),
+    ephemeral: v => claimVolume(v),
     async configMap(v) {
       const s = v.configMap!;
       const path = volumeDir(rootDir, uid, 'configMap', v.name);
@@ -98,6 +95,12 @@ export async function prepareVolumes(pod: Pod, rootDir: string, objects: ObjectS
       return { hostPath: path, readOnly: true };
     },
   };
+
+  async function claimVolume(v: CoreV1Volume): Promise<PreparedVolume & { hostOwned: boolean }> {
+    const claimed = await setUpClaim(v, pod.metadata, objects);
+    // a hostPath volume is the host's to own; a local one takes the pod's fsGroup, as the kubelet's local plugin does
+    return { hostPath: claimed.hostPath, readOnly: claimed.readOnly, hostOwned: claimed.kind === 'hostPath' };
+  }
 
   const out = new Map<string, PreparedVolume>();
   const failedMounts: string[] = [];

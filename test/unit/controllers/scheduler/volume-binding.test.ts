@@ -69,3 +69,12 @@ test('Filter: two claims of one pod never take the same volume; the larger choos
   const one = world([claim('a', 'local'), claim('b', 'local')], [onNode('v', 'n1')]);
   assert.ok('failure' in planVolumes(podClaims(pod('a', 'b'), one) as any, node('n1'), one));
 });
+
+test('PreFilter: a generic ephemeral volume waits for its claim, which must be the pod\'s own', () => {
+  const p = { metadata: { name: 'p', namespace: 'default', uid: 'pod-uid' }, spec: { containers: [], volumes: [{ name: 'v', ephemeral: { volumeClaimTemplate: { spec: {} } } }] } };
+  assert.deepEqual(podClaims(p as never, world([])), { error: 'waiting for ephemeral volume controller to create the persistentvolumeclaim "p-v"' });
+  const foreign = claim('p-v', 'standard');
+  assert.deepEqual(podClaims(p as never, world([foreign])), { error: 'persistentvolumeclaim "p-v" was not created for the pod' });
+  const own = { ...foreign, metadata: { ...foreign.metadata, ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'pod-uid', controller: true }] } };
+  assert.ok('delayed' in podClaims(p as never, world([own as Claim])));
+});

@@ -26,7 +26,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'orch-storage-flow-'));
   server = await startServer({ dataDir: dir, port: 0, bindAddress: '127.0.0.1', log: silentLogger, compactionIntervalMs: 0 });
   client = createClient(await loadKubeconfig(server.kubeconfigPath));
-  stops.push(startControllers({ client, enabled: ['persistentvolume-binder', 'local-path-provisioner', 'pvc-protection', 'pv-protection'], log: silentLogger, settings: { localPathDir: join(dir, 'volumes') } }));
+  stops.push(startControllers({ client, enabled: ['persistentvolume-binder', 'local-path-provisioner', 'pvc-protection', 'pv-protection', 'ephemeral-volume'], log: silentLogger, settings: { localPathDir: join(dir, 'volumes') } }));
   // the node agents' part: the directories of deleted volumes go
   for (const n of ['n1', 'n2']) stops.push(startLocalPathCleanup(client, n, silentLogger));
   stops.push(startScheduler({ client, log: silentLogger, retryUnschedulableMs: 1000 }));
@@ -162,4 +162,19 @@ test('a claim the provisioner cannot serve on the node: ProvisioningFailed, the 
   assert.equal(pod.spec.nodeName, undefined);
   const pvc = await client.get(`${ns}/persistentvolumeclaims/shared`);
   assert.equal(pvc.status.phase, 'Pending');
+});
+
+test('a generic ephemeral volume: its claim made from the template, owned by the pod, provisioned where the pod goes', async () => {
+  await client.create(`${ns}/pods`, {
+    metadata: { name: 'scratchy' },
+    spec: { containers: [{ name: 'c', image: 'busybox' }], volumes: [{ name: 'scratch', ephemeral: { volumeClaimTemplate: { metadata: { labels: { type: 'scratch' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '256Mi' } } } } } }] },
+  });
+  const node = await until(async () => (await client.get(`${ns}/pods/scratchy`)).spec.nodeName, 10_000, 'scratchy bound');
+  const pod = await client.get(`${ns}/pods/scratchy`);
+  const pvc = await client.get(`${ns}/persistentvolumeclaims/scratchy-scratch`);
+  assert.equal(pvc.status.phase, 'Bound');
+  assert.equal(pvc.metadata.labels.type, 'scratch');
+  assert.equal(pvc.spec.storageClassName, 'standard');
+  assert.deepEqual(pvc.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Pod', name: 'scratchy', uid: pod.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+  assert.equal(pvc.metadata.annotations['volume.kubernetes.io/selected-node'], node);
 });

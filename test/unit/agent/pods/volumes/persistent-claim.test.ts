@@ -63,3 +63,13 @@ test('volume sources the agent does not serve are refused by name', async () => 
   const objects = objectSource(undefined, { 'persistentvolumeclaims/shop/data': claim(), 'persistentvolumes/pvc-1': volume({ nfs: { server: 'nas', path: '/export' } }) });
   await assert.rejects(prepareVolumes(podWith(), root, objects), failedMount([], 'CreateContainerConfigError', 'volume "data": persistent volume pvc-1 has a type (nfs) this node agent does not support'));
 }));
+
+test('a generic ephemeral volume mounts the claim made for the pod, and refuses one the pod does not own', async () => withRoot(async root => {
+  const path = join(root, 'eph');
+  const p = pod([{ name: 'scratch', ephemeral: { volumeClaimTemplate: { spec: {} } } }]);
+  const made = (owner: string) => ({ ...claim(), metadata: { name: 'web-scratch', namespace: 'shop', uid: 'claim-uid', ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'web', uid: owner, controller: true }] } });
+  const ours = objectSource(undefined, { 'persistentvolumeclaims/shop/web-scratch': made('u-2'), 'persistentvolumes/pvc-1': volume({ hostPath: { path, type: 'DirectoryOrCreate' } }) });
+  assert.deepEqual((await prepareVolumes(p, root, ours)).get('scratch'), { hostPath: path, readOnly: false });
+  const theirs = objectSource(undefined, { 'persistentvolumeclaims/shop/web-scratch': made('someone-else') });
+  await assert.rejects(prepareVolumes(p, root, theirs), failedMount(['Unable to attach or mount volumes: unmounted volumes=[scratch], unattached volumes=[scratch]: error processing PVC shop/web-scratch: PVC shop/web-scratch was not created for pod shop/web (pod is not owner)']));
+}));
