@@ -14,7 +14,15 @@ export interface ClaimSource {
   /** the claim, or undefined when it does not exist */
   claim(namespace: string, name: string): Promise<CoreV1PersistentVolumeClaim | undefined>;
   volume(name: string): Promise<CoreV1PersistentVolume | undefined>;
+  /**
+   * volumes already set up, by pod uid and volume name: a pod's claim is resolved once, as the
+   * kubelet resolves it once per pod, not on every sync
+   */
+  resolved?: Map<string, ClaimedVolume>;
 }
+
+/** the most claim volumes remembered; the oldest are forgotten first (and looked up again if needed) */
+const maxResolved = 10_000;
 
 /** a claim that cannot be used yet: the whole FailedMount message, in the kubelet's words */
 export class ClaimProblem extends Error {}
@@ -39,6 +47,9 @@ export function checkClaim(volumeName: string, namespace: string, claimName: str
  * must have been made for this pod
  */
 export async function setUpClaim(v: CoreV1Volume, pod: { name: string; namespace: string; uid: string }, source: ClaimSource): Promise<ClaimedVolume> {
+  const cacheKey = `${pod.uid}/${v.name}`;
+  const known = source.resolved?.get(cacheKey);
+  if (known) return known;
   const namespace = pod.namespace;
   const claimName = v.ephemeral ? `${pod.name}-${v.name}` : v.persistentVolumeClaim!.claimName ?? '';
   const pvc = await source.claim(namespace, claimName);
@@ -48,14 +59,22 @@ export async function setUpClaim(v: CoreV1Volume, pod: { name: string; namespace
   const pv = checkClaim(v.name, namespace, claimName, pvc, pvc?.spec?.volumeName ? await source.volume(pvc.spec.volumeName) : undefined);
   const readOnly = v.persistentVolumeClaim?.readOnly === true;
   const spec = pv.spec!;
+  const remember = (c: ClaimedVolume) => {
+    const cache = source.resolved;
+    if (cache) {
+      if (cache.size >= maxResolved) cache.delete(cache.keys().next().value!);
+      cache.set(cacheKey, c);
+    }
+    return c;
+  };
   if (spec.hostPath) {
     await setUpHostPath(String(spec.hostPath.path ?? ''), spec.hostPath.type);
-    return { hostPath: String(spec.hostPath.path), readOnly, kind: 'hostPath' };
+    return remember({ hostPath: String(spec.hostPath.path), readOnly, kind: 'hostPath' });
   }
   if (spec.local) {
     const ours = pv.metadata?.annotations?.['pv.kubernetes.io/provisioned-by'] === localPathProvisionerName;
     await setUpHostPath(spec.local.path, ours ? 'DirectoryOrCreate' : 'Directory');
-    return { hostPath: spec.local.path, readOnly, kind: 'local' };
+    return remember({ hostPath: spec.local.path, readOnly, kind: 'local' });
   }
   const other = Object.keys(spec).find(k => !['accessModes', 'capacity', 'claimRef', 'persistentVolumeReclaimPolicy', 'storageClassName', 'volumeMode', 'nodeAffinity', 'mountOptions', 'volumeAttributesClassName'].includes(k)) ?? 'unknown';
   throw configError(`volume ${JSON.stringify(v.name)}: persistent volume ${pv.metadata?.name} has a type (${other}) this node agent does not support`);

@@ -73,3 +73,16 @@ test('a generic ephemeral volume mounts the claim made for the pod, and refuses 
   const theirs = objectSource(undefined, { 'persistentvolumeclaims/shop/web-scratch': made('someone-else') });
   await assert.rejects(prepareVolumes(p, root, theirs), failedMount(['Unable to attach or mount volumes: unmounted volumes=[scratch], unattached volumes=[scratch]: error processing PVC shop/web-scratch: PVC shop/web-scratch was not created for pod shop/web (pod is not owner)']));
 }));
+
+test('a pod\'s claim is looked up once, then its volume is remembered for the pod', async () => withRoot(async root => {
+  const path = join(root, 'once');
+  const objects = objectSource(undefined, { 'persistentvolumeclaims/shop/data': claim(), 'persistentvolumes/pvc-1': volume({ hostPath: { path, type: 'DirectoryOrCreate' } }) });
+  let lookups = 0;
+  const counted = { ...objects, resolved: new Map(), claim: (ns: string, n: string) => { lookups++; return objects.claim(ns, n); } };
+  await prepareVolumes(podWith(), root, counted);
+  await prepareVolumes(podWith(), root, counted);
+  assert.equal(lookups, 1);
+  // another pod with the same claim looks it up for itself
+  await prepareVolumes({ ...podWith(), metadata: { ...podWith().metadata, uid: 'u-9' } } as never, root, counted);
+  assert.equal(lookups, 2);
+}));
