@@ -37,6 +37,7 @@ import { evictionManager } from './eviction/manager.ts';
 import { parseThresholds, type Threshold } from './eviction/thresholds.ts';
 import { eventRecorder } from '../client/events.ts';
 import { startNodeGc, type NodeGc } from './gc/node-gc.ts';
+import { startLocalPathCleanup } from './volumes/local-path-cleanup.ts';
 import { resourceMetricsRoute, summaryRoute } from './stats/stats-routes.ts';
 
 /** the configuration fields the agent reads (KubeletConfiguration names) */
@@ -202,6 +203,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   /** the node's allocatable resources as last reported, for the pods' volumes, downward API and resizes */
   let allocatable: Record<string, string> | undefined;
   let lease: { stop(): void } | undefined;
+  let localVolumes: { stop(): void } | undefined;
   if (opts.client && (s.registerNode ?? true)) {
     const observe = async () => {
       lastLoop = clock.now();
@@ -285,6 +287,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       clock, log,
       nodeEvent: (reason, message) => nodeEvents?.record({ apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, uid: nodeName } }, 'Warning', reason, message),
     });
+    if (opts.client) localVolumes = startLocalPathCleanup(opts.client, nodeName, log.with({ component: 'local-path' }));
     server.route('/containerLogs', containerLogsRoute((ns, pod, container, previous) => findLogFile(manager.workers, manager.reader, podLogsDir, ns, pod, container, previous)));
   }
 
@@ -304,6 +307,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       stopping = true;
       housekeeping.cancel();
       gc?.stop();
+      localVolumes?.stop();
       watchdog?.stop();
       await pods?.stop();
       reporter?.stop();

@@ -1,8 +1,11 @@
-// What a fresh cluster has before anyone writes: the system namespaces and the `kubernetes`
-// service in `default`, with its endpoints. Runs at every start and creates only what is missing.
+// What a fresh cluster has before anyone writes: the system namespaces, the `kubernetes`
+// service in `default` with its endpoints, and the default StorageClass `standard` behind the
+// built-in local-path provisioner (as k3s deploys its local-storage class). Runs at every start
+// and creates only what is missing.
 
 import { StatusError } from '../api/status.ts';
 import type { KubeObject } from '../api/object.ts';
+import { localPathProvisionerName } from '../api/default-storage-class.ts';
 import type { Catalog, ResourceInfo } from '../schema/types.ts';
 import type { Registry } from '../registry/registry.ts';
 
@@ -68,4 +71,18 @@ async function ensureEqual(store: Registry, info: ResourceInfo, want: KubeObject
   const same = fields.every(f => JSON.stringify(current![f]) === JSON.stringify(want[f]));
   if (same) return;
   await store.update(info, 'default', name, { ...current, ...Object.fromEntries(fields.map(f => [f, want[f]])) });
+}
+
+export async function ensureDefaultStorageClass(store: Registry, catalog: Catalog): Promise<void> {
+  const sc = catalog.lookup('storage.k8s.io', 'v1', 'storageclasses');
+  if (!sc) return;
+  await ensure(() => store.get(sc, undefined, 'standard').catch(err => {
+    if (!(err instanceof StatusError && err.code === 404)) throw err;
+    return store.create(sc, undefined, {
+      metadata: { name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+      provisioner: localPathProvisionerName,
+      reclaimPolicy: 'Delete',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    } as never);
+  }));
 }

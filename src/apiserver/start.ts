@@ -18,7 +18,7 @@ import { securePrivateDirs } from '../pki/private-files.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createHealth } from './health.ts';
 import { createApiServer } from './server.ts';
-import { ensureKubernetesEndpoints, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
+import { ensureDefaultStorageClass, ensureKubernetesEndpoints, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
 
 export interface ServerConfig {
   dataDir: string;
@@ -107,6 +107,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   nsDone();
   await ensureKubernetesService(store, catalog, port);
   await ensureKubernetesEndpoints(store, catalog, advertiseAddress(cfg.bindAddress), port);
+  await ensureDefaultStorageClass(store, catalog);
   bootDone();
   const compactionMs = cfg.compactionIntervalMs ?? 5 * 60_000;
   const compactor = compactionMs > 0 ? startCompactor(storage, { intervalMs: compactionMs, retentionMs: compactionMs, log, revisionBefore: (backend as { revisionBefore?: (ms: number) => number }).revisionBefore?.bind(backend) }) : undefined;

@@ -18,6 +18,7 @@ export const controllerFlags: Record<string, Flag> = {
   'horizontal-pod-autoscaler-downscale-stabilization': { type: 'string', default: '5m0s', description: 'how far back the highest recommendation holds a scale-down' },
   'horizontal-pod-autoscaler-tolerance': { type: 'string', default: '0.1', description: 'the least change of the usage-to-target ratio that makes an autoscaler act' },
   'max-endpoints-per-slice': { type: 'string', default: '100', description: 'the most endpoints the EndpointSlice controller puts in one slice (1 to 1000)' },
+  'local-path-dir': { type: 'string', default: '/var/lib/orch/storage', description: 'the directory on each node under which the local-path provisioner makes volumes' },
 };
 
 function positiveInt(name: string, v: string): number {
@@ -53,6 +54,7 @@ export function controllerOptions(values: Record<string, string | boolean | unde
       hpaSyncPeriodMs: flag(() => parseDuration(String(values['horizontal-pod-autoscaler-sync-period'] ?? '15s'))),
       hpaDownscaleStabilizationMs: flag(() => parseDuration(String(values['horizontal-pod-autoscaler-downscale-stabilization'] ?? '5m0s'))),
       hpaTolerance: flag(() => tolerance(String(values['horizontal-pod-autoscaler-tolerance'] ?? '0.1'))),
+      localPathDir: String(values['local-path-dir']),
     },
   };
 }

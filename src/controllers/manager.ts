@@ -26,6 +26,10 @@ import { startJobController } from './job/job-controller.ts';
 import { startTtlAfterFinishedController } from './ttl-after-finished.ts';
 import { startStatefulSetController } from './statefulset/controller.ts';
 import { startDaemonSetController } from './daemonset/controller.ts';
+import { startVolumeBinder } from './volumes/binder.ts';
+import { startLocalPathProvisioner } from './volumes/local-path.ts';
+import { startPvcProtectionController, startPvProtectionController } from './volumes/protection.ts';
+import { startEphemeralVolumeController } from './volumes/ephemeral.ts';
 
 /** settings from the command line that controllers read */
 export interface ControllerSettings {
@@ -45,6 +49,8 @@ export interface ControllerSettings {
   hpaDownscaleStabilizationMs?: number;
   /** --horizontal-pod-autoscaler-tolerance */
   hpaTolerance?: number;
+  /** --local-path-dir: where the local-path provisioner puts volumes on each node */
+  localPathDir?: string;
 }
 
 /** informers the process already runs, for controllers to use instead of their own */
@@ -85,6 +91,11 @@ const controllers: Record<string, Entry> = {
   } },
   'disruption-controller': { start: (c, l, _s, shared) => startDisruptionController(c, l, { informers: shared.informers }) },
   'horizontal-pod-autoscaler-controller': { start: (c, l, s, shared) => startHpaController(c, l, { informers: shared.informers, syncPeriodMs: s.hpaSyncPeriodMs, downscaleStabilizationMs: s.hpaDownscaleStabilizationMs, tolerance: s.hpaTolerance }) },
+  'persistentvolume-binder': { start: (c, l, _s, shared) => startVolumeBinder(c, l, { pods: shared.pods }) },
+  'pvc-protection': { start: (c, l, _s, shared) => startPvcProtectionController(c, l, { pods: shared.pods }) },
+  'pv-protection': { start: (c, l) => startPvProtectionController(c, l) },
+  'ephemeral-volume': { start: (c, l, _s, shared) => startEphemeralVolumeController(c, l, { pods: shared.pods }) },
+  'local-path-provisioner': { start: (c, l, s) => startLocalPathProvisioner(c, l, { dir: s.localPathDir }) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -107,6 +118,10 @@ const aliases: Record<string, string> = {
   'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
   disruption: 'disruption-controller',
   horizontalpodautoscaling: 'horizontal-pod-autoscaler-controller',
+  'persistentvolume-binder-controller': 'persistentvolume-binder',
+  'persistentvolumeclaim-protection-controller': 'pvc-protection',
+  'persistentvolume-protection-controller': 'pv-protection',
+  'ephemeral-volume-controller': 'ephemeral-volume',
 };
 
 export function controllerNames(): string[] {

@@ -1,5 +1,5 @@
-// The pods the in-server controllers hold, seen once. The scheduler and the taint eviction
-// controller each keep every pod in the cluster; in `orch server` they share one informer (as
+// The pods the in-server controllers hold, seen once. The scheduler, the taint eviction
+// controller and the volume controllers each keep every pod in the cluster; in `orch server` they share one informer (as
 // kube-controller-manager's controllers share client-go informers), so a pod costs one watch
 // event, one parse and one small view instead of two of each.
 
@@ -7,7 +7,7 @@ import type { Logger } from '../api/log.ts';
 import { createInformer, type Informer } from '../client/informer.ts';
 import { Interned } from '../client/interned.ts';
 import type { Client } from '../client/rest.ts';
-import type { CoreV1Container, CoreV1Pod, CoreV1PodSpec, CoreV1PodStatus } from '../schema/generated/types.ts';
+import type { CoreV1Container, CoreV1Pod, CoreV1PodSpec, CoreV1PodStatus, CoreV1Volume } from '../schema/generated/types.ts';
 import type { ServedInNamespace } from '../schema/served.ts';
 
 /** a pod as the controllers hold it */
@@ -25,10 +25,16 @@ function containerView(c: CoreV1Container): CoreV1Container {
   };
 }
 
+/** the volumes that name claims, kept only as the claims they name (for the volume controllers) */
+function claimVolumes(volumes: CoreV1Volume[] | undefined): CoreV1Volume[] | undefined {
+  const out = (volumes ?? []).filter(v => v.persistentVolumeClaim || v.ephemeral).map(v => (v.persistentVolumeClaim ? { name: v.name, persistentVolumeClaim: { claimName: v.persistentVolumeClaim.claimName } } : { name: v.name, ephemeral: {} }));
+  return out.length ? out : undefined;
+}
+
 /**
  * A pod placed on a node keeps who it is and what scheduling counts and eviction reads (requests,
- * host ports, tolerations, phase), its spec and status parts shared between pods with equal
- * ones: most pods only ever matter through those. A pod without a node is kept whole, less its
+ * host ports, tolerations, phase) and the claims its volumes name, its spec and status parts
+ * shared between pods with equal ones: most pods only ever matter through those. A pod without a node is kept whole, less its
  * field history, since the scheduler has yet to place it.
  */
 export function podView(pod: ViewedPod): ViewedPod {
@@ -44,6 +50,7 @@ export function podView(pod: ViewedPod): ViewedPod {
       containers: (s.containers ?? []).map(containerView),
       initContainers: s.initContainers?.map(containerView),
       overhead: s.overhead,
+      volumes: claimVolumes(s.volumes),
     }),
     status: statuses.of({ phase: pod.status?.phase }),
   };

@@ -122,7 +122,7 @@ export class GenericStore implements Registry {
     if (hasStatusSubresource(info) && !strategy.keepsStatusOnCreate) delete obj.status;
     await strategy.prepareForCreate(obj, ctx);
     this.recordManager(info, undefined, obj, opts, now);
-    strategy.admitCreate?.(obj, ctx);
+    await strategy.admitCreate?.(obj, ctx);
 
     const named = !!meta.name;
     if (!named && !meta.generateName) {

@@ -11,6 +11,8 @@ import { validateImmutableData } from './validation/immutable.ts';
 import { secretStrategy } from './core/secrets.ts';
 import { autoscalerStrategy } from './autoscaling/hpa.ts';
 import { validateConfigMapSize } from './validation/data-size.ts';
+import { persistentVolumeClaimStrategy, persistentVolumeStrategy } from './core/persistent-volumes.ts';
+import { storageClassStrategy } from './storage/storage-classes.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
 const rbacNames = strategyWith({ allowCreateOnUpdate: true, nameRule: 'path-segment' });
@@ -25,6 +27,9 @@ const table: Record<string, Strategy> = {
   }),
   'secrets': secretStrategy,
   'services': serviceStrategy,
+  'persistentvolumes': persistentVolumeStrategy,
+  'persistentvolumeclaims': persistentVolumeClaimStrategy,
+  'storageclasses.storage.k8s.io': storageClassStrategy,
   'endpoints': createOnUpdate,
   'events': createOnUpdate,
   'events.events.k8s.io': createOnUpdate,

@@ -43,7 +43,7 @@ export interface Strategy<T extends KubeObject = KubeObject> {
    * the write is recorded in managedFields, as admission runs after the field manager there, so
    * the fields it sets belong to no manager
    */
-  admitCreate?(obj: T, ctx: StrategyContext): void;
+  admitCreate?(obj: T, ctx: StrategyContext): void | Promise<void>;
   /** carry server-owned fields over on an update of the main resource (mutates obj); subresources with writes of their own replace it */
   prepareForUpdate(obj: T, old: T, ctx: StrategyContext): void;
   validateCreate(obj: T, ctx: StrategyContext): FieldError[];

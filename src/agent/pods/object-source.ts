@@ -1,29 +1,36 @@
-// ConfigMaps and Secrets that pods reference, read through the API. Standalone agents have no
+// ConfigMaps, Secrets and persistent volume claims (with their volumes) that pods reference, read
+// through the API. Standalone agents have no
 // API: references to them fail as they would against a cluster that lacks the object.
 
 import { ApiError } from '../../client/api-error.ts';
 import type { Client } from '../../client/rest.ts';
-import type { CoreV1ConfigMap, CoreV1Secret } from '../../schema/generated/types.ts';
+import type { CoreV1ConfigMap, CoreV1PersistentVolume, CoreV1PersistentVolumeClaim, CoreV1Secret } from '../../schema/generated/types.ts';
+import type { ClaimSource } from './volumes/persistent-claim.ts';
 
 /** a ConfigMap or a Secret: what a pod reads from either */
 export type DataObject = Pick<CoreV1ConfigMap, 'data' | 'binaryData'> & Pick<CoreV1Secret, 'stringData'>;
 
-export interface ObjectSource {
+export interface ObjectSource extends ClaimSource {
   /** undefined when the object does not exist */
   get(kind: 'configmaps' | 'secrets', namespace: string, name: string): Promise<DataObject | undefined>;
 }
 
 export function apiObjectSource(client: Client | undefined): ObjectSource {
+  const read = async <T>(path: string): Promise<T | undefined> => {
+    if (!client) return undefined;
+    try {
+      return await client.get<T>(path);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return undefined;
+      throw err;
+    }
+  };
+  const ns = (namespace: string) => `/api/v1/namespaces/${encodeURIComponent(namespace)}`;
   return {
-    async get(kind, namespace, name) {
-      if (!client) return undefined;
-      try {
-        return await client.get<DataObject>(`/api/v1/namespaces/${encodeURIComponent(namespace)}/${kind}/${encodeURIComponent(name)}`);
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 404) return undefined;
-        throw err;
-      }
-    },
+    get: (kind, namespace, name) => read<DataObject>(`${ns(namespace)}/${kind}/${encodeURIComponent(name)}`),
+    claim: (namespace, name) => read<CoreV1PersistentVolumeClaim>(`${ns(namespace)}/persistentvolumeclaims/${encodeURIComponent(name)}`),
+    volume: name => read<CoreV1PersistentVolume>(`/api/v1/persistentvolumes/${encodeURIComponent(name)}`),
+    resolved: new Map(),
   };
 }
 

@@ -3,7 +3,9 @@
 // node at once ("assumed") so binds in flight cannot overcommit; the assumption ends when the
 // pod is seen bound, or is dropped if the bind fails. Pods that fit nowhere get a
 // FailedScheduling event and PodScheduled=False, and are tried again when nodes or pods change
-// and at least every minute.
+// and at least every minute. Pods with volume claims go through VolumeBinding: their claims
+// are checked before any node, each node is checked for their volumes, and the chosen node's
+// volumes are bound (or provisioned) before the pod is.
 
 import type { Logger } from '../../api/log.ts';
 import { ApiError } from '../../client/api-error.ts';
@@ -15,6 +17,9 @@ import { filterNode, type Failure } from './filters.ts';
 import { podInformer } from '../pod-view.ts';
 import { addPod, emptyUsage, nodeInfo, removePod, type NodeInfo, type NodeUsage } from './node-info.ts';
 import { scoreNode } from './scores.ts';
+import { planVolumes, podClaims, type VolumePlan } from './volume-binding.ts';
+import { bindVolumes, hasVolumeWork, volumeState } from './volume-prebind.ts';
+import { claimsOfPod } from '../volumes/claim-users.ts';
 import { rfc3339 } from '../../api/time.ts';
 import { KeyedBackoff } from '../../api/backoff.ts';
 import type { CoreV1Node, CoreV1Pod } from '../../schema/generated/types.ts';
@@ -34,6 +39,8 @@ export interface SchedulerOptions {
   retryUnschedulableMs?: number;
   /** a pod informer shared with other controllers (podInformer's view); by default its own */
   pods?: Informer;
+  /** how long a pod waits for its volumes to be bound before it is tried again; default 10 minutes */
+  bindVolumesTimeoutMs?: number;
 }
 
 export interface Scheduler { stop(): void }
@@ -49,12 +56,15 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
   const pods = o.pods ?? podInformer(o.client, o.log);
   /** per node, what the pods placed on it hold, kept up to date from the pod events */
   const usage = new Map<string, NodeUsage>();
+  const volumes = volumeState(o.client, o.log);
 
   /** pod key → node, for pods bound (or being bound) but not yet seen with spec.nodeName */
   const assumed = new Map<string, { node: string; pod: Pod }>();
   const active: string[] = [];
   const queued = new Set<string>();
   const unschedulable = new Set<string>();
+  /** pods with claims seen before the volume informers had listed */
+  const waitingForVolumes = new Set<string>();
   const errorBackoff = new KeyedBackoff({ initialMs: 1000, maxMs: 10_000 });
   let inFlight = 0;
   let stopped = false;
@@ -107,6 +117,8 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
       queued.delete(key);
       const pod = pods.get(key);
       if (!pod || !wanted(pod) || assumed.has(key)) continue;
+      // pods with claims wait until claims, volumes and classes are known; the others do not
+      if (!volumes.synced() && claimsOfPod(pod).length) { waitingForVolumes.add(key); continue; }
       infos ??= nodeInfos();
       scheduleOne(pod, key, infos);
     }
@@ -117,8 +129,15 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
     let best: NodeInfo | undefined;
     let bestScore = -1;
     let ties = 0;
+    const claims = claimsOfPod(pod).length ? podClaims(pod, volumes.world) : undefined;
+    if (claims && 'error' in claims) return void markUnschedulable(pod, key, failureMessage(infos.size, [], claims.error));
+    const plans = new Map<string, VolumePlan>();
     for (const info of infos.values()) {
-      const f = filterNode(pod, info);
+      let f = filterNode(pod, info);
+      if (!f.length && claims) {
+        const planned = planVolumes(claims, info.node, volumes.world);
+        if ('failure' in planned) f = [planned.failure]; else plans.set(info.node.metadata!.name!, planned.plan);
+      }
       if (f.length) { failures.push(f); continue; }
       const s = scoreNode(pod, info);
       // equal scores: each candidate is kept with equal chance
@@ -129,11 +148,31 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
     addPod(best, pod);
     assumed.set(key, { node: nodeName, pod });
     inFlight++;
-    void bind(pod, nodeName).then(ok => {
+    const plan = plans.get(nodeName);
+    const promised = plan ? plan.bind.map(b => b.volume.metadata.name!) : [];
+    for (const v of promised) volumes.assumed.add(v);
+    void preBind(pod, nodeName, plan).then(ready => (ready ? bind(pod, nodeName) : false)).then(ok => {
       inFlight--;
+      for (const v of promised) volumes.assumed.delete(v);
       if (!ok) { assumed.delete(key); }
       drainSoon();
     });
+  }
+
+  /** the pod's volumes bound on the node before the pod is; false when that failed (tried again later) */
+  async function preBind(pod: Pod, nodeName: string, plan: VolumePlan | undefined): Promise<boolean> {
+    if (!hasVolumeWork(plan)) return true;
+    try {
+      await bindVolumes(o.client, volumes, plan, nodeName, { timeoutMs: o.bindVolumesTimeoutMs ?? 600_000 });
+      return true;
+    } catch (err) {
+      const key = objectKey(pod);
+      const message = `running PreBind plugin "VolumeBinding": ${err instanceof Error ? err.message : String(err)}`;
+      o.log.warn('binding volumes failed', { pod: key, node: nodeName, err: message });
+      events.record({ apiVersion: 'v1', kind: 'Pod', metadata: pod.metadata }, 'Warning', 'FailedScheduling', message);
+      setTimeout(() => enqueue(key), errorBackoff.next(key)).unref();
+      return false;
+    }
   }
 
   async function bind(pod: Pod, nodeName: string): Promise<boolean> {
@@ -194,9 +233,13 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
       unschedulable.delete(key);
       if (p.spec?.nodeName) retryUnschedulable();
     });
+  // a claim bound, a volume made or a class added may let a waiting pod fit
+  for (const i of [volumes.claims, volumes.volumes, volumes.classes] as Informer[]) i.on('add', () => retryUnschedulable()).on('update', () => retryUnschedulable());
   nodes.start();
   pods.start();
+  volumes.start();
   void Promise.all([nodes.synced(), pods.synced()]).then(drainSoon);
+  void Promise.all([volumes.claims.synced(), volumes.volumes.synced(), volumes.classes.synced()]).then(() => { for (const k of waitingForVolumes) enqueue(k); waitingForVolumes.clear(); });
   const periodic = setInterval(() => { retryUnschedulable(); drainSoon(); }, retryMs);
   periodic.unref();
 
@@ -205,6 +248,7 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
       stopped = true;
       clearInterval(periodic);
       nodes.stop();
+      volumes.stop();
       if (!o.pods) pods.stop();
     },
   };

@@ -27,13 +27,13 @@ export interface ContainerdCluster {
   restartAgent(config: Record<string, unknown>): Promise<AgentProcess>;
 }
 
-export async function startContainerdCluster(t: { after(fn: () => unknown): void }, name: string, config: Record<string, unknown> = {}): Promise<ContainerdCluster> {
+export async function startContainerdCluster(t: { after(fn: () => unknown): void }, name: string, config: Record<string, unknown> = {}, orchArgs: string[] = []): Promise<ContainerdCluster> {
   const teardown: Array<() => Promise<unknown>> = [];
   t.after(async () => { for (const fn of teardown.reverse()) await fn().catch(() => undefined); });
   const runtime = await startContainerd();
   teardown.push(() => runtime.stop());
   await importBusyboxImage(runtime, [busyboxImage, 'registry.k8s.io/pause:3.9'], ['sleep', '2147483647']);
-  const orch = await startOrch({ args: [] });
+  const orch = await startOrch({ args: orchArgs });
   teardown.push(async () => { await orch.stop(); await orch.cleanup(); });
   const dir = await mkdtemp(join(tmpdir(), `orch-${name}-`));
   teardown.push(() => rm(dir, { recursive: true, force: true }));

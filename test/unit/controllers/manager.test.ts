@@ -23,6 +23,7 @@ test('--controllers selects as kube-controller-manager does', () => {
   assert.deepEqual(selectControllers(['statefulset-controller', 'daemonset-controller']), ['statefulset', 'daemonset']);
   assert.deepEqual(selectControllers(['endpoint', 'endpointslice']), ['endpoints-controller', 'endpointslice-controller']);
   assert.deepEqual(selectControllers(['*', '-endpoint']), allBut('endpoints-controller'));
+  assert.deepEqual(selectControllers(['persistentvolume-binder-controller', 'pv-protection']), ['persistentvolume-binder', 'pv-protection']);
   assert.deepEqual(selectControllers(['namespace', '-namespace']), ['namespace']);
   assert.deepEqual(selectControllers(['namespace']), ['namespace']);
   assert.deepEqual(selectControllers([]), []);

@@ -19,6 +19,7 @@ import type { PreparedVolume } from './container-mounts.ts';
 import { downwardFiles } from './downward-files.ts';
 import { setUpEmptyDir, setUpMemoryWrapper } from './empty-dir.ts';
 import { setUpHostPath } from './host-path.ts';
+import { ClaimProblem, setUpClaim } from './persistent-claim.ts';
 import { volumeDir } from './layout.ts';
 import { applyFsGroup } from './ownership.ts';
 import { objectFiles } from './object-files.ts';
@@ -27,11 +28,11 @@ import { ensureSharedMount, propagatedVolumes } from './propagation.ts';
 import { setUpFailed, VolumeSetupError } from './volume-error.ts';
 import type { CoreV1Volume } from '../../../schema/generated/types.ts';
 
-/** a volume set up, and whether its directory was made just now */
-type Setup = (v: CoreV1Volume) => Promise<PreparedVolume & { fresh?: boolean }>;
+/** a volume set up, whether its directory was made just now, and whether the host owns it (no fsGroup, no shared mount made) */
+type Setup = (v: CoreV1Volume) => Promise<PreparedVolume & { fresh?: boolean; hostOwned?: boolean }>;
 
 /** the volume types orch provides, and the one field that names each in a volume */
-const supported = ['emptyDir', 'hostPath', 'configMap', 'secret', 'downwardAPI', 'projected'] as const;
+const supported = ['emptyDir', 'hostPath', 'configMap', 'secret', 'downwardAPI', 'projected', 'persistentVolumeClaim', 'ephemeral'] as const;
 
 /** a ConfigMap, Secret, downward API or projected volume written before: its files stay usable */
 async function writtenBefore(rootDir: string, uid: string, v: CoreV1Volume): Promise<PreparedVolume | undefined> {
@@ -62,8 +63,10 @@ export async function prepareVolumes(pod: Pod, rootDir: string, objects: ObjectS
     async hostPath(v) {
       const path = String(v.hostPath!.path ?? '');
       await setUpHostPath(path, v.hostPath!.type);
-      return { hostPath: path, readOnly: false };
+      return { hostPath: path, readOnly: false, hostOwned: true };
     },
+    persistentVolumeClaim: v => claimVolume(v),
+    ephemeral: v => claimVolume(v),
     async configMap(v) {
       const s = v.configMap!;
       const path = volumeDir(rootDir, uid, 'configMap', v.name);
@@ -93,6 +96,12 @@ export async function prepareVolumes(pod: Pod, rootDir: string, objects: ObjectS
     },
   };
 
+  async function claimVolume(v: CoreV1Volume): Promise<PreparedVolume & { hostOwned: boolean }> {
+    const claimed = await setUpClaim(v, pod.metadata, objects);
+    // a hostPath volume is the host's to own; a local one takes the pod's fsGroup, as the kubelet's local plugin does
+    return { hostPath: claimed.hostPath, readOnly: claimed.readOnly, hostOwned: claimed.kind === 'hostPath' };
+  }
+
   const out = new Map<string, PreparedVolume>();
   const failedMounts: string[] = [];
   let refused: ContainerStartError | undefined;
@@ -104,16 +113,16 @@ export async function prepareVolumes(pod: Pod, rootDir: string, objects: ObjectS
         const other = Object.keys(v).find(k => k !== 'name' && (v as unknown as Record<string, unknown>)[k] != null) ?? 'unknown';
         throw configError(`volume ${JSON.stringify(v.name)} has a type (${other}) this node agent does not support`);
       }
-      const { fresh, ...prepared } = await setups[type](v);
+      const { fresh, hostOwned, ...prepared } = await setups[type](v);
       const sc = pod.spec.securityContext;
       // the kubelet's managed volumes take the pod's fsGroup when set up: an emptyDir once, the
       // others after each write; a hostPath is the host's to own
-      if (sc?.fsGroup != null && type !== 'hostPath' && (type !== 'emptyDir' || fresh)) await applyFsGroup(prepared.hostPath, sc.fsGroup, prepared.readOnly);
-      if (propagated.has(v.name) && type !== 'hostPath') await ensureSharedMount(prepared.hostPath);
+      if (sc?.fsGroup != null && !hostOwned && (type !== 'emptyDir' || fresh)) await applyFsGroup(prepared.hostPath, sc.fsGroup, prepared.readOnly);
+      if (propagated.has(v.name) && !hostOwned) await ensureSharedMount(prepared.hostPath);
       out.set(v.name, prepared);
     } catch (err) {
       if (err instanceof ContainerStartError && err.reason === 'CreateContainerConfigError') { refused ??= err; continue; }
-      const message = setUpFailed(v.name, (err as Error).message);
+      const message = err instanceof ClaimProblem ? err.message : setUpFailed(v.name, (err as Error).message);
       const before = await writtenBefore(rootDir, uid, v);
       if (before) { out.set(v.name, before); remountFailed?.(message); } else failedMounts.push(message);
     }

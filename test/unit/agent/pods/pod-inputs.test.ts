@@ -21,6 +21,8 @@ const objects: ObjectSource = {
     if (kind === 'secrets' && name === 'sec') return { data: { token: Buffer.from('s3cret').toString('base64') } };
     return undefined;
   },
+  claim: async () => undefined,
+  volume: async () => undefined,
 };
 const pod = (c: Record<string, unknown>, spec: Record<string, unknown> = {}): Pod => ({
   metadata: { name: 'web', namespace: 'shop', uid: 'u-1', labels: { app: 'web' } },

@@ -1,5 +1,5 @@
 // Shared pieces of the volume tests: a pod with volumes, an object source holding a ConfigMap
-// and a Secret, a temp root, and the check that a set-up failed with the kubelet's words.
+// and a Secret (and the claims and volumes a test gives it), a temp root, and the check that a set-up failed with the kubelet's words.
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,8 +13,13 @@ import { requires } from '../../../../support/requires.ts';
 export function objectSource(store: Record<string, DataObject> = {
   'configmaps/cfg': { data: { color: 'blue', size: 'L' }, binaryData: { blob: Buffer.from([0, 1, 2]).toString('base64') } },
   'secrets/sec': { data: { token: Buffer.from('s3cret').toString('base64') } },
-}): ObjectSource & { store: Record<string, DataObject> } {
-  return { store, async get(kind, _ns, name) { return store[`${kind}/${name}`]; } };
+}, claims: Record<string, unknown> = {}): ObjectSource & { store: Record<string, DataObject>; claims: Record<string, unknown> } {
+  return {
+    store, claims,
+    async get(kind, _ns, name) { return store[`${kind}/${name}`]; },
+    async claim(ns, name) { return claims[`persistentvolumeclaims/${ns}/${name}`] as never; },
+    async volume(name) { return claims[`persistentvolumes/${name}`] as never; },
+  };
 }
 
 export function pod(volumes: unknown[], opts: { labels?: Record<string, string>; containers?: unknown[]; initContainers?: unknown[] } = {}): Pod {
