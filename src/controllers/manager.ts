@@ -3,7 +3,7 @@
 // on every controller that is on by default. A new controller is one line in the table.
 
 import type { Logger } from '../api/log.ts';
-import type { Informer } from '../client/informer.ts';
+import { createInformer, type Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
 import { startCronJobController } from './cronjob/cronjob-controller.ts';
 import { startJobController } from './job/job-controller.ts';
@@ -24,6 +24,8 @@ export interface ControllerSettings {
 export interface SharedInformers {
   /** every pod, as podInformer keeps it */
   pods?: Informer;
+  /** every Job, whole (the job, cronjob and ttl-after-finished controllers read them) */
+  jobs?: Informer;
 }
 
 type Starter = (client: Client, log: Logger, settings: ControllerSettings, shared: SharedInformers) => { stop(): void };
@@ -34,9 +36,9 @@ const controllers: Record<string, Entry> = {
   namespace: { start: (c, l) => startNamespaceController(c, l) },
   nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
   'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
-  'job-controller': { start: (c, l) => startJobController(c, l) },
-  'cronjob-controller': { start: (c, l) => startCronJobController(c, l) },
-  'ttl-after-finished-controller': { start: (c, l) => startTtlAfterFinishedController(c, l) },
+  'job-controller': { start: (c, l, _s, shared) => startJobController(c, l, { jobs: shared.jobs }) },
+  'cronjob-controller': { start: (c, l, _s, shared) => startCronJobController(c, l, { jobs: shared.jobs }) },
+  'ttl-after-finished-controller': { start: (c, l, _s, shared) => startTtlAfterFinishedController(c, l, { jobs: shared.jobs }) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -82,11 +84,22 @@ export interface StartControllersOptions {
   shared?: SharedInformers;
 }
 
+/** controllers that read every Job: when several run, they share one informer */
+const readJobs = new Set(['job-controller', 'cronjob-controller', 'ttl-after-finished-controller']);
+
 export function startControllers(opts: StartControllersOptions): { stop(): void } {
-  const running = selectControllers(opts.enabled).map(name => {
+  const names = selectControllers(opts.enabled);
+  const shared: SharedInformers = { ...opts.shared };
+  let ownJobs: Informer | undefined;
+  if (!shared.jobs && names.filter(n => readJobs.has(n)).length > 1) {
+    ownJobs = shared.jobs = createInformer(opts.client, '/apis/batch/v1/jobs', { log: opts.log });
+  }
+  const running = names.map(name => {
     const l = opts.log.with({ controller: name });
     l.info('starting controller');
-    return controllers[name]!.start(opts.client, l, opts.settings ?? {}, opts.shared ?? {});
+    return controllers[name]!.start(opts.client, l, opts.settings ?? {}, shared);
   });
-  return { stop() { for (const r of running) r.stop(); } };
+  // started once every controller has its handlers on it
+  ownJobs?.start();
+  return { stop() { for (const r of running) r.stop(); ownJobs?.stop(); } };
 }
