@@ -3,7 +3,7 @@
 // on every controller that is on by default. A new controller is one line in the table.
 
 import type { Logger } from '../api/log.ts';
-import type { Informer } from '../client/informer.ts';
+import { createInformer, type Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
 import { startGarbageCollector } from './garbage-collector/garbage-collector.ts';
 import { startEndpointsController } from './endpoints/endpoints-controller.ts';
@@ -61,6 +61,8 @@ export interface SharedInformers {
   ownedPods?: Informer<OwnedPod>;
   /** whole objects by collection, for controllers that read more of them than podInformer keeps */
   informers?: InformerFactory;
+  /** every Job, whole (the job, cronjob and ttl-after-finished controllers read them) */
+  jobs?: Informer;
 }
 
 type Starter = (client: Client, log: Logger, settings: ControllerSettings, shared: SharedInformers & { informers: InformerFactory }) => { stop(): void };
@@ -75,9 +77,9 @@ const controllers: Record<string, Entry> = {
   replicaset: { start: (c, l, _s, shared) => startReplicaController(c, l, { kind: replicaSetKind, pods: shared.ownedPods }) },
   replicationcontroller: { start: (c, l, _s, shared) => startReplicaController(c, l, { kind: replicationControllerKind, pods: shared.ownedPods }) },
   deployment: { start: (c, l) => startDeploymentController(c, l) },
-  'job-controller': { start: (c, l) => startJobController(c, l) },
-  'cronjob-controller': { start: (c, l) => startCronJobController(c, l) },
-  'ttl-after-finished-controller': { start: (c, l) => startTtlAfterFinishedController(c, l) },
+  'job-controller': { start: (c, l, _s, shared) => startJobController(c, l, { jobs: shared.jobs }) },
+  'cronjob-controller': { start: (c, l, _s, shared) => startCronJobController(c, l, { jobs: shared.jobs }) },
+  'ttl-after-finished-controller': { start: (c, l, _s, shared) => startTtlAfterFinishedController(c, l, { jobs: shared.jobs }) },
   statefulset: { start: (c, l, _s, shared) => startStatefulSetController(c, l, { pods: shared.ownedPods }) },
   daemonset: { start: (c, l, _s, shared) => startDaemonSetController(c, l, { pods: shared.ownedPods }) },
   'endpoints-controller': { start: (c, l, _s, shared) => startEndpointsController(c, l, { informers: shared.informers }) },
@@ -158,23 +160,34 @@ export interface StartControllersOptions {
   shared?: SharedInformers;
 }
 
+/** controllers that read every Job: when several run, they share one informer */
+const readJobs = new Set(['job-controller', 'cronjob-controller', 'ttl-after-finished-controller']);
+
 export function startControllers(opts: StartControllersOptions): { stop(): void } {
+  const names = selectControllers(opts.enabled);
   const informers = opts.shared?.informers ?? createInformerFactory(opts.client, opts.log.with({ component: 'informers' }));
   const shared = { ...opts.shared, informers };
   // the workload controllers share one informer over every pod, started once they all listen
   let madeOwnedPods: Informer<OwnedPod> | undefined;
   if (!shared.ownedPods) shared.ownedPods = madeOwnedPods = ownedPodInformer(opts.client, opts.log.with({ component: 'owned-pods-informer' }));
-  const running = selectControllers(opts.enabled).map(name => {
+  // the job, cronjob and ttl-after-finished controllers share one informer over whole Jobs
+  let ownJobs: Informer | undefined;
+  if (!shared.jobs && names.filter(n => readJobs.has(n)).length > 1) {
+    ownJobs = shared.jobs = createInformer(opts.client, '/apis/batch/v1/jobs', { log: opts.log });
+  }
+  const running = names.map(name => {
     const l = opts.log.with({ controller: name });
     l.info('starting controller');
     return controllers[name]!.start(opts.client, l, opts.settings ?? {}, shared);
   });
-  // an informer no controller listens to is never started
-  if (madeOwnedPods && selectControllers(opts.enabled).some(n => podOwners.has(n))) madeOwnedPods.start();
+  // informers started once every controller has its handlers on them; one no controller listens to never is
+  if (madeOwnedPods && names.some(n => podOwners.has(n))) madeOwnedPods.start();
+  ownJobs?.start();
   return {
     stop() {
       for (const r of running) r.stop();
       madeOwnedPods?.stop();
+      ownJobs?.stop();
       if (!opts.shared?.informers) informers.stop();
     },
   };

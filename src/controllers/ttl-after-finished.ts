@@ -7,7 +7,7 @@ import { requeueDelay } from './requeue-delay.ts';
 import type { Logger } from '../api/log.ts';
 import { realClock, type Clock } from '../api/clock.ts';
 import { isNotFound } from '../client/api-error.ts';
-import { createInformer, objectKey } from '../client/informer.ts';
+import { createInformer, objectKey, type Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
 import { createWorkQueue, type SyncResult } from '../client/work-queue.ts';
 import type { BatchV1Job } from '../schema/generated/types.ts';
@@ -32,9 +32,10 @@ export function ttlDecision(job: Job, now: number): 'keep' | 'delete' | { afterM
   return left <= 0 ? 'delete' : { afterMs: left };
 }
 
-export function startTtlAfterFinishedController(client: Client, log: Logger, opts: { clock?: Clock } = {}): { stop(): void } {
+/** jobs: a Job informer shared with other controllers (started and stopped by its owner) */
+export function startTtlAfterFinishedController(client: Client, log: Logger, opts: { clock?: Clock; jobs?: Informer<Job> } = {}): { stop(): void } {
   const clock = opts.clock ?? realClock;
-  const informer = createInformer<Job>(client, '/apis/batch/v1/jobs', { log });
+  const informer = opts.jobs ?? createInformer<Job>(client, '/apis/batch/v1/jobs', { log });
   const path = (ns: string, name: string) => `/apis/batch/v1/namespaces/${encodeURIComponent(ns)}/jobs/${encodeURIComponent(name)}`;
 
   async function sync(key: string): Promise<SyncResult> {
@@ -58,6 +59,6 @@ export function startTtlAfterFinishedController(client: Client, log: Logger, opt
   const queue = createWorkQueue(sync, { concurrency: 5, baseDelayMs: 1000, log });
   const consider = (j: Job) => { if (ttlDecision(j, clock.now()) !== 'keep') queue.add(objectKey(j)); };
   informer.on('add', consider).on('update', (_o, j) => consider(j));
-  informer.start();
-  return { stop() { informer.stop(); queue.shutdown(); } };
+  if (!opts.jobs) informer.start();
+  return { stop() { if (!opts.jobs) informer.stop(); queue.shutdown(); } };
 }

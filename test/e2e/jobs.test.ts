@@ -28,7 +28,7 @@ spec:
       containers:
       - name: work
         image: ${image}
-        command: ["sh", "-c", "echo index=$JOB_COMPLETION_INDEX"]
+        command: ["sh", "-c", "echo index=$JOB_COMPLETION_INDEX host=$HOSTNAME"]
 `;
 
 const failingJob = (name: string) => `
@@ -95,7 +95,7 @@ test('Jobs and CronJobs through kubectl on a simulated node', async t => {
       for (const [ix, p] of byIndex as Map<string, any>) {
         assert.equal(p.spec.hostname, `${name}-${ix}`);
         const logs = await k(['logs', p.metadata.name]);
-        assert.equal(logs.stdout.trim(), `index=${ix}`);
+        assert.equal(logs.stdout.trim(), `index=${ix} host=${name}-${ix}`);
       }
     });
 

@@ -10,7 +10,7 @@ import { timeZoneError } from '../../api/time-zone.ts';
 import { parseCronSchedule } from '../../api/cron-schedule.ts';
 import { isAlreadyExists, isNotFound } from '../../client/api-error.ts';
 import { eventRecorder } from '../../client/events.ts';
-import { createInformer, objectKey } from '../../client/informer.ts';
+import { createInformer, objectKey, type Informer } from '../../client/informer.ts';
 import type { Client } from '../../client/rest.ts';
 import { createWorkQueue, type SyncResult } from '../../client/work-queue.ts';
 import { nextScheduleDelay, type CronJob } from './schedule-times.ts';
@@ -20,11 +20,17 @@ const cronJobPath = (ns: string, name: string, sub = '') => `/apis/batch/v1/name
 const jobsPath = (ns: string, name = '') => `/apis/batch/v1/namespaces/${encodeURIComponent(ns)}/jobs${name ? `/${encodeURIComponent(name)}` : ''}`;
 const controllerOf = (j: Job) => (j.metadata.ownerReferences ?? []).find(r => r.controller);
 
-export function startCronJobController(client: Client, log: Logger, opts: { clock?: Clock } = {}): { stop(): void } {
+export interface CronJobControllerOptions {
+  clock?: Clock;
+  /** a Job informer shared with other controllers (started and stopped by its owner) */
+  jobs?: Informer<Job>;
+}
+
+export function startCronJobController(client: Client, log: Logger, opts: CronJobControllerOptions = {}): { stop(): void } {
   const clock = opts.clock ?? realClock;
   const events = eventRecorder(client, 'cronjob-controller', log, undefined, () => clock.now());
   const cronJobs = createInformer<CronJob>(client, '/apis/batch/v1/cronjobs', { log });
-  const jobs = createInformer<Job>(client, '/apis/batch/v1/jobs', { log });
+  const jobs = opts.jobs ?? createInformer<Job>(client, '/apis/batch/v1/jobs', { log });
 
   async function sync(key: string): Promise<SyncResult> {
     const cj = cronJobs.get(key);
@@ -84,7 +90,7 @@ export function startCronJobController(client: Client, log: Logger, opts: { cloc
   jobs.on('update', (old, j) => { if (old.metadata.resourceVersion !== j.metadata.resourceVersion) { ownerOf(old); ownerOf(j); } });
   jobs.on('delete', ownerOf);
   // CronJobs are synced once their jobs are known
-  jobs.start();
+  if (!opts.jobs) jobs.start();
   void jobs.synced().then(() => cronJobs.start());
-  return { stop() { cronJobs.stop(); jobs.stop(); queue.shutdown(); } };
+  return { stop() { cronJobs.stop(); if (!opts.jobs) jobs.stop(); queue.shutdown(); } };
 }

@@ -9,7 +9,7 @@ import type { Logger } from '../../api/log.ts';
 import { realClock, type Clock } from '../../api/clock.ts';
 import { isNotFound } from '../../client/api-error.ts';
 import { eventRecorder } from '../../client/events.ts';
-import { createInformer, objectKey } from '../../client/informer.ts';
+import { createInformer, objectKey, type Informer } from '../../client/informer.ts';
 import type { Client } from '../../client/rest.ts';
 import { createWorkQueue } from '../../client/work-queue.ts';
 import type { BackoffRecord } from './backoff.ts';
@@ -24,6 +24,8 @@ export interface JobControllerOptions {
   /** how long pod and status events wait to be synced together; Kubernetes' is 1 s */
   batchMs?: number;
   workers?: number;
+  /** a Job informer shared with other controllers (started and stopped by its owner) */
+  jobs?: Informer<Job>;
 }
 
 const jobPath = (ns: string, name = '', sub = '') => `/apis/batch/v1/namespaces/${encodeURIComponent(ns)}/jobs${name ? `/${encodeURIComponent(name)}` : ''}${sub}`;
@@ -38,7 +40,7 @@ export function startJobController(client: Client, log: Logger, opts: JobControl
   const expectations = new Expectations(() => clock.now());
   const backoffs = new Map<string, BackoffRecord>();
   const events = eventRecorder(client, 'job-controller', log, undefined, () => clock.now());
-  const jobs = createInformer<Job>(client, '/apis/batch/v1/jobs', { log });
+  const jobs = opts.jobs ?? createInformer<Job>(client, '/apis/batch/v1/jobs', { log });
   const pods = createInformer<Pod>(client, '/api/v1/pods', { log, transform: jobPodView });
 
   /** the job a controller reference names, if it is still that job */
@@ -74,6 +76,8 @@ export function startJobController(client: Client, log: Logger, opts: JobControl
   }
 
   async function sync(key: string): Promise<void> {
+    // a job synced before its pods are known would look empty and get them all again
+    await pods.synced();
     const job = jobs.get(key);
     if (!job) { expectations.forget(key); backoffs.delete(key); return; }
     const satisfiedExpectations = expectations.satisfied(key);
@@ -184,10 +188,10 @@ export function startJobController(client: Client, log: Logger, opts: JobControl
 
   // jobs are synced once the pods are known, or every job would look empty
   pods.start();
-  void pods.synced().then(() => jobs.start());
+  if (!opts.jobs) void pods.synced().then(() => jobs.start());
   return {
     stop() {
-      jobs.stop();
+      if (!opts.jobs) jobs.stop();
       pods.stop();
       queue.shutdown();
       orphanQueue.shutdown();
