@@ -13,7 +13,7 @@ import { createLogger, levelFromVerbosity, type Logger } from '../api/log.ts';
 import { mergeKubeconfig } from '../client/kubeconfig-merge.ts';
 import type { Client } from '../client/rest.ts';
 import { flag, signalled, UsageError, verbosityFlag, type Command } from './command.ts';
-import { controllerOptions } from './controller-flags.ts';
+import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { startControlPlane } from './control-plane.ts';
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
 import { defaultDataDir, runDir, upStateFile, type UpState } from './up-paths.ts';
@@ -103,7 +103,8 @@ export const upCommand: Command = {
     try {
       plane = await startControlPlane({
         server: { dataDir, port, bindAddress: String(values['bind-address']), features, log },
-        controllers: controllerOptions({ controllers: '*', 'node-monitor-grace-period': '50s', 'node-monitor-period': '5s' }),
+        // every controller with kube-controller-manager's defaults; local-path volumes in the data dir
+        controllers: controllerOptions({ ...Object.fromEntries(Object.entries(controllerFlags).map(([k, f]) => [k, f.default])), 'local-path-dir': join(dataDir, 'storage') }),
         schedulerNames: ['default-scheduler'],
         log,
       });
