@@ -58,7 +58,10 @@ export async function handleDelete(ctx: RequestContext, deps: HandlerDeps): Prom
   const opts = await deleteOptions(ctx);
   const warning = defaultPropagationWarning(info, opts);
   if (warning) ctx.warnings.push(warning);
-  const { object } = await deps.registry.delete(info, ctx.info.namespace, ctx.info.name!, opts);
+  const { object, deleted } = await deps.registry.delete(info, ctx.info.namespace, ctx.info.name!, opts);
+  // an object that stays (graceful deletion, finalizers) is answered as it now is; 202 when the
+  // request asked, the old way, for its dependents to be deleted (as kube-apiserver answers)
+  if (!deleted) return sendObject(ctx, opts.orphanDependents === false ? 202 : 200, object);
   if (deps.registry.returnsDeletedObject(info)) return sendObject(ctx, 200, object);
   const details: Record<string, string> = { name: object.metadata.name!, kind: info.resource };
   if (info.group) details.group = info.group;

@@ -36,6 +36,11 @@ const mergePatch = 'application/merge-patch+json';
 /** the item will not resolve by retrying (a cluster-scoped object naming a namespaced owner) */
 class Unresolvable extends Error {}
 
+/** discovery does not know the kind (yet: a new resource is found at the next look, a typo never) */
+class UnknownKind extends Error {
+  constructor(apiVersion: string, kind: string) { super(`unable to get REST mapping for ${apiVersion}/${kind}.`); }
+}
+
 export function startGarbageCollector(client: Client, log: Logger, opts: GarbageCollectorOptions = {}): { stop(): void; graph: DependencyGraph; monitors: Monitors } {
   const workers = opts.workers ?? 20;
   const events = eventRecorder(client, 'garbage-collector-controller', log);
@@ -58,7 +63,7 @@ export function startGarbageCollector(client: Client, log: Logger, opts: Garbage
   /** where an object lives; throws while discovery does not know its kind (retried) */
   function pathOf(id: Identity): string {
     const m = mapper.map(id.apiVersion, id.kind);
-    if (!m) throw new Error(`unable to get REST mapping for ${id.apiVersion}/${id.kind}.`);
+    if (!m) throw new UnknownKind(id.apiVersion, id.kind);
     if (m.namespaced && !id.namespace) throw new Unresolvable('cluster-scoped objects cannot refer to namespaced owners');
     return resourcePath({ ...m, namespace: m.namespaced ? id.namespace : undefined, name: id.name });
   }
@@ -78,7 +83,7 @@ export function startGarbageCollector(client: Client, log: Logger, opts: Garbage
     const namespaced = ownerIdentity(ref, item.identity.namespace);
     if (graph.absentOwners.has(ownerIdentity(ref, '')) || graph.absentOwners.has(namespaced)) return 'dangling';
     const m = mapper.map(ref.apiVersion, ref.kind);
-    if (!m) throw new Error(`unable to get REST mapping for ${ref.apiVersion}/${ref.kind}.`);
+    if (!m) throw new UnknownKind(ref.apiVersion, ref.kind);
     if (m.namespaced && !item.identity.namespace) throw new Unresolvable('cluster-scoped objects cannot refer to namespaced owners');
     const id = m.namespaced ? namespaced : ownerIdentity(ref, '');
     const owner = await getMeta(pathOf(id));
@@ -138,12 +143,12 @@ export function startGarbageCollector(client: Client, log: Logger, opts: Garbage
     }
   }
 
-  const virtualChecks = new Map<string, number>();
+  const quietRetries = new Map<string, number>();
 
   async function attemptToDelete(uid: string): Promise<SyncResult> {
     await ready;
     const item = graph.get(uid);
-    if (!item) { virtualChecks.delete(uid); return; }
+    if (!item) { quietRetries.delete(uid); return; }
     // being deleted is a one-way trip: its dependents are looked at when it is gone
     if (item.beingDeleted && !item.deletingDependents) return;
     try {
@@ -181,15 +186,23 @@ export function startGarbageCollector(client: Client, log: Logger, opts: Garbage
         log.debug('not collectable', { object: describe(item.identity), reason: err.message });
         return;
       }
+      // retried quietly, as Kubernetes does: common while a new resource is not discovered yet
+      if (err instanceof UnknownKind) {
+        log.debug('kind not known yet', { object: describe(item.identity), reason: err.message });
+        return later(uid);
+      }
       throw err;
     }
-    // a virtual node an informer has not shown yet is looked at again, less and less often, so it cannot linger
-    if (!item.observed && graph.get(uid) === item) {
-      const n = virtualChecks.get(uid) ?? 0;
-      virtualChecks.set(uid, n + 1);
-      return { requeueAfterMs: Math.min(100 * 2 ** n, 60_000) };
-    }
-    virtualChecks.delete(uid);
+    // a virtual node an informer has not shown yet is looked at again, so it cannot linger
+    if (!item.observed && graph.get(uid) === item) return later(uid);
+    quietRetries.delete(uid);
+  }
+
+  /** another look at this node after a delay that grows with each call, until it is settled */
+  function later(uid: string): SyncResult {
+    const n = quietRetries.get(uid) ?? 0;
+    quietRetries.set(uid, n + 1);
+    return { requeueAfterMs: Math.min(100 * 2 ** n, 60_000) };
   }
 
   async function attemptToOrphan(uid: string): Promise<SyncResult> {

@@ -40,11 +40,11 @@ export class Monitors {
     const failed: string[] = [];
     const all = await discoverAllResources(this.client, { onError: gv => failed.push(gv) });
     if (this.stopped) return;
-    this.mapper.reset(all);
+    const failedGroups = new Set(failed.map(gv => (gv.includes('/') ? gv.split('/')[0]! : '')));
+    this.mapper.reset(all, failedGroups);
     const wanted = new Map(deletableResources(all).map(r => [resourceKey(r), r]));
     // discovery answered nothing useful: keep the monitors there are
     if (wanted.size === 0) return;
-    const failedGroups = new Set(failed.map(gv => (gv.includes('/') ? gv.split('/')[0] : '')));
     for (const [key, m] of this.monitors) {
       const w = wanted.get(key);
       if ((!w && !failedGroups.has(m.resource.group)) || (w && w.version !== m.resource.version)) {

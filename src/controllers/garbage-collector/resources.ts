@@ -21,8 +21,10 @@ export class RestMapper {
 
   constructor(all: ServedResource[] = []) { this.reset(all); }
 
-  reset(all: ServedResource[]): void {
+  /** the mappings discovery gives now; those of `keepGroups` (whose discovery failed) stay as they were */
+  reset(all: ServedResource[], keepGroups: Set<string> = new Set()): void {
     const next = new Map<string, Mapping>();
+    for (const [key, m] of this.byKind) if (keepGroups.has(m.group)) next.set(key, m);
     for (const r of all) {
       if (!r.kind) continue;
       const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;

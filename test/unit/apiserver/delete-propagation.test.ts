@@ -10,7 +10,11 @@ test('Orphan and Foreground deletes leave the object with the finalizer the garb
   t.after(() => api.close());
   for (const n of ['o', 'f', 'b']) assert.equal((await api.request('POST', cms, { body: { metadata: { name: n, finalizers: ['example.com/x'] } } })).status, 201);
 
-  assert.equal((await api.request('DELETE', `${cms}/o`, opts({ propagationPolicy: 'Orphan' }))).status, 200);
+  const res = await api.request('DELETE', `${cms}/o`, opts({ propagationPolicy: 'Orphan' }));
+  assert.equal(res.status, 200);
+  // the object stays, and the answer is the object as it now is
+  assert.equal(res.json().kind, 'ConfigMap');
+  assert.deepEqual(res.json().metadata.finalizers, ['example.com/x', 'orphan']);
   let o = (await api.request('GET', `${cms}/o`)).json();
   assert.deepEqual(o.metadata.finalizers, ['example.com/x', 'orphan']);
   assert.ok(o.metadata.deletionTimestamp);
@@ -24,9 +28,12 @@ test('Orphan and Foreground deletes leave the object with the finalizer the garb
   await api.request('DELETE', `${cms}/f`, opts({ propagationPolicy: 'Foreground' }));
   assert.deepEqual((await api.request('GET', `${cms}/f`)).json().metadata.finalizers, ['example.com/x', 'foregroundDeletion']);
 
-  // the deprecated boolean, in the body or the query
+  // the deprecated boolean, in the body or the query; false (delete the dependents) kept is 202
   await api.request('DELETE', `${cms}/b?orphanDependents=true`);
   assert.deepEqual((await api.request('GET', `${cms}/b`)).json().metadata.finalizers, ['example.com/x', 'orphan']);
+  const accepted = await api.request('DELETE', `${cms}/b`, opts({ orphanDependents: false }));
+  assert.equal(accepted.status, 202);
+  assert.deepEqual(accepted.json().metadata.finalizers, ['example.com/x']);
 });
 
 test('an object without other finalizers is kept by the orphan finalizer, and goes when a Background delete drops it', async t => {

@@ -91,6 +91,20 @@ test('Foreground: the owner stays, being deleted, until its blocking dependents 
   await eventually(async () => !(await get(`${cms('fg')}/loose`)), 'non-blocking dependent collected');
 });
 
+test('Foreground through generations: a blocking dependent with dependents of its own is deleted in the foreground too', async () => {
+  await namespace('fg3');
+  const owner = await configMap('fg3', 'owner');
+  const child = await configMap('fg3', 'child', [{ name: 'owner', uid: owner.metadata.uid, blockOwnerDeletion: true }]);
+  await configMap('fg3', 'grandchild', [{ name: 'child', uid: child.metadata.uid, blockOwnerDeletion: true }], { finalizers: ['example.com/hold'] });
+  await client.delete(`${cms('fg3')}/owner`, { propagationPolicy: 'Foreground' });
+  const c = await eventually(async () => { const x = await get(`${cms('fg3')}/child`); return x?.metadata.deletionTimestamp ? x : undefined; }, 'child deleted in the foreground');
+  assert.deepEqual(c.metadata.finalizers, ['foregroundDeletion']);
+  await eventually(async () => !!(await get(`${cms('fg3')}/grandchild`))?.metadata.deletionTimestamp, 'grandchild deleted');
+  assert.ok(await get(`${cms('fg3')}/owner`), 'the owner waits for the whole line');
+  await client.patch(`${cms('fg3')}/grandchild`, { metadata: { finalizers: null } });
+  await eventually(async () => !(await get(`${cms('fg3')}/owner`)) && !(await get(`${cms('fg3')}/child`)), 'child, then owner, gone');
+});
+
 test('Orphan: dependents lose the owner reference and stay; the orphan finalizer goes, and the owner with it', async () => {
   await namespace('orph');
   const owner = await configMap('orph', 'owner');
@@ -116,6 +130,10 @@ test('dangling references: an absent owner or another uid makes the dependent ga
   const mixed = await eventually(async () => { const m = await get(`${cms('dangle')}/mixed`); return m?.metadata.ownerReferences?.length === 1 ? m : undefined; }, 'dangling reference removed');
   assert.deepEqual(mixed.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'solid', uid: solid.metadata.uid }]);
   assert.ok(await get(`${cms('dangle')}/real`));
+  // an owner of a kind discovery does not know is not taken for absent: the dependent stays
+  await configMap('dangle', 'unknown-kind-child', [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: '00000000-0000-0000-0000-000000000003' }]);
+  await new Promise(r => setTimeout(r, 1000));
+  assert.ok(await get(`${cms('dangle')}/unknown-kind-child`));
 });
 
 test('an owner in another namespace is not an owner: the event says so and the dependent is collected as ownerless', async () => {

@@ -51,6 +51,7 @@ test('monitors follow discovery: every deletable resource in its preferred versi
   widgetsFail = true;
   await monitors.sync();
   assert.ok(monitors.resources().includes('widgets.example.com'));
+  assert.ok(monitors.mapper.map('example.com/v1', 'Widget'), 'and its kinds stay mapped');
   widgetsFail = false;
   groups = [];
   await monitors.sync();
