@@ -71,11 +71,9 @@ export function workloadStrategy(resource: keyof Specs): Strategy {
   const specOf = (obj: Workload) => (obj.spec ??= {} as Specs[keyof Specs]);
   return strategyWith<Workload>({
     tracksGeneration: true,
-    prepareForCreate(obj) {
-      defaults(specOf(obj));
-      obj.status = {};
-      if (resource === 'daemonsets') templateGenerationOnCreate(obj);
-    },
+    prepareForCreate(obj) { defaults(specOf(obj)); obj.status = {}; },
+    // set where kube-apiserver's strategy sets it, after the field manager has recorded the write
+    ...(resource === 'daemonsets' ? { admitCreate: templateGenerationOnCreate } : {}),
     prepareForUpdate(obj, old) {
       defaults(specOf(obj));
       if (resource === 'daemonsets') templateGenerationOnUpdate(obj, old);
