@@ -13,7 +13,7 @@ import type { Client } from '../../client/rest.ts';
 import { createWorkQueue, type SyncResult } from '../../client/work-queue.ts';
 import type { AppsV1DaemonSetStatus, CoreV1Node, CoreV1Pod } from '../../schema/generated/types.ts';
 import type { Served, ServedInNamespace } from '../../schema/served.ts';
-import { deleteRevision } from '../history/history-client.ts';
+import { deleteRevision, ownedRevisions } from '../history/history-client.ts';
 import { revisionHashLabel, revisionsToPrune, type Revision } from '../history/revisions.ts';
 import { adoptPatch, claimOf, controllerRefOf, releasePatch, strategicMergePatch } from '../owner-refs.ts';
 import { nextAvailabilityMs } from '../pod-readiness.ts';
@@ -169,7 +169,7 @@ export function startDaemonSetController(client: Client, log: Logger, opts: Daem
     const ds = sets.get(key);
     if (!ds || ds.metadata.deletionTimestamp) return;
     const owned = await claimPods(ds);
-    const revs = revisionsIn(ds.metadata.namespace).filter(r => controllerRefOf(r)?.uid === ds.metadata.uid);
+    const revs = await ownedRevisions(client, owner(ds), labelSelectorFromObject(ds.spec?.selector), revisionsIn(ds.metadata.namespace));
     const { hash, current, old, collisionCount } = await daemonSetHistory(client, ds, revs);
     const nodeList = nodes.list();
     const t = now();
