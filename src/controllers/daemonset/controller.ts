@@ -13,7 +13,7 @@ import type { Client } from '../../client/rest.ts';
 import { createWorkQueue, type SyncResult } from '../../client/work-queue.ts';
 import type { AppsV1DaemonSetStatus, CoreV1Node, CoreV1Pod } from '../../schema/generated/types.ts';
 import type { Served, ServedInNamespace } from '../../schema/served.ts';
-import { deleteRevision } from '../history/history-client.ts';
+import { deleteRevision, ownedRevisions } from '../history/history-client.ts';
 import { revisionHashLabel, revisionsToPrune, type Revision } from '../history/revisions.ts';
 import { adoptPatch, claimOf, controllerRefOf, releasePatch, strategicMergePatch } from '../owner-refs.ts';
 import { nextAvailabilityMs } from '../pod-readiness.ts';
@@ -54,10 +54,10 @@ export function startDaemonSetController(client: Client, log: Logger, opts: Daem
   const informers: Informer[] = [sets, nodes, pods, revisions];
   const ready = Promise.all(informers.map(i => i.synced()));
   // per set: nodes given a pod not yet seen, pods deleted not yet seen going
-  const pendingCreates = new Map<string, Map<string, number>>();
+  const pendingCreates = new Map<string, Map<string, { until: number; known: Set<string> }>>();
   const pendingDeletes = new Map<string, Map<string, number>>();
   const failedBackoff = new Map<string, { at: number; delayMs: number }>();
-  const pending = (m: Map<string, Map<string, number>>, key: string) => { let x = m.get(key); if (!x) m.set(key, x = new Map()); return x; };
+  const pending = <V>(m: Map<string, Map<string, V>>, key: string) => { let x = m.get(key); if (!x) m.set(key, x = new Map()); return x; };
 
   const queue = createWorkQueue(sync, { concurrency: opts.workers ?? 2, log });
   const enqueue = (ds: DaemonSet) => queue.add(objectKey(ds));
@@ -75,7 +75,9 @@ export function startDaemonSetController(client: Client, log: Logger, opts: Daem
   const seen = (p: OwnedPod, added: boolean) => {
     for (const ds of setOfPod(p)) {
       const node = targetNode(p);
-      if (node && added) pendingCreates.get(objectKey(ds))?.delete(node);
+      // only a pod the node did not hold when the creation was sent (not one delivered again)
+      const expected = node && added ? pendingCreates.get(objectKey(ds))?.get(node) : undefined;
+      if (expected && !expected.known.has(p.metadata.uid ?? '')) pendingCreates.get(objectKey(ds))!.delete(node!);
       if (p.metadata.deletionTimestamp) pendingDeletes.get(objectKey(ds))?.delete(p.metadata.uid ?? '');
       enqueue(ds);
     }
@@ -117,13 +119,13 @@ export function startDaemonSetController(client: Client, log: Logger, opts: Daem
     return out;
   }
 
-  async function syncNodes(ds: DaemonSet, key: string, toDelete: CoreV1Pod[], toCreate: string[], hash: string): Promise<void> {
+  async function syncNodes(ds: DaemonSet, key: string, toDelete: CoreV1Pod[], toCreate: string[], hash: string, onNodes: Map<string, CoreV1Pod[]>): Promise<void> {
     const t = now();
     const creating = pending(pendingCreates, key);
     const deleting = pending(pendingDeletes, key);
     const results = await Promise.allSettled([
-      ...toCreate.filter(n => !((creating.get(n) ?? 0) > t)).map(async node => {
-        creating.set(node, t + expectationTtlMs);
+      ...toCreate.filter(n => !((creating.get(n)?.until ?? 0) > t)).map(async node => {
+        creating.set(node, { until: t + expectationTtlMs, known: new Set((onNodes.get(node) ?? []).map(p => p.metadata?.uid ?? '')) });
         try {
           const made = await client.create<CoreV1Pod>(podsPath(ds.metadata.namespace), daemonPod(ds, hash, node));
           events.record(owner(ds), 'Normal', 'SuccessfulCreate', `Created pod: ${made.metadata?.name}`);
@@ -168,7 +170,7 @@ export function startDaemonSetController(client: Client, log: Logger, opts: Daem
     const ds = sets.get(key);
     if (!ds || ds.metadata.deletionTimestamp) return;
     const owned = await claimPods(ds);
-    const revs = revisionsIn(ds.metadata.namespace).filter(r => controllerRefOf(r)?.uid === ds.metadata.uid);
+    const revs = await ownedRevisions(client, owner(ds), labelSelectorFromObject(ds.spec?.selector), revisionsIn(ds.metadata.namespace));
     const { hash, current, old, collisionCount } = await daemonSetHistory(client, ds, revs);
     const nodeList = nodes.list();
     const t = now();
@@ -187,10 +189,11 @@ export function startDaemonSetController(client: Client, log: Logger, opts: Daem
     }
     let failure: unknown;
     try {
-      await syncNodes(ds, key, manage.podsToDelete, manage.nodesNeedingPods, hash);
+      const onNodes = podsByNode(key, owned);
+      await syncNodes(ds, key, manage.podsToDelete, manage.nodesNeedingPods, hash, onNodes);
       if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
         const upd = planRollingUpdate(ds, nodeList, podsByNode(key, owned), hash, t);
-        await syncNodes(ds, key, upd.podsToDelete, upd.nodesNeedingPods, hash);
+        await syncNodes(ds, key, upd.podsToDelete, upd.nodesNeedingPods, hash, onNodes);
       }
     } catch (err) { failure = err; }
     // history: revisions no pod runs, beyond revisionHistoryLimit, oldest first

@@ -3,7 +3,9 @@
 // the name is hashed again), renumbering a revision rolled back to, and pruning.
 
 import { isAlreadyExists, isNotFound } from '../../client/api-error.ts';
+import type { LabelSelector } from '../../api/selectors/label.ts';
 import type { Client } from '../../client/rest.ts';
+import { adoptPatch, claimOf, strategicMergePatch, type Owner } from '../owner-refs.ts';
 import { equalRevision, newRevision, type NewRevision, type Revision } from './revisions.ts';
 
 const path = (ns: string | undefined, name?: string) => `/apis/apps/v1/namespaces/${encodeURIComponent(ns ?? 'default')}/controllerrevisions${name ? `/${encodeURIComponent(name)}` : ''}`;
@@ -32,4 +34,21 @@ export async function renumberRevision(client: Client, rev: Revision, revision: 
 
 export async function deleteRevision(client: Client, rev: Revision): Promise<void> {
   try { await client.delete(path(rev.metadata.namespace, rev.metadata.name)); } catch (err) { if (!isNotFound(err)) throw err; }
+}
+
+/**
+ * The owner's revisions: those it controls that its selector still matches, and orphans the
+ * selector matches, adopted (after `kubectl delete --cascade=orphan` and a new owner of the same
+ * template, the pods keep their revision and are not replaced).
+ */
+export async function ownedRevisions(client: Client, owner: Owner, selector: LabelSelector, inNamespace: Revision[]): Promise<Revision[]> {
+  const out: Revision[] = [];
+  for (const r of inNamespace) {
+    const claim = claimOf(owner, selector, r);
+    if (claim === 'keep') out.push(r);
+    else if (claim === 'adopt') {
+      try { out.push(await client.patch<Revision>(path(r.metadata.namespace, r.metadata.name), adoptPatch(owner, r.metadata.uid), strategicMergePatch)); } catch (err) { if (!isNotFound(err)) throw err; }
+    }
+  }
+  return out;
 }

@@ -12,7 +12,7 @@ import type { Client } from '../../client/rest.ts';
 import { createWorkQueue, type SyncResult } from '../../client/work-queue.ts';
 import type { CoreV1PersistentVolumeClaim, CoreV1Pod } from '../../schema/generated/types.ts';
 import type { ServedInNamespace } from '../../schema/served.ts';
-import { deleteRevision } from '../history/history-client.ts';
+import { deleteRevision, ownedRevisions } from '../history/history-client.ts';
 import { revisionsToPrune, templateOf, type Revision } from '../history/revisions.ts';
 import { adoptPatch, claimOf, controllerRefOf, releasePatch, strategicMergePatch } from '../owner-refs.ts';
 import { byNamespace } from '../../client/namespace-index.ts';
@@ -148,7 +148,7 @@ export function startStatefulSetController(client: Client, log: Logger, opts: St
     const set = sets.get(key);
     if (!set) return;
     const owned = await claimPods(set);
-    const revs = revisionsIn(set.metadata.namespace).filter(r => controllerRefOf(r)?.uid === set.metadata.uid);
+    const revs = await ownedRevisions(client, owner(set), labelSelectorFromObject(set.spec?.selector), revisionsIn(set.metadata.namespace));
     const { current, update, collisionCount, sorted } = await statefulSetRevisions(client, set, revs);
     const plan = planSync({
       set, pods: owned, collisionCount, now: now(),

@@ -84,7 +84,7 @@ test('maxSurge: the new pod starts beside the old one, which goes once the new o
   // events are recorded after the writes they describe, so wait for the third
   const events = await eventually(async () => { const l = (await client.list(`/api/v1/namespaces/${ns}/events`)).items; return l.length >= 3 && l; }, 'three events');
   const creates = events.filter((e: any) => e.reason === 'SuccessfulCreate').length;
-  assert.equal(creates, 2);
+  assert.equal(creates, 2, JSON.stringify(events.map((e: any) => [e.reason, e.message, e.metadata.name])) + JSON.stringify((await client.list(podsPath)).items.map((p: any) => [p.metadata.name, p.metadata.labels, p.metadata.deletionTimestamp, p.status])));
   // the old pod was deleted only after the new one existed
   const order = events.filter((e: any) => e.reason !== 'FailedDaemonPod').map((e: any) => e.reason);
   assert.deepEqual(order, ['SuccessfulCreate', 'SuccessfulCreate', 'SuccessfulDelete']);

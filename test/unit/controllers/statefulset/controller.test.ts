@@ -129,3 +129,33 @@ test('persistentVolumeClaimRetentionPolicy Delete/Delete: the set owns the claim
   assert.deepEqual(refs, [{ apiVersion: 'v1', kind: 'Pod', name: 'db-1', uid: db1.metadata.uid, controller: true, blockOwnerDeletion: true }]);
   assert.deepEqual((await client.get(`${claimsPath}/data-db-0`)).metadata.ownerReferences, [setRef]);
 });
+
+test('a StatefulSet made again over orphaned pods and revisions adopts both: the pods keep running at their revision', async t => {
+  const api = await startInProcessApi();
+  t.after(() => api.close());
+  const { client } = api;
+  const nodes = autoReady(client);
+  t.after(() => nodes.stop());
+  const spec = { replicas: 2, podManagementPolicy: 'Parallel', selector: { matchLabels: { app: 'db' } }, template };
+  let ctl = startStatefulSetController(client, silentLogger);
+  await client.create(setsPath, { metadata: { name: 'db' }, spec });
+  const s1 = await eventually(async () => { const s = (await client.get(`${setsPath}/db`)).status; return s?.readyReplicas === 2 && s; }, 'two ready');
+  ctl.stop();
+  // what `delete --cascade=orphan` leaves once the garbage collector has done its part
+  const revPath = `/apis/apps/v1/namespaces/${ns}/controllerrevisions`;
+  for (const p of (await client.list(podsPath)).items) await client.patch(`${podsPath}/${p.metadata.name}`, { metadata: { ownerReferences: null } });
+  for (const r of (await client.list(revPath)).items) await client.patch(`${revPath}/${r.metadata.name}`, { metadata: { ownerReferences: null } });
+  await client.delete(`${setsPath}/db`);
+  const before = (await client.list(podsPath)).items.map((p: any) => p.metadata.uid).sort();
+
+  ctl = startStatefulSetController(client, silentLogger);
+  t.after(() => ctl.stop());
+  const again = await client.create(setsPath, { metadata: { name: 'db' }, spec });
+  const s2 = await eventually(async () => { const s = (await client.get(`${setsPath}/db`)).status; return s?.readyReplicas === 2 && s; }, 'status of the new set');
+  assert.equal(s2.currentRevision, s1.currentRevision, 'the orphaned revision is adopted, not made again');
+  await eventually(async () => (await client.list(podsPath)).items.every((p: any) => p.metadata.ownerReferences?.[0]?.uid === again.metadata.uid), 'pods adopted');
+  assert.deepEqual((await client.list(podsPath)).items.map((p: any) => p.metadata.uid).sort(), before, 'no pod replaced');
+  const revs = (await client.list(revPath)).items;
+  assert.equal(revs.length, 1);
+  assert.equal(revs[0].metadata.ownerReferences[0].uid, again.metadata.uid);
+});

@@ -132,3 +132,9 @@ test('claim retention: the set owns claims under whenDeleted Delete, the pod own
   assert.equal(claimOwnersWanted(claim([{ ...setRef, uid: 'older-set' }]), s, inRange), undefined, 'a reference to an earlier set of the name is left alone');
   assert.equal(claimOwnersWanted(claim([{ apiVersion: 'x/v1', kind: 'Other', name: 'o', uid: 'o', controller: true }]), s, inRange), undefined, 'another controller keeps it');
 });
+
+test('spec.ordinals.start: ordinals count from it; pods below it are scaled away', () => {
+  const s = set({ replicas: 2, ordinals: { start: 5 }, podManagementPolicy: 'Parallel' });
+  assert.deepEqual(summary(planSync(input(s, [])).actions), ['create db-5', 'create db-6']);
+  assert.deepEqual(summary(planSync(input(s, [pod(s, 0, 'ready'), pod(s, 5, 'ready'), pod(s, 6, 'ready')])).actions), ['delete db-0']);
+});
