@@ -18,8 +18,7 @@ export function controllerOptions(values: Record<string, string | boolean | unde
     settings: {
       nodeMonitorGracePeriodMs: flag(() => parseDuration(String(values['node-monitor-grace-period']))),
       nodeMonitorPeriodMs: flag(() => parseDuration(String(values['node-monitor-period']))),
-      // callers that build the values themselves (orch up) may leave it out: the default then
-      localPathDir: values['local-path-dir'] === undefined ? undefined : String(values['local-path-dir']),
+      localPathDir: String(values['local-path-dir']),
     },
   };
 }
