@@ -77,7 +77,7 @@ test('kubectl: a claim Pending until a pod uses it, then Bound on the pod\'s nod
       const pending = await until('the WaitForFirstConsumer event', async () => {
         const ev = await k(path, ['-n', ns, 'get', 'events', '--field-selector', 'involvedObject.name=data', '-o', 'json']);
         return JSON.parse(ev.stdout).items.find((e: any) => e.reason === 'WaitForFirstConsumer');
-      });
+      }, 90_000);
       assert.equal(pending.message, 'waiting for first consumer to be created before binding');
       const before = await k(path, ['-n', ns, 'get', 'pvc', 'data']);
       assert.match(before.stdout, /^NAME\s+STATUS\s+VOLUME\s+CAPACITY\s+ACCESS MODES\s+STORAGECLASS\s+VOLUMEATTRIBUTESCLASS\s+AGE$/m, before.stdout);
@@ -121,8 +121,8 @@ test('kubectl: a claim Pending until a pod uses it, then Bound on the pod\'s nod
       const terminating = await k(path, ['-n', ns, 'get', 'pvc', 'data']);
       assert.match(terminating.stdout, /^data\s+Terminating\s+/m, terminating.stdout);
       assert.equal((await k(path, ['-n', ns, 'delete', 'pod', 'writer'])).code, 0);
-      await until('the claim gone', async () => (await k(path, ['-n', ns, 'get', 'pvc', 'data'])).code !== 0, 30_000);
-      await until('the volume gone', async () => (await k(path, ['get', 'pv', pvName])).stderr.includes('NotFound'), 30_000);
+      await until('the claim gone', async () => (await k(path, ['-n', ns, 'get', 'pvc', 'data'])).code !== 0, 90_000);
+      await until('the volume gone', async () => (await k(path, ['get', 'pv', pvName])).stderr.includes('NotFound'), 90_000);
       await assert.rejects(stat(pv.spec.hostPath.path), /ENOENT/, 'the node removed its directory');
     });
   }

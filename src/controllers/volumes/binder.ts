@@ -10,7 +10,7 @@ import { isConflict, isNotFound } from '../../client/api-error.ts';
 import { eventRecorder, type EventTarget } from '../../client/events.ts';
 import { createInformer, objectKey } from '../../client/informer.ts';
 import type { Client } from '../../client/rest.ts';
-import { createWorkQueue } from '../../client/work-queue.ts';
+import { createWorkQueue, type SyncResult } from '../../client/work-queue.ts';
 import { defaultClassOf } from '../../api/default-storage-class.ts';
 import { decideClaim, decideVolume, type BinderEvent } from './binder-decide.ts';
 import { annBetaStorageProvisioner, annBindCompleted, annBoundByController, annStorageProvisioner, type Claim, type StorageClass, type Volume, volumeBoundToClaim } from './claims.ts';
@@ -170,8 +170,12 @@ export function startVolumeBinder(client: Client, log: Logger, o: BinderOptions 
     }
   }
 
-  // a conflict means the informer is behind the write just made: the event that follows brings the key back
-  const quiet = (fn: (key: string) => Promise<void>) => async (key: string) => {
+  // nothing is decided before every informer has listed (a claim judged before its class is
+  // known would be told the class does not exist); a conflict means the informer is behind the
+  // write just made: the event that follows brings the key back
+  const synced = () => [volumes, claims, classes, pods].every(i => (i as Informer).hasSynced());
+  const quiet = (fn: (key: string) => Promise<void>) => async (key: string): Promise<SyncResult> => {
+    if (!synced()) return { requeueAfterMs: 200 };
     try { await fn(key); } catch (err) { if (!isConflict(err) && !isNotFound(err)) throw err; }
   };
   const claimQueue = createWorkQueue(quiet(syncClaim), { concurrency: 4, baseDelayMs: 200, maxDelayMs: 30_000, log });

@@ -22,6 +22,7 @@ export function localPathVolume(c: Claim, sc: StorageClass, node: CoreV1Node | u
     if (mode !== 'ReadWriteOnce' && mode !== 'ReadWriteOncePod') return fail('Only support ReadWriteOnce, ReadWriteOncePod access modes');
   }
   if (c.spec?.volumeMode === 'Block') return fail('Only support volumeMode Filesystem');
+  if (!dir.startsWith('/')) return fail(`configuration error, the volume directory ${JSON.stringify(dir)} is not an absolute path`);
   const nodeName = c.metadata.annotations?.[annSelectedNode];
   if (!nodeName || !node) return fail('configuration error, no node was specified');
   const name = volumeNameFor(c);

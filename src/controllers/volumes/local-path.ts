@@ -6,9 +6,9 @@
 import type { Logger } from '../../api/log.ts';
 import { isAlreadyExists, isNotFound } from '../../client/api-error.ts';
 import { eventRecorder, type EventTarget } from '../../client/events.ts';
-import { createInformer, objectKey } from '../../client/informer.ts';
+import { createInformer, objectKey, type Informer } from '../../client/informer.ts';
 import type { Client } from '../../client/rest.ts';
-import { createWorkQueue } from '../../client/work-queue.ts';
+import { createWorkQueue, type SyncResult } from '../../client/work-queue.ts';
 import type { CoreV1Node } from '../../schema/generated/types.ts';
 import { annBetaStorageProvisioner, annProvisionedBy, annSelectedNode, annStorageProvisioner, claimClass, type Claim, type StorageClass, type Volume } from './claims.ts';
 import { defaultLocalPathDir, localPathProvisioner, localPathVolume, volumeNameFor } from './local-path-volume.ts';
@@ -75,8 +75,13 @@ export function startLocalPathProvisioner(client: Client, log: Logger, o: LocalP
     log.info('volume deleted', { volume: name });
   }
 
-  const claimQueue = createWorkQueue(provision, { concurrency: 4, baseDelayMs: 500, maxDelayMs: 60_000, log });
-  const volumeQueue = createWorkQueue(reclaim, { concurrency: 2, baseDelayMs: 500, maxDelayMs: 60_000, log });
+  // nothing is decided before every informer has listed (an unknown node is not a missing one)
+  const whenSynced = (fn: (key: string) => Promise<void>) => async (key: string): Promise<SyncResult> => {
+    if (![classes, nodes, volumes, claims].every(i => (i as Informer).hasSynced())) return { requeueAfterMs: 200 };
+    await fn(key);
+  };
+  const claimQueue = createWorkQueue(whenSynced(provision), { concurrency: 4, baseDelayMs: 500, maxDelayMs: 60_000, log });
+  const volumeQueue = createWorkQueue(whenSynced(reclaim), { concurrency: 2, baseDelayMs: 500, maxDelayMs: 60_000, log });
   claims.on('add', c => claimQueue.add(objectKey(c))).on('update', (_a, c) => claimQueue.add(objectKey(c)));
   volumes.on('add', v => volumeQueue.add(v.metadata.name!)).on('update', (_a, v) => volumeQueue.add(v.metadata.name!));
   classes.on('add', () => { for (const c of claims.list()) claimQueue.add(objectKey(c)); });

@@ -32,3 +32,9 @@ test('shared access modes and a missing node are refused', () => {
   assert.ok('error' in none);
   assert.equal(none.error, 'failed to provision volume with StorageClass "standard": configuration error, no node was specified');
 });
+
+test('a relative volume directory is refused, not made relative to wherever an agent runs', () => {
+  const made = localPathVolume(claim(), sc, node, 'storage');
+  assert.ok('error' in made);
+  assert.equal(made.error, 'failed to provision volume with StorageClass "standard": configuration error, the volume directory "storage" is not an absolute path');
+});

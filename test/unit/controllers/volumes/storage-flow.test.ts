@@ -62,7 +62,7 @@ const podBody = (name: string, claim: string, spec: Record<string, unknown> = {}
 
 test('a claim of the default class waits for its first consumer, then is provisioned on the pod\'s node and bound', async () => {
   await client.create(`${ns}/persistentvolumeclaims`, claimBody('data'));
-  const waiting = await until(async () => (await eventsFor('data')).find(e => e.reason === 'WaitForFirstConsumer'), 5000, 'WaitForFirstConsumer event');
+  const waiting = await until(async () => (await eventsFor('data')).find(e => e.reason === 'WaitForFirstConsumer'), 30_000, 'WaitForFirstConsumer event');
   assert.equal(waiting.message, 'waiting for first consumer to be created before binding');
   assert.equal(waiting.source.component, 'persistentvolume-controller');
   let pvc = await client.get(`${ns}/persistentvolumeclaims/data`);
@@ -70,7 +70,7 @@ test('a claim of the default class waits for its first consumer, then is provisi
   assert.equal(pvc.spec.storageClassName, 'standard');
 
   await client.create(`${ns}/pods`, podBody('user', 'data', { nodeSelector: { 'kubernetes.io/hostname': 'n2' } }));
-  const placed = await until(async () => (await client.get(`${ns}/pods/user`)).spec.nodeName, 10_000, 'pod bound');
+  const placed = await until(async () => (await client.get(`${ns}/pods/user`)).spec.nodeName, 30_000, 'pod bound');
   assert.equal(placed, 'n2');
   pvc = await client.get(`${ns}/persistentvolumeclaims/data`);
   // the pod is bound only once its claim is
@@ -97,38 +97,38 @@ test('a claim of the default class waits for its first consumer, then is provisi
 
   // a second pod with the same claim goes where the volume is
   await client.create(`${ns}/pods`, podBody('second', 'data'));
-  assert.equal(await until(async () => (await client.get(`${ns}/pods/second`)).spec.nodeName, 10_000, 'second bound'), 'n2');
+  assert.equal(await until(async () => (await client.get(`${ns}/pods/second`)).spec.nodeName, 30_000, 'second bound'), 'n2');
 
   // the claim stays while pods use it; then it goes, and its volume with it (Delete)
   await client.delete(`${ns}/persistentvolumeclaims/data`);
   await new Promise(r => setTimeout(r, 300));
   assert.ok((await client.get(`${ns}/persistentvolumeclaims/data`)).metadata.deletionTimestamp);
   for (const p of ['user', 'second']) await client.delete(`${ns}/pods/${p}`, { gracePeriodSeconds: 0 });
-  await until(async () => !(await get(`${ns}/persistentvolumeclaims/data`)), 5000, 'claim gone');
-  await until(async () => !(await get(`/api/v1/persistentvolumes/${pv.metadata.name}`)), 5000, 'volume gone');
+  await until(async () => !(await get(`${ns}/persistentvolumeclaims/data`)), 30_000, 'claim gone');
+  await until(async () => !(await get(`/api/v1/persistentvolumes/${pv.metadata.name}`)), 30_000, 'volume gone');
   assert.equal(existsSync(pv.spec.hostPath.path), false, 'its directory removed by the node');
 });
 
 test('a pod whose bound volume lives on another node is told so, and placed where it lives', async () => {
   await client.create('/api/v1/persistentvolumes', { metadata: { name: 'on-n1' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], storageClassName: '', hostPath: { path: '/srv/x' }, nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['n1'] }] }] } } } });
   await client.create(`${ns}/persistentvolumeclaims`, claimBody('pinned', { storageClassName: '' }));
-  await until(async () => (await client.get(`${ns}/persistentvolumeclaims/pinned`)).status.phase === 'Bound', 5000, 'pinned bound');
+  await until(async () => (await client.get(`${ns}/persistentvolumeclaims/pinned`)).status.phase === 'Bound', 30_000, 'pinned bound');
   await client.create(`${ns}/pods`, podBody('wrong-node', 'pinned', { nodeSelector: { 'kubernetes.io/hostname': 'n2' } }));
-  const failed = await until(async () => (await eventsFor('wrong-node')).find(e => e.reason === 'FailedScheduling'), 5000, 'FailedScheduling');
+  const failed = await until(async () => (await eventsFor('wrong-node')).find(e => e.reason === 'FailedScheduling'), 30_000, 'FailedScheduling');
   assert.equal(failed.message, "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had volume node affinity conflict. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
   await client.create(`${ns}/pods`, podBody('right-node', 'pinned'));
-  assert.equal(await until(async () => (await client.get(`${ns}/pods/right-node`)).spec.nodeName, 5000, 'bound'), 'n1');
+  assert.equal(await until(async () => (await client.get(`${ns}/pods/right-node`)).spec.nodeName, 30_000, 'bound'), 'n1');
 });
 
 test('static volumes: the smallest that fits is bound; a claim of an immediate class that nothing serves keeps its pod waiting; Retain leaves the volume Released', async () => {
   const vol = (name: string, size: string) => ({ metadata: { name, labels: { kind: 'static' } }, spec: { capacity: { storage: size }, accessModes: ['ReadWriteOnce', 'ReadOnlyMany'], storageClassName: 'manual', hostPath: { path: `/srv/${name}` } } });
   for (const [n, s] of [['big', '10Gi'], ['medium', '3Gi'], ['tiny', '500Mi']]) await client.create('/api/v1/persistentvolumes', vol(n!, s!));
-  await until(async () => (await client.get('/api/v1/persistentvolumes/tiny')).status.phase === 'Available', 5000, 'Available');
+  await until(async () => (await client.get('/api/v1/persistentvolumes/tiny')).status.phase === 'Available', 30_000, 'Available');
   await client.create(`${ns}/persistentvolumeclaims`, claimBody('static', { storageClassName: 'manual', resources: { requests: { storage: '2Gi' } } }));
-  const bound = await until(async () => { const c = await client.get(`${ns}/persistentvolumeclaims/static`); return c.status.phase === 'Bound' && c; }, 5000, 'static bound');
+  const bound = await until(async () => { const c = await client.get(`${ns}/persistentvolumeclaims/static`); return c.status.phase === 'Bound' && c; }, 30_000, 'static bound');
   assert.equal(bound.spec.volumeName, 'medium');
   assert.deepEqual(bound.status.capacity, { storage: '3Gi' });
-  const medium = await until(async () => { const v = await client.get('/api/v1/persistentvolumes/medium'); return v.status.phase === 'Bound' && v; }, 5000, 'medium Bound');
+  const medium = await until(async () => { const v = await client.get('/api/v1/persistentvolumes/medium'); return v.status.phase === 'Bound' && v; }, 30_000, 'medium Bound');
   assert.equal(medium.metadata.annotations['pv.kubernetes.io/bound-by-controller'], 'yes');
   assert.equal(medium.spec.claimRef.name, 'static');
 
@@ -136,27 +136,27 @@ test('static volumes: the smallest that fits is bound; a claim of an immediate c
   await client.create('/apis/storage.k8s.io/v1/storageclasses', { metadata: { name: 'nothing' }, provisioner: 'example.com/absent' });
   await client.create(`${ns}/persistentvolumeclaims`, claimBody('orphan', { storageClassName: 'nothing' }));
   await client.create(`${ns}/pods`, podBody('stuck', 'orphan'));
-  const failed = await until(async () => (await eventsFor('stuck')).find(e => e.reason === 'FailedScheduling'), 5000, 'FailedScheduling');
+  const failed = await until(async () => (await eventsFor('stuck')).find(e => e.reason === 'FailedScheduling'), 30_000, 'FailedScheduling');
   assert.equal(failed.message, '0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.');
 
   await client.delete(`${ns}/persistentvolumeclaims/static`);
-  await until(async () => !(await get(`${ns}/persistentvolumeclaims/static`)), 5000, 'claim gone');
-  const released = await until(async () => { const v = await client.get('/api/v1/persistentvolumes/medium'); return v.status.phase === 'Released' && v; }, 5000, 'Released');
+  await until(async () => !(await get(`${ns}/persistentvolumeclaims/static`)), 30_000, 'claim gone');
+  const released = await until(async () => { const v = await client.get('/api/v1/persistentvolumes/medium'); return v.status.phase === 'Released' && v; }, 30_000, 'Released');
   assert.equal(released.spec.claimRef.name, 'static');
   assert.ok(released.status.lastPhaseTransitionTime);
   // a Released volume is not offered to new claims
   await client.create(`${ns}/persistentvolumeclaims`, claimBody('again', { storageClassName: 'manual', resources: { requests: { storage: '2Gi' } } }));
-  assert.equal(await until(async () => (await client.get(`${ns}/persistentvolumeclaims/again`)).spec.volumeName, 5000, 'again bound'), 'big');
+  assert.equal(await until(async () => (await client.get(`${ns}/persistentvolumeclaims/again`)).spec.volumeName, 30_000, 'again bound'), 'big');
   assert.equal((await client.get('/api/v1/persistentvolumes/medium')).status.phase, 'Released');
 });
 
 test('a claim the provisioner cannot serve on the node: ProvisioningFailed, the node taken off the claim, the pod told and tried again', async () => {
   await client.create(`${ns}/persistentvolumeclaims`, claimBody('shared', { accessModes: ['ReadWriteMany'] }));
   await client.create(`${ns}/pods`, podBody('sharer', 'shared'));
-  const failed = await until(async () => (await eventsFor('shared')).find(e => e.reason === 'ProvisioningFailed'), 10_000, 'ProvisioningFailed');
+  const failed = await until(async () => (await eventsFor('shared')).find(e => e.reason === 'ProvisioningFailed'), 30_000, 'ProvisioningFailed');
   assert.equal(failed.type, 'Warning');
   assert.equal(failed.message, 'failed to provision volume with StorageClass "standard": Only support ReadWriteOnce, ReadWriteOncePod access modes');
-  const told = await until(async () => (await eventsFor('sharer')).find(e => e.reason === 'FailedScheduling'), 10_000, 'FailedScheduling');
+  const told = await until(async () => (await eventsFor('sharer')).find(e => e.reason === 'FailedScheduling'), 30_000, 'FailedScheduling');
   assert.equal(told.message, 'running PreBind plugin "VolumeBinding": binding volumes: provisioning failed for PVC "shared"');
   const pod = await client.get(`${ns}/pods/sharer`);
   assert.equal(pod.spec.nodeName, undefined);
@@ -169,7 +169,7 @@ test('a generic ephemeral volume: its claim made from the template, owned by the
     metadata: { name: 'scratchy' },
     spec: { containers: [{ name: 'c', image: 'busybox' }], volumes: [{ name: 'scratch', ephemeral: { volumeClaimTemplate: { metadata: { labels: { type: 'scratch' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '256Mi' } } } } } }] },
   });
-  const node = await until(async () => (await client.get(`${ns}/pods/scratchy`)).spec.nodeName, 10_000, 'scratchy bound');
+  const node = await until(async () => (await client.get(`${ns}/pods/scratchy`)).spec.nodeName, 30_000, 'scratchy bound');
   const pod = await client.get(`${ns}/pods/scratchy`);
   const pvc = await client.get(`${ns}/persistentvolumeclaims/scratchy-scratch`);
   assert.equal(pvc.status.phase, 'Bound');
