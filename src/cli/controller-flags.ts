@@ -54,7 +54,7 @@ export function controllerOptions(values: Record<string, string | boolean | unde
       hpaSyncPeriodMs: flag(() => parseDuration(String(values['horizontal-pod-autoscaler-sync-period'] ?? '15s'))),
       hpaDownscaleStabilizationMs: flag(() => parseDuration(String(values['horizontal-pod-autoscaler-downscale-stabilization'] ?? '5m0s'))),
       hpaTolerance: flag(() => tolerance(String(values['horizontal-pod-autoscaler-tolerance'] ?? '0.1'))),
-      localPathDir: String(values['local-path-dir']),
+      localPathDir: values['local-path-dir'] === undefined ? undefined : String(values['local-path-dir']),
     },
   };
 }
