@@ -15,11 +15,12 @@ import { runEtcdBench } from './support/etcd-bench.ts';
 import { runPodStartBench } from './support/pod-start.ts';
 import { containerdBenchSkipReason, runRuntimePodStart } from './support/pod-start-runtimes.ts';
 import { runUpBench } from './support/up-bench.ts';
+import { runWorkloadsBench } from './support/workloads-bench.ts';
 
 const quick = process.argv.includes('--quick');
 // --only=lists,fanout runs just those sections (start always runs: it brings up the server)
 const only = process.argv.find(a => a.startsWith('--only='))?.slice('--only='.length).split(',');
-const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up'];
+const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up', 'workloads'];
 for (const s of only ?? []) if (!sections.includes(s)) throw new Error(`unknown section ${s}; sections: ${sections.join(', ')}`);
 const want = (section: string) => !only || only.includes(section);
 const scale = quick ? 0.2 : 1;
@@ -230,6 +231,15 @@ async function main(): Promise<void> {
       }
       const skip = containerdBenchSkipReason();
       if (skip) say(`pod start on containerd            not measured: ${skip}`);
+    }
+    if (want('workloads')) {
+      // the workload controllers, in the server, against simulated nodes
+      say('');
+      const r = await runWorkloadsBench(dir, { replicas: 100, completions: Math.max(100, Math.round(1000 * scale)), nodes: 4 });
+      say(`idle server, no workload               ${r.emptyIdleCpuPct.toFixed(2)} % of a core (the baseline)`);
+      say(`Deployment of ${r.deployment.replicas} to Available         ${(r.deployment.ms / 1000).toFixed(1)} s, server ${r.deployment.cpuSeconds.toFixed(1)} s CPU (${r.nodes} simulated nodes)`);
+      say(`Job of ${r.job.completions} completions to Complete   ${(r.job.ms / 1000).toFixed(1)} s, server ${r.job.cpuSeconds.toFixed(1)} s CPU (100 at a time)`);
+      say(`idle server with both in place         ${r.idleCpuPct.toFixed(2)} % of a core (${(r.idleCpuPct / Math.max(r.emptyIdleCpuPct, 0.01)).toFixed(1)}x the empty server), RSS ${r.serverRssMiB.toFixed(0)} MiB`);
     }
     if (want('up')) {
       // the whole one-node cluster as `orch up` runs it; k3s documents about 1.6 GB for a server

@@ -12,7 +12,7 @@ import { leaderElectionFlags, leaderElectionOptions, runElected } from './leader
 
 export const controllerManagerCommand: Command = {
   name: 'controller-manager',
-  summary: 'Run the control loops (namespace and node lifecycle, taint eviction, endpoints, service accounts, disruption budgets, autoscaling) against an API server.',
+  summary: 'Run the control loops (workloads, garbage collection, endpoints, namespaces, nodes, volumes, autoscaling, …) against an API server.',
   usage: 'orch controller-manager --kubeconfig FILE [--controllers LIST]',
   flags: {
     kubeconfig: kubeconfigFlag,
