@@ -44,6 +44,8 @@ export function startStatefulSetController(client: Client, log: Logger, opts: St
   const revisions = createInformer<Rev>(client, '/apis/apps/v1/controllerrevisions', { log });
   const claims = createInformer<Claim>(client, '/api/v1/persistentvolumeclaims', { log, transform: (c: Claim) => ({ ...c, metadata: { ...c.metadata, managedFields: undefined }, spec: {} }) });
   const podsIn = byNamespace(pods);
+  /** pods this controller deleted, by uid, and when */
+  const deleting = new Map<string, number>();
   const revisionsIn = byNamespace(revisions);
   const informers: Informer[] = [sets, pods, revisions, claims];
   const ready = Promise.all(informers.map(i => i.synced()));
@@ -113,8 +115,13 @@ export function startStatefulSetController(client: Client, log: Logger, opts: St
         }
         return 'ok';
       case 'deletePod':
+        // a pod this controller has just deleted may still look untouched in the informer: one
+        // delete is enough (it is graceful; its deletionTimestamp arrives with the next event)
+        if (deleting.has(a.pod.metadata!.uid!) && Date.now() - deleting.get(a.pod.metadata!.uid!)! < 30_000) return 'ok';
         try {
           await client.delete(podsPath(ns, a.pod.metadata!.name!), { preconditions: { uid: a.pod.metadata!.uid } });
+          deleting.set(a.pod.metadata!.uid!, Date.now());
+          for (const [uid, at] of deleting) if (Date.now() - at >= 30_000) deleting.delete(uid);
           events.record(target(set), 'Normal', 'SuccessfulDelete', `delete Pod ${a.pod.metadata!.name} in StatefulSet ${name} successful`);
         } catch (err) {
           if (isNotFound(err)) return 'ok';
