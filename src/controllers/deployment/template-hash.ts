@@ -7,34 +7,9 @@
 
 import { deepClone, jsonEqual } from '../../api/object.ts';
 import type { CoreV1PodTemplateSpec } from '../../schema/generated/types.ts';
+import { canonicalJson, fnv32a, safeEncode } from '../object-hash.ts';
 
 export const templateHashLabel = 'pod-template-hash';
-
-/** the characters Kubernetes' rand.SafeEncodeString uses (no vowels, no 0/1/3) */
-const alphanums = 'bcdfghjklmnpqrstvwxz2456789';
-
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).filter(k => o[k] !== undefined).sort().map(k => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
-
-function fnv32a(bytes: Uint8Array, h = 0x811c9dc5): number {
-  for (const b of bytes) {
-    h ^= b;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
-
-export function safeEncode(s: string): string {
-  let out = '';
-  for (let i = 0; i < s.length; i++) out += alphanums[s.charCodeAt(i) % alphanums.length];
-  return out;
-}
 
 export function computeTemplateHash(template: CoreV1PodTemplateSpec | undefined, collisionCount?: number): string {
   let h = fnv32a(Buffer.from(canonicalJson(template ?? {}), 'utf8'));

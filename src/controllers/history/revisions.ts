@@ -6,28 +6,12 @@
 import { deepClone, jsonEqual } from '../../api/object.ts';
 import type { AppsV1ControllerRevision, CoreV1PodTemplateSpec } from '../../schema/generated/types.ts';
 import { controllerRefTo, type Owner } from '../owner-refs.ts';
+import { canonicalJson, fnv32a, safeEncode } from '../object-hash.ts';
 
 export type Revision = AppsV1ControllerRevision & { metadata: { name: string; namespace?: string } };
 
 /** the label every revision (and a DaemonSet's pods) carries: the revision's hash */
 export const revisionHashLabel = 'controller-revision-hash';
-
-/** the characters Kubernetes' rand.SafeEncodeString uses (no vowels, no 0/1/3) */
-const alphanums = 'bcdfghjklmnpqrstvwxz2456789';
-
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).filter(k => o[k] !== undefined).sort().map(k => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
-
-function fnv32a(bytes: Uint8Array, h = 0x811c9dc5): number {
-  for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
-  return h >>> 0;
-}
 
 /**
  * FNV-32a over the data (as JSON with sorted keys; Kubernetes hashes Go's printout, so the digits
@@ -41,9 +25,7 @@ export function revisionHash(data: unknown, collisionCount?: number): string {
     b.writeUInt32LE(collisionCount >>> 0, 0);
     h = fnv32a(b, h);
   }
-  let out = '';
-  for (const c of String(h)) out += alphanums[c.charCodeAt(0) % alphanums.length];
-  return out;
+  return safeEncode(String(h));
 }
 
 /** `<owner>-<hash>`, the owner's part cut to 223 characters so the name stays valid */

@@ -5,7 +5,8 @@ import { calculateStatus, pausedCondition, rolloutStatus } from '../../../../src
 import { newReplicaSetFor } from '../../../../src/controllers/deployment/new-replica-set.ts';
 import { maxSurge, maxUnavailable, newRSNewReplicas, resolveFenceposts, scaledValue } from '../../../../src/controllers/deployment/rollout-math.ts';
 import { findActiveOrLatest, isScalingEvent, planHistoryCleanup, planNewReplicaSet, planOldReplicaSets, planResize } from '../../../../src/controllers/deployment/scaling-plan.ts';
-import { computeTemplateHash, equalIgnoreHash, safeEncode } from '../../../../src/controllers/deployment/template-hash.ts';
+import { computeTemplateHash, equalIgnoreHash } from '../../../../src/controllers/deployment/template-hash.ts';
+import { safeEncode } from '../../../../src/controllers/object-hash.ts';
 import type { DeploymentLike, ReplicaSetLike } from '../../../../src/controllers/deployment/types.ts';
 
 const now = Date.parse('2026-01-01T12:00:00Z');
