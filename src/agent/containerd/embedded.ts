@@ -138,6 +138,13 @@ export async function startEmbeddedContainerd(o: EmbeddedContainerdOptions): Pro
       } finally {
         cri.close();
       }
+      // containerd deletes a stopped task, and its shim exits, when it handles the exit event:
+      // it is stopped once none is left, so that no shim outlives it
+      for (let i = 0; i < 100; i++) {
+        const tasks = await ctr(address, ['tasks', 'ls']).catch(() => '');
+        if (!/\bRUNNING\b|\bSTOPPED\b/.test(tasks)) break;
+        await new Promise(r => setTimeout(r, 50));
+      }
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise(r => setTimeout(r, 5000))]);
       if (child.exitCode === null && child.signalCode === null) { child.kill('SIGKILL'); await exited; }
