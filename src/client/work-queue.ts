@@ -5,6 +5,7 @@
 
 import type { Logger } from '../api/log.ts';
 import { KeyedBackoff } from '../api/backoff.ts';
+import { ApiError } from './api-error.ts';
 
 /** what a sync asks for: nothing, or another look after a while (work still in progress) */
 export type SyncResult = void | { requeueAfterMs: number };
@@ -65,7 +66,9 @@ export function createWorkQueue(sync: (key: string) => Promise<SyncResult>, opts
       q.forget(key);
       if (result && result.requeueAfterMs >= 0) q.addAfter(key, result.requeueAfterMs);
     } catch (err) {
-      opts.log?.warn('sync failed; will retry', { key, err: err instanceof Error ? err.message : String(err) });
+      // a conflict is the ordinary race with another writer, retried at once: not worth a warning
+      const level = err instanceof ApiError && err.code === 409 ? 'info' : 'warn';
+      opts.log?.[level]('sync failed; will retry', { key, err: err instanceof Error ? err.message : String(err) });
       q.addRateLimited(key);
     } finally {
       processing.delete(key);
