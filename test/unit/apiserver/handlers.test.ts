@@ -131,6 +131,18 @@ test('scale subresource: a Scale view read, replaced and patched; apply is refus
   assert.equal(negative.status, 422);
 });
 
+test('binding subresource: writes to the pod racing with it are no conflict (a scheduler would drop the pod)', async () => {
+  await api.request('POST', pods, { body: pod('race') });
+  const patches = Array.from({ length: 2 }, (_, i) => api.request('PATCH', `${pods}/race/status`, {
+    body: { status: { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: `try ${i}` }] } },
+    headers: { 'content-type': 'application/strategic-merge-patch+json' },
+  }));
+  const bound = await api.request('POST', `${pods}/race/binding`, { body: { metadata: { name: 'race' }, target: { kind: 'Node', name: 'n1' } } });
+  await Promise.all(patches);
+  assert.equal(bound.status, 201, bound.text());
+  assert.equal((await api.request('GET', `${pods}/race`)).json().spec.nodeName, 'n1');
+});
+
 test('finalize subresource: the only way to change a namespace\'s spec.finalizers', async () => {
   const ns = '/api/v1/namespaces';
   const created = (await api.request('POST', ns, { body: { metadata: { name: 'fin' } } })).json();
