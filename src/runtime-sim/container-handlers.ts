@@ -9,6 +9,7 @@ import type { Handlers } from './handlers.ts';
 import { normalizeImageRef } from './image-ref.ts';
 import { readOverrides } from './overrides.ts';
 import { containerProgram } from './program.ts';
+import { checkPidTarget, visibleProcesses } from './pid-namespace.ts';
 import type { SimRuntime } from './runtime-state.ts';
 import type { Sandbox } from './sandbox.ts';
 import type { CriContainerConfig } from '../agent/cri/generated/cri-types.ts';
@@ -44,6 +45,7 @@ export function containerHandlers(rt: SimRuntime): Handlers {
       const asked: string = config.image?.image ?? '';
       const image = images.find(asked);
       if (!image) throw notFound(`failed to resolve image "${asked}": not found`);
+      checkPidTarget(rt, sandbox.id, config);
       const overrides = readOverrides(config.metadata.name, config.annotations, sandbox.config.annotations);
       const id = settings.newId();
       const sm = sandbox.config.metadata;
@@ -51,7 +53,7 @@ export function containerHandlers(rt: SimRuntime): Handlers {
       const owner = names.reserve(name, id);
       if (owner) throw unknown(`failed to reserve container name "${name}": name "${name}" is reserved for "${owner}"`);
       const logDir: string = sandbox.config.logDirectory ?? '';
-      const container = new SimContainer({
+      const container: SimContainer = new SimContainer({
         id,
         sandboxId: sandbox.id,
         name,
@@ -64,6 +66,7 @@ export function containerHandlers(rt: SimRuntime): Handlers {
         program: containerProgram(config.command ?? [], config.args ?? [], overrides),
         clock: settings.clock,
         ...(overrides.memoryBytes !== undefined ? { memoryBytes: overrides.memoryBytes } : {}),
+        processes: (): string[] => visibleProcesses(rt, container),
       });
       containers.add(id, container);
       settings.log.debug('container created', { id, name });
