@@ -11,7 +11,8 @@ import type { SnapshotReader } from './runtime-snapshot.ts';
 export async function findLogFile(workers: PodWorkers, reader: SnapshotReader, podLogsDir: string, namespace: string, podName: string, container: string, previous: boolean): Promise<LogLocation> {
   const pod = workers.pods().find(p => p.metadata.namespace === namespace && p.metadata.name === podName);
   if (!pod) return { code: 404, error: `pod "${podName}" does not exist` };
-  const all = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
+  // ephemeral containers' logs too (kubectl debug)
+  const all = [...(pod.spec.initContainers ?? []), ...pod.spec.containers, ...(pod.spec.ephemeralContainers ?? [])];
   if (!all.some(c => c.name === container)) return { code: 404, error: `container "${container}" not found in pod "${podName}"` };
   const rt = await reader.readPod(pod.metadata.uid);
   const instances = (rt?.containers ?? []).filter(c => c.name === container).sort((a, b) => b.createdAt - a.createdAt);
