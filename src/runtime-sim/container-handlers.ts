@@ -1,6 +1,7 @@
 // CreateContainer, StartContainer, StopContainer, RemoveContainer, ListContainers,
 // ContainerStatus, UpdateContainerResources and ReopenContainerLog.
 
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SimContainer } from './container.ts';
 import { containerFilter } from './filters.ts';
@@ -21,9 +22,12 @@ export function findContainer(rt: SimRuntime, id: string): SimContainer {
   return c;
 }
 
+/** the pod's hostname; a sandbox without one (host network: the kubelet sends none) has the host's, as containerd gives it */
+const sandboxHostname = (sandbox: Sandbox) => sandbox.config.hostname || hostname();
+
 /** the environment a container's processes see: the spec's variables and the pod's hostname */
 function containerEnv(config: CriContainerConfig, sandbox: Sandbox): Record<string, string> {
-  const env: Record<string, string> = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOSTNAME: sandbox.config.hostname || sandbox.config.metadata?.name || '' };
+  const env: Record<string, string> = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOSTNAME: sandboxHostname(sandbox) };
   for (const kv of config.envs ?? []) {
     // KeyValue.value is a string in the CRI proto; the descriptor's table says bytes, which read
     // the same on the wire
@@ -62,7 +66,7 @@ export function containerHandlers(rt: SimRuntime): Handlers {
         imageName: image.repoTags[0] ?? normalizeImageRef(asked) ?? asked,
         logPath: logDir && config.logPath ? join(logDir, config.logPath) : '',
         env: containerEnv(config, sandbox),
-        hostname: sandbox.config.hostname || sandbox.config.metadata?.name || '',
+        hostname: sandboxHostname(sandbox),
         program: containerProgram(config.command ?? [], config.args ?? [], overrides),
         clock: settings.clock,
         ...(overrides.memoryBytes !== undefined ? { memoryBytes: overrides.memoryBytes } : {}),

@@ -106,6 +106,7 @@ export class SimContainer {
       clock,
       output: (stream, text) => log?.write(stream, text) ?? Promise.resolve(),
       ...this.#sees(),
+      commandLine: [...(this.spec.config.command ?? []), ...(this.spec.config.args ?? [])].join(' '),
     });
     this.#process = proc;
     this.state = 'CONTAINER_RUNNING';
@@ -160,6 +161,7 @@ export class SimContainer {
       clock: this.spec.clock,
       output: async (stream, text) => { if (stream === 'stdout') stdout += text; else stderr += text; },
       ...this.#sees(),
+      commandLine: argv.join(' '),
     });
     this.#execs.add(proc);
     const done = proc.run(argvCommand(argv)).finally(() => this.#execs.delete(proc));

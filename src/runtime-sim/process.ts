@@ -24,6 +24,8 @@ export interface ProcessOptions {
   output(stream: OutputStream, text: string): Promise<void>;
   /** what `ps` sees (absent: only this process) */
   processes?: () => string[];
+  /** this process's argv, joined */
+  commandLine?: string;
   /** reads a file under one of the container's mounts from the host */
   readMounted?: (path: string) => string | undefined;
 }
@@ -53,8 +55,10 @@ export class SimProcess implements ShellHost {
     this.#cwd = opts.cwd || '/';
     if (opts.processes) this.processes = opts.processes;
     if (opts.readMounted) this.readMounted = opts.readMounted;
+    if (opts.commandLine !== undefined) this.commandLine = opts.commandLine;
   }
 
+  commandLine?: string;
   processes?: () => string[];
   readMounted?: (path: string) => string | undefined;
 

@@ -53,7 +53,9 @@ export function sandboxConfig(pod: Pod, attempt: number, s: SandboxSettings, ext
   const privileged = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].some(c => c.securityContext?.privileged);
   return {
     metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, attempt },
-    hostname: pod.spec.hostNetwork ? s.nodeName : (pod.spec.hostname ?? pod.metadata.name).slice(0, 63),
+    // none with the host's network: the container shares the host's UTS namespace too, where
+    // runc refuses to set one (the kubelet leaves it empty; the runtime reports the host's)
+    hostname: pod.spec.hostNetwork ? '' : (pod.spec.hostname ?? pod.metadata.name).slice(0, 63),
     logDirectory: podLogDir(s.podLogsDir, pod),
     ...(dnsConfig ? { dnsConfig } : {}),
     portMappings: ports,

@@ -165,7 +165,7 @@ export const builtins: Record<string, Builtin> = {
     return evaluateTest(args.slice(0, -1), sh) ? 0 : 1;
   },
   async ps(_args, io, sh) {
-    await io.write(1, formatProcessList(sh.host.processes?.() ?? []));
+    await io.write(1, formatProcessList(sh.host.processes?.() ?? [], sh.host.commandLine ?? 'ps'));
     return 0;
   },
   async hostname(_args, io, sh) {
