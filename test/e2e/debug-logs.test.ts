@@ -79,6 +79,10 @@ for (const kind of runtimeKinds) {
       assert.match(changed.json().message, /spec\.ephemeralContainers: Forbidden: existing ephemeral containers "\S+" may not be changed/);
       const discovery = (await k.c.request('GET', '/api/v1')).json().resources.find((r: any) => r.name === 'pods/ephemeralcontainers');
       assert.deepEqual(discovery.verbs, ['get', 'patch', 'update']);
+      // the pod's deletion stops its ephemeral containers with the others
+      assert.equal((await k.c.request('DELETE', '/api/v1/namespaces/default/pods/target')).status, 200);
+      await until('target gone', async () => (await k.c.request('GET', '/api/v1/namespaces/default/pods/target')).status === 404, 20_000);
+      assert.deepEqual(await k.containersOf('target'), []);
     });
 
     await t.test('kubectl debug node/<n>: the host pod sees the node\'s / at /host', async () => {
