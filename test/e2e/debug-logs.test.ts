@@ -43,6 +43,7 @@ for (const kind of runtimeKinds) {
       containers: [container('a', ['sh', '-c', 'echo one; echo two; echo three; sleep 3600']), container('b', ['sh', '-c', 'echo from-b; sleep 3600'])],
     }, { app: 'chatty' });
     await createPod(k, 'chatty2', { containers: [container('a', ['sh', '-c', 'echo second-pod; sleep 3600'])] }, { app: 'chatty' });
+    await createPod(k, 'nopull', { containers: [{ name: 'c', image: 'registry.invalid/none:1', imagePullPolicy: 'IfNotPresent' }] });
     await createPod(k, 'crasher', { containers: [container('c', ['sh', '-c', 'echo run; sleep 1; exit 1'])] });
     for (const name of ['target', 'chatty', 'chatty2']) await until(`${name} running`, async () => (await getPod(k, name))?.status?.phase === 'Running');
 
@@ -102,6 +103,7 @@ for (const kind of runtimeKinds) {
     });
 
     await t.test('kubectl logs: tail, limit, timestamps, since, previous, all containers, prefixes, selectors', async () => {
+      await until('nopull waiting on its image', async () => /ImagePull/.test((await getPod(k, 'nopull'))?.status?.containerStatuses?.[0]?.state?.waiting?.reason ?? ''));
       await until('crasher restarted', async () => (await getPod(k, 'crasher'))?.status?.containerStatuses?.[0]?.restartCount >= 1, 30_000);
       for (const { label, path } of bins) {
         const logs = async (args: string[]) => { const r = await run(path, ['logs', ...args]); assert.equal(r.code, 0, `${label} logs ${args.join(' ')}: ${r.stderr}`); return r.stdout; };
@@ -125,6 +127,9 @@ for (const kind of runtimeKinds) {
         const none = await run(path, ['logs', 'chatty']);
         assert.equal(none.stdout, 'one\ntwo\nthree\n');
         assert.match(none.stderr, /Defaulted container "a" out of: a, b, setup \(init\)/);
+        // a container that never ran: the kubelet's reason
+        const waiting = await run(path, ['logs', 'nopull']);
+        assert.match(waiting.stderr, /container "c" in pod "nopull" is waiting to start: (image can't be pulled|trying and failing to pull image)/);
         const bad = await run(path, ['get', '--raw', '/api/v1/namespaces/default/pods/chatty/log?container=a&sinceSeconds=5&sinceTime=2026-01-01T00:00:00Z']);
         assert.notEqual(bad.code, 0);
         assert.match(bad.stderr, /at most one of `sinceTime` or `sinceSeconds` may be specified/);
