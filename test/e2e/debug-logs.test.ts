@@ -3,7 +3,8 @@
 // - `kubectl debug pod/x --target=c` adds an ephemeral container through pods/ephemeralcontainers;
 //   the agent starts it in the running pod, it runs (ephemeralContainerStatuses) and, joined to
 //   the target's process namespace, its `ps` shows the target's process as PID 1 (a debug
-//   container without a target does not see it);
+//   container without a target does not see it); deleting the pod stops them with the rest;
+// - `kubectl debug --copy-to` runs a copy of the pod whose containers share its processes;
 // - `kubectl debug node/<n>` creates its host pod (hostNetwork/PID/IPC, the node's / at /host) and
 //   its log shows the host's /etc/hostname;
 // - `kubectl logs` with --tail, --limit-bytes, --timestamps, --since, --since-time, --previous,
@@ -72,6 +73,19 @@ for (const kind of runtimeKinds) {
         const alone = await until(`${label}: ps in ${plain}'s log`, async () => { const l = await run(path, ['logs', 'pod/target', '-c', plain]); return /COMMAND/.test(l.stdout) && l; });
         assert.doesNotMatch(alone.stdout, /sleep 3601/, 'without a target, its own processes only');
       }
+      // --copy-to: a copy of the pod with one more container, the pod's processes shared
+      // (shareProcessNamespace: the runtime's POD namespace)
+      for (const { label, path } of bins) {
+        const copy = `target-copy-${label.replace('.', '')}`;
+        const r = await run(path, ['debug', 'target', `--copy-to=${copy}`, '--same-node', '--container=dbg', `--image=${image}`, '--image-pull-policy=IfNotPresent', ...(label === '1.27' ? [] : ['--profile=general']), '--', 'sh', '-c', 'ps; sleep 3600']);
+        assert.equal(r.code, 0, `${label}: ${r.stderr}`);
+        const pod = await until(`${copy} running`, async () => { const p = await getPod(k, copy); return p?.status?.phase === 'Running' && p; });
+        // (kubectl 1.27 sends no shareProcessNamespace: its copy shares nothing)
+        if (label === '1.27') { assert.equal(pod.spec.shareProcessNamespace, undefined); continue; }
+        assert.equal(pod.spec.shareProcessNamespace, true, JSON.stringify(pod.spec));
+        const logs = await until(`ps in ${copy}`, async () => { const l = await run(path, ['logs', copy, '-c', 'dbg']); return /COMMAND/.test(l.stdout) && l; });
+        assert.match(logs.stdout, /^\s+\d+\s+0\s+sleep 3601$/m, logs.stdout);
+      }
       // an existing ephemeral container may not be changed
       const cur = (await k.c.request('GET', '/api/v1/namespaces/default/pods/target/ephemeralcontainers')).json();
       cur.spec.ephemeralContainers[0].image = 'docker.io/library/busybox:9.9';
@@ -80,10 +94,8 @@ for (const kind of runtimeKinds) {
       assert.match(changed.json().message, /spec\.ephemeralContainers: Forbidden: existing ephemeral containers "\S+" may not be changed/);
       const discovery = (await k.c.request('GET', '/api/v1')).json().resources.find((r: any) => r.name === 'pods/ephemeralcontainers');
       assert.deepEqual(discovery.verbs, ['get', 'patch', 'update']);
-      // the pod's deletion stops its ephemeral containers with the others
+      // the pod's deletion stops its ephemeral containers with the others (checked after the next case)
       assert.equal((await k.c.request('DELETE', '/api/v1/namespaces/default/pods/target')).status, 200);
-      await until('target gone', async () => (await k.c.request('GET', '/api/v1/namespaces/default/pods/target')).status === 404, 20_000);
-      assert.deepEqual(await k.containersOf('target'), []);
     });
 
     await t.test('kubectl debug node/<n>: the host pod sees the node\'s / at /host', async () => {
@@ -134,6 +146,8 @@ for (const kind of runtimeKinds) {
         assert.notEqual(bad.code, 0);
         assert.match(bad.stderr, /at most one of `sinceTime` or `sinceSeconds` may be specified/);
       }
+      await until('the debugged pod gone', async () => (await k.c.request('GET', '/api/v1/namespaces/default/pods/target')).status === 404, 20_000);
+      assert.deepEqual(await k.containersOf('target'), [], 'its ephemeral containers stopped and removed with it');
     });
   });
 }
