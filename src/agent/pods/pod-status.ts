@@ -95,7 +95,9 @@ function containerStatus(inp: StatusInputs, c: Container, defaultWaiting: string
  */
 function ephemeralStatuses(inp: StatusInputs, defaultWaiting: string, sandboxId: string | undefined): ContainerStatus[] {
   return (inp.pod.spec.ephemeralContainers ?? []).map(ec => {
-    const { status } = containerStatus(inp, { name: ec.name, image: ec.image }, defaultWaiting, sandboxId);
+    // its one instance, whichever sandbox it ran in: it is not started again in a new one
+    const [latest] = newestTwo(inp.runtime, ec.name);
+    const { status } = containerStatus(inp, { name: ec.name, image: ec.image }, defaultWaiting, latest?.sandboxId ?? sandboxId);
     const { started: _started, allocatedResources: _allocated, resources: _resources, ...rest } = status;
     return { ...rest, ready: false };
   });

@@ -63,4 +63,7 @@ test('ephemeralContainerStatuses: running, then terminated, never ready, without
   const pulling = podStatus({ ...base, pod: p, runtime: rt([rc('app', 'CONTAINER_RUNNING')]), waiting: new Map([['dbg', { reason: 'ErrImagePull', message: 'no such image' }]]) }) as any;
   assert.deepEqual(pulling.ephemeralContainerStatuses[0].state, { waiting: { reason: 'ErrImagePull', message: 'no such image' } });
   assert.equal(podStatus({ ...base, pod: pod(), runtime: rt([]) }).ephemeralContainerStatuses, undefined);
+  // one that ran in a sandbox since replaced stays terminated (it is never started again)
+  const before = podStatus({ ...base, pod: p, runtime: rt([rc('app', 'CONTAINER_RUNNING'), rc('dbg', 'CONTAINER_EXITED', { sandboxId: 'old', exitCode: 137, finishedAt: (T0 / 1000) * S })]) }) as any;
+  assert.equal(before.ephemeralContainerStatuses[0].state.terminated.exitCode, 137);
 });
