@@ -288,7 +288,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       nodeEvent: (reason, message) => nodeEvents?.record({ apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, uid: nodeName } }, 'Warning', reason, message),
     });
     if (opts.client) localVolumes = startLocalPathCleanup(opts.client, nodeName, log.with({ component: 'local-path' }));
-    server.route('/containerLogs', containerLogsRoute((ns, pod, container, previous) => findLogFile(manager.workers, manager.reader, podLogsDir, ns, pod, container, previous)));
+    server.route('/containerLogs', containerLogsRoute((ns, pod, container, previous) => findLogFile(manager.workers, manager.reader, podLogsDir, ns, pod, container, previous, uid => manager.statusOf(uid))));
   }
 
   // the SystemdWatchdog gate off: no keep-alives, whatever the supervisor asks for

@@ -3,6 +3,7 @@
 // sends SIGTERM and, once the grace period is over (or at once without one), SIGKILL.
 
 import { CriLogWriter } from './cri-log.ts';
+import { mountReader } from './mounts.ts';
 import { execProblem } from './executable.ts';
 import { SimError, unknown } from './grpc-errors.ts';
 import type { SimImage } from './images.ts';
@@ -34,6 +35,8 @@ export interface ContainerSpec {
   clock: Clock;
   /** what the container uses (the memory-bytes annotation): over its memory limit, the kernel kills it */
   memoryBytes?: number;
+  /** the command lines of the processes its PID namespace holds (pid-namespace.ts) */
+  processes?: () => string[];
 }
 
 export interface ExecResult {
@@ -102,6 +105,8 @@ export class SimContainer {
       unknownCommand: 'daemon',
       clock,
       output: (stream, text) => log?.write(stream, text) ?? Promise.resolve(),
+      ...this.#sees(),
+      commandLine: [...(this.spec.config.command ?? []), ...(this.spec.config.args ?? [])].join(' '),
     });
     this.#process = proc;
     this.state = 'CONTAINER_RUNNING';
@@ -155,6 +160,8 @@ export class SimContainer {
       unknownCommand: 'succeed',
       clock: this.spec.clock,
       output: async (stream, text) => { if (stream === 'stdout') stdout += text; else stderr += text; },
+      ...this.#sees(),
+      commandLine: argv.join(' '),
     });
     this.#execs.add(proc);
     const done = proc.run(argvCommand(argv)).finally(() => this.#execs.delete(proc));
@@ -164,6 +171,11 @@ export class SimContainer {
       throw new SimError(grpcStatus.DEADLINE_EXCEEDED, `failed to exec in container: timeout ${timeoutSeconds}s exceeded: context deadline exceeded`);
     }
     return { stdout: Buffer.from(stdout), stderr: Buffer.from(stderr), exitCode: await done };
+  }
+
+  /** what its processes see of the world outside its own files: other processes, mounted host files */
+  #sees(): { processes?: () => string[]; readMounted: (path: string) => string | undefined } {
+    return { ...(this.spec.processes ? { processes: this.spec.processes } : {}), readMounted: mountReader(this.spec.config.mounts ?? []) };
   }
 
   #settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {

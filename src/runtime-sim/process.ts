@@ -22,6 +22,12 @@ export interface ProcessOptions {
   unknownCommand: 'daemon' | 'succeed';
   clock: Clock;
   output(stream: OutputStream, text: string): Promise<void>;
+  /** what `ps` sees (absent: only this process) */
+  processes?: () => string[];
+  /** this process's argv, joined */
+  commandLine?: string;
+  /** reads a file under one of the container's mounts from the host */
+  readMounted?: (path: string) => string | undefined;
 }
 
 export class SimProcess implements ShellHost {
@@ -47,7 +53,14 @@ export class SimProcess implements ShellHost {
     this.#clock = opts.clock;
     this.#output = opts.output;
     this.#cwd = opts.cwd || '/';
+    if (opts.processes) this.processes = opts.processes;
+    if (opts.readMounted) this.readMounted = opts.readMounted;
+    if (opts.commandLine !== undefined) this.commandLine = opts.commandLine;
   }
+
+  commandLine?: string;
+  processes?: () => string[];
+  readMounted?: (path: string) => string | undefined;
 
   /** runs the program to its end; resolves with the exit status */
   async run(program: CommandList): Promise<number> {

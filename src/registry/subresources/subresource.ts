@@ -40,7 +40,7 @@ export interface SubresourceCall {
 
 export type SubresourceResult =
   | { type: 'object'; code: number; object: KubeObject }
-  /** bytes fetched from a node agent and passed through as they come */
+  /** bytes fetched from a node agent and passed through as they come ('' for none: 204 No Content) */
   | { type: 'stream'; url: string; contentType: string };
 
 /**

@@ -3,6 +3,7 @@
 import { posix } from 'node:path';
 import type { ShellHost } from './host.ts';
 import { inBin } from '../executable.ts';
+import { formatProcessList } from './process-list.ts';
 
 export interface CommandIo {
   write(fd: 1 | 2, text: string): Promise<void>;
@@ -126,7 +127,8 @@ export const builtins: Record<string, Builtin> = {
   async cat(args, io, sh) {
     let status = 0;
     for (const f of args.filter(a => a !== '-')) {
-      const content = sh.host.files.get(resolvePath(sh, f));
+      const path = resolvePath(sh, f);
+      const content = sh.host.files.get(path) ?? sh.host.readMounted?.(path);
       if (content === undefined) {
         await io.write(2, `cat: can't open '${f}': No such file or directory\n`);
         status = 1;
@@ -161,6 +163,10 @@ export const builtins: Record<string, Builtin> = {
       return 2;
     }
     return evaluateTest(args.slice(0, -1), sh) ? 0 : 1;
+  },
+  async ps(_args, io, sh) {
+    await io.write(1, formatProcessList(sh.host.processes?.() ?? [], sh.host.commandLine ?? 'ps'));
+    return 0;
   },
   async hostname(_args, io, sh) {
     await io.write(1, `${sh.host.env.HOSTNAME ?? ''}\n`);

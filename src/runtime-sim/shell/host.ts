@@ -31,4 +31,10 @@ export interface ShellHost {
   takeTraps(): string[];
   /** throws ScriptExit when a signal has ended the process */
   check(): void;
+  /** the command lines of the processes its PID namespace holds, PID 1 first (for `ps`) */
+  processes?(): string[];
+  /** the argv of the process running the script, joined (for `ps`'s own line) */
+  commandLine?: string;
+  /** a file under a mount, read from the host path behind it (hostPath, emptyDir...) */
+  readMounted?(path: string): string | undefined;
 }

@@ -49,7 +49,7 @@ test('GET /api/v1 lists resources and subresources by name', () => {
     shortNames: ['po'], categories: ['all'], storageVersionHash: 'xPOwRZ+Yhw8=',
   });
   // exactly the subresources this server implements: those of the registry's table
-  assert.deepEqual([...byName.keys()].filter(n => n.startsWith('pods/')), ['pods/binding', 'pods/log', 'pods/resize', 'pods/status']);
+  assert.deepEqual([...byName.keys()].filter(n => n.startsWith('pods/')), ['pods/binding', 'pods/ephemeralcontainers', 'pods/log', 'pods/resize', 'pods/status']);
   assert.deepEqual(byName.get('namespaces/finalize'), { name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] });
   assert.deepEqual(byName.get('replicationcontrollers/scale'), { name: 'replicationcontrollers/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
   assert.equal(byName.get('pods/eviction'), undefined, 'not implemented, so not advertised');
@@ -91,6 +91,7 @@ test('aggregated discovery for /api and /apis', () => {
   assert.deepEqual(pods.shortNames, ['po']);
   assert.deepEqual(pods.subresources, [
     { subresource: 'binding', responseKind: { group: '', version: '', kind: 'Binding' }, verbs: ['create'] },
+    { subresource: 'ephemeralcontainers', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
     { subresource: 'log', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get'] },
     { subresource: 'resize', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
     { subresource: 'status', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
