@@ -1,0 +1,331 @@
+// A SPDY/3.1 session over any byte Duplex: a socket handed over by an HTTP upgrade, or a
+// WebSocket carrying SPDY frames. Frames go out through one ordered queue (the header compression
+// context must see blocks in the order the peer will inflate them) and come in through one
+// ordered loop. Either side may open streams: the side that accepted the connection uses even ids,
+// the other odd ones.
+//
+// Flow control: the session acknowledges what its consumers read with WINDOW_UPDATE frames
+// (stream and, as 3.1 adds, session-wide), and a consumer that stops reading pauses the
+// connection. When sending it honours the peer's windows only once the peer has shown it keeps
+// them (a SETTINGS or WINDOW_UPDATE frame): the Go library kubectl, the kubelet and containerd
+// use (moby/spdystream) never sends WINDOW_UPDATE, so holding to the 64 KiB default there would
+// stall every transfer larger than that.
+
+import { EventEmitter } from 'node:events';
+import type { Duplex } from 'node:stream';
+import { DEFAULT_WINDOW, FLAG_FIN, FLAG_UNIDIRECTIONAL, FrameParser, GoAwayStatus, RstStatus, SETTINGS_INITIAL_WINDOW_SIZE, encodeFrame, type Frame } from './frames.ts';
+import { HeaderCompressor, HeaderDecompressor, type SpdyHeaders } from './header-block.ts';
+import { SpdyStream, type StreamHost } from './stream.ts';
+import { Outbox } from './outbox.ts';
+
+export interface SpdySessionOptions {
+  /** the side that accepted the connection (its streams and pings are even) */
+  server: boolean;
+  /** bytes already read past the HTTP upgrade (node's `head`) */
+  head?: Buffer;
+}
+
+// what we let the peer send ahead of our reads, per stream and per session
+const RECEIVE_WINDOW = 1024 * 1024;
+const MAX_DATA_FRAME = 64 * 1024;
+
+export class SpdySession extends EventEmitter implements StreamHost {
+  readonly closed: Promise<void>;
+  private readonly transport: Duplex;
+  private readonly server: boolean;
+  private readonly parser = new FrameParser();
+  private readonly compressor = new HeaderCompressor();
+  private readonly decompressor = new HeaderDecompressor();
+  private readonly out: Outbox;
+  private readonly streams = new Map<number, SpdyStream>();
+  private readonly replies = new Map<number, { resolve: (s: SpdyStream) => void; reject: (e: Error) => void }>();
+  private readonly pings = new Map<number, () => void>();
+  private readonly inbox: Frame[] = [];
+  private nextStreamId: number;
+  private nextPingId: number;
+  private lastPeerStreamId = 0;
+  // the peer's windows as it announced them; honoured once it has announced anything
+  private peerKeepsWindows = false;
+  private peerInitialWindow = DEFAULT_WINDOW;
+  private sessionSendWindow = DEFAULT_WINDOW;
+  private sessionUnacknowledged = 0;
+  private windowWaiters: (() => void)[] = [];
+  private holdingStreams = 0;
+  private processing = false;
+  private goingAway = false;
+  private isClosed = false;
+  private resolveClosed!: () => void;
+
+  constructor(transport: Duplex, opts: SpdySessionOptions) {
+    super();
+    this.transport = transport;
+    this.server = opts.server;
+    this.nextStreamId = opts.server ? 2 : 1;
+    this.nextPingId = opts.server ? 2 : 1;
+    this.out = new Outbox(transport);
+    this.closed = new Promise(resolve => { this.resolveClosed = resolve; });
+    transport.on('data', (chunk: Buffer) => this.receive(chunk));
+    transport.on('end', () => this.shutdown());
+    transport.on('close', () => this.shutdown());
+    transport.on('error', () => this.shutdown());
+    // announce our windows: a peer that keeps windows may then send more than the default ahead
+    this.out.send(encodeFrame({ type: 'settings', flags: 0, entries: [{ flags: 0, id: SETTINGS_INITIAL_WINDOW_SIZE, value: RECEIVE_WINDOW }] }));
+    this.out.send(encodeFrame({ type: 'window_update', streamId: 0, delta: RECEIVE_WINDOW - DEFAULT_WINDOW }));
+    if (opts.head && opts.head.length > 0) this.receive(opts.head);
+  }
+
+  get isOpen(): boolean { return !this.isClosed; }
+
+  /** opens a stream and resolves once the peer accepts it (SYN_REPLY); rejects if it refuses */
+  openStream(headers: SpdyHeaders, opts: { fin?: boolean } = {}): Promise<SpdyStream> {
+    if (this.isClosed || this.goingAway) return Promise.reject(new Error('SPDY session is closed'));
+    const id = this.nextStreamId;
+    this.nextStreamId += 2;
+    const stream = new SpdyStream(this, id, headers, this.peerInitialWindow, { localClosed: opts.fin, replied: true });
+    this.streams.set(id, stream);
+    const accepted = new Promise<SpdyStream>((resolve, reject) => this.replies.set(id, { resolve, reject }));
+    this.out.send(async () => encodeFrame({
+      type: 'syn_stream', streamId: id, associatedId: 0, priority: 0, flags: opts.fin ? FLAG_FIN : 0,
+      block: await this.compressor.compress(headers),
+    }));
+    return accepted;
+  }
+
+  /** round trip of a PING, in milliseconds */
+  ping(): Promise<number> {
+    const id = this.nextPingId;
+    this.nextPingId = (this.nextPingId + 2) % 0x80000000 || (this.server ? 2 : 1);
+    const start = performance.now();
+    return new Promise((resolve, reject) => {
+      if (this.isClosed) { reject(new Error('SPDY session is closed')); return; }
+      this.pings.set(id, () => resolve(performance.now() - start));
+      this.out.send(encodeFrame({ type: 'ping', id }));
+    });
+  }
+
+  /** says GOAWAY, lets queued frames out, then ends the connection */
+  close(status: number = GoAwayStatus.Ok): Promise<void> {
+    if (!this.isClosed && !this.goingAway) {
+      this.goingAway = true;
+      this.out.send(encodeFrame({ type: 'goaway', lastGoodId: this.lastPeerStreamId, status }));
+      void this.out.end().then(() => {
+        // a peer that never closes its side must not hold the socket open forever
+        setTimeout(() => this.transport.destroy(), 5000).unref();
+      });
+    }
+    return this.closed;
+  }
+
+  /** drops the connection at once */
+  destroy(): void {
+    this.transport.destroy();
+    this.shutdown();
+  }
+
+  // --- incoming ---
+
+  private receive(chunk: Buffer): void {
+    let frames: Frame[];
+    try {
+      frames = this.parser.push(chunk);
+    } catch {
+      this.protocolError();
+      return;
+    }
+    if (frames.length === 0) return;
+    this.inbox.push(...frames);
+    if (!this.processing) void this.drainInbox();
+  }
+
+  private async drainInbox(): Promise<void> {
+    this.processing = true;
+    try {
+      while (this.inbox.length > 0 && !this.isClosed) await this.handle(this.inbox.shift()!);
+    } catch {
+      this.protocolError();
+    } finally {
+      this.processing = false;
+    }
+  }
+
+  private async handle(f: Frame): Promise<void> {
+    switch (f.type) {
+      case 'data': {
+        const stream = this.streams.get(f.streamId);
+        this.sessionUnacknowledged += f.data.length;
+        if (!stream) { this.acknowledge(); return; }
+        if (stream.onData(f.data)) this.hold();
+        else if (!stream.holding) this.acknowledge(stream);
+        if (f.flags & FLAG_FIN) stream.onRemoteFin();
+        return;
+      }
+      case 'syn_stream': return this.onSynStream(f, await this.decompressor.decompress(f.block));
+      case 'syn_reply': {
+        const headers = await this.decompressor.decompress(f.block);
+        const stream = this.streams.get(f.streamId);
+        const waiter = this.replies.get(f.streamId);
+        if (!stream || !waiter) return;
+        this.replies.delete(f.streamId);
+        stream.replyHeaders = headers;
+        waiter.resolve(stream);
+        if (f.flags & FLAG_FIN) stream.onRemoteFin();
+        return;
+      }
+      case 'headers': {
+        const headers = await this.decompressor.decompress(f.block);
+        const stream = this.streams.get(f.streamId);
+        if (!stream) return;
+        stream.emit('headers', headers);
+        if (f.flags & FLAG_FIN) stream.onRemoteFin();
+        return;
+      }
+      case 'rst_stream': {
+        const stream = this.streams.get(f.streamId);
+        const waiter = this.replies.get(f.streamId);
+        if (waiter) { this.replies.delete(f.streamId); waiter.reject(new Error(`stream refused (RST_STREAM status ${f.status})`)); }
+        stream?.onReset(f.status);
+        return;
+      }
+      case 'settings':
+        for (const e of f.entries) {
+          if (e.id !== SETTINGS_INITIAL_WINDOW_SIZE) continue;
+          const delta = e.value - this.peerInitialWindow;
+          this.peerInitialWindow = e.value;
+          for (const s of this.streams.values()) s.sendWindow += delta;
+          this.peerKeepsWindows = true;
+        }
+        this.wakeSenders();
+        return;
+      case 'window_update':
+        this.peerKeepsWindows = true;
+        if (f.streamId === 0) this.sessionSendWindow += f.delta;
+        else { const s = this.streams.get(f.streamId); if (s) s.sendWindow += f.delta; }
+        this.wakeSenders();
+        return;
+      case 'ping':
+        // our pings come back with our parity; the peer's are echoed
+        if ((f.id & 1) === (this.server ? 0 : 1)) { this.pings.get(f.id)?.(); this.pings.delete(f.id); }
+        else this.out.send(encodeFrame({ type: 'ping', id: f.id }));
+        return;
+      case 'goaway':
+        this.goingAway = true;
+        this.emit('goaway', f.status);
+        return;
+      case 'unknown': return;
+    }
+  }
+
+  private onSynStream(f: Extract<Frame, { type: 'syn_stream' }>, headers: SpdyHeaders): void {
+    const peerParity = this.server ? 1 : 0;
+    if ((f.streamId & 1) !== peerParity || f.streamId <= this.lastPeerStreamId) {
+      this.out.send(encodeFrame({ type: 'rst_stream', streamId: f.streamId, status: RstStatus.ProtocolError }));
+      return;
+    }
+    this.lastPeerStreamId = f.streamId;
+    if (this.goingAway) {
+      this.out.send(encodeFrame({ type: 'rst_stream', streamId: f.streamId, status: RstStatus.RefusedStream }));
+      return;
+    }
+    const stream = new SpdyStream(this, f.streamId, headers, this.peerInitialWindow, { localClosed: (f.flags & FLAG_UNIDIRECTIONAL) !== 0 });
+    this.streams.set(f.streamId, stream);
+    if (f.flags & FLAG_FIN) stream.onRemoteFin();
+    if (this.listenerCount('stream') === 0) stream.refuse();
+    else this.emit('stream', stream);
+  }
+
+  // --- StreamHost ---
+
+  async sendData(stream: SpdyStream, data: Buffer, fin: boolean): Promise<void> {
+    if (!stream.isReplied) stream.reply();
+    let at = 0;
+    do {
+      if (stream.localClosed || this.isClosed) return;
+      let n = Math.min(data.length - at, MAX_DATA_FRAME);
+      if (this.peerKeepsWindows && n > 0) {
+        while (!this.isClosed && !stream.localClosed && (stream.sendWindow <= 0 || this.sessionSendWindow <= 0)) {
+          await new Promise<void>(resolve => this.windowWaiters.push(resolve));
+        }
+        if (stream.localClosed || this.isClosed) return;
+        n = Math.min(n, stream.sendWindow, this.sessionSendWindow);
+        stream.sendWindow -= n;
+        this.sessionSendWindow -= n;
+      }
+      const last = at + n >= data.length;
+      await this.out.send(encodeFrame({ type: 'data', streamId: stream.id, flags: fin && last ? FLAG_FIN : 0, data: data.subarray(at, at + n) }));
+      at += n;
+    } while (at < data.length);
+  }
+
+  sendReply(stream: SpdyStream, headers: SpdyHeaders, fin: boolean): Promise<void> {
+    return this.out.send(async () => encodeFrame({ type: 'syn_reply', streamId: stream.id, flags: fin ? FLAG_FIN : 0, block: await this.compressor.compress(headers) }));
+  }
+
+  sendHeaders(stream: SpdyStream, headers: SpdyHeaders, fin: boolean): Promise<void> {
+    return this.out.send(async () => encodeFrame({ type: 'headers', streamId: stream.id, flags: fin ? FLAG_FIN : 0, block: await this.compressor.compress(headers) }));
+  }
+
+  sendReset(stream: SpdyStream, status: number): void {
+    if (!this.isClosed) void this.out.send(encodeFrame({ type: 'rst_stream', streamId: stream.id, status }));
+  }
+
+  readResumed(stream: SpdyStream, wasHolding: boolean): void {
+    if (wasHolding && this.holdingStreams > 0) {
+      this.holdingStreams--;
+      if (this.holdingStreams === 0) this.transport.resume();
+    }
+    this.acknowledge(stream);
+  }
+
+  streamClosed(stream: SpdyStream): void {
+    this.streams.delete(stream.id);
+    this.wakeSenders();
+    if (stream.holding) { stream.holding = false; this.readResumed(stream, true); }
+  }
+
+  // --- flow control ---
+
+  private hold(): void {
+    this.holdingStreams++;
+    if (this.holdingStreams === 1) this.transport.pause();
+  }
+
+  /** acknowledges what was read once half a window is outstanding, so the peer never waits long */
+  private acknowledge(stream?: SpdyStream): void {
+    if (this.isClosed) return;
+    if (stream && !stream.remoteClosed && stream.unacknowledged >= RECEIVE_WINDOW / 2) {
+      this.out.send(encodeFrame({ type: 'window_update', streamId: stream.id, delta: stream.unacknowledged }));
+      stream.unacknowledged = 0;
+    }
+    if (this.sessionUnacknowledged >= RECEIVE_WINDOW / 2) {
+      this.out.send(encodeFrame({ type: 'window_update', streamId: 0, delta: this.sessionUnacknowledged }));
+      this.sessionUnacknowledged = 0;
+    }
+  }
+
+  private wakeSenders(): void {
+    const waiters = this.windowWaiters;
+    this.windowWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private protocolError(): void {
+    if (this.isClosed) return;
+    this.out.send(encodeFrame({ type: 'goaway', lastGoodId: this.lastPeerStreamId, status: GoAwayStatus.ProtocolError }));
+    void this.out.end().then(() => this.destroy());
+  }
+
+  private shutdown(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.out.abandon();
+    for (const [id, w] of this.replies) { this.replies.delete(id); w.reject(new Error('SPDY session closed')); }
+    for (const s of [...this.streams.values()]) s.onSessionClosed();
+    this.streams.clear();
+    this.pings.clear();
+    this.wakeSenders();
+    this.compressor.close();
+    this.decompressor.close();
+    this.resolveClosed();
+    this.emit('close');
+  }
+}
