@@ -2,7 +2,6 @@
 // when a frame's bytes come from an asynchronous step (compressing a header block), and a full
 // transport holds the queue until it drains, so a fast writer cannot pile up memory.
 
-import { once } from 'node:events';
 import type { Duplex } from 'node:stream';
 
 type Item = Buffer | (() => Promise<Buffer>);
@@ -38,8 +37,12 @@ export class Outbox {
   /** the session is gone: what is still queued is dropped */
   abandon(): void { this.abandoned = true; }
 
-  private async drained(): Promise<void> {
+  private drained(): Promise<void> {
     // 'close' too: a transport destroyed while full never drains
-    await Promise.race([once(this.transport, 'drain'), once(this.transport, 'close')]).catch(() => {});
+    return new Promise(resolve => {
+      const done = () => { this.transport.off('drain', done); this.transport.off('close', done); resolve(); };
+      this.transport.on('drain', done);
+      this.transport.on('close', done);
+    });
   }
 }

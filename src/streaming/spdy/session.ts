@@ -52,6 +52,7 @@ export class SpdySession extends EventEmitter implements StreamHost {
   private windowWaiters: (() => void)[] = [];
   private holdingStreams = 0;
   private processing = false;
+  private transportGone = false;
   private goingAway = false;
   private isClosed = false;
   private resolveClosed!: () => void;
@@ -65,9 +66,11 @@ export class SpdySession extends EventEmitter implements StreamHost {
     this.out = new Outbox(transport);
     this.closed = new Promise(resolve => { this.resolveClosed = resolve; });
     transport.on('data', (chunk: Buffer) => this.receive(chunk));
-    transport.on('end', () => this.shutdown());
-    transport.on('close', () => this.shutdown());
-    transport.on('error', () => this.shutdown());
+    // frames already received are handled before the session counts as closed
+    const gone = () => { this.transportGone = true; if (!this.processing) this.shutdown(); };
+    transport.on('end', gone);
+    transport.on('close', gone);
+    transport.on('error', gone);
     // announce our windows: a peer that keeps windows may then send more than the default ahead
     this.out.send(encodeFrame({ type: 'settings', flags: 0, entries: [{ flags: 0, id: SETTINGS_INITIAL_WINDOW_SIZE, value: RECEIVE_WINDOW }] }));
     this.out.send(encodeFrame({ type: 'window_update', streamId: 0, delta: RECEIVE_WINDOW - DEFAULT_WINDOW }));
@@ -145,6 +148,7 @@ export class SpdySession extends EventEmitter implements StreamHost {
       this.protocolError();
     } finally {
       this.processing = false;
+      if (this.transportGone) this.shutdown();
     }
   }
 
@@ -318,6 +322,9 @@ export class SpdySession extends EventEmitter implements StreamHost {
     if (this.isClosed) return;
     this.isClosed = true;
     this.out.abandon();
+    // the peer is gone or going: our side ends too (an HTTP server's sockets stay half-open otherwise)
+    if (!this.transport.writableEnded && !this.transport.destroyed) this.transport.end();
+    setTimeout(() => this.transport.destroy(), 5000).unref();
     for (const [id, w] of this.replies) { this.replies.delete(id); w.reject(new Error('SPDY session closed')); }
     for (const s of [...this.streams.values()]) s.onSessionClosed();
     this.streams.clear();
