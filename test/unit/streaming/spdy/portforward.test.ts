@@ -129,3 +129,13 @@ test('SPDY in WebSocket: 400 when no tunnelled protocol is offered', async t => 
   ws.terminate();
   assert.equal(failures.length, 1);
 });
+
+test('the protocol-table entries pick SPDY upgrades and tunnelled port-forward requests', async () => {
+  const { spdyStreams, spdyTunnel } = await import('../../../../src/streaming/spdy/module.ts');
+  const req = (headers: Record<string, string>) => ({ headers }) as unknown as http.IncomingMessage;
+  const spdy = req({ connection: 'Upgrade', upgrade: 'SPDY/3.1', 'x-stream-protocol-version': 'v4.channel.k8s.io' });
+  const tunnel = req({ connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-protocol': 'SPDY/3.1+portforward.k8s.io' });
+  const channels = req({ connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-protocol': 'v5.channel.k8s.io' });
+  assert.deepEqual([spdy, tunnel, channels].map(r => [spdyStreams.acceptsCommand(r), spdyStreams.acceptsPortForward(r), spdyTunnel.acceptsCommand(r), spdyTunnel.acceptsPortForward(r)]),
+    [[true, true, false, false], [false, false, false, true], [false, false, false, false]]);
+});
