@@ -2,18 +2,12 @@
 // WebSocket carrying SPDY frames. Frames go out through one ordered queue (the header compression
 // context must see blocks in the order the peer will inflate them) and come in through one
 // ordered loop. Either side may open streams: the side that accepted the connection uses even ids,
-// the other odd ones.
-//
-// Flow control: the session acknowledges what its consumers read with WINDOW_UPDATE frames
-// (stream and, as 3.1 adds, session-wide), and a consumer that stops reading pauses the
-// connection. When sending it honours the peer's windows only once the peer has shown it keeps
-// them (a SETTINGS or WINDOW_UPDATE frame): the Go library kubectl, the kubelet and containerd
-// use (moby/spdystream) never sends WINDOW_UPDATE, so holding to the 64 KiB default there would
-// stall every transfer larger than that.
+// the other odd ones. Flow control is flow.ts's.
 
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
-import { DEFAULT_WINDOW, FLAG_FIN, FLAG_UNIDIRECTIONAL, FrameParser, GoAwayStatus, RstStatus, SETTINGS_INITIAL_WINDOW_SIZE, encodeFrame, type Frame } from './frames.ts';
+import { FLAG_FIN, FLAG_UNIDIRECTIONAL, FrameParser, GoAwayStatus, RstStatus, encodeFrame, type Frame } from './frames.ts';
+import { FlowControl } from './flow.ts';
 import { HeaderCompressor, HeaderDecompressor, type SpdyHeaders } from './header-block.ts';
 import { SpdyStream, type StreamHost } from './stream.ts';
 import { Outbox } from './outbox.ts';
@@ -25,8 +19,6 @@ export interface SpdySessionOptions {
   head?: Buffer;
 }
 
-// what we let the peer send ahead of our reads, per stream and per session
-const RECEIVE_WINDOW = 1024 * 1024;
 const MAX_DATA_FRAME = 64 * 1024;
 
 export class SpdySession extends EventEmitter implements StreamHost {
@@ -44,13 +36,7 @@ export class SpdySession extends EventEmitter implements StreamHost {
   private nextStreamId: number;
   private nextPingId: number;
   private lastPeerStreamId = 0;
-  // the peer's windows as it announced them; honoured once it has announced anything
-  private peerKeepsWindows = false;
-  private peerInitialWindow = DEFAULT_WINDOW;
-  private sessionSendWindow = DEFAULT_WINDOW;
-  private sessionUnacknowledged = 0;
-  private windowWaiters: (() => void)[] = [];
-  private holdingStreams = 0;
+  private readonly flow: FlowControl;
   private processing = false;
   private transportGone = false;
   private goingAway = false;
@@ -64,6 +50,7 @@ export class SpdySession extends EventEmitter implements StreamHost {
     this.nextStreamId = opts.server ? 2 : 1;
     this.nextPingId = opts.server ? 2 : 1;
     this.out = new Outbox(transport);
+    this.flow = new FlowControl(transport, f => { if (!this.isClosed) this.out.send(encodeFrame(f)); });
     this.closed = new Promise(resolve => { this.resolveClosed = resolve; });
     transport.on('data', (chunk: Buffer) => this.receive(chunk));
     // frames already received are handled before the session counts as closed
@@ -71,9 +58,7 @@ export class SpdySession extends EventEmitter implements StreamHost {
     transport.on('end', gone);
     transport.on('close', gone);
     transport.on('error', gone);
-    // announce our windows: a peer that keeps windows may then send more than the default ahead
-    this.out.send(encodeFrame({ type: 'settings', flags: 0, entries: [{ flags: 0, id: SETTINGS_INITIAL_WINDOW_SIZE, value: RECEIVE_WINDOW }] }));
-    this.out.send(encodeFrame({ type: 'window_update', streamId: 0, delta: RECEIVE_WINDOW - DEFAULT_WINDOW }));
+    this.flow.announce();
     if (opts.head && opts.head.length > 0) this.receive(opts.head);
   }
 
@@ -84,7 +69,7 @@ export class SpdySession extends EventEmitter implements StreamHost {
     if (this.isClosed || this.goingAway) return Promise.reject(new Error('SPDY session is closed'));
     const id = this.nextStreamId;
     this.nextStreamId += 2;
-    const stream = new SpdyStream(this, id, headers, this.peerInitialWindow, { localClosed: opts.fin, replied: true });
+    const stream = new SpdyStream(this, id, headers, this.flow.peerInitialWindow, { localClosed: opts.fin, replied: true });
     this.streams.set(id, stream);
     const accepted = new Promise<SpdyStream>((resolve, reject) => this.replies.set(id, { resolve, reject }));
     this.out.send(async () => encodeFrame({
@@ -156,11 +141,8 @@ export class SpdySession extends EventEmitter implements StreamHost {
     switch (f.type) {
       case 'data': {
         const stream = this.streams.get(f.streamId);
-        this.sessionUnacknowledged += f.data.length;
-        if (!stream) { this.acknowledge(); return; }
-        if (stream.onData(f.data)) this.hold();
-        else if (!stream.holding) this.acknowledge(stream);
-        if (f.flags & FLAG_FIN) stream.onRemoteFin();
+        this.flow.received(stream, f.data);
+        if (stream && f.flags & FLAG_FIN) stream.onRemoteFin();
         return;
       }
       case 'syn_stream': return this.onSynStream(f, await this.decompressor.decompress(f.block));
@@ -191,20 +173,10 @@ export class SpdySession extends EventEmitter implements StreamHost {
         return;
       }
       case 'settings':
-        for (const e of f.entries) {
-          if (e.id !== SETTINGS_INITIAL_WINDOW_SIZE) continue;
-          const delta = e.value - this.peerInitialWindow;
-          this.peerInitialWindow = e.value;
-          for (const s of this.streams.values()) s.sendWindow += delta;
-          this.peerKeepsWindows = true;
-        }
-        this.wakeSenders();
+        this.flow.onSettings(f.entries, this.streams.values());
         return;
       case 'window_update':
-        this.peerKeepsWindows = true;
-        if (f.streamId === 0) this.sessionSendWindow += f.delta;
-        else { const s = this.streams.get(f.streamId); if (s) s.sendWindow += f.delta; }
-        this.wakeSenders();
+        this.flow.onWindowUpdate(f.delta, this.streams.get(f.streamId), f.streamId === 0);
         return;
       case 'ping':
         // our pings come back with our parity; the peer's are echoed
@@ -230,7 +202,7 @@ export class SpdySession extends EventEmitter implements StreamHost {
       this.out.send(encodeFrame({ type: 'rst_stream', streamId: f.streamId, status: RstStatus.RefusedStream }));
       return;
     }
-    const stream = new SpdyStream(this, f.streamId, headers, this.peerInitialWindow, { localClosed: (f.flags & FLAG_UNIDIRECTIONAL) !== 0 });
+    const stream = new SpdyStream(this, f.streamId, headers, this.flow.peerInitialWindow, { localClosed: (f.flags & FLAG_UNIDIRECTIONAL) !== 0 });
     this.streams.set(f.streamId, stream);
     if (f.flags & FLAG_FIN) stream.onRemoteFin();
     if (this.listenerCount('stream') === 0) stream.refuse();
@@ -244,16 +216,8 @@ export class SpdySession extends EventEmitter implements StreamHost {
     let at = 0;
     do {
       if (stream.localClosed || this.isClosed) return;
-      let n = Math.min(data.length - at, MAX_DATA_FRAME);
-      if (this.peerKeepsWindows && n > 0) {
-        while (!this.isClosed && !stream.localClosed && (stream.sendWindow <= 0 || this.sessionSendWindow <= 0)) {
-          await new Promise<void>(resolve => this.windowWaiters.push(resolve));
-        }
-        if (stream.localClosed || this.isClosed) return;
-        n = Math.min(n, stream.sendWindow, this.sessionSendWindow);
-        stream.sendWindow -= n;
-        this.sessionSendWindow -= n;
-      }
+      const n = await this.flow.allowance(stream, Math.min(data.length - at, MAX_DATA_FRAME), () => !stream.localClosed && !this.isClosed);
+      if (n === 0 && at < data.length) return;
       const last = at + n >= data.length;
       await this.out.send(encodeFrame({ type: 'data', streamId: stream.id, flags: fin && last ? FLAG_FIN : 0, data: data.subarray(at, at + n) }));
       at += n;
@@ -273,43 +237,12 @@ export class SpdySession extends EventEmitter implements StreamHost {
   }
 
   readResumed(stream: SpdyStream, wasHolding: boolean): void {
-    if (wasHolding && this.holdingStreams > 0) {
-      this.holdingStreams--;
-      if (this.holdingStreams === 0) this.transport.resume();
-    }
-    this.acknowledge(stream);
+    if (!this.isClosed) this.flow.readResumed(stream, wasHolding);
   }
 
   streamClosed(stream: SpdyStream): void {
     this.streams.delete(stream.id);
-    this.wakeSenders();
-    if (stream.holding) { stream.holding = false; this.readResumed(stream, true); }
-  }
-
-  // --- flow control ---
-
-  private hold(): void {
-    this.holdingStreams++;
-    if (this.holdingStreams === 1) this.transport.pause();
-  }
-
-  /** acknowledges what was read once half a window is outstanding, so the peer never waits long */
-  private acknowledge(stream?: SpdyStream): void {
-    if (this.isClosed) return;
-    if (stream && !stream.remoteClosed && stream.unacknowledged >= RECEIVE_WINDOW / 2) {
-      this.out.send(encodeFrame({ type: 'window_update', streamId: stream.id, delta: stream.unacknowledged }));
-      stream.unacknowledged = 0;
-    }
-    if (this.sessionUnacknowledged >= RECEIVE_WINDOW / 2) {
-      this.out.send(encodeFrame({ type: 'window_update', streamId: 0, delta: this.sessionUnacknowledged }));
-      this.sessionUnacknowledged = 0;
-    }
-  }
-
-  private wakeSenders(): void {
-    const waiters = this.windowWaiters;
-    this.windowWaiters = [];
-    for (const w of waiters) w();
+    this.flow.released(stream);
   }
 
   private protocolError(): void {
@@ -329,7 +262,7 @@ export class SpdySession extends EventEmitter implements StreamHost {
     for (const s of [...this.streams.values()]) s.onSessionClosed();
     this.streams.clear();
     this.pings.clear();
-    this.wakeSenders();
+    this.flow.wake();
     this.compressor.close();
     this.decompressor.close();
     this.resolveClosed();
