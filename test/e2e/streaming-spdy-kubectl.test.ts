@@ -1,14 +1,15 @@
 // Real kubectl against the SPDY server ends: a tiny HTTPS API server (node's HTTP/2 server with
 // HTTP/1.1 allowed, as orch's is) answers the pod lookups kubectl makes first and hands exec and
-// port-forward upgrades to streaming/spdy. kubectl 1.27 speaks only SPDY; 1.33 tunnels its
-// port-forward SPDY in WebSocket. The command echoes stdin and exits 3; the forwarded port is a
-// local TCP echo server.
+// port-forward upgrades to streaming/spdy. kubectl 1.27 speaks only SPDY (and 1.33 does for exec
+// with WebSockets turned off); 1.33 tunnels its port-forward SPDY in WebSocket. The command
+// echoes stdin and exits 3 (with a TTY it reports sizes and keys instead); the forwarded port is
+// a local TCP echo server, port 81 one where nothing listens.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http2 from 'node:http2';
 import net from 'node:net';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ import { createCa, issueCert } from '../../src/pki/certs.ts';
 import { acceptSpdyCommand } from '../../src/streaming/spdy/command.ts';
 import { acceptSpdyPortForward } from '../../src/streaming/spdy/portforward.ts';
 import { acceptTunnelledPortForwardUpgrade, isSpdyTunnelRequest } from '../../src/streaming/spdy/tunnel.ts';
-import type { PortForwardStreams } from '../../src/streaming/streams.ts';
+import type { CommandStreams, PortForwardStreams } from '../../src/streaming/streams.ts';
 import type { Status } from '../../src/api/status.ts';
 import { kubectl } from './support/kubectl.ts';
 import { requires } from '../support/requires.ts';
@@ -79,6 +80,7 @@ before(async () => {
       used.spdyExec++;
       const flag = (n: string) => url.searchParams.get(n) === 'true' || url.searchParams.get(n) === '1';
       acceptSpdyCommand(req, socket, head, { streams: { stdin: flag('stdin'), stdout: flag('stdout'), stderr: flag('stderr'), tty: flag('tty') } }).then(c => {
+        if (c.resize) { terminal(c); return; }
         c.stdin!.pipe(c.stdout!, { end: false });
         c.stdin!.on('end', () => c.finish(exit3));
       }, () => {});
@@ -106,6 +108,16 @@ after(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+// the fake terminal program: reports each size it is given, echoes keys, ends on 'q'
+const sizes: string[] = [];
+function terminal(c: CommandStreams): void {
+  void (async () => { for await (const s of c.resize!) { sizes.push(`${s.width}x${s.height}`); c.stdout!.write(`[size ${s.width}x${s.height}]`); } })();
+  c.stdin!.on('data', (b: Buffer) => {
+    c.stdout!.write(`[key ${b.toString()}]`);
+    if (b.includes('q')) c.finish(undefined);
+  });
+}
+
 async function relayToEcho(pf: PortForwardStreams): Promise<void> {
   for await (const c of pf.connections) {
     if (c.port !== 80) { c.fail(`error forwarding port ${c.port} to pod p: nothing listens there`); continue; }
@@ -124,6 +136,20 @@ test('kubectl 1.27 exec -i over SPDY: stdin echoed, exit code 3 from the v4 erro
   assert.ok(used.spdyExec >= 1);
 });
 
+test('kubectl 1.33 exec -i with WebSockets turned off speaks SPDY too', requires(!existsSync(k133) && `${k133} not installed`), async () => {
+  const before = used.spdyExec;
+  const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>(resolve => {
+    const child = execFile(k133, ['--kubeconfig', kubeconfig, 'exec', '-i', 'p', '--', 'cat'], { env: { ...process.env, KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' } }, (err, stdout, stderr) => {
+      resolve({ code: err ? (err as { code?: number }).code ?? 1 : 0, stdout, stderr });
+    });
+    child.stdin!.end('from 1.33\n');
+  });
+  assert.equal(r.stdout, 'from 1.33\n');
+  assert.match(r.stderr, /command terminated with exit code 3/);
+  assert.equal(r.code, 3);
+  assert.equal(used.spdyExec, before + 1);
+});
+
 test('kubectl 1.27 exec -i carries 10 MB of stdin and back without stalling', requires(!existsSync(k127) && `${k127} not installed`), async () => {
   const input = Array.from({ length: 160_000 }, (_, i) => `line ${i} ${'y'.repeat(50)}\n`).join('').slice(0, 10 * 1024 * 1024);
   const started = performance.now();
@@ -134,8 +160,23 @@ test('kubectl 1.27 exec -i carries 10 MB of stdin and back without stalling', re
   assert.ok(performance.now() - started < 8000, `took ${Math.round(performance.now() - started)} ms`);
 });
 
-async function portForward(bin: string): Promise<void> {
-  const child = spawn(bin, ['--kubeconfig', kubeconfig, 'port-forward', 'pod/p', '0:80'], { stdio: ['ignore', 'pipe', 'pipe'] });
+test('kubectl 1.27 exec -it under a pseudo-terminal: TTY, the terminal size on the resize stream, keys through', requires((!existsSync(k127) && `${k127} not installed`) || (!existsSync('/usr/bin/script') && 'script (util-linux) not installed')), async () => {
+  // script gives kubectl a terminal of 101x31; kubectl sends that size, then the keys typed
+  const child = spawn('/usr/bin/script', ['-qfec', `stty cols 101 rows 31; ${k127} --kubeconfig ${kubeconfig} exec -it p -- sh`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
+    if (out.includes('[size 101x31]') && !out.includes('[key')) child.stdin.write('q');
+  });
+  const [code] = await once(child, 'exit') as [number];
+  assert.match(out, /\[size 101x31\]/);
+  assert.match(out, /\[key q\]/);
+  assert.equal(code, 0, out);
+  assert.ok(sizes.includes('101x31'));
+});
+
+async function portForward(bin: string, remote = 80): Promise<string> {
+  const child = spawn(bin, ['--kubeconfig', kubeconfig, 'port-forward', 'pod/p', `0:${remote}`], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
@@ -143,11 +184,19 @@ async function portForward(bin: string): Promise<void> {
     const port = await new Promise<number>((resolve, reject) => {
       child.stdout.on('data', (c: Buffer) => {
         out += c.toString();
-        const m = /Forwarding from 127\.0\.0\.1:(\d+) -> 80/.exec(out);
+        const m = /Forwarding from 127\.0\.0\.1:(\d+) -> \d+/.exec(out);
         if (m) resolve(Number(m[1]));
       });
       child.on('exit', code => reject(new Error(`kubectl exited ${code}: ${out}${err}`)));
     });
+    if (remote !== 80) {
+      // nothing listens there: the connection closes and kubectl reports the pod side's message
+      const sock = net.connect(port, '127.0.0.1');
+      sock.on('error', () => {});
+      await once(sock, 'close');
+      while (!/nothing listens there/.test(err)) await once(child.stderr, 'data');
+      return err;
+    }
     // two connections in turn, one of them 1 MiB, through the same session
     for (const payload of ['ping through the pod\n', 'x'.repeat(1024 * 1024)]) {
       const sock = net.connect(port, '127.0.0.1');
@@ -163,12 +212,18 @@ async function portForward(bin: string): Promise<void> {
     child.kill();
   }
   assert.doesNotMatch(err, /error/i);
+  return err;
 }
 
 test('kubectl 1.27 port-forward over SPDY relays to the pod\'s port', requires(!existsSync(k127) && `${k127} not installed`), async () => {
   const before = used.spdyPortForward;
   await portForward(k127);
   assert.equal(used.spdyPortForward, before + 1);
+});
+
+test('kubectl 1.27 port-forward: a failure on the pod side reaches kubectl through the error stream', requires(!existsSync(k127) && `${k127} not installed`), async () => {
+  const err = await portForward(k127, 81);
+  assert.match(err, /an error occurred forwarding \d+ -> 81: error forwarding port 81 to pod p: nothing listens there/);
 });
 
 test('kubectl 1.33 port-forward tunnels SPDY in WebSocket', requires(!existsSync(k133) && `${k133} not installed`), async () => {

@@ -156,3 +156,25 @@ test('a peer that never sends WINDOW_UPDATE (as spdystream) still gets large tra
   c.close(); d.close();
   pair.close();
 });
+
+test('bytes that are not SPDY/3 end the session with GOAWAY PROTOCOL_ERROR', async t => {
+  const pair = await socketPair(t);
+  const server = new SpdySession(pair.server, { server: true });
+  const parser = new FrameParser();
+  const frames: Frame[] = [];
+  pair.client.on('data', (c: Buffer) => frames.push(...parser.push(c)));
+  // a control frame of SPDY/2
+  pair.client.write(Buffer.from('800200060000000400000001', 'hex'));
+  await server.closed;
+  await once(pair.client, 'end');
+  assert.deepEqual(frames.at(-1), { type: 'goaway', lastGoodId: 0, status: 1 });
+});
+
+test('a SYN_STREAM with a wrong id parity is reset with PROTOCOL_ERROR, the session goes on', async t => {
+  const pair = await socketPair(t);
+  const server = new SpdySession(pair.server, { server: true });
+  server.on('stream', (s: SpdyStream) => s.reply());
+  const client = new SpdySession(pair.client, { server: true }); // wrongly even ids, like a second server
+  await assert.rejects(client.openStream({}), /RST_STREAM status 1/);
+  assert.ok(server.isOpen && client.isOpen);
+});
