@@ -6,7 +6,7 @@
 // metav1 Status, success included; v1 to v3 carry only a failure's message as text.
 
 import { once } from 'node:events';
-import type { Readable, Writable } from 'node:stream';
+import type { Duplex, Readable, Writable } from 'node:stream';
 import type { Status } from '../../api/status.ts';
 import type { CommandStreamOptions, CommandStreams, TerminalSize } from '../streams.ts';
 import { acceptSpdyUpgrade, type UpgradeRequest } from './handshake.ts';
@@ -37,7 +37,7 @@ const v4Success = '{"metadata":{},"status":"Success"}';
  * client's streams once they have all arrived. A refused upgrade rejects with SpdyUpgradeError
  * after answering the client; a client that does not open its streams in time is disconnected.
  */
-export function acceptSpdyCommand(req: UpgradeRequest, socket: import('node:stream').Duplex, head: Buffer, opts: SpdyCommandOptions): Promise<CommandStreams> {
+export function acceptSpdyCommand(req: UpgradeRequest, socket: Duplex, head: Buffer, opts: SpdyCommandOptions): Promise<CommandStreams> {
   let upgraded: { session: SpdySession; protocol: string };
   try {
     upgraded = acceptSpdyUpgrade(req, socket, head, SPDY_COMMAND_PROTOCOLS);
