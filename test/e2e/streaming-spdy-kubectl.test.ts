@@ -52,6 +52,7 @@ const exit3 = {
   details: { causes: [{ reason: 'ExitCode', message: '3' }] },
 } as unknown as Status;
 
+const forwarded: string[] = [];
 let dir = '';
 let kubeconfig = '';
 let server: http2.Http2SecureServer;
@@ -103,6 +104,7 @@ before(async () => {
 });
 
 after(() => {
+  if (forwarded.length > 0) console.log(`# ${forwarded.join('; ')}`);
   server?.close();
   echo?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -197,8 +199,9 @@ async function portForward(bin: string, remote = 80): Promise<string> {
       while (!/nothing listens there/.test(err)) await once(child.stderr, 'data');
       return err;
     }
-    // two connections in turn, one of them 1 MiB, through the same session
-    for (const payload of ['ping through the pod\n', 'x'.repeat(1024 * 1024)]) {
+    // two connections in turn, one of them 10 MiB, through the same session
+    for (const payload of ['ping through the pod\n', 'x'.repeat(10 * 1024 * 1024)]) {
+      const started = performance.now();
       const sock = net.connect(port, '127.0.0.1');
       await once(sock, 'connect');
       sock.write(payload);
@@ -207,6 +210,7 @@ async function portForward(bin: string, remote = 80): Promise<string> {
       sock.destroy();
       assert.equal(got.length, payload.length);
       assert.equal(got, payload);
+      if (payload.length > 1e6) forwarded.push(`${bin.split('.').slice(-2).join('.')}: 10 MiB echoed in ${Math.round(performance.now() - started)} ms`);
     }
   } finally {
     child.kill();
