@@ -1,10 +1,12 @@
-// SPDY/3.1 flow control for one session. Receiving: what consumers have read is acknowledged with
-// WINDOW_UPDATE frames (per stream and, as 3.1 adds, for the session), and a stream whose reader
-// stops fills its buffer and pauses the whole connection until it reads again. Sending: the
-// peer's windows are honoured only once the peer has shown it keeps them (a SETTINGS or
-// WINDOW_UPDATE frame): the Go library kubectl, the kubelet and containerd use (moby/spdystream)
-// never sends WINDOW_UPDATE, so holding to the 64 KiB default there would stall every transfer
-// larger than that.
+// SPDY/3.1 flow control for one session, for peers that keep windows and for those that do not.
+// The Go library kubectl, the kubelet and containerd use (moby/spdystream) neither sends nor reads
+// SETTINGS or WINDOW_UPDATE: holding to the 64 KiB default window with it would stall every
+// transfer larger than that, and a WINDOW_UPDATE reaching it just after it closed its socket
+// makes its kernel answer with a reset that discards what we had not read yet. So windows come
+// into play only once the peer has shown it keeps them (a SETTINGS or WINDOW_UPDATE frame, which
+// this session sends first): from then on the peer's windows pace our DATA, and what our
+// consumers read is acknowledged (per stream and, as 3.1 adds, for the session). Either way a
+// stream whose reader stops fills its buffer and pauses the connection until it reads again.
 
 import type { Duplex } from 'node:stream';
 import { DEFAULT_WINDOW, SETTINGS_INITIAL_WINDOW_SIZE, type Frame } from './frames.ts';
@@ -48,6 +50,7 @@ export class FlowControl {
 
   onWindowUpdate(delta: number, stream: SpdyStream | undefined, sessionWide: boolean): void {
     this.peerKeepsWindows = true;
+    this.acknowledge(stream);
     if (sessionWide) this.sessionSendWindow += delta;
     else if (stream) stream.sendWindow += delta;
     this.wake();
@@ -103,6 +106,7 @@ export class FlowControl {
 
   /** acknowledges what was read once half a window is outstanding, so the peer never waits long */
   private acknowledge(stream?: SpdyStream): void {
+    if (!this.peerKeepsWindows) return;
     if (stream && !stream.remoteClosed && stream.unacknowledged >= RECEIVE_WINDOW / 2) {
       this.send({ type: 'window_update', streamId: stream.id, delta: stream.unacknowledged });
       stream.unacknowledged = 0;
