@@ -131,14 +131,20 @@ test('pings are answered; GOAWAY ends the session on both sides', async t => {
   pair.close();
 });
 
-test('a peer that never sends WINDOW_UPDATE (as spdystream) still gets large transfers', async t => {
+test('a peer that never sends WINDOW_UPDATE (as spdystream) gets large transfers and is sent none', async t => {
   const pair = await socketPair(t);
   const server = new SpdySession(pair.server, { server: true });
-  server.on('stream', (s: SpdyStream) => { s.reply(); s.end(Buffer.alloc(3 * 1024 * 1024, 1)); });
-  // a hand-driven peer: opens stream 1, then only reads
+  let uploaded = 0;
+  server.on('stream', (s: SpdyStream) => {
+    s.reply();
+    s.on('data', (c: Buffer) => { uploaded += c.length; });
+    s.on('end', () => s.end(Buffer.alloc(3 * 1024 * 1024, 1)));
+  });
+  // a hand-driven peer: opens stream 1, uploads 2 MiB in one go, then only reads
   const c = new HeaderCompressor();
   const d = new HeaderDecompressor();
-  pair.client.write(encodeFrame({ type: 'syn_stream', streamId: 1, associatedId: 0, priority: 0, flags: 1, block: await c.compress({ streamtype: ['stdout'] }) }));
+  pair.client.write(encodeFrame({ type: 'syn_stream', streamId: 1, associatedId: 0, priority: 0, flags: 0, block: await c.compress({ streamtype: ['stdout'] }) }));
+  for (let i = 0; i < 32; i++) pair.client.write(encodeFrame({ type: 'data', streamId: 1, flags: i === 31 ? 1 : 0, data: Buffer.alloc(64 * 1024, 2) }));
   const parser = new FrameParser();
   const seen: Frame['type'][] = [];
   let bytes = 0;
@@ -151,10 +157,42 @@ test('a peer that never sends WINDOW_UPDATE (as spdystream) still gets large tra
     }
     if (fin) break;
   }
+  assert.equal(uploaded, 2 * 1024 * 1024);
   assert.equal(bytes, 3 * 1024 * 1024);
+  // our announcement first; after it, no WINDOW_UPDATE for the 2 MiB read
   assert.deepEqual(seen.slice(0, 3), ['settings', 'window_update', 'syn_reply']);
+  assert.equal(seen.filter(x => x === 'window_update').length, 1);
   c.close(); d.close();
-  pair.close();
+});
+
+test('a peer that keeps windows is sent WINDOW_UPDATEs for what was read', async t => {
+  const pair = await socketPair(t);
+  const server = new SpdySession(pair.server, { server: true });
+  const read = new Promise<number>(resolve => server.on('stream', (s: SpdyStream) => {
+    s.reply();
+    let n = 0;
+    s.on('data', (c: Buffer) => { n += c.length; });
+    s.on('end', () => resolve(n));
+  }));
+  const c = new HeaderCompressor();
+  // the peer shows it keeps windows (a stream WINDOW_UPDATE of 0 changes nothing else)
+  pair.client.write(encodeFrame({ type: 'window_update', streamId: 0, delta: 1 }));
+  pair.client.write(encodeFrame({ type: 'syn_stream', streamId: 1, associatedId: 0, priority: 0, flags: 0, block: await c.compress({}) }));
+  for (let i = 0; i < 16; i++) pair.client.write(encodeFrame({ type: 'data', streamId: 1, flags: i === 15 ? 1 : 0, data: Buffer.alloc(64 * 1024) }));
+  assert.equal(await read, 1024 * 1024);
+  const parser = new FrameParser();
+  const updates: number[][] = [];
+  pair.client.on('data', (chunk: Buffer) => {
+    for (const f of parser.push(chunk)) if (f.type === 'window_update') updates.push([f.streamId, f.delta]);
+  });
+  await new Promise(r => setTimeout(r, 50));
+  // our announcement, then windows reopened for what was read, once half a window had been
+  assert.deepEqual(updates[0], [0, 1024 * 1024 - 65536]);
+  const session = updates.slice(1).filter(([id]) => id === 0).reduce((sum, [, d]) => sum + d!, 0);
+  const stream = updates.filter(([id]) => id === 1).reduce((sum, [, d]) => sum + d!, 0);
+  assert.ok(session >= 512 * 1024 && session <= 1024 * 1024, `session window reopened by ${session}`);
+  assert.ok(stream >= 512 * 1024 && stream <= 1024 * 1024, `stream window reopened by ${stream}`);
+  c.close();
 });
 
 test('bytes that are not SPDY/3 end the session with GOAWAY PROTOCOL_ERROR', async t => {
