@@ -41,6 +41,7 @@ const discovery: Record<string, unknown> = {
   '/api/v1': { kind: 'APIResourceList', groupVersion: 'v1', resources: [
     { name: 'pods', singularName: 'pod', namespaced: true, kind: 'Pod', verbs: ['get', 'list'], shortNames: ['po'] },
     { name: 'pods/exec', singularName: '', namespaced: true, kind: 'PodExecOptions', verbs: ['create', 'get'] },
+    { name: 'pods/attach', singularName: '', namespaced: true, kind: 'PodAttachOptions', verbs: ['create', 'get'] },
     { name: 'pods/portforward', singularName: '', namespaced: true, kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
   ] },
   '/api/v1/namespaces/default/pods/p': pod,
@@ -77,7 +78,7 @@ before(async () => {
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'https://x');
-    if (url.pathname === '/api/v1/namespaces/default/pods/p/exec') {
+    if (url.pathname === '/api/v1/namespaces/default/pods/p/exec' || url.pathname === '/api/v1/namespaces/default/pods/p/attach') {
       used.spdyExec++;
       const flag = (n: string) => url.searchParams.get(n) === 'true' || url.searchParams.get(n) === '1';
       acceptSpdyCommand(req, socket, head, { streams: { stdin: flag('stdin'), stdout: flag('stdout'), stderr: flag('stderr'), tty: flag('tty') } }).then(c => {
@@ -150,6 +151,13 @@ test('kubectl 1.33 exec -i with WebSockets turned off speaks SPDY too', requires
   assert.match(r.stderr, /command terminated with exit code 3/);
   assert.equal(r.code, 3);
   assert.equal(used.spdyExec, before + 1);
+});
+
+test('kubectl 1.27 attach -i takes the same path: stdin echoed, exit code 3', requires(!existsSync(k127) && `${k127} not installed`), async () => {
+  const r = await kubectl(k127, kubeconfig, ['attach', '-i', 'p'], 'attached\n');
+  assert.equal(r.stdout, 'attached\n');
+  assert.match(r.stderr, /command terminated with exit code 3/);
+  assert.equal(r.code, 3);
 });
 
 test('kubectl 1.27 exec -i carries 10 MB of stdin and back without stalling', requires(!existsSync(k127) && `${k127} not installed`), async () => {
