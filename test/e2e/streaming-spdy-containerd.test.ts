@@ -17,10 +17,13 @@ import { skipForMissing } from '../support/requires.ts';
 const image = 'docker.io/library/busybox:latest';
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
-async function readAll(s: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of s) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
+function readAll(s: NodeJS.ReadableStream): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    s.on('data', (c: Buffer) => chunks.push(c));
+    s.once('end', () => resolve(Buffer.concat(chunks)));
+    s.once('error', reject);
+  });
 }
 
 test('exec (10 MB through cat, exit code 3) and port-forward to httpd on containerd, through its SPDY streaming server', async t => {

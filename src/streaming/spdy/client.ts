@@ -105,8 +105,12 @@ export async function openForwardedConnection(session: SpdySession, port: number
   return { data, error: message };
 }
 
-async function readAll(s: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of s) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString();
+// by events, not for-await: that destroys the stream when reading ends, writing side included
+function readAll(s: Readable): Promise<string> {
+  return new Promise(resolve => {
+    const chunks: Buffer[] = [];
+    s.on('data', (c: Buffer) => chunks.push(c));
+    s.once('end', () => resolve(Buffer.concat(chunks).toString()));
+    s.once('close', () => resolve(Buffer.concat(chunks).toString()));
+  });
 }

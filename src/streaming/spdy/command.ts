@@ -24,6 +24,8 @@ export interface SpdyCommandOptions {
   /** the streams the request's stdin/stdout/stderr/tty query asked for */
   streams: CommandStreamOptions;
   streamCreationTimeoutMs?: number;
+  /** the connection closes after this long without traffic (kubelet: --streaming-connection-idle-timeout) */
+  idleTimeoutMs?: number;
 }
 
 type Channel = 'error' | 'stdin' | 'stdout' | 'stderr' | 'resize';
@@ -40,7 +42,7 @@ const v4Success = '{"metadata":{},"status":"Success"}';
 export function acceptSpdyCommand(req: UpgradeRequest, socket: Duplex, head: Buffer, opts: SpdyCommandOptions): Promise<CommandStreams> {
   let upgraded: { session: SpdySession; protocol: string };
   try {
-    upgraded = acceptSpdyUpgrade(req, socket, head, SPDY_COMMAND_PROTOCOLS);
+    upgraded = acceptSpdyUpgrade(req, socket, head, SPDY_COMMAND_PROTOCOLS, opts.idleTimeoutMs);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -96,7 +98,8 @@ function build(session: SpdySession, protocol: string, got: Map<Channel, SpdyStr
     stdin: stdin as Readable | undefined,
     stdout: stdout as Writable | undefined,
     stderr: stderr as Writable | undefined,
-    resize: resize ? terminalSizes(resize) : undefined,
+    // read without destroying it when the reader stops early (that would reset the client's stream)
+    resize: resize ? terminalSizes(resize.iterator({ destroyOnReturn: false })) : undefined,
     finish(status: Status | undefined): void {
       if (finishing) return;
       finishing = true;

@@ -5,8 +5,9 @@
 // makes its kernel answer with a reset that discards what we had not read yet. So windows come
 // into play only once the peer has shown it keeps them (a SETTINGS or WINDOW_UPDATE frame, which
 // this session sends first): from then on the peer's windows pace our DATA, and what our
-// consumers read is acknowledged (per stream and, as 3.1 adds, for the session). Either way a
-// stream whose reader stops fills its buffer and pauses the connection until it reads again.
+// consumers read is acknowledged (per stream; for the session, as 3.1 adds, on arrival), and a
+// stream whose reader falls behind is held at its window. Without windows, such a stream pauses the
+// whole connection until its reader catches up.
 
 import type { Duplex } from 'node:stream';
 import { DEFAULT_WINDOW, SETTINGS_INITIAL_WINDOW_SIZE, type Frame } from './frames.ts';
@@ -23,6 +24,7 @@ export class FlowControl {
   private sessionUnacknowledged = 0;
   private waiters: (() => void)[] = [];
   private holdingStreams = 0;
+  private paused = false;
   private readonly transport: Duplex;
   private readonly send: (f: Frame) => void;
 
@@ -76,19 +78,23 @@ export class FlowControl {
     for (const w of waiters) w();
   }
 
-  /** DATA arrived, for a stream we know or for none */
+  /**
+   * DATA arrived, for a stream we know or for none. The session's window reopens on arrival (each
+   * stream's own window bounds what its reader may leave unread), a stream's as its reader reads,
+   * so one reader falling behind never stalls the other streams.
+   */
   received(stream: SpdyStream | undefined, data: Buffer): void {
     this.sessionUnacknowledged += data.length;
-    if (!stream) { this.acknowledge(); return; }
-    if (stream.onData(data)) this.hold();
-    else if (!stream.holding) this.acknowledge(stream);
+    this.acknowledge();
+    if (stream?.onData(data)) this.hold();
+    else if (stream && !stream.holding) this.acknowledge(stream);
   }
 
   /** the stream's reader took what was buffered */
   readResumed(stream: SpdyStream, wasHolding: boolean): void {
     if (wasHolding && this.holdingStreams > 0) {
       this.holdingStreams--;
-      if (this.holdingStreams === 0) this.transport.resume();
+      if (this.holdingStreams === 0 && this.paused) { this.paused = false; this.transport.resume(); }
     }
     this.acknowledge(stream);
   }
@@ -99,9 +105,12 @@ export class FlowControl {
     if (stream.holding) { stream.holding = false; this.readResumed(stream, true); }
   }
 
+  // a peer that keeps windows stops at the window it was given: holding back the acknowledgement
+  // is enough, and the connection stays open for the other streams. One that does not is only
+  // stopped by pausing the connection.
   private hold(): void {
     this.holdingStreams++;
-    if (this.holdingStreams === 1) this.transport.pause();
+    if (!this.peerKeepsWindows && !this.paused) { this.paused = true; this.transport.pause(); }
   }
 
   /** acknowledges what was read once half a window is outstanding, so the peer never waits long */

@@ -55,7 +55,7 @@ export function negotiateProtocol(client: string[], server: readonly string[]): 
  * answers an HTTP/1.1 upgrade request (node's 'upgrade' event: request, socket, head) with 101
  * and a SPDY session as the server, or writes the refusal and throws SpdyUpgradeError
  */
-export function acceptSpdyUpgrade(req: UpgradeRequest, socket: Duplex, head: Buffer, serverProtocols: readonly string[]): { session: SpdySession; protocol: string } {
+export function acceptSpdyUpgrade(req: UpgradeRequest, socket: Duplex, head: Buffer, serverProtocols: readonly string[], idleTimeoutMs?: number): { session: SpdySession; protocol: string } {
   const offered = headerList(req.headers['x-stream-protocol-version']);
   const refuse = (code: number, message: string, headers: [string, string][] = []): never => {
     writeHttpError(socket, code, message, headers);
@@ -79,5 +79,5 @@ export function acceptSpdyUpgrade(req: UpgradeRequest, socket: Duplex, head: Buf
     `X-Stream-Protocol-Version: ${protocol}`,
     `Date: ${new Date().toUTCString()}`,
   ].join('\r\n') + '\r\n\r\n');
-  return { session: new SpdySession(socket, { server: true, head }), protocol };
+  return { session: new SpdySession(socket, { server: true, head, idleTimeoutMs }), protocol };
 }

@@ -18,6 +18,8 @@ export const PORT_FORWARD_PROTOCOL = 'portforward.k8s.io';
 
 export interface SpdyPortForwardOptions {
   streamCreationTimeoutMs?: number;
+  /** the connection closes after this long without traffic (kubelet: --streaming-connection-idle-timeout) */
+  idleTimeoutMs?: number;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface SpdyPortForwardOptions {
  * after answering the client, when the upgrade is refused
  */
 export function acceptSpdyPortForward(req: UpgradeRequest, socket: Duplex, head: Buffer, opts: SpdyPortForwardOptions = {}): PortForwardStreams {
-  const { session, protocol } = acceptSpdyUpgrade(req, socket, head, [PORT_FORWARD_PROTOCOL]);
+  const { session, protocol } = acceptSpdyUpgrade(req, socket, head, [PORT_FORWARD_PROTOCOL], opts.idleTimeoutMs);
   return portForwardOverSession(session, protocol, opts);
 }
 

@@ -6,17 +6,20 @@
 
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
-import { FLAG_FIN, FLAG_UNIDIRECTIONAL, FrameParser, GoAwayStatus, RstStatus, encodeFrame, type Frame } from './frames.ts';
+import { FLAG_FIN, FLAG_UNIDIRECTIONAL, GoAwayStatus, RstStatus, encodeFrame, type Frame } from './frames.ts';
 import { FlowControl } from './flow.ts';
 import { HeaderCompressor, HeaderDecompressor, type SpdyHeaders } from './header-block.ts';
 import { SpdyStream, type StreamHost } from './stream.ts';
 import { Outbox } from './outbox.ts';
+import { Inbox } from './inbox.ts';
 
 export interface SpdySessionOptions {
   /** the side that accepted the connection (its streams and pings are even) */
   server: boolean;
   /** bytes already read past the HTTP upgrade (node's `head`) */
   head?: Buffer;
+  /** closes the session after this long without a frame either way (the kubelet's streaming idle timeout); none by default */
+  idleTimeoutMs?: number;
 }
 
 const MAX_DATA_FRAME = 64 * 1024;
@@ -25,20 +28,18 @@ export class SpdySession extends EventEmitter implements StreamHost {
   readonly closed: Promise<void>;
   private readonly transport: Duplex;
   private readonly server: boolean;
-  private readonly parser = new FrameParser();
   private readonly compressor = new HeaderCompressor();
   private readonly decompressor = new HeaderDecompressor();
   private readonly out: Outbox;
   private readonly streams = new Map<number, SpdyStream>();
   private readonly replies = new Map<number, { resolve: (s: SpdyStream) => void; reject: (e: Error) => void }>();
   private readonly pings = new Map<number, () => void>();
-  private readonly inbox: Frame[] = [];
+  private readonly inbox: Inbox;
   private nextStreamId: number;
   private nextPingId: number;
   private lastPeerStreamId = 0;
   private readonly flow: FlowControl;
-  private processing = false;
-  private transportGone = false;
+  private idle: NodeJS.Timeout | undefined;
   private goingAway = false;
   private isClosed = false;
   private resolveClosed!: () => void;
@@ -52,13 +53,19 @@ export class SpdySession extends EventEmitter implements StreamHost {
     this.out = new Outbox(transport);
     this.flow = new FlowControl(transport, f => { if (!this.isClosed) this.out.send(encodeFrame(f)); });
     this.closed = new Promise(resolve => { this.resolveClosed = resolve; });
+    this.inbox = new Inbox({ frame: f => this.handle(f), protocolError: () => this.protocolError(), ended: () => this.shutdown() });
     transport.on('data', (chunk: Buffer) => this.receive(chunk));
     // frames already received are handled before the session counts as closed
-    const gone = () => { this.transportGone = true; if (!this.processing) this.shutdown(); };
+    const gone = () => this.inbox.end();
     transport.on('end', gone);
     transport.on('close', gone);
     transport.on('error', gone);
     this.flow.announce();
+    if (opts.idleTimeoutMs) {
+      const ms = opts.idleTimeoutMs;
+      this.idle = setTimeout(() => void this.close(), ms);
+      this.idle.unref();
+    }
     if (opts.head && opts.head.length > 0) this.receive(opts.head);
   }
 
@@ -113,28 +120,8 @@ export class SpdySession extends EventEmitter implements StreamHost {
   // --- incoming ---
 
   private receive(chunk: Buffer): void {
-    let frames: Frame[];
-    try {
-      frames = this.parser.push(chunk);
-    } catch {
-      this.protocolError();
-      return;
-    }
-    if (frames.length === 0) return;
-    this.inbox.push(...frames);
-    if (!this.processing) void this.drainInbox();
-  }
-
-  private async drainInbox(): Promise<void> {
-    this.processing = true;
-    try {
-      while (this.inbox.length > 0 && !this.isClosed) await this.handle(this.inbox.shift()!);
-    } catch {
-      this.protocolError();
-    } finally {
-      this.processing = false;
-      if (this.transportGone) this.shutdown();
-    }
+    this.idle?.refresh();
+    this.inbox.push(chunk);
   }
 
   private async handle(f: Frame): Promise<void> {
@@ -212,6 +199,7 @@ export class SpdySession extends EventEmitter implements StreamHost {
   // --- StreamHost ---
 
   async sendData(stream: SpdyStream, data: Buffer, fin: boolean): Promise<void> {
+    this.idle?.refresh();
     if (!stream.isReplied) stream.reply();
     let at = 0;
     do {
@@ -254,6 +242,8 @@ export class SpdySession extends EventEmitter implements StreamHost {
   private shutdown(): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    clearTimeout(this.idle);
+    this.inbox.stop();
     this.out.abandon();
     // the peer is gone or going: our side ends too (an HTTP server's sockets stay half-open otherwise)
     if (!this.transport.writableEnded && !this.transport.destroyed) this.transport.end();

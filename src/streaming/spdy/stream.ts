@@ -89,6 +89,12 @@ export class SpdyStream extends Duplex {
     if (this.remoteClosed) return;
     this.remoteClosed = true;
     this.push(null);
+    // nothing more comes for this stream, so holding the connection for its reader would only
+    // stall the others (and a reader that drains an ended stream is never asked to read again)
+    if (this.holding) {
+      this.holding = false;
+      this.host.readResumed(this, true);
+    }
     this.maybeClosed();
   }
 
@@ -133,6 +139,14 @@ export class SpdyStream extends Duplex {
     // (the consumer learns of it from 'reset' or the session's close, not from write errors)
     if (this.localClosed) { cb(); return; }
     this.host.sendData(this, chunk, false).then(() => cb(), cb);
+  }
+
+  // destroy() (by the user, or by a for-await over the readable side that finished while
+  // writing went on) abandons both directions: the peer is told with RST_STREAM rather than
+  // left waiting for a FIN that will never come
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    if (!(this.localClosed && this.remoteClosed)) this.reset(RstStatus.Cancel);
+    cb(err);
   }
 
   override _final(cb: (err?: Error | null) => void): void {

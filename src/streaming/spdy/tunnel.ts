@@ -31,7 +31,7 @@ function subprotocols(req: IncomingMessage): string[] {
 
 /** the session of a WebSocket already upgraded with a `SPDY/3.1+portforward.k8s.io` subprotocol */
 export function acceptTunnelledPortForward(ws: WebSocket, opts: SpdyPortForwardOptions & { protocol?: string } = {}): PortForwardStreams {
-  const session = new SpdySession(webSocketBytes(ws), { server: true });
+  const session = new SpdySession(webSocketBytes(ws), { server: true, idleTimeoutMs: opts.idleTimeoutMs });
   return portForwardOverSession(session, opts.protocol ?? (ws.protocol || SPDY_TUNNEL_PREFIX + PORT_FORWARD_PROTOCOL), opts);
 }
 

@@ -108,10 +108,13 @@ test('resize messages are cut at object boundaries, however they are chunked', a
   assert.deepEqual(got, [{ width: 10, height: 2 }, { width: 3, height: 4 }, { width: 5, height: 6 }]);
 });
 
-async function text(s: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of s) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString();
+function text(s: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    s.on('data', (c: Buffer) => chunks.push(c));
+    s.once('end', () => resolve(Buffer.concat(chunks).toString()));
+    s.once('error', reject);
+  });
 }
 
 async function rawUpgrade(url: string, headers: string): Promise<string> {

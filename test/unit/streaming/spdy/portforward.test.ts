@@ -43,7 +43,8 @@ async function exchange(session: SpdySession, port: number, id: string, text: st
   const { data, error } = await openForwardedConnection(session, port, id);
   data.end(text);
   const chunks: Buffer[] = [];
-  for await (const c of data) chunks.push(c as Buffer);
+  data.on('data', (c: Buffer) => chunks.push(c));
+  await once(data, 'end');
   return { reply: Buffer.concat(chunks).toString(), error: await error };
 }
 
@@ -138,4 +139,18 @@ test('the protocol-table entries pick SPDY upgrades and tunnelled port-forward r
   const channels = req({ connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-protocol': 'v5.channel.k8s.io' });
   assert.deepEqual([spdy, tunnel, channels].map(r => [spdyStreams.acceptsCommand(r), spdyStreams.acceptsPortForward(r), spdyTunnel.acceptsCommand(r), spdyTunnel.acceptsPortForward(r)]),
     [[true, true, false, false], [false, false, false, true], [false, false, false, false]]);
+});
+
+test('SPDY: a connection idle longer than the idle timeout is closed with GOAWAY', async t => {
+  const srv = http.createServer();
+  srv.on('upgrade', (req, socket: Duplex, head: Buffer) => void acceptSpdyPortForward(req, socket, head, { idleTimeoutMs: 150 }));
+  srv.listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  t.after(() => { srv.closeAllConnections(); srv.close(); });
+  const { session } = await dialSpdy(`http://127.0.0.1:${(srv.address() as import('node:net').AddressInfo).port}/`, { protocols: ['portforward.k8s.io'] });
+  const started = performance.now();
+  const [status] = await once(session, 'goaway') as [number];
+  assert.equal(status, 0);
+  await session.closed;
+  assert.ok(performance.now() - started >= 100);
 });
