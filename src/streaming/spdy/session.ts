@@ -33,7 +33,7 @@ export class SpdySession extends EventEmitter implements StreamHost {
   private readonly out: Outbox;
   private readonly streams = new Map<number, SpdyStream>();
   private readonly replies = new Map<number, { resolve: (s: SpdyStream) => void; reject: (e: Error) => void }>();
-  private readonly pings = new Map<number, () => void>();
+  private readonly pings = new Map<number, (err?: Error) => void>();
   private readonly inbox: Inbox;
   private nextStreamId: number;
   private nextPingId: number;
@@ -93,7 +93,7 @@ export class SpdySession extends EventEmitter implements StreamHost {
     const start = performance.now();
     return new Promise((resolve, reject) => {
       if (this.isClosed) { reject(new Error('SPDY session is closed')); return; }
-      this.pings.set(id, () => resolve(performance.now() - start));
+      this.pings.set(id, err => err ? reject(err) : resolve(performance.now() - start));
       this.out.send(encodeFrame({ type: 'ping', id }));
     });
   }
@@ -251,6 +251,7 @@ export class SpdySession extends EventEmitter implements StreamHost {
     for (const [id, w] of this.replies) { this.replies.delete(id); w.reject(new Error('SPDY session closed')); }
     for (const s of [...this.streams.values()]) s.onSessionClosed();
     this.streams.clear();
+    for (const answer of this.pings.values()) answer(new Error('SPDY session closed'));
     this.pings.clear();
     this.flow.wake();
     this.compressor.close();

@@ -251,3 +251,11 @@ test('a stream destroyed before it is done resets it, so the peer is not left wa
   await readAll(peer);
   assert.ok(await client.ping() >= 0);
 });
+
+test('a ping still unanswered when the session ends is rejected', async t => {
+  const pair = await socketPair(t);
+  const client = new SpdySession(pair.client, { server: false }); // the other end speaks no SPDY
+  const ping = client.ping();
+  pair.server.destroy();
+  await assert.rejects(ping, /closed/);
+});
