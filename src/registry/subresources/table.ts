@@ -9,6 +9,7 @@ import { finalizeSubresource } from './finalize.ts';
 import { bindingSubresource } from './binding.ts';
 import { logSubresource } from './log.ts';
 import { resizeSubresource } from './resize.ts';
+import { evictionSubresource } from './eviction.ts';
 
 const registered = new Map<string, Subresource>();
 
@@ -24,6 +25,7 @@ registerSubresource(finalizeSubresource);
 registerSubresource(bindingSubresource);
 registerSubresource(logSubresource);
 registerSubresource(resizeSubresource);
+registerSubresource(evictionSubresource);
 
 function servedOn(sub: Subresource, info: ResourceInfo): boolean {
   return sub.servedFor ? sub.servedFor(info) : info.subresources.some(s => s.name === sub.name);
