@@ -10,6 +10,7 @@ import { bindingSubresource } from './binding.ts';
 import { logSubresource } from './log.ts';
 import { resizeSubresource } from './resize.ts';
 import { evictionSubresource } from './eviction.ts';
+import { proxySubresource } from './proxy.ts';
 
 const registered = new Map<string, Subresource>();
 
@@ -26,6 +27,7 @@ registerSubresource(bindingSubresource);
 registerSubresource(logSubresource);
 registerSubresource(resizeSubresource);
 registerSubresource(evictionSubresource);
+registerSubresource(proxySubresource);
 
 function servedOn(sub: Subresource, info: ResourceInfo): boolean {
   return sub.servedFor ? sub.servedFor(info) : info.subresources.some(s => s.name === sub.name);
