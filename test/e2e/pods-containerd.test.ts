@@ -112,6 +112,26 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.equal(logs.code, 0);
   });
 
+  await t.test('pods/proxy reaches busybox httpd in the pod at its IP (the first declared port, or the one named)', async () => {
+    const body = pod('httpd', node, {
+      command: ['sh', '-c', 'mkdir -p /www && echo hello from httpd > /www/index.html && exec httpd -f -p 8080 -h /www'],
+      ports: [{ containerPort: 8080 }],
+    });
+    assert.equal((await create(c, body)).status, 201);
+    await until('httpd Running', async () => (await getPod(c, 'httpd'))?.status?.phase === 'Running');
+    const proxied = await until('httpd answers through pods/proxy', async () => { const r = await c.request('GET', '/api/v1/namespaces/default/pods/httpd/proxy/index.html'); return r.status === 200 && r; }, 15_000);
+    assert.equal(proxied.body, 'hello from httpd\n');
+    for (const k of kubectls()) {
+      const r = await kubectl(k.path, orch.kubeconfig, ['get', '--raw', '/api/v1/namespaces/default/pods/http:httpd:8080/proxy/']);
+      assert.equal(r.code, 0, `${k.label}: ${r.stderr}`);
+      assert.equal(r.stdout, 'hello from httpd\n');
+    }
+    const closed = await c.request('GET', '/api/v1/namespaces/default/pods/httpd:8081/proxy/');
+    assert.equal(closed.status, 503);
+    assert.match(closed.json().message, /^error trying to reach service: dial tcp [\d.]+:8081: connect: connection refused$/);
+    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/httpd?gracePeriodSeconds=0')).status, 200);
+  });
+
   await t.test('an agent killed and started again adopts its running pods without restarting them', async () => {
     const before = await getPod(c, 'web');
     await restartAgent();
