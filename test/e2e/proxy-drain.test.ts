@@ -1,13 +1,15 @@
 // Issue 22's proxies and drain against `orch up` on the simulated runtime, with kubectl 1.33 and
 // 1.27: nodes/proxy to the real agent (/healthz, /stats/summary, /metrics/resource, /pods);
 // services/proxy to a Service without a selector whose EndpointSlice names an HTTP server of
-// this test on the machine's own address; `kubectl proxy` in front of orch; `kubectl drain`
+// this test on the machine's own address, a WebSocket through it (Node's WebSocket client, via
+// `kubectl proxy`, which upgrades to orch over TLS); `kubectl proxy` in front of orch; `kubectl drain`
 // refusing DaemonSet pods without --ignore-daemonsets, blocked by a PodDisruptionBudget with
 // maxUnavailable 0 and let through once the budget is relaxed.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -50,6 +52,22 @@ function get(url: string): Promise<{ status: number; body: string }> {
       res.on('data', d => { body += d; });
       res.on('end', () => resolve({ status: res.statusCode!, body }));
     }).on('error', reject);
+  });
+}
+
+/** a WebSocket endpoint that echoes each (small, masked) client frame back unmasked */
+function echoWebSocket(server: http.Server): void {
+  server.on('upgrade', (req, socket) => {
+    const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
+    socket.on('data', (frame: Buffer) => {
+      const opcode = frame[0]! & 0x0f;
+      const len = frame[1]! & 0x7f;
+      if (opcode === 8 || len > 125) { socket.end(); return; }
+      const mask = frame.subarray(2, 6);
+      const payload = Buffer.from(frame.subarray(6, 6 + len).map((b, i) => b ^ mask[i % 4]!));
+      socket.write(Buffer.concat([Buffer.from([0x80 | opcode, len]), payload]));
+    });
   });
 }
 
@@ -135,6 +153,7 @@ test('proxies and drain against orch up (simulated runtime)', { timeout: 240_000
   await nodeProxy(c, node);
 
   const backend = http.createServer((req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`backend saw ${req.method} ${req.url}`));
+  echoWebSocket(backend);
   await new Promise<void>(r => backend.listen(0, hostIp, r));
   t.after(() => { backend.closeAllConnections(); backend.close(); });
   await manualService(kubeconfig, versions[0]!.path, hostIp, (backend.address() as net.AddressInfo).port);
@@ -153,6 +172,14 @@ test('proxies and drain against orch up (simulated runtime)', { timeout: 240_000
   assert.ok(JSON.parse(list.body).items.some((n: { metadata: { name: string } }) => n.metadata.name === 'default'));
   const through = await get(`${viaProxy}/api/v1/namespaces/default/services/outside:http/proxy/twice`);
   assert.deepEqual(through, { status: 200, body: 'backend saw GET /twice' });
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/namespaces/default/services/outside:http/proxy/echo`);
+  const echoed = await new Promise<string>((resolve, reject) => {
+    ws.onopen = () => ws.send('hello through two proxies');
+    ws.onmessage = ev => resolve(String(ev.data));
+    ws.onerror = () => reject(new Error('the WebSocket failed'));
+  });
+  ws.close();
+  assert.equal(echoed, 'hello through two proxies');
 
   // a DaemonSet on the node, so that drain needs --ignore-daemonsets
   const ds = await kubectl(versions[0]!.path, kubeconfig, ['apply', '-f', '-'], JSON.stringify({
