@@ -98,7 +98,9 @@ async function evict(call: SubresourceCall, body: KubeObject): Promise<Subresour
   const all = (await call.registry.list(budgetInfo, call.namespace)).items as Budget[];
   const guarding = budgetsGuarding(pod, all);
   if (guarding.length > 1) {
-    return { type: 'object', code: 500, object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', code: 500 } as never };
+    // answered, not raised: kube-apiserver writes this Status with the create's 201, and
+    // clients see its Failure (and code 500) in the body
+    return { type: 'object', code: 201, object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', code: 500 } as never };
   }
   let pinToPod = false;
   const budget = guarding[0];
