@@ -4,17 +4,20 @@
 // this test on the machine's own address, a WebSocket through it (Node's WebSocket client, via
 // `kubectl proxy`, which upgrades to orch over TLS); `kubectl proxy` in front of orch; `kubectl drain`
 // refusing DaemonSet pods without --ignore-daemonsets, blocked by a PodDisruptionBudget with
-// maxUnavailable 0 and let through once the budget is relaxed.
+// maxUnavailable 0 and let through once the budget is relaxed; the Python client's proxy and
+// eviction calls.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { skipForMissing } from '../support/requires.ts';
 import { kubectl, kubectls } from './support/kubectl.ts';
 import { repoRoot } from './support/orch-process.ts';
@@ -189,4 +192,16 @@ test('proxies and drain against orch up (simulated runtime)', { timeout: 240_000
   assert.equal(ds.code, 0, ds.stderr);
   await until('the daemon pod runs', async () => (await kubectl(versions[0]!.path, kubeconfig, ['get', 'pods', '-l', 'app=agentd', '-o', 'jsonpath={.items[*].status.phase}'])).stdout === 'Running');
   for (const k of versions) await drain(kubeconfig, k, node);
+
+  // the Python client: services/proxy with a path, and an eviction its budget refuses
+  if (await promisify(execFile)('/usr/bin/python3', ['-c', 'import kubernetes']).then(() => true, () => false)) {
+    const run = async (args: string[], input?: string) => { const r = await kubectl(versions[0]!.path, kubeconfig, args, input); assert.equal(r.code, 0, r.stderr); return r.stdout; };
+    await run(['create', 'poddisruptionbudget', 'daemon-guard', '--selector=app=agentd', '--min-available=1']);
+    await until('daemon-guard observed', async () => (await run(['get', 'pdb', 'daemon-guard', '-o', 'jsonpath={.status.observedGeneration}/{.status.expectedPods}'])) === '1/1');
+    const daemonPod = await run(['get', 'pods', '-l', 'app=agentd', '-o', 'jsonpath={.items[0].metadata.name}']);
+    const { stdout } = await promisify(execFile)('/usr/bin/python3', [join(import.meta.dirname, 'python/proxy_evict.py'), kubeconfig, 'outside:http', daemonPod], { timeout: 30_000 });
+    assert.deepEqual(JSON.parse(stdout.trim().split('\n').pop()!), { proxied: 'backend saw GET /from-python', refused: [429, "Cannot evict pod as it would violate the pod's disruption budget."] });
+  } else {
+    t.diagnostic(skipForMissing('/usr/bin/python3 with the kubernetes module not installed (apt-get install python3-kubernetes)'));
+  }
 });
