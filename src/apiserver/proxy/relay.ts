@@ -1,6 +1,7 @@
 // One proxied exchange: the client's request (body streamed) sent to the backend, and its answer
 // streamed back — or, for an upgrade the backend accepts (101), the two connections joined byte
-// for byte, as Kubernetes' UpgradeAwareHandler joins them. A backend that cannot be reached is a
+// for byte, as Kubernetes' UpgradeAwareHandler joins them. HTML pages have their links rewritten
+// (html-links.ts). A backend that cannot be reached is a
 // 503 "error trying to reach service: ...". Nothing relayed is logged.
 
 import http from 'node:http';
@@ -11,6 +12,7 @@ import { serviceUnavailable } from '../../api/status.ts';
 import type { RequestContext } from '../context.ts';
 import { goDialError } from './target.ts';
 import { responseHeaders } from './headers.ts';
+import { rewriteHtmlBody } from './html-links.ts';
 
 export interface RelayRequest {
   method: string;
@@ -61,7 +63,24 @@ export function relay(ctx: RequestContext, r: RelayRequest): Promise<void> {
     const req = (secure ? https : http).request(r.url, options, res => {
       answered = true;
       const code = res.statusCode ?? 502;
-      ctx.res.writeHead(code, responseHeaders(res.headers, r.rewriteLocation) as Record<string, string | string[]>);
+      const headers = responseHeaders(res.headers, r.rewriteLocation) as Record<string, string | string[]>;
+      // an HTML page (not a redirect) has its links pointed back through the proxy: read whole, then sent
+      if (String(res.headers['content-type'] ?? '').split(';')[0]!.trim() === 'text/html' && !res.headers.location && r.method !== 'HEAD') {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          let rewritten: Buffer | undefined;
+          try { rewritten = rewriteHtmlBody(body, res.headers['content-encoding'], r.rewriteLocation); } catch { rewritten = undefined; }
+          const out = rewritten ?? body;
+          ctx.res.writeHead(code, { ...headers, 'content-length': String(out.length) });
+          ctx.res.end(out);
+          resolve();
+        });
+        res.on('error', () => { ctx.res.end(); resolve(); });
+        return;
+      }
+      ctx.res.writeHead(code, headers);
       ctx.res.flushHeaders?.();
       res.pipe(ctx.res as unknown as Writable);
       res.on('end', () => resolve());

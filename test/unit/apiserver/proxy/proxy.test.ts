@@ -101,6 +101,7 @@ before(async () => {
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
       if (req.url === '/redirect') { res.writeHead(302, { location: '/elsewhere' }).end(); return; }
+      if (req.url === '/page') { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<a href="/next">next</a>'); return; }
       res.writeHead(200, { 'content-type': 'text/plain', 'x-backend': 'yes', connection: 'keep-alive' }).end(`${req.method} ${req.url} ${body}`);
     });
   });
@@ -134,7 +135,7 @@ after(async () => {
 
 const svc = '/api/v1/namespaces/default/services';
 
-test('services/proxy: methods, path and query reach a ready endpoint; answers and redirects come back', { skip: !hostIp && 'no non-loopback IPv4 address' }, async () => {
+test('services/proxy: methods, path and query reach a ready endpoint; answers, redirects and HTML links come back through the proxy', { skip: !hostIp && 'no non-loopback IPv4 address' }, async () => {
   const got = await api.request('GET', `${svc}/web:http/proxy/a/b/?x=1&y=%20`);
   assert.equal(got.status, 200, got.body);
   assert.equal(got.body, 'GET /a/b/?x=1&y=%20 ');
@@ -151,6 +152,9 @@ test('services/proxy: methods, path and query reach a ready endpoint; answers an
   const redirect = await api.request('GET', `${svc}/web:http/proxy/redirect`);
   assert.equal(redirect.status, 302);
   assert.equal(redirect.headers.location, '/api/v1/namespaces/default/services/web:http/proxy/elsewhere');
+  const page = await api.request('GET', `${svc}/web:http/proxy/page`);
+  assert.equal(page.body, '<a href="/api/v1/namespaces/default/services/web:http/proxy/next">next</a>');
+  assert.equal(page.headers['content-length'], String(page.body.length));
 });
 
 test('services/proxy refusals in kube-apiserver\'s words', { skip: !hostIp && 'no non-loopback IPv4 address' }, async () => {
