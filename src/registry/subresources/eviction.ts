@@ -4,7 +4,7 @@
 // pod recorded in status.disruptedPods for the controller) with conflicts retried. The pod gets
 // the DisruptionTarget condition, then is deleted with the Eviction's deleteOptions.
 
-import { badRequest, conflict, internalError, StatusError, timeout } from '../../api/status.ts';
+import { badRequest, conflict, StatusError, timeout } from '../../api/status.ts';
 import { isObject, type KubeObject } from '../../api/object.ts';
 import { rfc3339 } from '../../api/time.ts';
 import type { DeleteOptions } from '../registry.ts';
@@ -23,15 +23,14 @@ const success = (code: number): SubresourceResult => ({ type: 'object', code, ob
 const isConflict = (err: unknown) => err instanceof StatusError && err.status.code === 409;
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms * (0.9 + Math.random() * 0.2)));
 
-/** the Eviction's deleteOptions, with the request's dryRun merged in as kube-apiserver merges them */
+/**
+ * The Eviction's deleteOptions, with the request's dryRun merged in as kube-apiserver merges
+ * them: either one asking for a dry run makes it one (the only value either may hold is All).
+ */
 export function evictionDeleteOptions(eviction: KubeObject, queryDryRun: boolean): DeleteOptions {
   const raw = isObject(eviction.deleteOptions) ? eviction.deleteOptions : {};
-  const bodyDryRun = Array.isArray(raw.dryRun) ? raw.dryRun.map(String) : [];
-  if (bodyDryRun.some(v => v !== 'All')) throw badRequest(`Invalid value: ${JSON.stringify(bodyDryRun)}: supported values: "All"`);
-  if (bodyDryRun.length && queryDryRun !== (bodyDryRun.length > 0)) {
-    throw internalError(new Error(`Non-matching dry-run options in request and content: [${queryDryRun ? 'All' : ''}] and [${bodyDryRun.join(' ')}]`));
-  }
-  const opts: DeleteOptions = { dryRun: queryDryRun || bodyDryRun.length > 0 };
+  const bodyDryRun = Array.isArray(raw.dryRun) && raw.dryRun.length > 0;
+  const opts: DeleteOptions = { dryRun: queryDryRun || bodyDryRun };
   if (typeof raw.gracePeriodSeconds === 'number') opts.gracePeriodSeconds = raw.gracePeriodSeconds;
   if (typeof raw.propagationPolicy === 'string') opts.propagationPolicy = raw.propagationPolicy;
   if (typeof raw.orphanDependents === 'boolean') opts.orphanDependents = raw.orphanDependents;

@@ -143,6 +143,9 @@ test('dry run charges nothing; a name mismatch is a 400; a pod without budget or
   assert.equal(dry.status, 201, dry.text());
   assert.equal((await api.request('GET', `${pdbs}/pc`)).json().status.disruptionsAllowed, 1);
   assert.equal((await api.request('GET', `${pods}/c1`)).json().metadata.deletionTimestamp, undefined);
+  const bodyDry = await evict('c1', { deleteOptions: { dryRun: ['All'] } });
+  assert.equal(bodyDry.status, 201, bodyDry.text());
+  assert.equal((await api.request('GET', `${pdbs}/pc`)).json().status.disruptionsAllowed, 1, 'a dry run in the body too');
   const mismatch = await api.request('POST', `${pods}/c1/eviction`, { body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'other' } } });
   assert.equal(mismatch.status, 400);
   assert.equal(mismatch.json().message, 'name in URL does not match name in Eviction object');
