@@ -93,8 +93,9 @@ async function evict(call: SubresourceCall, body: KubeObject): Promise<Subresour
   });
   if (deletedAtOnce) return success(201);
 
-  const budgetInfo = call.lookup('policy', 'v1', 'poddisruptionbudgets')!;
-  const all = (await call.registry.list(budgetInfo, call.namespace)).items as Budget[];
+  // no budgets can exist where policy/v1 is not served (--runtime-config)
+  const budgetInfo = call.lookup('policy', 'v1', 'poddisruptionbudgets');
+  const all = budgetInfo ? (await call.registry.list(budgetInfo, call.namespace)).items as Budget[] : [];
   const guarding = budgetsGuarding(pod, all);
   if (guarding.length > 1) {
     // answered, not raised: kube-apiserver writes this Status with the create's 201, and
@@ -111,11 +112,11 @@ async function evict(call: SubresourceCall, body: KubeObject): Promise<Subresour
       let refresh = false;
       try {
         await onConflict(true, async () => {
-          if (refresh) current = await call.registry.get(budgetInfo, call.namespace, budget.metadata.name!) as Budget;
+          if (refresh) current = await call.registry.get(budgetInfo!, call.namespace, budget.metadata.name!) as Budget;
           refresh = true;
           const status = takeDisruption(current, call.name, rfc3339(call.now()), !!original.dryRun);
           if (original.dryRun) return;
-          await call.registry.update(budgetInfo, call.namespace, current.metadata.name!, { ...current, status } as KubeObject, { subresource: 'status', manager: call.manager });
+          await call.registry.update(budgetInfo!, call.namespace, current.metadata.name!, { ...current, status } as KubeObject, { subresource: 'status', manager: call.manager });
         });
       } catch (err) {
         if (isConflict(err)) throw timeout(`Timeout: couldn't update PodDisruptionBudget "${budget.metadata.name}" due to conflicts`, 10);
