@@ -149,6 +149,12 @@ test('services/proxy: methods, path and query reach a ready endpoint; answers, r
     assert.equal(r.body, `${method} /m payload`);
   }
   assert.equal((await api.request('GET', `${svc}/web:http/proxy`)).body, 'GET / ');
+  assert.equal((await api.request('OPTIONS', `${svc}/web:http/proxy/o`)).body, 'OPTIONS /o ');
+  const head = await api.request('HEAD', `${svc}/web:http/proxy/h`);
+  assert.equal(head.status, 200);
+  assert.equal(head.headers['x-backend'], 'yes');
+  assert.equal(seen.at(-1)!.method, 'HEAD');
+  assert.equal((await api.request('GET', `${svc}/web:http/proxy?path=/via/option`)).body, 'GET /via/option?path=/via/option ');
   const redirect = await api.request('GET', `${svc}/web:http/proxy/redirect`);
   assert.equal(redirect.status, 302);
   assert.equal(redirect.headers.location, '/api/v1/namespaces/default/services/web:http/proxy/elsewhere');
