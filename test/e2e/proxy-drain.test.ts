@@ -1,7 +1,7 @@
 // Issue 22's proxies and drain against `orch up` on the simulated runtime, with kubectl 1.33 and
 // 1.27: nodes/proxy to the real agent (/healthz, /stats/summary, /metrics/resource, /pods);
-// services/proxy to a Service without a selector whose EndpointSlice names an HTTP server of
-// this test on the machine's own address, a WebSocket through it (Node's WebSocket client, via
+// services/proxy to a Service of a hostNetwork pod, its port an HTTP server of this test on the
+// node's address, a WebSocket through it (Node's WebSocket client, via
 // `kubectl proxy`, which upgrades to orch over TLS); `kubectl proxy` in front of orch; `kubectl drain`
 // refusing DaemonSet pods without --ignore-daemonsets, blocked by a PodDisruptionBudget with
 // maxUnavailable 0 and let through once the budget is relaxed; the Python client's proxy and
@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { skipForMissing } from '../support/requires.ts';
@@ -90,14 +90,18 @@ async function nodeProxy(c: RawClient, node: string): Promise<void> {
   assert.equal(missing.json().message, 'nodes "no-such-node" not found');
 }
 
-/** a Service without selector, its EndpointSlice naming `ip:port` */
-async function manualService(kubeconfig: string, k: string, ip: string, port: number): Promise<void> {
+/**
+ * A Deployment's hostNetwork pod (its IP the node's) behind a Service: the EndpointSlice controller names the
+ * pod in the endpoint, as kube-apiserver's service proxy requires, and the port is the test's
+ * own server listening on the node's address (the simulated runtime runs no real process).
+ */
+async function hostNetworkService(kubeconfig: string, k: string, port: number): Promise<void> {
   const manifest = {
     apiVersion: 'v1', kind: 'List', items: [
-      { apiVersion: 'v1', kind: 'Service', metadata: { name: 'outside' }, spec: { ports: [{ name: 'http', port: 80, targetPort: port }] } },
+      { apiVersion: 'v1', kind: 'Service', metadata: { name: 'outside' }, spec: { selector: { app: 'outside' }, ports: [{ name: 'http', port: 80, targetPort: port }] } },
       {
-        apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'outside-1', labels: { 'kubernetes.io/service-name': 'outside' } },
-        addressType: 'IPv4', ports: [{ name: 'http', port }], endpoints: [{ addresses: [ip], conditions: { ready: true } }],
+        apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'outside' },
+        spec: { selector: { matchLabels: { app: 'outside' } }, template: { metadata: { labels: { app: 'outside' } }, spec: { hostNetwork: true, containers: [{ name: 'c', image, command: loop }] } } },
       },
     ],
   };
@@ -143,8 +147,6 @@ async function drain(kubeconfig: string, k: { label: string; path: string }, nod
 test('proxies and drain against orch up (simulated runtime)', { timeout: 240_000 }, async t => {
   const versions = kubectls();
   if (!versions.length) return t.skip(skipForMissing('kubectl not installed'));
-  const hostIp = Object.values(networkInterfaces()).flat().find(i => i && i.family === 'IPv4' && !i.internal)?.address;
-  if (!hostIp) return t.skip('no non-loopback IPv4 address for an endpoint');
   const dir = await mkdtemp(join(tmpdir(), 'proxy-e2e-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const dataDir = join(dir, 'data');
@@ -152,13 +154,27 @@ test('proxies and drain against orch up (simulated runtime)', { timeout: 240_000
   const kubeconfig = join(dataDir, 'admin.kubeconfig');
   const c = rawClient(kubeconfig);
 
-  await nodeProxy(c, node);
-
+  // the node's address, which a hostNetwork pod's IP is; a loopback one may not be an endpoint
+  const nodeIp = (await c.request('GET', `/api/v1/nodes/${node}`)).json().status.addresses.find((a: { type: string }) => a.type === 'InternalIP')?.address;
+  if (!nodeIp || nodeIp.startsWith('127.')) return t.skip(`the node's address ${nodeIp} cannot be an endpoint`);
   const backend = http.createServer((req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`backend saw ${req.method} ${req.url}`));
   echoWebSocket(backend);
-  await new Promise<void>(r => backend.listen(0, hostIp, r));
+  await new Promise<void>(r => backend.listen(0, nodeIp, r));
   t.after(() => { backend.closeAllConnections(); backend.close(); });
-  await manualService(kubeconfig, versions[0]!.path, hostIp, (backend.address() as net.AddressInfo).port);
+  // the service's pod, and a DaemonSet so that drain needs --ignore-daemonsets, start while nodes/proxy is checked
+  await hostNetworkService(kubeconfig, versions[0]!.path, (backend.address() as net.AddressInfo).port);
+  const ds = await kubectl(versions[0]!.path, kubeconfig, ['apply', '-f', '-'], JSON.stringify({
+    apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agentd' },
+    spec: { selector: { matchLabels: { app: 'agentd' } }, template: { metadata: { labels: { app: 'agentd' } }, spec: { containers: [{ name: 'c', image, command: loop }] } } },
+  }));
+  assert.equal(ds.code, 0, ds.stderr);
+
+  await nodeProxy(c, node);
+
+  await until('the pod a ready endpoint of outside', async () => {
+    const got = await kubectl(versions[0]!.path, kubeconfig, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=outside', '-o', 'jsonpath={.items[*].endpoints[?(@.conditions.ready==true)].targetRef.name}']);
+    return got.stdout.startsWith('outside-');
+  }, 30_000, 100);
   for (const k of versions) {
     const r = await kubectl(k.path, kubeconfig, ['get', '--raw', '/api/v1/namespaces/default/services/outside:http/proxy/from-kubectl?v=1']);
     assert.equal(r.code, 0, r.stderr);
@@ -183,14 +199,7 @@ test('proxies and drain against orch up (simulated runtime)', { timeout: 240_000
   ws.close();
   assert.equal(echoed, 'hello through two proxies');
 
-  // a DaemonSet on the node, so that drain needs --ignore-daemonsets
-  const ds = await kubectl(versions[0]!.path, kubeconfig, ['apply', '-f', '-'], JSON.stringify({
-    apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agentd' },
-    spec: { selector: { matchLabels: { app: 'agentd' } }, template: { metadata: { labels: { app: 'agentd' } }, spec: { containers: [{ name: 'c', image, command: loop }] } } },
-  }));
-  assert.equal(ds.code, 0, ds.stderr);
   await until('the daemon pod runs', async () => (await kubectl(versions[0]!.path, kubeconfig, ['get', 'pods', '-l', 'app=agentd', '-o', 'jsonpath={.items[*].status.phase}'])).stdout === 'Running');
-  for (const k of versions) await drain(kubeconfig, k, node);
 
   // the Python client: services/proxy with a path, and an eviction its budget refuses
   if (await promisify(execFile)('/usr/bin/python3', ['-c', 'import kubernetes']).then(() => true, () => false)) {
@@ -203,4 +212,6 @@ test('proxies and drain against orch up (simulated runtime)', { timeout: 240_000
   } else {
     t.diagnostic(skipForMissing('/usr/bin/python3 with the kubernetes module not installed (apt-get install python3-kubernetes)'));
   }
+
+  for (const k of versions) await drain(kubeconfig, k, node);
 });

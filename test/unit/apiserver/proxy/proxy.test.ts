@@ -14,7 +14,7 @@ import { parse } from 'yaml';
 import { silentLogger } from '../../../../src/api/log.ts';
 import { startServer, type RunningServer } from '../../../../src/apiserver/start.ts';
 import { isProxyableIP, splitSchemeNamePort } from '../../../../src/registry/subresources/proxy-id.ts';
-import { pickEndpoint } from '../../../../src/registry/subresources/services-proxy.ts';
+import { candidates } from '../../../../src/registry/subresources/services-proxy.ts';
 import { goDialError, proxiedPath, splitRequestTarget } from '../../../../src/apiserver/proxy/target.ts';
 import { isUpgrade, requestHeaders, responseHeaders, rewriteLocation } from '../../../../src/apiserver/proxy/headers.ts';
 import { rawClient, type RawClient } from '../../../e2e/support/raw-client.ts';
@@ -70,14 +70,16 @@ test('redirects to the backend come back through the proxy; others are left alon
   assert.equal(rewriteLocation('relative/x', '10.0.0.5:80', 'api:6443', prefix), 'relative/x');
 });
 
-test('endpoints: ready (or unknown) addresses of the named port only', () => {
+test('endpoints: ready (or unknown) addresses of the named port only, from a random start', () => {
   const slices = [
-    { metadata: {}, addressType: 'IPv4', ports: [{ name: 'http', port: 80 }], endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready: false } }, { addresses: ['10.0.0.2'], conditions: {} }] },
+    { metadata: {}, addressType: 'IPv4', ports: [{ name: 'http', port: 80 }], endpoints: [{ addresses: ['10.0.0.1'], conditions: { ready: false } }, { addresses: ['10.0.0.2'], conditions: {} }, { addresses: ['10.0.0.4'] }] },
     { metadata: {}, addressType: 'IPv4', ports: [{ name: 'metrics', port: 9090 }], endpoints: [{ addresses: ['10.0.0.3'] }] },
+    { metadata: {}, addressType: 'FQDN', ports: [{ name: 'http', port: 80 }], endpoints: [{ addresses: ['example.com'] }] },
   ];
-  assert.deepEqual(pickEndpoint(slices, 'http'), { host: '10.0.0.2', port: 80 });
-  assert.deepEqual(pickEndpoint(slices, 'metrics'), { host: '10.0.0.3', port: 9090 });
-  assert.equal(pickEndpoint(slices, ''), undefined);
+  assert.deepEqual(candidates(slices, 'http', () => 0).map(c => c.host), ['10.0.0.2', '10.0.0.4']);
+  assert.deepEqual(candidates(slices, 'http', () => 0.6).map(c => c.host), ['10.0.0.4', '10.0.0.2']);
+  assert.deepEqual(candidates(slices, 'metrics').map(c => `${c.host}:${c.port}`), ['10.0.0.3:9090']);
+  assert.deepEqual(candidates(slices, ''), []);
 });
 
 // ---- through a real server
@@ -114,9 +116,16 @@ before(async () => {
   backendPort = (backend.address() as AddressInfo).port;
   const post = (path: string, body: unknown) => api.request('POST', path, { body: JSON.stringify(body) });
   assert.equal((await post('/api/v1/namespaces/default/services', { metadata: { name: 'web' }, spec: { ports: [{ name: 'http', port: 80, targetPort: backendPort }] } })).status, 201);
+  // the endpoint names its pod, whose IP it is (kube-apiserver dials no other address)
   assert.equal((await post('/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
     metadata: { name: 'web-1', labels: { 'kubernetes.io/service-name': 'web' } }, addressType: 'IPv4',
-    ports: [{ name: 'http', port: backendPort }], endpoints: [{ addresses: [hostIp], conditions: { ready: true } }],
+    ports: [{ name: 'http', port: backendPort }], endpoints: [{ addresses: [hostIp], conditions: { ready: true }, targetRef: { kind: 'Pod', namespace: 'default', name: 'p' } }],
+  })).status, 201);
+  // an endpoint naming no pod, or a pod without its IP, is never dialled
+  assert.equal((await post('/api/v1/namespaces/default/services', { metadata: { name: 'manual' }, spec: { ports: [{ name: 'http', port: 80 }] } })).status, 201);
+  assert.equal((await post('/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
+    metadata: { name: 'manual-1', labels: { 'kubernetes.io/service-name': 'manual' } }, addressType: 'IPv4',
+    ports: [{ name: 'http', port: backendPort }], endpoints: [{ addresses: [hostIp] }, { addresses: ['10.9.9.9'], targetRef: { kind: 'Pod', namespace: 'default', name: 'p' } }],
   })).status, 201);
   assert.equal((await post('/api/v1/namespaces/default/services', { metadata: { name: 'empty' }, spec: { ports: [{ name: 'http', port: 80 }] } })).status, 201);
   assert.equal((await post('/api/v1/namespaces/default/pods', { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox', ports: [{ containerPort: backendPort }] }] } })).status, 201);
@@ -169,6 +178,9 @@ test('services/proxy refusals in kube-apiserver\'s words', { skip: !hostIp && 'n
   assert.equal(none.json().message, 'no endpoints available for service "empty"');
   // a named port must be named: the unnamed port the bare name asks for has no endpoints
   assert.equal((await api.request('GET', `${svc}/web/proxy/`)).json().message, 'no endpoints available for service "web"');
+  const manual = await api.request('GET', `${svc}/http:manual:http/proxy/`);
+  assert.equal(manual.status, 503);
+  assert.equal(manual.json().message, 'no endpoints available for service "http:manual:http"');
   const port = await api.request('GET', `${svc}/web:81/proxy/`);
   assert.equal(port.status, 503);
   assert.equal(port.json().message, 'no service port 81 found for service "web"');
