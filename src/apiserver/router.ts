@@ -50,9 +50,9 @@ export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Pro
     const [name, ...subpath] = ri.subresource.split('/');
     const sub = subresourceOf(info, name!);
     if (!sub || (subpath.length && !sub.proxyLocation)) throw resourceNotFound();
-    if (sub.proxyLocation) return handleProxy(ctx, deps, sub);
     const verb = ri.verb === 'watch' ? 'get' : ri.verb;
-    if (!(sub.verbs as readonly string[]).includes(verb)) throw methodNotAllowed();
+    // a proxy relays every method it takes (handleProxy says which)
+    if (!sub.proxyLocation && !(sub.verbs as readonly string[]).includes(verb)) throw methodNotAllowed();
     ctx.subresource = sub;
   } else {
     // a collection is created into, listed, watched and deleted; it is never replaced or patched
@@ -64,6 +64,7 @@ export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Pro
   if (info.namespaced && ri.namespace === undefined && !['list', 'watch', 'deletecollection'].includes(ri.verb)) {
     throw notFound({ group: '', resource: 'namespaces' }, '');
   }
+  if (ctx.subresource?.proxyLocation) return handleProxy(ctx, deps, ctx.subresource);
   const handler = handlers[ri.verb];
   if (!handler) throw methodNotAllowed();
   if (writeVerbs.has(ri.verb)) negotiateBeforeWriting(ctx);

@@ -203,6 +203,7 @@ test('pods/proxy: the pod IP at its first declared port; a pod without an addres
   assert.equal(closed.status, 503);
   assert.equal(closed.json().message, `error trying to reach service: dial tcp ${hostIp}:1: connect: connection refused`);
   assert.equal((await api.request('GET', `${pods}/p/status/extra`)).status, 404, 'only proxies take a path');
+  assert.equal((await api.request('GET', '/api/v1/pods/p/proxy/')).status, 404, 'a pod is named in its namespace');
 });
 
 test('an upgrade is relayed both ways after the backend\'s 101', { skip: !hostIp && 'no non-loopback IPv4 address' }, async () => {
