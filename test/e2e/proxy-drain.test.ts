@@ -170,6 +170,11 @@ test('proxies and drain against orch up (simulated runtime)', { timeout: 240_000
   assert.equal(ds.code, 0, ds.stderr);
 
   await nodeProxy(c, node);
+  for (const k of versions) {
+    const r = await kubectl(k.path, kubeconfig, ['get', '--raw', `/api/v1/nodes/${node}/proxy/stats/summary`]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).node.nodeName, node, k.label);
+  }
 
   await until('the pod a ready endpoint of outside', async () => {
     const got = await kubectl(versions[0]!.path, kubeconfig, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=outside', '-o', 'jsonpath={.items[*].endpoints[?(@.conditions.ready==true)].targetRef.name}']);

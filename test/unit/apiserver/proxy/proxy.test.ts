@@ -158,6 +158,9 @@ test('services/proxy: methods, path and query reach a ready endpoint; answers, r
     assert.equal(r.body, `${method} /m payload`);
   }
   assert.equal((await api.request('GET', `${svc}/web:http/proxy`)).body, 'GET / ');
+  const big = Buffer.alloc(3 * 1024 * 1024, 'x');
+  const bigEcho = await api.request('PUT', `${svc}/web:http/proxy/big`, { body: big, headers: { 'content-type': 'application/octet-stream' } });
+  assert.equal(bigEcho.body.length, 'PUT /big '.length + big.length, 'a large body streams through both ways');
   assert.equal((await api.request('OPTIONS', `${svc}/web:http/proxy/o`)).body, 'OPTIONS /o ');
   const head = await api.request('HEAD', `${svc}/web:http/proxy/h`);
   assert.equal(head.status, 200);
