@@ -77,7 +77,8 @@ export function relay(ctx: RequestContext, r: RelayRequest): Promise<void> {
           ctx.res.end(out);
           resolve();
         });
-        res.on('error', () => { ctx.res.end(); resolve(); });
+        // nothing was sent yet: the client gets a Status, not a truncated page
+        res.on('error', err => reject(serviceUnavailable(`error trying to reach service: ${goDialError(err as NodeJS.ErrnoException, r.dialed)}`)));
         return;
       }
       ctx.res.writeHead(code, headers);
