@@ -39,6 +39,7 @@ import { eventRecorder } from '../client/events.ts';
 import { startNodeGc, type NodeGc } from './gc/node-gc.ts';
 import { startLocalPathCleanup } from './volumes/local-path-cleanup.ts';
 import { resourceMetricsRoute, summaryRoute } from './stats/stats-routes.ts';
+import { podsRoute } from './server/pods-route.ts';
 
 /** the configuration fields the agent reads (KubeletConfiguration names) */
 export interface AgentSettings {
@@ -177,6 +178,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   });
   server.route('/stats/summary', summaryRoute(stats));
   server.route('/metrics/resource', resourceMetricsRoute(stats));
+  server.route('/pods', podsRoute(() => pods?.workers.pods() ?? []));
   const nodeEvents = opts.client ? eventRecorder(opts.client, 'kubelet', log, nodeName, () => clock.now()) : undefined;
   const eviction = evictionManager({
     thresholds,

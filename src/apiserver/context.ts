@@ -2,6 +2,7 @@
 
 import type { FeatureGates } from '../api/feature-gates.ts';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Duplex, Readable } from 'node:stream';
 import type { Logger } from '../api/log.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { RequestInfo } from './request-info.ts';
@@ -46,4 +47,16 @@ export interface RequestContext {
   warnings: string[];
   /** the server's feature gates; absent: every gate at its default */
   features?: FeatureGates;
+  /** the request as sent, for subresources that relay it (proxy) */
+  incoming?: IncomingRequest;
+}
+
+/** the request as it came in: its target, unread body and peer, and its connection when it asks to upgrade */
+export interface IncomingRequest {
+  /** the request target, still escaped, with its query */
+  url: string;
+  body: Readable;
+  remoteAddress?: string;
+  /** HTTP/1.1 Upgrade requests: the client's connection (the response to write to it is `res`) and the bytes read past the headers */
+  upgrade?: { socket: Duplex; head: Buffer };
 }

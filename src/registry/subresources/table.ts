@@ -10,6 +10,8 @@ import { bindingSubresource } from './binding.ts';
 import { logSubresource } from './log.ts';
 import { resizeSubresource } from './resize.ts';
 import { ephemeralContainersSubresource } from './ephemeral-containers.ts';
+import { evictionSubresource } from './eviction.ts';
+import { proxySubresource } from './proxy.ts';
 
 const registered = new Map<string, Subresource>();
 
@@ -26,6 +28,8 @@ registerSubresource(bindingSubresource);
 registerSubresource(logSubresource);
 registerSubresource(resizeSubresource);
 registerSubresource(ephemeralContainersSubresource);
+registerSubresource(evictionSubresource);
+registerSubresource(proxySubresource);
 
 function servedOn(sub: Subresource, info: ResourceInfo): boolean {
   return sub.servedFor ? sub.servedFor(info) : info.subresources.some(s => s.name === sub.name);

@@ -19,7 +19,7 @@ registerSubresource(keysSubresource);
 test('the table says which subresources each resource has', () => {
   const catalog = createCatalog({});
   const pods = catalog.lookup('', 'v1', 'pods')!;
-  assert.deepEqual(subresourcesOf(pods).map(s => s.name), ['binding', 'ephemeralcontainers', 'log', 'resize', 'status']);
+  assert.deepEqual(subresourcesOf(pods).map(s => s.name), ['binding', 'ephemeralcontainers', 'eviction', 'log', 'proxy', 'resize', 'status']);
   assert.equal(subresourceOf(pods, 'exec'), undefined, 'Kubernetes has it; this server does not implement it yet');
   assert.deepEqual(subresourcesOf(catalog.lookup('apps', 'v1', 'deployments')!).map(s => s.name), ['scale', 'status']);
   assert.deepEqual(subresourcesOf(catalog.lookup('', 'v1', 'namespaces')!).map(s => s.name), ['finalize', 'status']);
