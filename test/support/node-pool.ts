@@ -67,7 +67,8 @@ export async function startNodePool(opts: { kubeconfig: string; nodes: number; p
       await Promise.all(sims.map(s => s.stop()));
       // volumes of pods still there when the pool stops (tmpfs for Secrets when run as root)
       await unmountAllUnder(dir);
-      await rm(dir, { recursive: true, force: true });
+      // a pod worker may still be finishing a write as it stops: the removal tries again
+      await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
 }
