@@ -5,13 +5,15 @@ import type { FeatureGates } from '../api/feature-gates.ts';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
+import { ServerResponse, type IncomingMessage } from 'node:http';
+
 import type { Logger } from '../api/log.ts';
 import { badRequest, methodNotAllowed, unauthorized } from '../api/status.ts';
 import { statusFromError } from '../registry/storage-errors.ts';
 import type { Catalog } from '../schema/types.ts';
 import type { Registry } from '../registry/registry.ts';
-import type { RequestContext, ResponseLike } from './context.ts';
+import type { RequestContext, ResponseLike, UpgradeRequest } from './context.ts';
 import { parseRequestInfo } from './request-info.ts';
 import { readBody } from './body.ts';
 import { sendError, sendJson, sendText } from './respond.ts';
@@ -135,7 +137,23 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     });
   });
 
-  async function handle(req: http2.Http2ServerRequest, res: ResponseLike, abort: LazyAbort): Promise<void> {
+  // exec, attach and portforward arrive as HTTP/1.1 upgrades: they go through the same pipeline,
+  // with a response bound to the raw socket for answers that refuse them
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const res = new ServerResponse(req);
+    res.assignSocket(socket as import('node:net').Socket);
+    res.shouldKeepAlive = false;
+    res.once('finish', () => { res.detachSocket(socket as import('node:net').Socket); socket.end(); });
+    socket.on('error', () => socket.destroy());
+    const abort = new LazyAbort();
+    socket.once('close', () => abort.abort());
+    void handle(req as unknown as http2.Http2ServerRequest, res as unknown as ResponseLike, abort, { req, socket, head }).catch(err => {
+      opts.log.error('upgrade failed', { err: String(err) });
+      socket.destroy();
+    });
+  });
+
+  async function handle(req: http2.Http2ServerRequest, res: ResponseLike, abort: LazyAbort, upgrade?: UpgradeRequest): Promise<void> {
     const method = req.method;
     const target = splitTarget(req.url);
     const query = target?.query ?? new URLSearchParams();
@@ -148,6 +166,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       get signal() { return abort.signal; },
       warnings: [],
       features: opts.features,
+      upgrade,
     };
     const started = performance.now();
     try {

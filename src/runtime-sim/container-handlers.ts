@@ -63,6 +63,8 @@ export function containerHandlers(rt: SimRuntime): Handlers {
         hostname: sandbox.config.hostname || sandbox.config.metadata?.name || '',
         program: containerProgram(config.command ?? [], config.args ?? [], overrides),
         clock: settings.clock,
+        // host-network pods listen on the node itself, which the sim does not model
+        listen: sandbox.ip ? (port, onConnection) => rt.network.listen(sandbox.id, port, onConnection) : undefined,
         ...(overrides.memoryBytes !== undefined ? { memoryBytes: overrides.memoryBytes } : {}),
       });
       containers.add(id, container);

@@ -10,6 +10,10 @@ import type { Clock } from '../api/clock.ts';
 import { nanos } from './options.ts';
 import { SimProcess } from './process.ts';
 import type { CommandList } from './shell/ast.ts';
+import type { OutputStream, ShellHost } from './shell/host.ts';
+import type { Readable } from 'node:stream';
+import { SimInput } from './stdin.ts';
+import type { PodListener } from './network.ts';
 import { argvCommand } from './shell/parse.ts';
 import { status as grpcStatus } from '@grpc/grpc-js';
 import type { CriContainer, CriContainerConfig, CriContainerStatus, CriImageSpec, CriInput, CriLinuxContainerResources } from '../agent/cri/generated/cri-types.ts';
@@ -34,7 +38,18 @@ export interface ContainerSpec {
   clock: Clock;
   /** what the container uses (the memory-bytes annotation): over its memory limit, the kernel kills it */
   memoryBytes?: number;
+  /** listening on a port of the pod's network namespace */
+  listen?: ShellHost['listen'];
 }
+
+/** a streamed exec's ends: its input, whether it has a terminal, where its output goes */
+export interface ExecStreams {
+  stdin?: Readable;
+  tty: boolean;
+  write(stream: OutputStream, text: string): Promise<void>;
+}
+
+export type OutputListener = (stream: OutputStream, text: string) => void;
 
 export interface ExecResult {
   stdout: Buffer;
@@ -62,6 +77,8 @@ export class SimContainer {
   #removed = false;
   #oomKilled = false;
   readonly #execs = new Set<SimProcess>();
+  readonly #attached = new Set<OutputListener>();
+  readonly #listeners = new Set<PodListener>();
 
   constructor(spec: ContainerSpec) {
     this.spec = spec;
@@ -101,7 +118,11 @@ export class SimContainer {
       cwd: this.spec.config.workingDir,
       unknownCommand: 'daemon',
       clock,
-      output: (stream, text) => log?.write(stream, text) ?? Promise.resolve(),
+      output: (stream, text) => {
+        for (const l of this.#attached) l(stream, text);
+        return log?.write(stream, text) ?? Promise.resolve();
+      },
+      listen: this.#listen(),
     });
     this.#process = proc;
     this.state = 'CONTAINER_RUNNING';
@@ -110,6 +131,9 @@ export class SimContainer {
     this.#exited = proc.run(this.spec.program).then(async code => {
       await log?.end();
       for (const e of this.#execs) e.signal('KILL');
+      // the pod's listeners the container's processes left behind go with them
+      for (const l of this.#listeners) l.close();
+      this.#listeners.clear();
       this.finishedAt = nanos(clock.now());
       this.exitCode = code;
       // containerd's reason for a task the OOM killer ended
@@ -164,6 +188,49 @@ export class SimContainer {
       throw new SimError(grpcStatus.DEADLINE_EXCEEDED, `failed to exec in container: timeout ${timeoutSeconds}s exceeded: context deadline exceeded`);
     }
     return { stdout: Buffer.from(stdout), stderr: Buffer.from(stderr), exitCode: await done };
+  }
+
+  /**
+   * a command run with its streams attached (CRI Exec through the streaming server): output as
+   * it is written, input as it comes; `kill` ends it (the client went away)
+   */
+  execStream(argv: string[], io: ExecStreams): { done: Promise<number>; kill(): void } {
+    if (this.state !== 'CONTAINER_RUNNING') throw unknown(`container is in ${this.state} state`);
+    const proc = new SimProcess({
+      env: this.spec.env,
+      files: this.files,
+      cwd: this.spec.config.workingDir,
+      unknownCommand: 'succeed',
+      clock: this.spec.clock,
+      output: (stream, text) => io.write(io.tty ? 'stdout' : stream, text),
+      stdin: io.stdin ? new SimInput(io.stdin) : undefined,
+      tty: io.tty,
+      listen: this.#listen(),
+    });
+    this.#execs.add(proc);
+    const done = proc.run(argvCommand(argv)).finally(() => this.#execs.delete(proc));
+    return { done, kill: () => proc.signal('KILL') };
+  }
+
+  /** PID 1's output from now on, until the listener is removed (CRI Attach) */
+  attach(listener: OutputListener): () => void {
+    this.#attached.add(listener);
+    return () => this.#attached.delete(listener);
+  }
+
+  /** settles when the running container has exited */
+  exited(): Promise<void> {
+    return this.#exited ?? Promise.resolve();
+  }
+
+  #listen(): ShellHost['listen'] {
+    const listen = this.spec.listen;
+    if (!listen) return undefined;
+    return async (port, onConnection) => {
+      const l = await listen(port, onConnection);
+      this.#listeners.add(l);
+      return { close: () => { this.#listeners.delete(l); l.close(); } };
+    };
   }
 
   #settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {

@@ -9,6 +9,7 @@ import type { CommandList } from './shell/ast.ts';
 import { ScriptExit, type OutputStream, type ShellHost } from './shell/host.ts';
 import { Interpreter } from './shell/interpreter.ts';
 import type { Clock } from '../api/clock.ts';
+import type { SimInput } from './stdin.ts';
 
 export type Signal = 'TERM' | 'INT' | 'KILL';
 
@@ -22,12 +23,18 @@ export interface ProcessOptions {
   unknownCommand: 'daemon' | 'succeed';
   clock: Clock;
   output(stream: OutputStream, text: string): Promise<void>;
+  stdin?: SimInput;
+  tty?: boolean;
+  listen?: ShellHost['listen'];
 }
 
 export class SimProcess implements ShellHost {
   readonly env: Record<string, string>;
   readonly files: Map<string, string>;
   readonly unknownCommand: 'daemon' | 'succeed';
+  readonly stdin?: SimInput;
+  readonly tty?: boolean;
+  readonly listen?: ShellHost['listen'];
   readonly #clock: Clock;
   readonly #output: ProcessOptions['output'];
   readonly #cwd: string;
@@ -47,6 +54,9 @@ export class SimProcess implements ShellHost {
     this.#clock = opts.clock;
     this.#output = opts.output;
     this.#cwd = opts.cwd || '/';
+    this.stdin = opts.stdin;
+    this.tty = opts.tty;
+    this.listen = opts.listen;
   }
 
   /** runs the program to its end; resolves with the exit status */

@@ -34,7 +34,7 @@ function checkOptions(q: URLSearchParams): void {
   if (q.get('sinceSeconds') && q.get('sinceTime')) throw badRequest('at most one of `sinceTime` or `sinceSeconds` may be specified');
 }
 
-function pickContainer(pod: KubeObject & PodParts, asked: string | null): string {
+export function pickContainer(pod: KubeObject & PodParts, asked: string | null): string {
   const name = pod.metadata.name;
   const names = (list: Named[] | undefined) => (list ?? []).map(c => c.name);
   const containers = names(pod.spec?.containers);

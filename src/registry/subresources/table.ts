@@ -9,6 +9,9 @@ import { finalizeSubresource } from './finalize.ts';
 import { bindingSubresource } from './binding.ts';
 import { logSubresource } from './log.ts';
 import { resizeSubresource } from './resize.ts';
+import { execSubresource } from './exec.ts';
+import { attachSubresource } from './attach.ts';
+import { portForwardSubresource } from './portforward.ts';
 
 const registered = new Map<string, Subresource>();
 
@@ -24,6 +27,9 @@ registerSubresource(finalizeSubresource);
 registerSubresource(bindingSubresource);
 registerSubresource(logSubresource);
 registerSubresource(resizeSubresource);
+registerSubresource(execSubresource);
+registerSubresource(attachSubresource);
+registerSubresource(portForwardSubresource);
 
 function servedOn(sub: Subresource, info: ResourceInfo): boolean {
   return sub.servedFor ? sub.servedFor(info) : info.subresources.some(s => s.name === sub.name);

@@ -1,22 +1,11 @@
 // The programs the sim knows: enough of busybox for container commands, probes and tests.
 
 import { posix } from 'node:path';
-import type { ShellHost } from './host.ts';
+import type { Builtin, ShellAccess } from './host.ts';
 import { inBin } from '../executable.ts';
+import { httpd } from './httpd.ts';
 
-export interface CommandIo {
-  write(fd: 1 | 2, text: string): Promise<void>;
-}
-
-/** how a builtin reaches back into the shell: nested scripts and the working directory */
-export interface ShellAccess {
-  host: ShellHost;
-  cwd: string;
-  runScript(src: string): Promise<number>;
-  runArgv(argv: string[], io: CommandIo): Promise<number>;
-}
-
-export type Builtin = (args: string[], io: CommandIo, sh: ShellAccess) => Promise<number> | number;
+export type { Builtin, CommandIo, ShellAccess } from './host.ts';
 
 const resolvePath = (sh: ShellAccess, p: string) => posix.resolve(sh.cwd, p);
 
@@ -101,6 +90,7 @@ function isDir(sh: ShellAccess, path: string): boolean {
 const signalNames: Record<string, 'TERM' | 'INT'> = { TERM: 'TERM', SIGTERM: 'TERM', '15': 'TERM', INT: 'INT', SIGINT: 'INT', '2': 'INT' };
 
 export const builtins: Record<string, Builtin> = {
+  httpd,
   true: () => 0,
   ':': () => 0,
   false: () => 1,
@@ -125,7 +115,12 @@ export const builtins: Record<string, Builtin> = {
   },
   async cat(args, io, sh) {
     let status = 0;
-    for (const f of args.filter(a => a !== '-')) {
+    const files = args.filter(a => !/^-[a-zA-Z]+$/.test(a));
+    // no file, or `-`: standard input, copied as it comes until it ends
+    if (files.length === 0 || files.includes('-')) {
+      for (let chunk = await sh.host.stdin?.read(); chunk; chunk = await sh.host.stdin?.read()) await io.write(1, chunk.toString('utf8'));
+    }
+    for (const f of files.filter(a => a !== '-')) {
       const content = sh.host.files.get(resolvePath(sh, f));
       if (content === undefined) {
         await io.write(2, `cat: can't open '${f}': No such file or directory\n`);

@@ -1,6 +1,10 @@
 // What an interpreted script runs against: the container's environment and files, its output,
 // time, and the signals sent to it.
 
+import type { Socket } from 'node:net';
+import type { SimInput } from '../stdin.ts';
+import type { PodListener } from '../network.ts';
+
 export type OutputStream = 'stdout' | 'stderr';
 
 /** the script ends with this status: `exit N`, or a signal that ends the process */
@@ -31,4 +35,24 @@ export interface ShellHost {
   takeTraps(): string[];
   /** throws ScriptExit when a signal has ended the process */
   check(): void;
+  /** standard input, when a client is attached to it (exec -i); absent: empty */
+  stdin?: SimInput;
+  /** stdin is a terminal (exec -t): an interactive shell prompts and echoes */
+  tty?: boolean;
+  /** listening on a port of the pod's network namespace (absent: no network to listen on) */
+  listen?(port: number, onConnection: (socket: Socket) => void): Promise<PodListener>;
 }
+
+export interface CommandIo {
+  write(fd: 1 | 2, text: string): Promise<void>;
+}
+
+/** how a builtin reaches back into the shell: nested scripts and the working directory */
+export interface ShellAccess {
+  host: ShellHost;
+  cwd: string;
+  runScript(src: string): Promise<number>;
+  runArgv(argv: string[], io: CommandIo): Promise<number>;
+}
+
+export type Builtin = (args: string[], io: CommandIo, sh: ShellAccess) => Promise<number> | number;

@@ -61,7 +61,8 @@ export class Interpreter implements ShellAccess {
     const base = name.includes('/') ? posix.basename(name) : name;
     if (shells.has(base)) {
       const c = args.indexOf('-c');
-      return c >= 0 && args[c + 1] !== undefined ? this.runScript(args[c + 1]!) : this.#unknown();
+      if (c >= 0 && args[c + 1] !== undefined) return this.runScript(args[c + 1]!);
+      return this.host.stdin ? this.#interactive(io) : this.#unknown();
     }
     if (base === 'exit') throw new ScriptExit(args[0] === undefined ? this.#status : (Number.parseInt(args[0], 10) & 255));
     if (base === 'exec') {
@@ -76,6 +77,20 @@ export class Interpreter implements ShellAccess {
     const builtin = builtins[base];
     if (builtin) return builtin(args, io, this);
     return this.#unknown();
+  }
+
+  /** `sh` reading its commands from stdin: a line at a time, prompting on a terminal, to the end of input or `exit` */
+  async #interactive(io: CommandIo): Promise<number> {
+    for (;;) {
+      if (this.host.tty) await io.write(1, `${this.cwd} # `);
+      const line = await this.host.stdin!.readLine();
+      if (line === null) return this.#status;
+      // a terminal echoes what is typed
+      if (this.host.tty) await io.write(1, `${line}\r\n`);
+      const exit = /^\s*exit(?:\s+(\d+))?\s*$/.exec(line);
+      if (exit) return exit[1] === undefined ? this.#status : Number.parseInt(exit[1], 10) & 255;
+      this.#status = await this.runScript(line);
+    }
   }
 
   async #unknown(): Promise<number> {
