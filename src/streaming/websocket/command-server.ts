@@ -1,7 +1,7 @@
 // The server end of exec and attach over Kubernetes' WebSocket channel protocols: an accepted
 // socket turned into CommandStreams. Channel 0 is the client's stdin, 1 and 2 stdout and stderr,
 // 3 the error channel (the outcome: text up to v3, a Status from v4), 4 terminal sizes (v3 on).
-// From v5 either side can end a channel with [255, n]; before it, stdin ends only with the socket.
+// From v5 the client can end stdin with [255, 0]; before it, stdin ends only with the socket.
 
 import { PassThrough, Writable } from 'node:stream';
 import type { WebSocket } from 'ws';
@@ -10,22 +10,20 @@ import type { CommandStreamOptions, CommandStreams, TerminalSize } from '../stre
 import { AsyncQueue } from '../queue.ts';
 import { statusJson } from '../exit-status.ts';
 import {
-  decodeFrame, decodeResize, encodeClose, encodeFrame, errorChannel, parseChannelProtocol, resizeChannel, stderrChannel, stdinChannel, stdoutChannel,
+  decodeFrame, decodeResize, encodeFrame, errorChannel, parseChannelProtocol, resizeChannel, stderrChannel, stdinChannel, stdoutChannel,
   type ChannelProtocol,
 } from './channels.ts';
 
-/** a Writable whose chunks leave as messages on one channel, each after the one before was sent */
-export function channelWriter(ws: WebSocket, p: ChannelProtocol, channel: number, onEnd?: () => void): Writable {
+/**
+ * a Writable whose chunks leave as messages on one channel, each after the one before was sent.
+ * Its end is not announced: clients (kubectl's v5 among them) take the close signal only from
+ * the client's side, and the outcome on the error channel ends the output anyway.
+ */
+export function channelWriter(ws: WebSocket, p: ChannelProtocol, channel: number): Writable {
   return new Writable({
     write(chunk: Buffer, _enc, cb) {
       if (ws.readyState !== ws.OPEN) return cb();
       ws.send(encodeFrame(p, channel, chunk), err => cb(err ?? null));
-    },
-    final(cb) {
-      // v5 says the end of a stream without ending the session; older versions cannot
-      if (p.version >= 5 && ws.readyState === ws.OPEN) ws.send(encodeClose(channel), () => cb());
-      else cb();
-      onEnd?.();
     },
   });
 }
