@@ -39,7 +39,14 @@ export function relayUpgrade(up: UpgradeRequest, url: string, tls: NodeClientTls
       up.socket.write(rawHead(101, res.statusMessage || 'Switching Protocols', res.rawHeaders));
       if (agentHead.length) up.socket.write(agentHead);
       if (up.head.length) agentSocket.write(up.head);
-      agentSocket.pipe(up.socket);
+      // toward the client, each chunk is written once the one before has gone: chunks are not
+      // merged, so messages the agent sent apart arrive apart (clients that read a message per
+      // readable event, like the Python client, depend on it)
+      agentSocket.on('data', (d: Buffer) => {
+        agentSocket.pause();
+        up.socket.write(d, () => agentSocket.resume());
+      });
+      agentSocket.once('end', () => up.socket.end());
       up.socket.pipe(agentSocket);
       const end = () => { agentSocket.destroy(); up.socket.destroy(); resolve(); };
       agentSocket.once('close', end);

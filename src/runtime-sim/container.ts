@@ -10,7 +10,7 @@ import type { Clock } from '../api/clock.ts';
 import { nanos } from './options.ts';
 import { SimProcess } from './process.ts';
 import type { CommandList } from './shell/ast.ts';
-import type { OutputStream, ShellHost } from './shell/host.ts';
+import type { Output, OutputStream, ShellHost } from './shell/host.ts';
 import type { Readable } from 'node:stream';
 import { SimInput } from './stdin.ts';
 import type { PodListener } from './network.ts';
@@ -46,10 +46,10 @@ export interface ContainerSpec {
 export interface ExecStreams {
   stdin?: Readable;
   tty: boolean;
-  write(stream: OutputStream, text: string): Promise<void>;
+  write(stream: OutputStream, data: Output): Promise<void>;
 }
 
-export type OutputListener = (stream: OutputStream, text: string) => void;
+export type OutputListener = (stream: OutputStream, data: Output) => void;
 
 export interface ExecResult {
   stdout: Buffer;
@@ -118,9 +118,9 @@ export class SimContainer {
       cwd: this.spec.config.workingDir,
       unknownCommand: 'daemon',
       clock,
-      output: (stream, text) => {
-        for (const l of this.#attached) l(stream, text);
-        return log?.write(stream, text) ?? Promise.resolve();
+      output: (stream, data) => {
+        for (const l of this.#attached) l(stream, data);
+        return log?.write(stream, String(data)) ?? Promise.resolve();
       },
       listen: this.#listen(),
     });
@@ -178,7 +178,7 @@ export class SimContainer {
       cwd: this.spec.config.workingDir,
       unknownCommand: 'succeed',
       clock: this.spec.clock,
-      output: async (stream, text) => { if (stream === 'stdout') stdout += text; else stderr += text; },
+      output: async (stream, data) => { if (stream === 'stdout') stdout += String(data); else stderr += String(data); },
     });
     this.#execs.add(proc);
     const done = proc.run(argvCommand(argv)).finally(() => this.#execs.delete(proc));
@@ -202,7 +202,7 @@ export class SimContainer {
       cwd: this.spec.config.workingDir,
       unknownCommand: 'succeed',
       clock: this.spec.clock,
-      output: (stream, text) => io.write(io.tty ? 'stdout' : stream, text),
+      output: (stream, data) => io.write(io.tty ? 'stdout' : stream, data),
       stdin: io.stdin ? new SimInput(io.stdin) : undefined,
       tty: io.tty,
       listen: this.#listen(),

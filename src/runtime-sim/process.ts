@@ -6,7 +6,7 @@
 // SIGKILL ends it with 137 whatever it does.
 
 import type { CommandList } from './shell/ast.ts';
-import { ScriptExit, type OutputStream, type ShellHost } from './shell/host.ts';
+import { ScriptExit, type Output, type OutputStream, type ShellHost } from './shell/host.ts';
 import { Interpreter } from './shell/interpreter.ts';
 import type { Clock } from '../api/clock.ts';
 import type { SimInput } from './stdin.ts';
@@ -22,7 +22,7 @@ export interface ProcessOptions {
   cwd?: string;
   unknownCommand: 'daemon' | 'succeed';
   clock: Clock;
-  output(stream: OutputStream, text: string): Promise<void>;
+  output(stream: OutputStream, data: Output): Promise<void>;
   stdin?: SimInput;
   tty?: boolean;
   listen?: ShellHost['listen'];
@@ -84,8 +84,8 @@ export class SimProcess implements ShellHost {
     this.#wake?.();
   }
 
-  output(stream: OutputStream, text: string): Promise<void> {
-    return this.#output(stream, text);
+  output(stream: OutputStream, data: Output): Promise<void> {
+    return this.#output(stream, data);
   }
 
   check(): void {

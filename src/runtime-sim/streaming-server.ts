@@ -11,7 +11,7 @@ import { commandModuleFor, portForwardModuleFor } from '../streaming/protocols.t
 import { exitStatus, failureStatus } from '../streaming/exit-status.ts';
 import { relayBytes } from '../streaming/relay.ts';
 import type { CommandStreams } from '../streaming/streams.ts';
-import type { OutputStream } from './shell/host.ts';
+import type { Output, OutputStream } from './shell/host.ts';
 import type { SimRuntime } from './runtime-state.ts';
 import { StreamingRequests, type StreamingRequest } from './streaming-requests.ts';
 
@@ -22,10 +22,10 @@ function refuse(socket: Duplex, code: number, message: string): void {
 
 /** output written as the client can take it: a slow reader slows the command down */
 function writer(streams: CommandStreams) {
-  return async (stream: OutputStream, text: string) => {
+  return async (stream: OutputStream, data: Output) => {
     const w = stream === 'stderr' && streams.stderr ? streams.stderr : streams.stdout;
     if (!w || w.writableEnded || w.destroyed) return;
-    if (!w.write(Buffer.from(text))) await new Promise<void>(resolve => { w.once('drain', resolve); w.once('close', resolve); });
+    if (!w.write(typeof data === 'string' ? Buffer.from(data) : data)) await new Promise<void>(resolve => { w.once('drain', resolve); w.once('close', resolve); });
   };
 }
 

@@ -1,9 +1,11 @@
 // The programs the sim knows: enough of busybox for container commands, probes and tests.
 
+import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import type { Builtin, ShellAccess } from './host.ts';
 import { inBin } from '../executable.ts';
 import { httpd } from './httpd.ts';
+import { sha256sum, tar } from './tar.ts';
 
 export type { Builtin, CommandIo, ShellAccess } from './host.ts';
 
@@ -91,6 +93,8 @@ const signalNames: Record<string, 'TERM' | 'INT'> = { TERM: 'TERM', SIGTERM: 'TE
 
 export const builtins: Record<string, Builtin> = {
   httpd,
+  tar,
+  sha256sum,
   true: () => 0,
   ':': () => 0,
   false: () => 1,
@@ -130,6 +134,33 @@ export const builtins: Record<string, Builtin> = {
       }
     }
     return status;
+  },
+  // `head -c N` / `head -n N` of a file or of standard input: it stops reading once it has them
+  async head(args, io, sh) {
+    let bytes: number | undefined, lines = 10;
+    const files: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '-c') bytes = Number(args[++i]);
+      else if (a === '-n') lines = Number(args[++i]);
+      else if (/^-\d+$/.test(a)) lines = Number(a.slice(1));
+      else files.push(a);
+    }
+    let text = '';
+    if (files.length === 0 || files[0] === '-') {
+      const want = () => (bytes !== undefined ? Buffer.byteLength(text) < bytes : text.split('\n').length <= lines);
+      for (let chunk = want() ? await sh.host.stdin?.read() : null; chunk; chunk = want() ? await sh.host.stdin?.read() : null) text += chunk.toString('utf8');
+    } else if (bytes !== undefined && (files[0] === '/dev/urandom' || files[0] === '/dev/zero')) {
+      // the kernel's endless devices, read as far as asked
+      await io.write(1, files[0] === '/dev/zero' ? Buffer.alloc(bytes) : randomBytes(bytes));
+      return 0;
+    } else {
+      const content = sh.host.files.get(resolvePath(sh, files[0]!));
+      if (content === undefined) { await io.write(2, `head: ${files[0]}: No such file or directory\n`); return 1; }
+      text = content;
+    }
+    await io.write(1, bytes !== undefined ? Buffer.from(text).subarray(0, bytes).toString('utf8') : text.split('\n').slice(0, lines).join('\n') + (text.split('\n').length > lines ? '\n' : ''));
+    return 0;
   },
   touch(args, _io, sh) {
     for (const f of args.filter(a => !a.startsWith('-'))) {

@@ -6,6 +6,8 @@ import type { SimInput } from '../stdin.ts';
 import type { PodListener } from '../network.ts';
 
 export type OutputStream = 'stdout' | 'stderr';
+/** what a program writes: text, or bytes (an archive) that must reach the client unchanged */
+export type Output = string | Buffer;
 
 /** the script ends with this status: `exit N`, or a signal that ends the process */
 export class ScriptExit {
@@ -22,7 +24,7 @@ export interface ShellHost {
   /** what an unknown program does: a container's main process keeps running (a daemon the sim
    * does not know); an exec'd one succeeds (a tool the image would have) */
   unknownCommand: 'daemon' | 'succeed';
-  output(stream: OutputStream, text: string): Promise<void>;
+  output(stream: OutputStream, data: Output): Promise<void>;
   /** false when a trapped signal cut it short; throws ScriptExit when a signal ends the process */
   sleep(ms: number): Promise<boolean>;
   /** a program the sim does not know runs until signalled; unlike the shell, it ends on SIGTERM */
@@ -44,7 +46,7 @@ export interface ShellHost {
 }
 
 export interface CommandIo {
-  write(fd: 1 | 2, text: string): Promise<void>;
+  write(fd: 1 | 2, data: Output): Promise<void>;
 }
 
 /** how a builtin reaches back into the shell: nested scripts and the working directory */

@@ -87,9 +87,20 @@ export class Interpreter implements ShellAccess {
       if (line === null) return this.#status;
       // a terminal echoes what is typed
       if (this.host.tty) await io.write(1, `${line}\r\n`);
-      const exit = /^\s*exit(?:\s+(\d+))?\s*$/.exec(line);
-      if (exit) return exit[1] === undefined ? this.#status : Number.parseInt(exit[1], 10) & 255;
-      this.#status = await this.runScript(line);
+      let program: CommandList;
+      try {
+        program = parseScript(line);
+      } catch (err) {
+        if (!(err instanceof ShellSyntaxError)) throw err;
+        continue; // a line the sim cannot follow does nothing here
+      }
+      try {
+        this.#status = await this.#list(program);
+      } catch (err) {
+        if (!(err instanceof ScriptExit)) throw err;
+        this.host.check();
+        return err.status; // `exit`: the interactive shell ends with it
+      }
     }
   }
 
@@ -175,10 +186,11 @@ export class Interpreter implements ShellAccess {
       sinks[r.fd] = this.#fileSink(this.#expand(r.target) ?? '', r.append);
     }
     const io: CommandIo = {
-      write: async (fd, text) => {
+      write: async (fd, data) => {
         const sink = sinks[fd];
-        if (sink.kind === 'stream') await this.host.output(sink.stream, text);
-        else if (sink.kind === 'file') this.host.files.set(sink.path, (this.host.files.get(sink.path) ?? '') + text);
+        if (sink.kind === 'stream') await this.host.output(sink.stream, data);
+        // files hold bytes as latin1 text (one character per byte), so an archive survives them
+        else if (sink.kind === 'file') this.host.files.set(sink.path, (this.host.files.get(sink.path) ?? '') + (typeof data === 'string' ? data : data.toString('latin1')));
         this.host.check();
       },
     };

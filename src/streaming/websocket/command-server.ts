@@ -81,9 +81,12 @@ export function commandStreamsOverWebSocket(ws: WebSocket, protocolName: string,
       // output already written goes first: the outcome is the last thing the client reads
       void Promise.all([ended(stdout), ended(stderr)]).then(() => {
         if (ws.readyState !== ws.OPEN) return;
-        if (p.version >= 4) ws.send(encodeFrame(p, errorChannel, Buffer.from(statusJson(status))));
-        else if (status) ws.send(encodeFrame(p, errorChannel, Buffer.from(status.message ?? '')));
-        ws.close(1000);
+        // the close follows once the outcome is on the wire: a client that reads a frame per
+        // readable event (the Python client polls the raw socket) must see them arrive apart
+        const close = () => ws.close(1000);
+        if (p.version >= 4) ws.send(encodeFrame(p, errorChannel, Buffer.from(statusJson(status))), close);
+        else if (status) ws.send(encodeFrame(p, errorChannel, Buffer.from(status.message ?? '')), close);
+        else close();
       });
     },
     closed,
