@@ -42,9 +42,18 @@ export function relayUpgrade(up: UpgradeRequest, url: string, tls: NodeClientTls
       // toward the client, each chunk is written once the one before has gone: chunks are not
       // merged, so messages the agent sent apart arrive apart (clients that read a message per
       // readable event, like the Python client, depend on it)
+      // toward the client, a small chunk is written alone, once what went before has gone: small
+      // messages the agent sent apart (an exit status, then the close) arrive apart, which
+      // clients that read one message per readable event (the Python client) depend on; bulk
+      // data (a chunk as large as a TLS record) flows with the usual backpressure
       agentSocket.on('data', (d: Buffer) => {
-        agentSocket.pause();
-        up.socket.write(d, () => agentSocket.resume());
+        if (d.length < 16384) {
+          agentSocket.pause();
+          up.socket.write(d, () => agentSocket.resume());
+        } else if (!up.socket.write(d)) {
+          agentSocket.pause();
+          up.socket.once('drain', () => agentSocket.resume());
+        }
       });
       agentSocket.once('end', () => up.socket.end());
       up.socket.pipe(agentSocket);

@@ -109,3 +109,6 @@ export function decodeResize(data: Buffer): { width: number; height: number } | 
 export function encodeResize(size: { width: number; height: number }): Buffer {
   return Buffer.from(JSON.stringify({ Width: size.width, Height: size.height }));
 }
+
+/** how much may wait unsent on a socket before a writer waits for it to go out */
+export const sendWindowBytes = 4 * 1024 * 1024;

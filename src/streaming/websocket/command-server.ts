@@ -10,7 +10,7 @@ import type { CommandStreamOptions, CommandStreams, TerminalSize } from '../stre
 import { AsyncQueue } from '../queue.ts';
 import { statusJson } from '../exit-status.ts';
 import {
-  decodeFrame, decodeResize, encodeFrame, errorChannel, parseChannelProtocol, resizeChannel, stderrChannel, stdinChannel, stdoutChannel,
+  decodeFrame, decodeResize, encodeFrame, errorChannel, parseChannelProtocol, resizeChannel, sendWindowBytes, stderrChannel, stdinChannel, stdoutChannel,
   type ChannelProtocol,
 } from './channels.ts';
 
@@ -23,7 +23,8 @@ export function channelWriter(ws: WebSocket, p: ChannelProtocol, channel: number
   return new Writable({
     write(chunk: Buffer, _enc, cb) {
       if (ws.readyState !== ws.OPEN) return cb();
-      ws.send(encodeFrame(p, channel, chunk), err => cb(err ?? null));
+      // pipelined: the writer waits only when a window's worth is still unsent
+      if (ws.bufferedAmount < sendWindowBytes) { ws.send(encodeFrame(p, channel, chunk)); cb(); } else ws.send(encodeFrame(p, channel, chunk), err => cb(err ?? null));
     },
   });
 }

@@ -5,7 +5,7 @@
 
 import { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import { decodeFrame, encodeFrame, parseChannelProtocol, portForwardProtocolNames } from './channels.ts';
+import { decodeFrame, encodeFrame, parseChannelProtocol, portForwardProtocolNames, sendWindowBytes } from './channels.ts';
 import { openWebSocket, type DialOptions } from './command-client.ts';
 
 export async function dialPortForward(url: string, opts: DialOptions = {}): Promise<Duplex> {
@@ -17,7 +17,8 @@ export async function dialPortForward(url: string, opts: DialOptions = {}): Prom
     read() { socket?.resume(); },
     write(chunk: Buffer, _enc, cb) {
       if (socket?.readyState !== socket?.OPEN) return cb(new Error('the port-forward connection is closed'));
-      socket!.send(encodeFrame(p, 0, chunk), err => cb(err ?? null));
+      // pipelined, as the server end's writes are
+      if (socket!.bufferedAmount < sendWindowBytes) { socket!.send(encodeFrame(p, 0, chunk)); cb(); } else socket!.send(encodeFrame(p, 0, chunk), err => cb(err ?? null));
     },
     // the protocol cannot say "no more from me" without ending the session: the socket stays
     // open for the answer until the other side closes it or this end is destroyed

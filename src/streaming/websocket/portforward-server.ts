@@ -7,7 +7,7 @@ import { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { ForwardedConnection, PortForwardStreams } from '../streams.ts';
 import { AsyncQueue } from '../queue.ts';
-import { decodeFrame, encodeFrame, parseChannelProtocol } from './channels.ts';
+import { decodeFrame, encodeFrame, parseChannelProtocol, sendWindowBytes } from './channels.ts';
 
 export function portPrefix(port: number): Buffer {
   const b = Buffer.alloc(2);
@@ -31,7 +31,10 @@ export function portForwardOverWebSocket(ws: WebSocket, protocolName: string, po
     const finish = () => { if (!finished) { finished = true; done(); } };
     const data = new Duplex({
       read() { ws.resume(); },
-      write(chunk: Buffer, _enc, cb) { send(2 * i, chunk, err => cb(err ?? null)); },
+      write(chunk: Buffer, _enc, cb) {
+        // frames are pipelined: the writer waits only when a window's worth is still unsent
+        if (ws.bufferedAmount < sendWindowBytes) { send(2 * i, chunk); cb(); } else send(2 * i, chunk, err => cb(err ?? null));
+      },
       final(cb) { finish(); cb(); },
     });
     const conn: ForwardedConnection = {
