@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import net, { type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
+import { parse } from 'yaml';
+import { dialCommand, UpgradeRefused } from '../../src/streaming/websocket/command-client.ts';
 import { Exec, KubeConfig, PortForward } from '@kubernetes/client-node';
 import { requires } from '../support/requires.ts';
 import { kubectl } from './support/kubectl.ts';
@@ -26,8 +28,8 @@ const python = '/usr/bin/python3';
 const spdy = 'SPDY not merged';
 const run = promisify(execFile);
 
-async function createPod(k: PodCluster, name: string, containers: Array<Record<string, unknown>>, annotations?: Record<string, string>): Promise<void> {
-  const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', annotations }, spec: { nodeName: k.node, containers: containers.map(c => ({ image, imagePullPolicy: 'IfNotPresent', ...c })) } };
+async function createPod(k: PodCluster, name: string, containers: Array<Record<string, unknown>>, annotations?: Record<string, string>, restartPolicy = 'Always'): Promise<void> {
+  const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', annotations }, spec: { nodeName: k.node, restartPolicy, containers: containers.map(c => ({ image, imagePullPolicy: 'IfNotPresent', ...c })) } };
   const r = await k.c.request('POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   assert.equal(r.status, 201, r.body);
 }
@@ -60,6 +62,7 @@ for (const kind of runtimeKinds) {
     await createPod(k, 'web', [{ name: 'httpd', command: web }]);
     await createPod(k, 'talker', [{ name: 'main', command: ['sh', '-c', 'while true; do echo tick; sleep 1; done'] }]);
     await createPod(k, 'two', [{ name: 'a', command: forever }, { name: 'b', command: forever }], { 'kubectl.kubernetes.io/default-container': 'b' });
+    await createPod(k, 'done', [{ name: 'main', command: ['true'] }], undefined, 'Never');
     await Promise.all(['shell', 'web', 'talker', 'two'].map(n => running(k, n)));
     const kc = (args: string[], input?: string) => kubectl(kubectl133, k.orch.kubeconfig, args, input);
     const dir = await mkdtemp(join(tmpdir(), 'orch-streaming-'));
@@ -118,6 +121,27 @@ for (const kind of runtimeKinds) {
       const plain = await k.c.request('POST', '/api/v1/namespaces/default/pods/two/exec?command=true&stdout=true&container=a');
       assert.equal(plain.status, 400);
       assert.equal(plain.json().message, 'Upgrade request required');
+      // discovery shows them as kube-apiserver does
+      const listed = (await k.c.request('GET', '/api/v1')).json().resources.filter((x: any) => /^pods\/(exec|attach|portforward)$/.test(x.name));
+      assert.deepEqual(listed.map((x: any) => [x.name, x.kind, x.verbs]), [
+        ['pods/attach', 'PodAttachOptions', ['create', 'get']], ['pods/exec', 'PodExecOptions', ['create', 'get']], ['pods/portforward', 'PodPortForwardOptions', ['create', 'get']],
+      ]);
+    });
+
+    await t.test("the agent's refusals reach the client as the kubelet words them", async () => {
+      await until('done Succeeded', async () => (await k.c.request('GET', '/api/v1/namespaces/default/pods/done')).json()?.status?.phase === 'Succeeded');
+      const kconf = parse(await readFile(k.orch.kubeconfig, 'utf8'));
+      const b = (s: string) => Buffer.from(s, 'base64').toString();
+      const tls = { ca: b(kconf.clusters[0].cluster['certificate-authority-data']), cert: b(kconf.users[0].user['client-certificate-data']), key: b(kconf.users[0].user['client-key-data']) };
+      const server = kconf.clusters[0].cluster.server;
+      const refused = (path: string) => dialCommand(`${server}${path}`, { tls }).then(() => assert.fail('upgraded'), (e: unknown) => e as UpgradeRefused);
+      const gone = await refused('/api/v1/namespaces/default/pods/done/exec?command=true&stdout=true');
+      assert.deepEqual([gone.code, gone.body], [500, 'container not found ("main")']);
+      const noStreams = await refused('/api/v1/namespaces/default/pods/shell/exec?command=true');
+      assert.deepEqual([noStreams.code, noStreams.body], [400, 'you must specify at least 1 of stdin, stdout, stderr']);
+      const r = await kc(['exec', 'done', '--', 'true']);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /cannot exec into a container in a completed pod; current phase is Succeeded|container not found \("main"\)/);
     });
 
     await t.test('kubectl attach follows the main process', async () => {
