@@ -49,7 +49,7 @@ test('GET /api/v1 lists resources and subresources by name', () => {
     shortNames: ['po'], categories: ['all'], storageVersionHash: 'xPOwRZ+Yhw8=',
   });
   // exactly the subresources this server implements: those of the registry's table
-  assert.deepEqual([...byName.keys()].filter(n => n.startsWith('pods/')), ['pods/binding', 'pods/log', 'pods/resize', 'pods/status']);
+  assert.deepEqual([...byName.keys()].filter(n => n.startsWith('pods/')), ['pods/attach', 'pods/binding', 'pods/exec', 'pods/log', 'pods/portforward', 'pods/resize', 'pods/status']);
   assert.deepEqual(byName.get('namespaces/finalize'), { name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] });
   assert.deepEqual(byName.get('replicationcontrollers/scale'), { name: 'replicationcontrollers/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
   assert.equal(byName.get('pods/eviction'), undefined, 'not implemented, so not advertised');
@@ -90,8 +90,11 @@ test('aggregated discovery for /api and /apis', () => {
   assert.deepEqual(pods.responseKind, { group: '', version: '', kind: 'Pod' });
   assert.deepEqual(pods.shortNames, ['po']);
   assert.deepEqual(pods.subresources, [
+    { subresource: 'attach', responseKind: { group: '', version: '', kind: 'PodAttachOptions' }, verbs: ['create', 'get'] },
     { subresource: 'binding', responseKind: { group: '', version: '', kind: 'Binding' }, verbs: ['create'] },
+    { subresource: 'exec', responseKind: { group: '', version: '', kind: 'PodExecOptions' }, verbs: ['create', 'get'] },
     { subresource: 'log', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get'] },
+    { subresource: 'portforward', responseKind: { group: '', version: '', kind: 'PodPortForwardOptions' }, verbs: ['create', 'get'] },
     { subresource: 'resize', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
     { subresource: 'status', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
   ]);
