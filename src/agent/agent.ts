@@ -41,6 +41,7 @@ import { eventRecorder } from '../client/events.ts';
 import { startNodeGc, type NodeGc } from './gc/node-gc.ts';
 import { startLocalPathCleanup } from './volumes/local-path-cleanup.ts';
 import { resourceMetricsRoute, summaryRoute } from './stats/stats-routes.ts';
+import { podsRoute } from './server/pods-route.ts';
 
 /** the configuration fields the agent reads (KubeletConfiguration names) */
 export interface AgentSettings {
@@ -179,6 +180,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   });
   server.route('/stats/summary', summaryRoute(stats));
   server.route('/metrics/resource', resourceMetricsRoute(stats));
+  server.route('/pods', podsRoute(() => pods?.workers.pods() ?? []));
   const nodeEvents = opts.client ? eventRecorder(opts.client, 'kubelet', log, nodeName, () => clock.now()) : undefined;
   const eviction = evictionManager({
     thresholds,
@@ -290,7 +292,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       nodeEvent: (reason, message) => nodeEvents?.record({ apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, uid: nodeName } }, 'Warning', reason, message),
     });
     if (opts.client) localVolumes = startLocalPathCleanup(opts.client, nodeName, log.with({ component: 'local-path' }));
-    server.route('/containerLogs', containerLogsRoute((ns, pod, container, previous) => findLogFile(manager.workers, manager.reader, podLogsDir, ns, pod, container, previous)));
+    server.route('/containerLogs', containerLogsRoute((ns, pod, container, previous) => findLogFile(manager.workers, manager.reader, podLogsDir, ns, pod, container, previous, uid => manager.statusOf(uid))));
     const streaming = { cri: opts.cri, targets: streamTargets(manager.workers, manager.reader), log: log.with({ component: 'streaming' }) };
     server.upgradeRoute('/exec', commandRoute('exec', streaming));
     server.upgradeRoute('/attach', commandRoute('attach', streaming));

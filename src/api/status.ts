@@ -76,7 +76,7 @@ export function conflict(r: QualifiedResource, name: string, why: string = confl
 }
 
 export type FieldErrorType =
-  | 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueDuplicate'
+  | 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueNotFound'
   | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueTooMany' | 'FieldValueTypeInvalid' | 'InternalError';
 
 /** one problem with one field, worded as Kubernetes' field errors are */
@@ -93,6 +93,7 @@ const fieldErrorWords: Record<FieldErrorType, string> = {
   FieldValueInvalid: 'Invalid value',
   FieldValueNotSupported: 'Unsupported value',
   FieldValueDuplicate: 'Duplicate value',
+  FieldValueNotFound: 'Not found',
   FieldValueForbidden: 'Forbidden',
   FieldValueTooLong: 'Too long',
   FieldValueTooMany: 'Too many',

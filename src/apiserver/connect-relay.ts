@@ -7,18 +7,26 @@
 // clients print it as "unable to upgrade connection: <its text>".
 
 import https from 'node:https';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { badRequest, internalError, StatusError } from '../api/status.ts';
 import type { NodeClientTls } from './node-stream.ts';
-import type { UpgradeRequest } from './context.ts';
 
 
 // hop-by-hop headers a proxy does not forward, except the two an upgrade is made of
 const dropped = new Set(['host', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'proxy-authorization', 'authorization']);
 
-function forwardedHeaders(req: IncomingMessage): Record<string, string | string[]> {
+/** the client's upgrade request, as the connect handler hands it over */
+export interface UpgradeRequest {
+  method: string;
+  headers: IncomingHttpHeaders;
+  socket: Duplex;
+  head: Buffer;
+}
+
+function forwardedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !dropped.has(k) && !k.startsWith('impersonate-')) out[k] = v;
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !dropped.has(k) && !k.startsWith('impersonate-')) out[k] = v;
   return out;
 }
 
@@ -34,7 +42,7 @@ export function relayUpgrade(up: UpgradeRequest, url: string, tls: NodeClientTls
   return new Promise<void>((resolve, reject) => {
     // the agent's serving certificate is its own unless the cluster signed one: as for logs, it
     // is not verified (kube-apiserver without --kubelet-certificate-authority)
-    const out = https.request(url, { method: up.req.method, headers: forwardedHeaders(up.req), cert: tls.cert, key: tls.key, rejectUnauthorized: false, agent: false });
+    const out = https.request(url, { method: up.method, headers: forwardedHeaders(up.headers), cert: tls.cert, key: tls.key, rejectUnauthorized: false, agent: false });
     out.on('upgrade', (res, agentSocket, agentHead) => {
       up.socket.write(rawHead(101, res.statusMessage || 'Switching Protocols', res.rawHeaders));
       if (agentHead.length) up.socket.write(agentHead);

@@ -1,12 +1,12 @@
 // One request as the handlers see it.
 
 import type { FeatureGates } from '../api/feature-gates.ts';
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Duplex, Readable } from 'node:stream';
 import type { Logger } from '../api/log.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { RequestInfo } from './request-info.ts';
 import type { Subresource } from '../registry/subresources/subresource.ts';
-import type { Duplex } from 'node:stream';
 
 export interface User {
   name: string;
@@ -28,13 +28,6 @@ export interface ResponseLike {
   once(event: string, fn: (...args: unknown[]) => void): unknown;
 }
 
-/** the upgrade a client asked for, as the server's 'upgrade' event handed it over */
-export interface UpgradeRequest {
-  req: IncomingMessage;
-  socket: Duplex;
-  head: Buffer;
-}
-
 export interface RequestContext {
   method: string;
   query: URLSearchParams;
@@ -54,6 +47,16 @@ export interface RequestContext {
   warnings: string[];
   /** the server's feature gates; absent: every gate at its default */
   features?: FeatureGates;
-  /** the client's upgrade (HTTP/1.1 `Upgrade:`), for connect subresources to relay */
-  upgrade?: UpgradeRequest;
+  /** the request as sent, for subresources that relay it (proxy) */
+  incoming?: IncomingRequest;
+}
+
+/** the request as it came in: its target, unread body and peer, and its connection when it asks to upgrade */
+export interface IncomingRequest {
+  /** the request target, still escaped, with its query */
+  url: string;
+  body: Readable;
+  remoteAddress?: string;
+  /** HTTP/1.1 Upgrade requests: the client's connection (the response to write to it is `res`) and the bytes read past the headers */
+  upgrade?: { socket: Duplex; head: Buffer };
 }

@@ -127,6 +127,12 @@ export function resourcePaths(r: ResourceInfo): Record<string, Json> {
       if (s.verbs.includes('create')) pi.post = op(ctx, 'post', `create${idBase}${idSub}`, { parameters: [{ in: 'body', name: 'body', required: true, schema: def }, ...writeParams], responses: responses(def, ['200', '201', '202']) }, gvk);
     }
     if (Object.keys(pi).length) paths[path] = { ...pi, parameters: itemCommon };
+    // a proxy also answers under every path after its name, as `.../proxy/{path}`
+    if (s.proxyLocation && Object.keys(pi).length) {
+      const withPath: Json = {};
+      for (const [method, o] of Object.entries(pi)) withPath[method] = { ...(o as Json), operationId: `${(o as Json).operationId}WithPath` };
+      paths[`${path}/{path}`] = { ...withPath, parameters: [pathParam('name'), pathParam('path'), ...common] };
+    }
   }
   return paths;
 }

@@ -17,6 +17,7 @@ import { handleDeleteCollection } from './handlers/delete-collection.ts';
 import { metricsGroup } from './metrics-api/catalog.ts';
 import { serveMetrics } from './metrics-api/serve.ts';
 import { connectSubresource } from './handlers/connect.ts';
+import { handleProxy } from './proxy/handle.ts';
 
 const writeVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
@@ -46,11 +47,13 @@ export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Pro
   // KEP-4974: every use of core/v1 Endpoints is answered with this warning from 1.33 on
   if (ri.group === '' && ri.resource === 'endpoints') ctx.warnings.push('v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice');
   if (ri.subresource) {
-    // the subresources this server implements, from the registry's table
-    const sub = subresourceOf(info, ri.subresource);
-    if (!sub) throw resourceNotFound();
+    // the subresources this server implements, from the registry's table; only a proxy takes a path after its name
+    const [name, ...subpath] = ri.subresource.split('/');
+    const sub = subresourceOf(info, name!);
+    if (!sub || (subpath.length && !sub.proxyLocation)) throw resourceNotFound();
     const verb = ri.verb === 'watch' ? 'get' : ri.verb;
-    if (!(sub.verbs as readonly string[]).includes(verb)) throw methodNotAllowed();
+    // a proxy relays every method it takes (handleProxy says which)
+    if (!sub.proxyLocation && !(sub.verbs as readonly string[]).includes(verb)) throw methodNotAllowed();
     ctx.subresource = sub;
     if (sub.upgradeTarget) return connectSubresource(ctx, deps, sub.upgradeTarget);
   } else {
@@ -63,6 +66,7 @@ export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Pro
   if (info.namespaced && ri.namespace === undefined && !['list', 'watch', 'deletecollection'].includes(ri.verb)) {
     throw notFound({ group: '', resource: 'namespaces' }, '');
   }
+  if (ctx.subresource?.proxyLocation) return handleProxy(ctx, deps, ctx.subresource);
   const handler = handlers[ri.verb];
   if (!handler) throw methodNotAllowed();
   if (writeVerbs.has(ri.verb)) negotiateBeforeWriting(ctx);

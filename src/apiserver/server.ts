@@ -5,15 +5,14 @@ import type { FeatureGates } from '../api/feature-gates.ts';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import http from 'node:http';
 import type { Duplex, Readable } from 'node:stream';
-import { ServerResponse, type IncomingMessage } from 'node:http';
-
 import type { Logger } from '../api/log.ts';
 import { badRequest, methodNotAllowed, unauthorized } from '../api/status.ts';
 import { statusFromError } from '../registry/storage-errors.ts';
 import type { Catalog } from '../schema/types.ts';
 import type { Registry } from '../registry/registry.ts';
-import type { RequestContext, ResponseLike, UpgradeRequest } from './context.ts';
+import type { RequestContext, ResponseLike } from './context.ts';
 import { parseRequestInfo } from './request-info.ts';
 import { readBody } from './body.ts';
 import { sendError, sendJson, sendText } from './respond.ts';
@@ -137,23 +136,22 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     });
   });
 
-  // exec, attach and portforward arrive as HTTP/1.1 upgrades: they go through the same pipeline,
-  // with a response bound to the raw socket for answers that refuse them
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const res = new ServerResponse(req);
-    res.assignSocket(socket as import('node:net').Socket);
-    res.shouldKeepAlive = false;
-    res.once('finish', () => { res.detachSocket(socket as import('node:net').Socket); socket.end(); });
-    socket.on('error', () => socket.destroy());
+  // an HTTP/1.1 Upgrade (WebSocket, SPDY) runs the same pipeline; its answer is written on the
+  // client's connection until a subresource that relays it takes the connection over
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const abort = new LazyAbort();
-    socket.once('close', () => abort.abort());
-    void handle(req as unknown as http2.Http2ServerRequest, res as unknown as ResponseLike, abort, { req, socket, head }).catch(err => {
-      opts.log.error('upgrade failed', { err: String(err) });
-      socket.destroy();
+    watches.add(abort); // long-running: ended, not waited for, on shutdown
+    const res = new http.ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as import('node:net').Socket);
+    res.once('finish', () => socket.end());
+    socket.once('close', () => { watches.delete(abort); abort.abort(); });
+    void handle(req as unknown as http2.Http2ServerRequest, res as unknown as ResponseLike, abort, { socket, head }).catch(err => {
+      opts.log.error('request failed', { err: String(err) });
     });
   });
 
-  async function handle(req: http2.Http2ServerRequest, res: ResponseLike, abort: LazyAbort, upgrade?: UpgradeRequest): Promise<void> {
+  async function handle(req: http2.Http2ServerRequest, res: ResponseLike, abort: LazyAbort, upgrade?: { socket: Duplex; head: Buffer }): Promise<void> {
     const method = req.method;
     const target = splitTarget(req.url);
     const query = target?.query ?? new URLSearchParams();
@@ -166,7 +164,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       get signal() { return abort.signal; },
       warnings: [],
       features: opts.features,
-      upgrade,
+      incoming: { url: req.url ?? '', body: req as unknown as Readable, remoteAddress: (req.socket ?? req.stream?.session?.socket)?.remoteAddress, upgrade },
     };
     const started = performance.now();
     try {

@@ -1,9 +1,14 @@
-// The connection layer under the REST client: HTTPS (or plain HTTP) with keep-alive agents,
-// client certificates or a bearer token. Watches get their own agent so that long-lived
-// streams never take the sockets ordinary requests queue for.
+// The connection layer under the REST client. Over HTTPS it speaks HTTP/2, as client-go does:
+// every request and every watch of a client share one TLS connection, where HTTP/1.1 needs a
+// connection per open watch (a controller manager watches some sixty resources, and each
+// connection holds TLS buffers at both ends). A server that does not offer h2 in ALPN gets
+// HTTP/1.1 with keep-alive agents instead, as does plain HTTP; there, watches get their own agent
+// so that long-lived streams never take the sockets ordinary requests queue for.
 
 import http from 'node:http';
 import https from 'node:https';
+import http2 from 'node:http2';
+import type { Readable } from 'node:stream';
 import { createSecureContext } from 'node:tls';
 import type { ClientConfig } from './kubeconfig.ts';
 
@@ -11,11 +16,26 @@ const idempotent = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
 export interface RawResponse { statusCode: number; headers: http.IncomingHttpHeaders; body: string }
 
+/** a response being read as a stream: its status, headers and body */
+export interface StreamResponse { statusCode: number; headers: http.IncomingHttpHeaders; body: Readable }
+
+export interface StreamHandlers {
+  onResponse(res: StreamResponse): void;
+  /** the request failed before a response arrived */
+  onError(err: Error): void;
+}
+
 export interface Transport {
   /** one request, its whole response body as text */
   send(method: string, path: string, headers: Record<string, string>, body?: Buffer, timeoutMs?: number): Promise<RawResponse>;
-  /** a request whose response is read as a stream by the caller */
-  stream(method: string, path: string, headers: Record<string, string>, onResponse: (res: http.IncomingMessage) => void): http.ClientRequest;
+  /** a bodiless request whose response the caller reads as a stream; close() abandons it */
+  stream(method: string, path: string, headers: Record<string, string>, handlers: StreamHandlers): { close(): void };
+  close(): void;
+}
+
+interface Connection {
+  send: Transport['send'];
+  stream: Transport['stream'];
   close(): void;
 }
 
@@ -23,33 +43,154 @@ export function createTransport(cfg: ClientConfig, opts: { maxSockets?: number }
   const base = new URL(cfg.server);
   const secure = base.protocol === 'https:';
   if (!secure && base.protocol !== 'http:') throw new Error(`unsupported server URL ${cfg.server}`);
-  const prefix = base.pathname.replace(/\/+$/, '');
-  const host = base.hostname.replace(/^\[(.*)\]$/, '$1');
-  const port = base.port || (secure ? 443 : 80);
-  // one secure context for every connection: building it parses the key and certificates,
-  // which costs more than the handshake itself when connections come and go
-  const tls = secure
-    ? { secureContext: createSecureContext({ ca: cfg.ca, cert: cfg.cert, key: cfg.key }), servername: cfg.tlsServerName, rejectUnauthorized: !cfg.insecureSkipTLSVerify }
-    : {};
-  const makeAgent = (maxSockets: number) => secure
-    ? new https.Agent({ keepAlive: true, maxSockets, ...tls })
-    : new http.Agent({ keepAlive: true, maxSockets });
-  const agent = makeAgent(opts.maxSockets ?? 32);
-  const watchAgent = makeAgent(Infinity);
   const auth: Record<string, string> = cfg.token ? { authorization: `Bearer ${cfg.token}` } : {};
+  const target: Target = {
+    base, secure, auth,
+    prefix: base.pathname.replace(/\/+$/, ''),
+    host: base.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: Number(base.port || (secure ? 443 : 80)),
+    // one secure context for every connection: building it parses the key and certificates,
+    // which costs more than the handshake itself when connections come and go
+    tls: secure
+      ? { secureContext: createSecureContext({ ca: cfg.ca, cert: cfg.cert, key: cfg.key }), servername: cfg.tlsServerName, rejectUnauthorized: !cfg.insecureSkipTLSVerify }
+      : {},
+  };
+  if (!secure) return http1(target, opts.maxSockets ?? 32);
+  // HTTP/2 until the server shows it does not speak it (no h2 in ALPN); then HTTP/1.1 for good,
+  // and what failed on the way is sent again there. The request's error comes a moment before
+  // the connection's, hence the look one turn later.
+  let conn: Connection = http2Connection(target, () => {
+    conn.close();
+    conn = http1(target, opts.maxSockets ?? 32);
+  });
+  const switched = async (used: Connection) => { await new Promise(r => setImmediate(r)); return conn !== used; };
+  return {
+    send(...args) {
+      const used = conn;
+      return used.send(...args).catch(async err => { if (await switched(used)) return conn.send(...args); throw err; });
+    },
+    stream(method, path, headers, handlers) {
+      const used = conn;
+      let handle = used.stream(method, path, headers, {
+        onResponse: res => handlers.onResponse(res),
+        onError: err => void switched(used).then(yes => { if (yes) handle = conn.stream(method, path, headers, handlers); else handlers.onError(err); }),
+      });
+      return { close: () => handle.close() };
+    },
+    close: () => conn.close(),
+  };
+}
 
-  const open = (a: http.Agent, method: string, path: string, headers: Record<string, string>, cb: (res: http.IncomingMessage) => void) =>
-    (secure ? https : http).request({ host, port, method, path: prefix + path, agent: a, headers: { ...auth, ...headers }, ...tls }, cb);
+interface Target {
+  base: URL;
+  secure: boolean;
+  prefix: string;
+  host: string;
+  port: number;
+  auth: Record<string, string>;
+  tls: { secureContext?: import('node:tls').SecureContext; servername?: string; rejectUnauthorized?: boolean };
+}
+
+function collect(body: Readable, statusCode: number, headers: http.IncomingHttpHeaders, resolve: (r: RawResponse) => void, reject: (e: Error) => void): void {
+  const chunks: Buffer[] = [];
+  body.on('data', (c: Buffer) => chunks.push(c));
+  body.on('end', () => resolve({ statusCode, headers, body: Buffer.concat(chunks).toString('utf8') }));
+  body.on('error', reject);
+}
+
+function http2Connection(t: Target, notSpoken: () => void): Connection {
+  let session: http2.ClientHttp2Session | undefined;
+  let open = 0;
+  let closed = false;
+  let fellBack = false;
+  const origin = `https://${t.base.host}`;
+
+  function current(): http2.ClientHttp2Session {
+    if (session && !session.closed && !session.destroyed) return session;
+    const s = http2.connect(origin, {
+      ...t.tls, host: t.host, port: t.port,
+      // no h2 in the server's answer: the connection fails, and the caller goes to HTTP/1.1
+      ALPNProtocols: ['h2'],
+    });
+    s.on('error', (err: NodeJS.ErrnoException) => {
+      if (!fellBack && (err.code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' || /no application protocol/i.test(err.message))) { fellBack = true; notSpoken(); }
+    });
+    s.on('close', () => { if (session === s) session = undefined; });
+    s.on('goaway', () => { if (session === s) session = undefined; });
+    s.unref(); // idle, the connection keeps nobody alive; a request in flight refs it
+    session = s;
+    return s;
+  }
+
+  // a request in flight keeps the process alive, as an HTTP/1.1 socket in use does
+  const begin = (s: http2.ClientHttp2Session) => { if (open++ === 0) s.ref(); };
+  const end = (s: http2.ClientHttp2Session) => { if (--open === 0 && !s.destroyed) s.unref(); };
+
+  function request(method: string, path: string, headers: Record<string, string>, endStream: boolean): { s: http2.ClientHttp2Session; req: http2.ClientHttp2Stream } {
+    const s = current();
+    const req = s.request({ ...t.auth, ...headers, ':method': method, ':path': t.prefix + path }, { endStream });
+    begin(s);
+    let counted = true;
+    req.once('close', () => { if (counted) { counted = false; end(s); } });
+    return { s, req };
+  }
 
   return {
     send(method, path, headers, body, timeoutMs) {
       const attempt = (retried: boolean): Promise<RawResponse> => new Promise((resolve, reject) => {
-        const req = open(agent, method, path, body ? { ...headers, 'content-length': String(body.length) } : headers, res => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-          res.on('error', reject);
+        if (closed) return reject(new Error('the client is closed'));
+        const { s, req } = request(method, path, body ? { ...headers, 'content-length': String(body.length) } : headers, !body);
+        let responded = false;
+        req.on('response', h => {
+          responded = true;
+          const { ':status': status, ...rest } = h;
+          collect(req, Number(status), rest as http.IncomingHttpHeaders, resolve, reject);
         });
+        if (timeoutMs) req.setTimeout(timeoutMs, () => req.close(http2.constants.NGHTTP2_CANCEL, () => reject(new Error(`${method} ${path}: no response within ${timeoutMs}ms`))));
+        req.on('error', (err: NodeJS.ErrnoException) => {
+          // the server refused the stream or was going away as we sent it: it never acted on
+          // it, so an idempotent request is safe to send again on a fresh connection
+          if (!retried && !responded && idempotent.has(method) && (s.closed || s.destroyed || err.code === 'ERR_HTTP2_GOAWAY_SESSION' || err.code === 'ERR_HTTP2_STREAM_ERROR')) {
+            if (session === s) session = undefined;
+            return resolve(attempt(true));
+          }
+          reject(err);
+        });
+        if (body) req.end(body);
+      });
+      return attempt(false);
+    },
+    stream(method, path, headers, handlers) {
+      const { req } = request(method, path, headers, true);
+      req.on('response', h => {
+        const { ':status': status, ...rest } = h;
+        handlers.onResponse({ statusCode: Number(status), headers: rest as http.IncomingHttpHeaders, body: req });
+      });
+      req.on('error', err => handlers.onError(err));
+      return { close: () => { if (!req.destroyed) req.close(http2.constants.NGHTTP2_CANCEL); } };
+    },
+    close() {
+      closed = true;
+      session?.destroy();
+      session = undefined;
+    },
+  };
+}
+
+function http1(t: Target, maxSockets: number): Connection {
+  const makeAgent = (max: number) => t.secure
+    ? new https.Agent({ keepAlive: true, maxSockets: max, ...t.tls })
+    : new http.Agent({ keepAlive: true, maxSockets: max });
+  const agent = makeAgent(maxSockets);
+  const watchAgent = makeAgent(Infinity);
+  const open = (a: http.Agent, method: string, path: string, headers: Record<string, string>, cb: (res: http.IncomingMessage) => void) =>
+    (t.secure ? https : http).request({ host: t.host, port: t.port, method, path: t.prefix + path, agent: a, headers: { ...t.auth, ...headers }, ...t.tls }, cb);
+
+  return {
+    send(method, path, headers, body, timeoutMs) {
+      const attempt = (retried: boolean): Promise<RawResponse> => new Promise((resolve, reject) => {
+        const req = open(agent, method, path, body ? { ...headers, 'content-length': String(body.length) } : headers, res =>
+          collect(res, res.statusCode ?? 0, res.headers, resolve, reject));
         if (timeoutMs) req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${path}: no response within ${timeoutMs}ms`)));
         req.on('error', (err: NodeJS.ErrnoException) => {
           // the server closed an idle keep-alive connection just as we reused it: the request
@@ -61,8 +202,11 @@ export function createTransport(cfg: ClientConfig, opts: { maxSockets?: number }
       });
       return attempt(false);
     },
-    stream(method, path, headers, onResponse) {
-      return open(watchAgent, method, path, headers, onResponse);
+    stream(method, path, headers, handlers) {
+      const req = open(watchAgent, method, path, headers, res => handlers.onResponse({ statusCode: res.statusCode ?? 0, headers: res.headers, body: res }));
+      req.on('error', err => handlers.onError(err));
+      req.end();
+      return { close: () => req.destroy() };
     },
     close() {
       agent.destroy();

@@ -20,30 +20,32 @@ export function openWatch(transport: Transport, path: string, onEvent: (e: Watch
   const finish = (err?: Error) => {
     if (done) return;
     done = true;
-    req.destroy();
+    req.close();
     onError(err);
   };
-  const req = transport.stream('GET', path, { accept }, res => {
-    if (res.statusCode !== 200) {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => finish(apiErrorFromResponse(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'))));
-      res.on('error', err => finish(err));
-      return;
-    }
-    res.setEncoding('utf8');
-    const feed = lineSplitter(line => {
-      if (done) return;
-      let e: WatchEvent;
-      try { e = JSON.parse(line); } catch { return finish(new Error(`watch ${path}: undecodable event ${JSON.stringify(line.slice(0, 200))}`)); }
-      onEvent(e);
-    });
-    res.on('data', (chunk: string) => feed(chunk));
-    res.on('end', () => finish());
-    res.on('error', err => finish(err));
-    res.on('close', () => finish(res.complete ? undefined : new Error(`watch ${path}: connection closed`)));
+  const req = transport.stream('GET', path, { accept }, {
+    onResponse({ statusCode, body }) {
+      if (statusCode !== 200) {
+        const chunks: Buffer[] = [];
+        body.on('data', (c: Buffer) => chunks.push(c));
+        body.on('end', () => finish(apiErrorFromResponse(statusCode, Buffer.concat(chunks).toString('utf8'))));
+        body.on('error', err => finish(err));
+        return;
+      }
+      body.setEncoding('utf8');
+      const feed = lineSplitter(line => {
+        if (done) return;
+        let e: WatchEvent;
+        try { e = JSON.parse(line); } catch { return finish(new Error(`watch ${path}: undecodable event ${JSON.stringify(line.slice(0, 200))}`)); }
+        onEvent(e);
+      });
+      body.on('data', (chunk: string) => feed(chunk));
+      // a clean end comes before the close; a close without one is a connection lost
+      body.on('end', () => finish());
+      body.on('error', err => finish(err));
+      body.on('close', () => finish(new Error(`watch ${path}: connection closed`)));
+    },
+    onError: err => finish(err),
   });
-  req.on('error', err => finish(err));
-  req.end();
-  return { stop() { done = true; req.destroy(); } };
+  return { stop() { done = true; req.close(); } };
 }

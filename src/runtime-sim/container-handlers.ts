@@ -1,6 +1,7 @@
 // CreateContainer, StartContainer, StopContainer, RemoveContainer, ListContainers,
 // ContainerStatus, UpdateContainerResources and ReopenContainerLog.
 
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SimContainer } from './container.ts';
 import { containerFilter } from './filters.ts';
@@ -9,6 +10,7 @@ import type { Handlers } from './handlers.ts';
 import { normalizeImageRef } from './image-ref.ts';
 import { readOverrides } from './overrides.ts';
 import { containerProgram } from './program.ts';
+import { checkPidTarget, visibleProcesses } from './pid-namespace.ts';
 import type { SimRuntime } from './runtime-state.ts';
 import type { Sandbox } from './sandbox.ts';
 import type { CriContainerConfig } from '../agent/cri/generated/cri-types.ts';
@@ -20,9 +22,12 @@ export function findContainer(rt: SimRuntime, id: string): SimContainer {
   return c;
 }
 
+/** the pod's hostname; a sandbox without one (host network: the kubelet sends none) has the host's, as containerd gives it */
+const sandboxHostname = (sandbox: Sandbox) => sandbox.config.hostname || hostname();
+
 /** the environment a container's processes see: the spec's variables and the pod's hostname */
 function containerEnv(config: CriContainerConfig, sandbox: Sandbox): Record<string, string> {
-  const env: Record<string, string> = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOSTNAME: sandbox.config.hostname || sandbox.config.metadata?.name || '' };
+  const env: Record<string, string> = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOSTNAME: sandboxHostname(sandbox) };
   for (const kv of config.envs ?? []) {
     // KeyValue.value is a string in the CRI proto; the descriptor's table says bytes, which read
     // the same on the wire
@@ -44,6 +49,7 @@ export function containerHandlers(rt: SimRuntime): Handlers {
       const asked: string = config.image?.image ?? '';
       const image = images.find(asked);
       if (!image) throw notFound(`failed to resolve image "${asked}": not found`);
+      checkPidTarget(rt, sandbox.id, config);
       const overrides = readOverrides(config.metadata.name, config.annotations, sandbox.config.annotations);
       const id = settings.newId();
       const sm = sandbox.config.metadata;
@@ -51,7 +57,7 @@ export function containerHandlers(rt: SimRuntime): Handlers {
       const owner = names.reserve(name, id);
       if (owner) throw unknown(`failed to reserve container name "${name}": name "${name}" is reserved for "${owner}"`);
       const logDir: string = sandbox.config.logDirectory ?? '';
-      const container = new SimContainer({
+      const container: SimContainer = new SimContainer({
         id,
         sandboxId: sandbox.id,
         name,
@@ -60,12 +66,13 @@ export function containerHandlers(rt: SimRuntime): Handlers {
         imageName: image.repoTags[0] ?? normalizeImageRef(asked) ?? asked,
         logPath: logDir && config.logPath ? join(logDir, config.logPath) : '',
         env: containerEnv(config, sandbox),
-        hostname: sandbox.config.hostname || sandbox.config.metadata?.name || '',
+        hostname: sandboxHostname(sandbox),
         program: containerProgram(config.command ?? [], config.args ?? [], overrides),
         clock: settings.clock,
         // host-network pods listen on the node itself, which the sim does not model
         listen: sandbox.ip ? (port, onConnection) => rt.network.listen(sandbox.id, port, onConnection) : undefined,
         ...(overrides.memoryBytes !== undefined ? { memoryBytes: overrides.memoryBytes } : {}),
+        processes: (): string[] => visibleProcesses(rt, container),
       });
       containers.add(id, container);
       settings.log.debug('container created', { id, name });

@@ -3,6 +3,7 @@
 // sends SIGTERM and, once the grace period is over (or at once without one), SIGKILL.
 
 import { CriLogWriter } from './cri-log.ts';
+import { mountReader } from './mounts.ts';
 import { execProblem } from './executable.ts';
 import { SimError, unknown } from './grpc-errors.ts';
 import type { SimImage } from './images.ts';
@@ -40,6 +41,8 @@ export interface ContainerSpec {
   memoryBytes?: number;
   /** listening on a port of the pod's network namespace */
   listen?: ShellHost['listen'];
+  /** the command lines of the processes its PID namespace holds (pid-namespace.ts) */
+  processes?: () => string[];
 }
 
 /** a streamed exec's ends: its input, whether it has a terminal, where its output goes */
@@ -123,6 +126,8 @@ export class SimContainer {
         return log?.write(stream, String(data)) ?? Promise.resolve();
       },
       listen: this.#listen(),
+      ...this.#sees(),
+      commandLine: [...(this.spec.config.command ?? []), ...(this.spec.config.args ?? [])].join(' '),
     });
     this.#process = proc;
     this.state = 'CONTAINER_RUNNING';
@@ -179,6 +184,8 @@ export class SimContainer {
       unknownCommand: 'succeed',
       clock: this.spec.clock,
       output: async (stream, data) => { if (stream === 'stdout') stdout += String(data); else stderr += String(data); },
+      ...this.#sees(),
+      commandLine: argv.join(' '),
     });
     this.#execs.add(proc);
     const done = proc.run(argvCommand(argv)).finally(() => this.#execs.delete(proc));
@@ -206,6 +213,8 @@ export class SimContainer {
       stdin: io.stdin ? new SimInput(io.stdin) : undefined,
       tty: io.tty,
       listen: this.#listen(),
+      ...this.#sees(),
+      commandLine: argv.join(' '),
     });
     this.#execs.add(proc);
     const done = proc.run(argvCommand(argv)).finally(() => this.#execs.delete(proc));
@@ -231,6 +240,11 @@ export class SimContainer {
       this.#listeners.add(l);
       return { close: () => { this.#listeners.delete(l); l.close(); } };
     };
+  }
+
+  /** what its processes see of the world outside its own files: other processes, mounted host files */
+  #sees(): { processes?: () => string[]; readMounted: (path: string) => string | undefined } {
+    return { ...(this.spec.processes ? { processes: this.spec.processes } : {}), readMounted: mountReader(this.spec.config.mounts ?? []) };
   }
 
   #settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {

@@ -26,6 +26,12 @@ export interface ProcessOptions {
   stdin?: SimInput;
   tty?: boolean;
   listen?: ShellHost['listen'];
+  /** what `ps` sees (absent: only this process) */
+  processes?: () => string[];
+  /** this process's argv, joined */
+  commandLine?: string;
+  /** reads a file under one of the container's mounts from the host */
+  readMounted?: (path: string) => string | undefined;
 }
 
 export class SimProcess implements ShellHost {
@@ -57,7 +63,14 @@ export class SimProcess implements ShellHost {
     this.stdin = opts.stdin;
     this.tty = opts.tty;
     this.listen = opts.listen;
+    if (opts.processes) this.processes = opts.processes;
+    if (opts.readMounted) this.readMounted = opts.readMounted;
+    if (opts.commandLine !== undefined) this.commandLine = opts.commandLine;
   }
+
+  commandLine?: string;
+  processes?: () => string[];
+  readMounted?: (path: string) => string | undefined;
 
   /** runs the program to its end; resolves with the exit status */
   async run(program: CommandList): Promise<number> {

@@ -1,9 +1,11 @@
 // Pods on a real runtime: `orch server`, `orch agent` and a private containerd. A pod bound to
 // the node runs, gets an IP, becomes Ready through its readiness probe, restarts as its policy
 // says with crash-loop back-off, finishes, is stopped gracefully on delete and removed from the
-// API; a static pod manifest starts a pod the API shows as a mirror pod.
+// API; a static pod manifest starts a pod the API shows as a mirror pod; pods/proxy reaches
+// httpd in a pod; kubectl drain waits on a PodDisruptionBudget, then evicts.
 
 import { test } from 'node:test';
+import { spawn } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -112,6 +114,26 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.equal(logs.code, 0);
   });
 
+  await t.test('pods/proxy reaches busybox httpd in the pod at its IP (the first declared port, or the one named)', async () => {
+    const body = pod('httpd', node, {
+      command: ['sh', '-c', 'mkdir -p /www && echo hello from httpd > /www/index.html && exec httpd -f -p 8080 -h /www'],
+      ports: [{ containerPort: 8080 }],
+    });
+    assert.equal((await create(c, body)).status, 201);
+    await until('httpd Running', async () => (await getPod(c, 'httpd'))?.status?.phase === 'Running');
+    const proxied = await until('httpd answers through pods/proxy', async () => { const r = await c.request('GET', '/api/v1/namespaces/default/pods/httpd/proxy/index.html'); return r.status === 200 && r; }, 15_000);
+    assert.equal(proxied.body, 'hello from httpd\n');
+    for (const k of kubectls()) {
+      const r = await kubectl(k.path, orch.kubeconfig, ['get', '--raw', '/api/v1/namespaces/default/pods/http:httpd:8080/proxy/']);
+      assert.equal(r.code, 0, `${k.label}: ${r.stderr}`);
+      assert.equal(r.stdout, 'hello from httpd\n');
+    }
+    const closed = await c.request('GET', '/api/v1/namespaces/default/pods/httpd:8081/proxy/');
+    assert.equal(closed.status, 503);
+    assert.match(closed.json().message, /^error trying to reach service: dial tcp [\d.]+:8081: connect: connection refused$/);
+    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/httpd?gracePeriodSeconds=0')).status, 200);
+  });
+
   await t.test('an agent killed and started again adopts its running pods without restarting them', async () => {
     const before = await getPod(c, 'web');
     await restartAgent();
@@ -154,7 +176,6 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
       assert.match(bad.stderr, /container nope is not valid for pod web/, k.label);
     }
     // -f follows new lines as they are written
-    const { spawn } = await import('node:child_process');
     const follow = spawn(kubectls()[0]!.path, ['--kubeconfig', orch.kubeconfig, 'logs', '-f', 'web', '--tail=1'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     follow.stdout.on('data', d => { out += d; });
@@ -378,5 +399,37 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     // removing the manifest stops the pod and its mirror goes away
     await rm(join(staticDir, 'static-web.yaml'));
     await until('the mirror removed', async () => (await c.request('GET', `/api/v1/namespaces/default/pods/${name}`)).status === 404);
+  });
+
+  await t.test('kubectl drain: blocked by a PodDisruptionBudget, then the evicted pod is marked, stopped and gone', async () => {
+    const k = kubectls().at(-1)!;
+    const guarded = pod('guarded', node, { command: ['sh', '-c', "trap 'exit 0' TERM; while true; do sleep 1; done"] });
+    (guarded.metadata as Record<string, unknown>).labels = { app: 'guarded' };
+    assert.equal((await create(c, guarded)).status, 201);
+    await until('guarded Ready', async () => cond(await getPod(c, 'guarded'), 'Ready') === 'True');
+    const pdbs = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
+    assert.equal((await c.request('POST', pdbs, { body: JSON.stringify({ metadata: { name: 'guard' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'guarded' } } } }) })).status, 201);
+    await until('the budget counts the pod', async () => (await c.request('GET', `${pdbs}/guard`)).json().status?.currentHealthy === 1);
+    const child = spawn(k.path, ['--kubeconfig', orch.kubeconfig, 'drain', node, '--pod-selector=app=guarded', '--force', '--timeout=60s'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', d => { out += d; });
+    child.stderr.on('data', d => { out += d; });
+    const exited = new Promise<number | null>(r => child.once('exit', r));
+    const marked: unknown[] = [];
+    try {
+      await until('the eviction refused', async () => out.includes("Cannot evict pod as it would violate the pod's disruption budget."), 30_000, 50);
+      assert.equal((await getPod(c, 'guarded')).metadata.deletionTimestamp, undefined, 'a refused eviction leaves the pod');
+      const relax = await c.request('PATCH', `${pdbs}/guard`, { body: JSON.stringify({ spec: { minAvailable: 0 } }), headers: { 'content-type': 'application/merge-patch+json' } });
+      assert.equal(relax.status, 200, relax.body);
+      // the DisruptionTarget condition is there while the container stops
+      await until('the pod marked', async () => { const p = await getPod(c, 'guarded'); const m = p?.status?.conditions?.find((x: any) => x.type === 'DisruptionTarget'); if (m) marked.push(m); return !p || m; }, 20_000, 50);
+      assert.equal(await exited, 0, out);
+    } finally {
+      child.kill();
+    }
+    assert.equal((marked[0] as { reason?: string } | undefined)?.reason, 'EvictionByEvictionAPI', out);
+    assert.match(out, /pod\/guarded evicted/);
+    assert.equal((await c.request('GET', '/api/v1/namespaces/default/pods/guarded')).status, 404);
+    assert.equal((await kubectl(k.path, orch.kubeconfig, ['uncordon', node])).code, 0);
   });
 });

@@ -39,17 +39,20 @@ test('image pulls, pull policy and liveness on a simulated node', async t => {
     assert.equal(s.state.waiting.message, 'Container image "registry.local/absent:2.0" is not present with pull policy of Never');
   });
 
-  await t.test('pods/log: Kubernetes errors for an unplaced pod, a missing container name, a bad option', async () => {
+  await t.test('pods/log: Kubernetes answers for an unplaced pod, a missing container name, a bad option', async () => {
     const two = { metadata: { name: 'two' }, spec: { containers: [{ name: 'a', image: present, imagePullPolicy: 'IfNotPresent' }, { name: 'b', image: present, imagePullPolicy: 'IfNotPresent' }], initContainers: [{ name: 'i', image: present, imagePullPolicy: 'IfNotPresent', command: ['true'] }] } };
     const unplaced = { metadata: { name: 'unplaced' }, spec: { schedulerName: 'nobody', containers: [{ name: 'a', image: present }] } };
     for (const body of [two, unplaced]) await c.request('POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
     const log = (path: string) => c.request('GET', `/api/v1/namespaces/default/pods/${path}`);
     const noName = await log('two/log');
     assert.equal(noName.status, 400);
-    assert.equal(noName.json().message, 'a container name must be specified for pod two, choose one of: [a b] or one of the init containers: [i]');
+    assert.equal(noName.json().message, 'a container name must be specified for pod two, choose one of: [i a b]');
     assert.equal((await log('two/log?container=zzz')).json().message, 'container zzz is not valid for pod two');
-    assert.equal((await log('unplaced/log')).json().message, 'pod unplaced does not have a host assigned');
-    assert.equal((await log('two/log?container=a&tailLines=-2')).status, 400);
+    const unplacedLog = await log('unplaced/log');
+    assert.equal(unplacedLog.status, 204, 'no node, no log: kube-apiserver answers No Content');
+    const negative = await log('two/log?container=a&tailLines=-2');
+    assert.equal(negative.status, 422);
+    assert.equal(negative.json().message, 'PodLogOptions "two" is invalid: tailLines: Invalid value: -2: must be greater than or equal to 0');
     assert.equal((await log('missing/log')).status, 404);
     await until('two runs', async () => (await c.request('GET', '/api/v1/namespaces/default/pods/two')).json().status?.phase === 'Running');
     const ok = await log('two/log?container=a');

@@ -27,7 +27,8 @@ async function up(args: string[], env: NodeJS.ProcessEnv = process.env): Promise
   child.stderr!.on('data', d => { err += d; });
   const exited = new Promise<number | null>(r => child.once('exit', code => r(code)));
   await Promise.race([
-    until('orch up\'s node Ready', async () => /^node \S+ Ready \(\d+ ms\)$/m.test(out), 60_000),
+    // the kubeconfig lines come last, after the node's
+    until('orch up\'s node Ready', async () => /^node \S+ Ready \(\d+ ms\)$/m.test(out) && /^kubeconfig/m.test(out), 60_000),
     exited.then(code => { throw new Error(`orch up exited (${code}): ${err}`); }),
   ]);
   return { out: () => out, async stop(signal = 'SIGINT') { child.kill(signal); return exited; } };
@@ -46,6 +47,7 @@ test('orch up on the simulated runtime: one command, kubectl, Ctrl-C, and back w
   await writeFile(join(home, '.kube', 'config'), 'apiVersion: v1\nkind: Config\nclusters:\n- name: other\n  cluster:\n    server: https://192.0.2.1:6443\ncontexts:\n- name: other\n  context:\n    cluster: other\n    user: other\ncurrent-context: other\nusers:\n- name: other\n  user:\n    token: abc\n');
   const dataDir = join(dir, 'data');
   const first = await up(['--data-dir', dataDir, '--runtime', 'sim', '--write-kubeconfig'], { ...process.env, HOME: home });
+  t.after(() => first.stop('SIGKILL'));
   assert.match(first.out(), /^orch up: API server ready at https:\/\/127\.0\.0\.1:\d+ \(\d+ ms\), data in /m);
   assert.match(first.out(), /^runtime: simulated \(orch runtime-sim, as --runtime sim asks\)$/m);
   assert.match(first.out(), /kubeconfig merged into .*\.kube\/config as context "orch"/);

@@ -23,7 +23,7 @@ export function containerLogsRoute(locate: LogLocator, now: () => number = Date.
     try {
       opts = parseLogOptions(url.searchParams, now());
     } catch (err) {
-      if (err instanceof LogOptionsError) return fail(res, 400, err.message);
+      if (err instanceof LogOptionsError) return fail(res, err.code, err.message);
       throw err;
     }
     const where = await locate(parts[0]!, parts[1]!, parts[2]!, opts.previous);

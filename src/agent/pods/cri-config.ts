@@ -7,6 +7,7 @@ import { containerHash } from './container-hash.ts';
 import { criStopSignal } from './stop-signal.ts';
 import { expandReferences as expandArg } from './env.ts';
 import type { Container, Pod } from './types.ts';
+import { ephemeralPidNamespace } from './ephemeral-containers.ts';
 import type { CriContainerConfig, CriInput, CriLinuxContainerResources, CriLinuxContainerSecurityContext, CriLinuxPodSandboxConfig, CriMount, CriNamespaceOption, CriPodSandboxConfig, CriPortMapping, CriProtocol, CriDNSConfig } from '../cri/generated/cri-types.ts';
 import type { CoreV1PodDNSConfig } from '../../schema/generated/types.ts';
 
@@ -19,10 +20,11 @@ export interface SandboxSettings {
 
 export const podLogDir = (podLogsDir: string, pod: Pod) => `${podLogsDir}/${pod.metadata.namespace}_${pod.metadata.name}_${pod.metadata.uid}`;
 
-function namespaceOptions(pod: Pod): CriInput<CriNamespaceOption> {
+/** the pod's namespaces; an ephemeral container with a target joins that container's processes */
+function namespaceOptions(pod: Pod, pidTarget?: string): CriInput<CriNamespaceOption> {
   return {
     network: pod.spec.hostNetwork ? 'NODE' : 'POD',
-    pid: pod.spec.hostPID ? 'NODE' : pod.spec.shareProcessNamespace ? 'POD' : 'CONTAINER',
+    ...ephemeralPidNamespace(pod.spec.hostPID ? 'NODE' : pod.spec.shareProcessNamespace ? 'POD' : 'CONTAINER', pidTarget),
     ipc: pod.spec.hostIPC ? 'NODE' : 'POD',
   };
 }
@@ -51,7 +53,9 @@ export function sandboxConfig(pod: Pod, attempt: number, s: SandboxSettings, ext
   const privileged = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].some(c => c.securityContext?.privileged);
   return {
     metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, attempt },
-    hostname: pod.spec.hostNetwork ? s.nodeName : (pod.spec.hostname ?? pod.metadata.name).slice(0, 63),
+    // none with the host's network: the container shares the host's UTS namespace too, where
+    // runc refuses to set one (the kubelet leaves it empty; the runtime reports the host's)
+    hostname: pod.spec.hostNetwork ? '' : (pod.spec.hostname ?? pod.metadata.name).slice(0, 63),
     logDirectory: podLogDir(s.podLogsDir, pod),
     ...(dnsConfig ? { dnsConfig } : {}),
     portMappings: ports,
@@ -94,6 +98,8 @@ export interface ContainerInputs {
   resources?: CriInput<CriLinuxContainerResources>;
   /** the host file mounted at the container's terminationMessagePath */
   terminationLog?: string;
+  /** an ephemeral container's target: the runtime id of the container whose processes it sees */
+  pidTarget?: string;
 }
 
 export function containerConfig(inp: ContainerInputs): CriInput<CriContainerConfig> {
@@ -134,7 +140,7 @@ export function containerConfig(inp: ContainerInputs): CriInput<CriContainerConf
     linux: {
       resources: { ...linuxResources(c), ...(inp.resources ?? {}) },
       securityContext: {
-        namespaceOptions: namespaceOptions(pod),
+        namespaceOptions: namespaceOptions(pod, inp.pidTarget),
         privileged: !!sc.privileged,
         readonlyRootfs: !!sc.readOnlyRootFilesystem,
         ...(runAsUser !== undefined ? { runAsUser: { value: runAsUser } } : {}),

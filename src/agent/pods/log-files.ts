@@ -7,12 +7,19 @@ import { podLogDir } from './cri-config.ts';
 import type { LogLocation } from '../logs/container-logs-route.ts';
 import type { PodWorkers } from './pod-workers.ts';
 import type { SnapshotReader } from './runtime-snapshot.ts';
+import { containerLogProblem } from './log-status.ts';
+import type { PodStatus } from './types.ts';
 
-export async function findLogFile(workers: PodWorkers, reader: SnapshotReader, podLogsDir: string, namespace: string, podName: string, container: string, previous: boolean): Promise<LogLocation> {
+/** `statusOf`: the status the agent last computed for a pod, whose container states decide whether there is a log (log-status.ts) */
+export async function findLogFile(workers: PodWorkers, reader: SnapshotReader, podLogsDir: string, namespace: string, podName: string, container: string, previous: boolean, statusOf?: (uid: string) => PodStatus | undefined): Promise<LogLocation> {
   const pod = workers.pods().find(p => p.metadata.namespace === namespace && p.metadata.name === podName);
   if (!pod) return { code: 404, error: `pod "${podName}" does not exist` };
-  const all = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
+  // ephemeral containers' logs too (kubectl debug)
+  const all = [...(pod.spec.initContainers ?? []), ...pod.spec.containers, ...(pod.spec.ephemeralContainers ?? [])];
   if (!all.some(c => c.name === container)) return { code: 404, error: `container "${container}" not found in pod "${podName}"` };
+  const status = statusOf?.(pod.metadata.uid);
+  const problem = status ? containerLogProblem(status, container, podName, previous) : undefined;
+  if (problem) return { code: 400, error: problem };
   const rt = await reader.readPod(pod.metadata.uid);
   const instances = (rt?.containers ?? []).filter(c => c.name === container).sort((a, b) => b.createdAt - a.createdAt);
   const chosen = previous ? instances[1] : instances[0];

@@ -19,7 +19,7 @@ import { startProber } from './prober.ts';
 import { resourceStateFile } from './resource-state.ts';
 import { snapshotReader, type SnapshotReader } from './runtime-snapshot.ts';
 import { startStatusManager } from './status-manager.ts';
-import type { Pod } from './types.ts';
+import type { Pod, PodStatus } from './types.ts';
 import { removeOrphanedPodDirs } from './volumes.ts';
 
 export interface PodManagerOptions {
@@ -50,6 +50,8 @@ export interface PodManager {
   workers: PodWorkers;
   reader: SnapshotReader;
   pleg: Pleg;
+  /** the status last computed for a pod (what its log request is answered from) */
+  statusOf(uid: string): PodStatus | undefined;
   /**
    * Ends a pod for the node's sake (eviction): a Warning event with the reason, its containers
    * stopped within the grace period given, its status Failed with the reason and message.
@@ -133,6 +135,7 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
     workers: w,
     reader,
     pleg,
+    statusOf: uid => status.get(uid),
     async fail(pod, grace, why) {
       event(pod, 'Warning', why.reason, why.message);
       syncer.failPod(pod.metadata.uid, why);

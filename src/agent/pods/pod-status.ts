@@ -89,6 +89,20 @@ function containerStatus(inp: StatusInputs, c: Container, defaultWaiting: string
   };
 }
 
+/**
+ * Ephemeral containers' statuses, as the kubelet reports them: like a container's, but never
+ * ready, without `started` (no probes) and without resources (they may have none).
+ */
+function ephemeralStatuses(inp: StatusInputs, defaultWaiting: string, sandboxId: string | undefined): ContainerStatus[] {
+  return (inp.pod.spec.ephemeralContainers ?? []).map(ec => {
+    // its one instance, whichever sandbox it ran in: it is not started again in a new one
+    const [latest] = newestTwo(inp.runtime, ec.name);
+    const { status } = containerStatus(inp, { name: ec.name, image: ec.image }, defaultWaiting, latest?.sandboxId ?? sandboxId);
+    const { started: _started, allocatedResources: _allocated, resources: _resources, ...rest } = status;
+    return { ...rest, ready: false };
+  });
+}
+
 /** cpu and memory only: the resources in-place resize manages */
 const cpuMemory = (m: Record<string, string | number> | undefined) => {
   const out = Object.fromEntries(Object.entries(m ?? {}).filter(([k]) => k === 'cpu' || k === 'memory'));
@@ -201,6 +215,7 @@ export function podStatus(inp: StatusInputs): PodStatus {
     startTime: prev.startTime ?? stamp,
     ...(inits.length ? { initContainerStatuses: initBuilt.map(x => x.b.status) } : {}),
     containerStatuses: regularBuilt.map(x => x.b.status),
+    ...(pod.spec.ephemeralContainers?.length ? { ephemeralContainerStatuses: ephemeralStatuses(inp, initialized ? 'ContainerCreating' : 'PodInitializing', sandboxId) } : {}),
     qosClass: prev.qosClass,
   };
   if (out.qosClass === undefined) delete out.qosClass;

@@ -19,6 +19,7 @@ import { containerEnv } from './env.ts';
 import { ensureImage, type PullFailures } from './images.ts';
 import type { ObjectSource } from './object-source.ts';
 import { backoffKey, computePodActions, type StartAction, type Waiting } from './pod-actions.ts';
+import { ephemeralToStart } from './ephemeral-containers.ts';
 import { podStatus } from './pod-status.ts';
 import type { Prober, RunningContainer } from './prober.ts';
 import type { SnapshotReader } from './runtime-snapshot.ts';
@@ -153,14 +154,14 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     }
   }
 
-  async function startOne(pod: Pod, a: StartAction, sandboxId: string, sbConfig: CriInput<CriPodSandboxConfig>, podIPs: string[], volumes: Map<string, PreparedVolume>): Promise<void> {
+  async function startOne(pod: Pod, a: StartAction, sandboxId: string, sbConfig: CriInput<CriPodSandboxConfig>, podIPs: string[], volumes: Map<string, PreparedVolume>, pidTarget?: string): Promise<void> {
     const c = a.container;
     await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m), pullFailures);
     const envs = await containerEnv(pod, c, d.objects, { podIPs, hostIPs: d.nodeIPs(), nodeAllocatable: d.nodeAllocatable?.() });
     const mounts = await containerMounts(c, volumes, envs);
     const policy = d.containerPolicy ? await d.containerPolicy(pod, c) : {};
     const terminationLog = await newTerminationLog(d.rootDir, pod.metadata.uid, c.name);
-    const config = containerConfig({ pod, container: c, restartCount: a.restartCount, envs, mounts, terminationLog, ...policy });
+    const config = containerConfig({ pod, container: c, restartCount: a.restartCount, envs, mounts, terminationLog, ...policy, ...(pidTarget ? { pidTarget } : {}) });
     let containerId: string;
     try {
       ({ containerId } = await d.cri.createContainer({ podSandboxId: sandboxId, config, sandboxConfig: sbConfig }));
@@ -346,6 +347,20 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       const podIPs = pod.spec.hostNetwork ? d.nodeIPs() : [sb?.status?.network?.ip, ...(sb?.status?.network?.additionalIps ?? []).map(x => x.ip)].filter((ip): ip is string => !!ip);
 
       let requeue: number | undefined;
+      // ephemeral containers first, as the kubelet starts them: a pod stuck initializing can be debugged
+      const ephemeral = actions.createSandbox || actions.killPod ? [] : ephemeralToStart(pod, runtime, sandboxId);
+      for (const e of ephemeral) {
+        try {
+          await startOne(pod, { container: e.container, init: false, restartCount: 0, backoffKey: backoffKey(pod, e.container.name) }, sandboxId!, sbConfig, podIPs, volumes, e.targetId);
+          errors.delete(e.container.name);
+        } catch (err) {
+          if (!(err instanceof ContainerStartError)) throw err;
+          // tried again on the next sync until the runtime has it; it never restarts after that
+          errors.set(e.container.name, { reason: err.reason, message: err.message });
+          if (!['ErrImagePull', 'ImagePullBackOff', 'ErrImageNeverPull'].includes(err.reason)) d.event(pod, 'Warning', 'Failed', `Error: ${err.message}`);
+          requeue = Math.min(requeue ?? Infinity, err.retryAfterMs !== undefined ? Math.max(100, err.retryAfterMs) : 5_000);
+        }
+      }
       for (const a of actions.start) {
         // a restart lengthens the next back-off whether or not it starts, as the kubelet counts
         // it when it decides to restart: a container that cannot start at all loops back off too
@@ -373,7 +388,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       }
 
       if (!actions.createSandbox) await resizeRunning(pod, runtime, grace, new Set(actions.kill.map(k => k.id)));
-      runtime = actions.start.length || actions.kill.length || actions.createSandbox ? await d.reader.readPod(uid) : runtime;
+      runtime = actions.start.length || actions.kill.length || actions.createSandbox || ephemeral.length ? await d.reader.readPod(uid) : runtime;
       const running: RunningContainer[] = [];
       const all = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
       for (const rc of runtime?.containers ?? []) {

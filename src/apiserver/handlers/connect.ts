@@ -10,6 +10,7 @@ import { relayUpgrade, upgradeRequired } from '../connect-relay.ts';
 
 export async function connectSubresource(ctx: RequestContext, deps: HandlerDeps, target: (call: SubresourceCall) => Promise<{ url: string }>): Promise<void> {
   const { url } = await target(subresourceCall(ctx, deps));
-  if (!ctx.upgrade) throw upgradeRequired();
-  await relayUpgrade(ctx.upgrade, url, deps.nodeClientTls);
+  const upgrade = ctx.incoming?.upgrade;
+  if (!upgrade) throw upgradeRequired();
+  await relayUpgrade({ method: ctx.method, headers: ctx.headers, socket: upgrade.socket, head: upgrade.head }, url, deps.nodeClientTls);
 }

@@ -23,5 +23,7 @@ export function subresourceCall(ctx: RequestContext, deps: HandlerDeps, write?: 
 
 export async function sendSubresourceResult(ctx: RequestContext, deps: HandlerDeps, result: SubresourceResult): Promise<void> {
   if (result.type === 'object') return sendObject(ctx, result.code, result.object);
+  // no location (a pod's log before it is on a node): 204 No Content, as kube-apiserver answers a stream it has none of
+  if (!result.url) { ctx.res.writeHead(204, {}); ctx.res.end(); return; }
   await streamFromNode(ctx, result.url, result.contentType, deps.nodeClientTls);
 }

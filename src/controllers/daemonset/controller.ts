@@ -103,6 +103,18 @@ export function startDaemonSetController(client: Client, log: Logger, opts: Daem
     return out;
   }
 
+  /**
+   * the set's pods as the informer holds them at this moment (plus those this round adopted, which
+   * it may not show as ours yet). Read with no await between it and the writes planned from it:
+   * a pod created a moment ago is then either here or still expected on its node, never neither
+   */
+  function ownedNow(ds: DaemonSet, adopted: OwnedPod[]): OwnedPod[] {
+    const selector = labelSelectorFromObject(ds.spec?.selector);
+    const out = podsIn(ds.metadata.namespace).filter(p => claimOf(owner(ds), selector, p) === 'keep');
+    const have = new Set(out.map(p => p.metadata.uid));
+    return [...out, ...adopted.filter(p => !have.has(p.metadata.uid))];
+  }
+
   function podsByNode(key: string, owned: CoreV1Pod[]): Map<string, CoreV1Pod[]> {
     const t = now();
     const deleting = pendingDeletes.get(key);
@@ -169,9 +181,10 @@ export function startDaemonSetController(client: Client, log: Logger, opts: Daem
     await ready;
     const ds = sets.get(key);
     if (!ds || ds.metadata.deletionTimestamp) return;
-    const owned = await claimPods(ds);
+    const claimed = await claimPods(ds);
     const revs = await ownedRevisions(client, owner(ds), labelSelectorFromObject(ds.spec?.selector), revisionsIn(ds.metadata.namespace));
     const { hash, current, old, collisionCount } = await daemonSetHistory(client, ds, revs);
+    let owned = ownedNow(ds, claimed);
     const nodeList = nodes.list();
     const t = now();
     const manage = planManage(ds, nodeList, podsByNode(key, owned), hash, t);
@@ -191,9 +204,14 @@ export function startDaemonSetController(client: Client, log: Logger, opts: Daem
     try {
       const onNodes = podsByNode(key, owned);
       await syncNodes(ds, key, manage.podsToDelete, manage.nodesNeedingPods, hash, onNodes);
-      if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
-        const upd = planRollingUpdate(ds, nodeList, podsByNode(key, owned), hash, t);
-        await syncNodes(ds, key, upd.podsToDelete, upd.nodesNeedingPods, hash, onNodes);
+      // as Kubernetes' controller: the rolling update waits for a round with nothing left to make
+      // or remove, and plans from the pods as they are after those writes
+      const settled = !manage.nodesNeedingPods.length && !manage.podsToDelete.length;
+      if (settled && (ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
+        owned = ownedNow(ds, claimed);
+        const byNode = podsByNode(key, owned);
+        const upd = planRollingUpdate(ds, nodeList, byNode, hash, now());
+        await syncNodes(ds, key, upd.podsToDelete, upd.nodesNeedingPods, hash, byNode);
       }
     } catch (err) { failure = err; }
     // history: revisions no pod runs, beyond revisionHistoryLimit, oldest first

@@ -185,8 +185,9 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
       events.record({ apiVersion: 'v1', kind: 'Pod', metadata: m }, 'Normal', 'Scheduled', `Successfully assigned ${m.namespace}/${m.name} to ${nodeName}`);
       return true;
     } catch (err) {
-      // already placed by someone else, or gone: nothing left to do for it
-      if (err instanceof ApiError && (err.code === 409 || err.code === 404)) return false;
+      // already placed by someone else, being deleted, or gone: nothing left to do for it (any
+      // other conflict is a race with a write to the pod, and the pod is tried again)
+      if (err instanceof ApiError && (err.code === 404 || (err.code === 409 && /already assigned|being deleted/.test(err.message)))) return false;
       const key = objectKey(pod);
       const delay = errorBackoff.next(key);
       o.log.warn('binding failed', { pod: key, node: nodeName, err: String(err), retryInMs: delay });

@@ -5,6 +5,7 @@ import { isObject, type KubeObject } from '../../api/object.ts';
 import type { CoreV1Pod } from '../../schema/generated/types.ts';
 import { validatePodSpec } from '../validation/pod-spec.ts';
 import { validatePodSpecUpdate } from '../validation/immutable.ts';
+import { validateEphemeralContainers, validateNoEphemeralContainersOnCreate } from '../validation/ephemeral-containers.ts';
 import { defaultPodSpec } from '../defaults/pod-spec.ts';
 import { addDefaultTolerations } from './pod-default-tolerations.ts';
 import { computeQosClass } from '../../api/qos.ts';
@@ -26,8 +27,9 @@ export const podStrategy = strategyWith<Pod>({
     if (s.serviceAccountName === undefined) s.serviceAccountName = 'default';
     addDefaultTolerations(s);
   },
-  validateCreate: obj => validatePodSpec(obj.spec, 'spec'),
-  validateUpdate: (obj, old) => [...validatePodSpec(obj.spec, 'spec'), ...validatePodSpecUpdate(obj, old)],
+  validateCreate: obj => [...validatePodSpec(obj.spec, 'spec'), ...validateEphemeralContainers(obj.spec), ...validateNoEphemeralContainersOnCreate(obj.spec)],
+  // (ephemeral containers change only through pods/ephemeralcontainers: validatePodSpecUpdate refuses it here)
+  validateUpdate: (obj, old) => [...validatePodSpec(obj.spec, 'spec'), ...validateEphemeralContainers(obj.spec), ...validatePodSpecUpdate(obj, old)],
   deleteDecision(obj, requested) {
     const s = obj.spec ?? { containers: [] };
     const phase = obj.status?.phase;

@@ -38,6 +38,9 @@ async function bind(call: SubresourceCall, body: KubeObject): Promise<Subresourc
     const conditions = (status.conditions ?? []).filter(c => c.type !== 'PodScheduled');
     conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(call.now()) });
     pod.status = { ...status, conditions } as KubeObject['status'];
+    // no precondition on the revision read: a write to the pod meanwhile (its status, say) is
+    // retried on the newer pod, as Kubernetes' binding does, rather than refused as a conflict
+    delete pod.metadata.resourceVersion;
     return pod;
   }, { subresource: 'binding', dryRun: call.dryRun, manager: call.manager });
   return { type: 'object', code: 201, object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } as never };

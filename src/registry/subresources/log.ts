@@ -1,11 +1,12 @@
 // pods/<name>/log: where a container's log is read — the node agent that runs the pod (its
-// /containerLogs endpoint, at the node's address and daemon endpoint port). The request is
-// checked here, with Kubernetes' wording; the API server streams the bytes through, so
-// `kubectl logs -f` follows them.
+// /containerLogs endpoint, at the node's address and daemon endpoint port). The options are
+// decoded and checked here as kube-apiserver checks them (log-options.ts); the API server
+// streams the bytes through, so `kubectl logs -f` follows them.
 
 import { badRequest, notFound, StatusError } from '../../api/status.ts';
 import type { KubeObject } from '../../api/object.ts';
 import type { QueryParameter, Subresource, SubresourceCall, SubresourceResult } from './subresource.ts';
+import { agentLogQuery, decodePodLogOptions, validatePodLogOptions } from './log-options.ts';
 
 interface Named { name: string }
 interface PodParts {
@@ -15,36 +16,24 @@ export interface NodeParts {
   status?: { addresses?: Array<{ type: string; address: string }>; daemonEndpoints?: { kubeletEndpoint?: { Port?: number } } };
 }
 
-const passThrough = ['follow', 'previous', 'timestamps', 'tailLines', 'limitBytes', 'sinceSeconds', 'sinceTime'];
-
 const parameters: QueryParameter[] = [
   { name: 'container', type: 'string' }, { name: 'follow', type: 'boolean' }, { name: 'insecureSkipTLSVerifyBackend', type: 'boolean' },
   { name: 'limitBytes', type: 'integer' }, { name: 'previous', type: 'boolean' }, { name: 'sinceSeconds', type: 'integer' },
   { name: 'stream', type: 'string' }, { name: 'tailLines', type: 'integer' }, { name: 'timestamps', type: 'boolean' },
 ];
 
-function checkOptions(q: URLSearchParams): void {
-  for (const [name, min] of [['tailLines', 0], ['limitBytes', 1], ['sinceSeconds', 1]] as const) {
-    const v = q.get(name);
-    if (v === null) continue;
-    const n = Number(v);
-    if (!Number.isInteger(n)) throw badRequest(`${name}: Invalid value: "${v}": must be an integer`);
-    if (n < min) throw badRequest(`${name}: Invalid value: ${n}: must be ${min === 0 ? 'greater than or equal to 0' : 'greater than 0'}`);
-  }
-  if (q.get('sinceSeconds') && q.get('sinceTime')) throw badRequest('at most one of `sinceTime` or `sinceSeconds` may be specified');
-}
-
-export function pickContainer(pod: KubeObject & PodParts, asked: string | null): string {
+/** the container asked for, or the only one; every kind of container counts, in the order Kubernetes visits them */
+export function pickContainer(pod: KubeObject & PodParts, asked: string | undefined): string {
   const name = pod.metadata.name;
   const names = (list: Named[] | undefined) => (list ?? []).map(c => c.name);
   const containers = names(pod.spec?.containers);
-  const inits = names(pod.spec?.initContainers);
-  const ephemeral = names(pod.spec?.ephemeralContainers);
+  const all = [...names(pod.spec?.initContainers), ...containers, ...names(pod.spec?.ephemeralContainers)];
   if (!asked) {
     if (containers.length === 1) return containers[0]!;
-    throw badRequest(`a container name must be specified for pod ${name}, choose one of: [${containers.join(' ')}]${inits.length ? ` or one of the init containers: [${inits.join(' ')}]` : ''}`);
+    if (containers.length === 0) throw badRequest(`a container name must be specified for pod ${name}`);
+    throw badRequest(`a container name must be specified for pod ${name}, choose one of: [${all.join(' ')}]`);
   }
-  if (![...containers, ...inits, ...ephemeral].includes(asked)) throw badRequest(`container ${asked} is not valid for pod ${name}`);
+  if (!all.includes(asked)) throw badRequest(`container ${asked} is not valid for pod ${name}`);
   return asked;
 }
 
@@ -54,12 +43,13 @@ export function nodeAddress(node: NodeParts): string | undefined {
 }
 
 async function logLocation(call: SubresourceCall): Promise<SubresourceResult> {
-  const q = call.query;
-  checkOptions(q);
+  const opts = decodePodLogOptions(call.query);
+  validatePodLogOptions(opts, call.name);
   const pod = await call.registry.get(call.info, call.namespace, call.name) as KubeObject & PodParts;
-  const container = pickContainer(pod, q.get('container'));
+  const container = pickContainer(pod, opts.container);
   const nodeName = pod.spec?.nodeName;
-  if (!nodeName) throw badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
+  // a pod not yet on a node has no log: kube-apiserver answers 204 No Content
+  if (!nodeName) return { type: 'stream', url: '', contentType: 'text/plain' };
   const node = await call.registry.get(call.lookup('', 'v1', 'nodes')!, undefined, nodeName).catch(err => {
     if (err instanceof StatusError && err.status.code === 404) throw notFound({ group: '', resource: 'nodes' }, nodeName);
     throw err;
@@ -67,8 +57,9 @@ async function logLocation(call: SubresourceCall): Promise<SubresourceResult> {
   const host = nodeAddress(node);
   const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
   if (!host || !port) throw badRequest(`node ${nodeName} has no address or agent port to fetch logs from`);
-  const query = new URLSearchParams();
-  for (const k of passThrough) { const v = q.get(k); if (v !== null) query.set(k, v); }
+  // (insecureSkipTLSVerifyBackend is accepted: the agent's serving certificate is not verified
+  // in any case, as kube-apiserver without --kubelet-certificate-authority does not verify it)
+  const query = agentLogQuery(opts);
   const path = `/containerLogs/${encodeURIComponent(pod.metadata.namespace!)}/${encodeURIComponent(pod.metadata.name!)}/${encodeURIComponent(container)}${query.size ? `?${query}` : ''}`;
   return { type: 'stream', url: `https://${host.includes(':') ? `[${host}]` : host}:${port}${path}`, contentType: 'text/plain' };
 }

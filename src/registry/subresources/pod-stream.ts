@@ -54,7 +54,7 @@ const seg = encodeURIComponent;
 /** /exec or /attach on the agent, for the container the query names (or the only one) */
 export async function containerStreamUrl(call: SubresourceCall, path: 'exec' | 'attach', query: URLSearchParams): Promise<string> {
   const pod = await podOf(call);
-  const container = pickContainer(pod, call.query.get('container'));
+  const container = pickContainer(pod, call.query.get('container') ?? undefined);
   const base = await agentBase(call, pod);
   return `${base}/${path}/${seg(pod.metadata.namespace!)}/${seg(pod.metadata.name!)}/${seg(container)}${query.size ? `?${query}` : ''}`;
 }

@@ -38,9 +38,22 @@ export interface SubresourceCall {
   lookup(group: string, version: string, resource: string): ResourceInfo | undefined;
 }
 
+/**
+ * Where a proxy subresource sends a request (kube-apiserver's ResourceLocation): the backend's
+ * scheme, host and port, and whether it is a node agent, reached with the API server's client
+ * certificate. The API server relays the request there (`apiserver/proxy/`).
+ */
+export interface ProxyLocation {
+  scheme: 'http' | 'https';
+  host: string;
+  /** absent: the scheme's default port */
+  port?: string;
+  nodeAgent: boolean;
+}
+
 export type SubresourceResult =
   | { type: 'object'; code: number; object: KubeObject }
-  /** bytes fetched from a node agent and passed through as they come */
+  /** bytes fetched from a node agent and passed through as they come ('' for none: 204 No Content) */
   | { type: 'stream'; url: string; contentType: string };
 
 /**
@@ -93,6 +106,8 @@ export interface Subresource {
    * is to a node agent: checks the request and answers the agent's URL for it
    */
   upgradeTarget?(call: SubresourceCall): Promise<{ url: string }>;
+  /** a proxy: where a request to `call.name` (`name`, `name:port`, `scheme:name:port`) goes, for every method */
+  proxyLocation?(call: SubresourceCall): Promise<ProxyLocation>;
 }
 
 /** the body kind of a subresource whose body is the resource's own kind */

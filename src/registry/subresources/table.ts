@@ -12,6 +12,9 @@ import { resizeSubresource } from './resize.ts';
 import { execSubresource } from './exec.ts';
 import { attachSubresource } from './attach.ts';
 import { portForwardSubresource } from './portforward.ts';
+import { ephemeralContainersSubresource } from './ephemeral-containers.ts';
+import { evictionSubresource } from './eviction.ts';
+import { proxySubresource } from './proxy.ts';
 
 const registered = new Map<string, Subresource>();
 
@@ -30,6 +33,9 @@ registerSubresource(resizeSubresource);
 registerSubresource(execSubresource);
 registerSubresource(attachSubresource);
 registerSubresource(portForwardSubresource);
+registerSubresource(ephemeralContainersSubresource);
+registerSubresource(evictionSubresource);
+registerSubresource(proxySubresource);
 
 function servedOn(sub: Subresource, info: ResourceInfo): boolean {
   return sub.servedFor ? sub.servedFor(info) : info.subresources.some(s => s.name === sub.name);

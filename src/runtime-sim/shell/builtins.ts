@@ -6,6 +6,7 @@ import type { Builtin, ShellAccess } from './host.ts';
 import { inBin } from '../executable.ts';
 import { httpd } from './httpd.ts';
 import { sha256sum, tar } from './tar.ts';
+import { formatProcessList } from './process-list.ts';
 
 export type { Builtin, CommandIo, ShellAccess } from './host.ts';
 
@@ -125,7 +126,8 @@ export const builtins: Record<string, Builtin> = {
       for (let chunk = await sh.host.stdin?.read(); chunk; chunk = await sh.host.stdin?.read()) await io.write(1, chunk.toString('utf8'));
     }
     for (const f of files.filter(a => a !== '-')) {
-      const content = sh.host.files.get(resolvePath(sh, f));
+      const path = resolvePath(sh, f);
+      const content = sh.host.files.get(path) ?? sh.host.readMounted?.(path);
       if (content === undefined) {
         await io.write(2, `cat: can't open '${f}': No such file or directory\n`);
         status = 1;
@@ -187,6 +189,10 @@ export const builtins: Record<string, Builtin> = {
       return 2;
     }
     return evaluateTest(args.slice(0, -1), sh) ? 0 : 1;
+  },
+  async ps(_args, io, sh) {
+    await io.write(1, formatProcessList(sh.host.processes?.() ?? [], sh.host.commandLine ?? 'ps'));
+    return 0;
   },
   async hostname(_args, io, sh) {
     await io.write(1, `${sh.host.env.HOSTNAME ?? ''}\n`);

@@ -43,6 +43,12 @@ export interface ShellHost {
   tty?: boolean;
   /** listening on a port of the pod's network namespace (absent: no network to listen on) */
   listen?(port: number, onConnection: (socket: Socket) => void): Promise<PodListener>;
+  /** the command lines of the processes its PID namespace holds, PID 1 first (for `ps`) */
+  processes?(): string[];
+  /** the argv of the process running the script, joined (for `ps`'s own line) */
+  commandLine?: string;
+  /** a file under a mount, read from the host path behind it (hostPath, emptyDir...) */
+  readMounted?(path: string): string | undefined;
 }
 
 export interface CommandIo {

@@ -22,12 +22,20 @@ test('CRI log records become lines: partial records joined, streams kept, malfor
   assert.deepEqual(p.push('it\n').map(l => l.text), ['split']);
 });
 
-test('log options are checked as the API checks them', () => {
+test('log options are read as the kubelet reads them', () => {
   const q = (s: string) => parseLogOptions(new URLSearchParams(s), Date.parse('2026-11-23T10:00:10Z'));
-  assert.deepEqual(q('follow=true&tailLines=2&timestamps=1'), { follow: true, previous: false, timestamps: true, tailLines: 2, limitBytes: undefined, since: undefined });
+  assert.deepEqual(q('follow=true&tailLines=2&timestamps=1'), { follow: true, previous: false, timestamps: true, tailLines: 2 });
+  // booleans: false only for 0, f and false; the old `tail` parameter; `tail=all` is every line
+  assert.deepEqual(q('follow=yes&previous=False&timestamps=f&tail=3'), { follow: true, previous: false, timestamps: false, tailLines: 3 });
+  assert.equal(q('tailLines=3&tail=all').tailLines, undefined);
   assert.equal(q('sinceSeconds=5').since, Date.parse('2026-11-23T10:00:05Z'));
-  assert.throws(() => q('tailLines=-1'), LogOptionsError);
-  assert.throws(() => q('sinceSeconds=5&sinceTime=2026-11-23T10:00:00Z'), /at most one of `sinceTime` or `sinceSeconds`/);
+  assert.equal(q('sinceTime=2026-11-23T10:00:01Z').since, Date.parse('2026-11-23T10:00:01Z'));
+  const fails = (s: string, code: number, message: string) => assert.throws(() => q(s), (e: unknown) => e instanceof LogOptionsError && e.code === code && e.message === message);
+  fails('tailLines=-1', 422, '{"message": "Invalid request."}');
+  fails('limitBytes=0', 422, '{"message": "Invalid request."}');
+  fails('sinceSeconds=5&sinceTime=2026-11-23T10:00:00Z', 422, '{"message": "Invalid request."}');
+  fails('tailLines=x', 400, '{"message": "Unable to decode query."}');
+  fails('sinceTime=yesterday', 400, '{"message": "Unable to decode query."}');
 });
 
 test('streaming: tail, since, timestamps, limitBytes, and follow until the container stops', async () => {

@@ -49,11 +49,12 @@ test('GET /api/v1 lists resources and subresources by name', () => {
     shortNames: ['po'], categories: ['all'], storageVersionHash: 'xPOwRZ+Yhw8=',
   });
   // exactly the subresources this server implements: those of the registry's table
-  assert.deepEqual([...byName.keys()].filter(n => n.startsWith('pods/')), ['pods/attach', 'pods/binding', 'pods/exec', 'pods/log', 'pods/portforward', 'pods/resize', 'pods/status']);
+  assert.deepEqual([...byName.keys()].filter(n => n.startsWith('pods/')), ['pods/attach', 'pods/binding', 'pods/ephemeralcontainers', 'pods/eviction', 'pods/exec', 'pods/log', 'pods/portforward', 'pods/proxy', 'pods/resize', 'pods/status']);
   assert.deepEqual(byName.get('namespaces/finalize'), { name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] });
   assert.deepEqual(byName.get('replicationcontrollers/scale'), { name: 'replicationcontrollers/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
-  assert.equal(byName.get('pods/eviction'), undefined, 'not implemented, so not advertised');
-  assert.equal(byName.get('nodes/proxy'), undefined, 'not implemented, so not advertised');
+  assert.equal(byName.get('pods/exec'), undefined, 'not implemented, so not advertised');
+  assert.deepEqual(byName.get('pods/eviction'), { name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
+  assert.deepEqual(byName.get('nodes/proxy'), { name: 'nodes/proxy', singularName: '', namespaced: false, kind: 'NodeProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] });
   assert.deepEqual(byName.get('pods/status'), { name: 'pods/status', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get', 'patch', 'update'] });
   assert.equal(byName.get('namespaces')!.namespaced, false);
   assert.equal(byName.get('nodes')!.namespaced, false);
@@ -92,9 +93,12 @@ test('aggregated discovery for /api and /apis', () => {
   assert.deepEqual(pods.subresources, [
     { subresource: 'attach', responseKind: { group: '', version: '', kind: 'PodAttachOptions' }, verbs: ['create', 'get'] },
     { subresource: 'binding', responseKind: { group: '', version: '', kind: 'Binding' }, verbs: ['create'] },
+    { subresource: 'ephemeralcontainers', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
+    { subresource: 'eviction', responseKind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
     { subresource: 'exec', responseKind: { group: '', version: '', kind: 'PodExecOptions' }, verbs: ['create', 'get'] },
     { subresource: 'log', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get'] },
     { subresource: 'portforward', responseKind: { group: '', version: '', kind: 'PodPortForwardOptions' }, verbs: ['create', 'get'] },
+    { subresource: 'proxy', responseKind: { group: '', version: '', kind: 'PodProxyOptions' }, verbs: ['create', 'delete', 'get', 'patch', 'update'] },
     { subresource: 'resize', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
     { subresource: 'status', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
   ]);

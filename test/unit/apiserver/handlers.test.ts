@@ -131,6 +131,18 @@ test('scale subresource: a Scale view read, replaced and patched; apply is refus
   assert.equal(negative.status, 422);
 });
 
+test('binding subresource: writes to the pod racing with it are no conflict (a scheduler would drop the pod)', async () => {
+  await api.request('POST', pods, { body: pod('race') });
+  const patches = Array.from({ length: 2 }, (_, i) => api.request('PATCH', `${pods}/race/status`, {
+    body: { status: { conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: `try ${i}` }] } },
+    headers: { 'content-type': 'application/strategic-merge-patch+json' },
+  }));
+  const bound = await api.request('POST', `${pods}/race/binding`, { body: { metadata: { name: 'race' }, target: { kind: 'Node', name: 'n1' } } });
+  await Promise.all(patches);
+  assert.equal(bound.status, 201, bound.text());
+  assert.equal((await api.request('GET', `${pods}/race`)).json().spec.nodeName, 'n1');
+});
+
 test('finalize subresource: the only way to change a namespace\'s spec.finalizers', async () => {
   const ns = '/api/v1/namespaces';
   const created = (await api.request('POST', ns, { body: { metadata: { name: 'fin' } } })).json();
@@ -161,10 +173,10 @@ test('binding subresource: 201 Success; the pod is on the node; a second binding
 test('log subresource: checked before any node is asked', async () => {
   await api.request('POST', pods, { body: pod('l') });
   const unplaced = await api.request('GET', `${pods}/l/log`);
-  assert.equal(unplaced.status, 400);
-  assert.equal(unplaced.json().message, 'pod l does not have a host assigned');
+  assert.equal(unplaced.status, 204, 'not on a node: no log to stream');
   const badTail = await api.request('GET', `${pods}/l/log?tailLines=-1`);
-  assert.equal(badTail.json().message, 'tailLines: Invalid value: -1: must be greater than or equal to 0');
+  assert.equal(badTail.status, 422);
+  assert.equal(badTail.json().message, 'PodLogOptions "l" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0');
   const badContainer = await api.request('GET', `${pods}/l/log?container=zz`);
   assert.equal(badContainer.json().message, 'container zz is not valid for pod l');
   await api.request('POST', `${pods}/l/binding`, { body: { target: { name: 'ghost' } } });

@@ -33,14 +33,15 @@ test('budget status from the pods and, for percentages, from their ReplicaSet\'s
   await client.create(pdbs, { metadata: { name: 'by-percent' }, spec: { minAvailable: '50%', selector: { matchLabels: { app: 'web' } } } });
   await client.create(pdbs, { metadata: { name: 'max' }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'web' } } } });
 
-  const statusOf = (name: string) => eventually(async () => {
+  const statusOf = (name: string, healthy?: number) => eventually(async () => {
     const b = await client.get(`${pdbs}/${name}`);
-    return b.status?.observedGeneration === b.metadata.generation && b.status.conditions?.length ? b : undefined;
+    // a sync may run before the informer holds the last pod's readiness: wait for what the test set up
+    return b.status?.observedGeneration === b.metadata.generation && b.status.conditions?.length && (healthy === undefined || b.status.currentHealthy === healthy) ? b : undefined;
   }, `status of ${name}`);
   const figures = (b: any) => [b.status.currentHealthy, b.status.desiredHealthy, b.status.expectedPods, b.status.disruptionsAllowed, b.status.conditions[0].reason];
-  assert.deepEqual(figures(await statusOf('by-count')), [3, 2, 3, 1, 'SufficientPods']);
-  assert.deepEqual(figures(await statusOf('by-percent')), [3, 2, 4, 1, 'SufficientPods']);
-  const max = await statusOf('max');
+  assert.deepEqual(figures(await statusOf('by-count', 3)), [3, 2, 3, 1, 'SufficientPods']);
+  assert.deepEqual(figures(await statusOf('by-percent', 3)), [3, 2, 4, 1, 'SufficientPods']);
+  const max = await statusOf('max', 3);
   assert.deepEqual(figures(max), [3, 3, 4, 0, 'InsufficientPods']);
   assert.equal(max.status.conditions[0].status, 'False');
 
