@@ -8,11 +8,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { StreamProtocolModule } from './protocol-module.ts';
 import { webSocketChannels } from './websocket/module.ts';
+import { spdyStreams, spdyTunnel } from './spdy/module.ts';
 
 export type { StreamProtocolModule } from './protocol-module.ts';
 
-/** the server-side protocols, tried in order (SPDY's modules go first when present) */
-export const streamProtocols: StreamProtocolModule[] = [webSocketChannels];
+/** the server-side protocols, tried in order: the tunnel before the channel protocols */
+export const streamProtocols: StreamProtocolModule[] = [spdyTunnel, spdyStreams, webSocketChannels];
 
 /** the refusal when no module takes the request, in the kubelet's words */
 export class UnsupportedStreamProtocol extends Error {

@@ -176,7 +176,7 @@ for (const kind of runtimeKinds) {
       assert.equal(sum.stdout.split(' ')[0], createHash('sha256').update(data).digest('hex'), sum.stderr);
     });
 
-    await t.test('kubectl port-forward and an HTTP GET through it', { skip: spdy }, async () => {
+    await t.test('kubectl port-forward and an HTTP GET through it', async () => {
       const child = spawn(kubectl133, ['--kubeconfig', k.orch.kubeconfig, 'port-forward', 'pod/web', `:${httpPort}`], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', d => { out += d; });
@@ -189,10 +189,22 @@ for (const kind of runtimeKinds) {
       }
     });
 
-    await t.test('kubectl 1.27 exec', { skip: spdy }, async () => {
+    await t.test('kubectl 1.27 (SPDY): exec, exit codes, -i, port-forward', async () => {
       const r = await kubectl(kubectl127, k.orch.kubeconfig, ['exec', 'shell', '--', 'sh', '-c', 'echo old; exit 5']);
-      assert.equal(r.stdout, 'old\n');
+      assert.equal(r.stdout, 'old\n', r.stderr);
       assert.equal(r.code, 5);
+      assert.match(r.stderr, /command terminated with exit code 5/);
+      const input = await kubectl(kubectl127, k.orch.kubeconfig, ['exec', '-i', 'shell', '--', 'head', '-c', '5'], 'abcdefgh');
+      assert.equal(input.stdout, 'abcde', input.stderr);
+      const child = spawn(kubectl127, ['--kubeconfig', k.orch.kubeconfig, 'port-forward', 'pod/web', `:${httpPort}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', d => { out += d; });
+      try {
+        const local = Number((await until('forwarding', async () => /127\.0\.0\.1:(\d+)/.exec(out) ?? undefined, 20_000))[1]);
+        assert.match(await httpGet(net.connect(local, '127.0.0.1')), new RegExp(page));
+      } finally {
+        child.kill();
+      }
     });
 
     await t.test('@kubernetes/client-node: Exec and PortForward', async () => {
