@@ -1,8 +1,8 @@
 // exec, attach, port-forward and cp end to end, on each runtime (containerd with the busybox
-// image, and `orch runtime-sim`): real kubectl 1.33, @kubernetes/client-node and the Python
+// image, and `orch runtime-sim`): real kubectl 1.33 and 1.27, @kubernetes/client-node and the Python
 // client through `orch server` and a real `orch agent`. One cluster per runtime for every case.
-// kubectl 1.27 (SPDY only), kubectl port-forward (SPDY tunnelled in WebSocket) and stdin's end
-// on containerd 1.6 (which speaks WebSocket only up to v4) wait for the SPDY module.
+// kubectl 1.33 speaks WebSocket v5 (exec, attach, cp) and SPDY tunnelled in WebSocket
+// (port-forward); kubectl 1.27 speaks SPDY/3.1; the client libraries the channel protocols.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,7 +25,6 @@ import { until } from './support/until.ts';
 const kubectl133 = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
 const kubectl127 = '/usr/lib/google-cloud-sdk/bin/kubectl.1.27';
 const python = '/usr/bin/python3';
-const spdy = 'SPDY not merged';
 const run = promisify(execFile);
 
 async function createPod(k: PodCluster, name: string, containers: Array<Record<string, unknown>>, annotations?: Record<string, string>, restartPolicy = 'Always'): Promise<void> {
@@ -84,7 +83,7 @@ for (const kind of runtimeKinds) {
       assert.equal(r.code, 0);
     });
 
-    await t.test("kubectl exec -i: the end of input ends the command's input", { skip: kind.name === 'containerd' ? spdy : undefined }, async () => {
+    await t.test("kubectl exec -i: the end of input ends the command's input", async () => {
       const r = await kc(['exec', '-i', 'shell', '--', 'cat'], 'line one\nline two\n');
       assert.equal(r.stdout, 'line one\nline two\n', r.stderr);
       assert.equal(r.code, 0);
@@ -165,7 +164,7 @@ for (const kind of runtimeKinds) {
       assert.equal(createHash('sha256').update(await readFile(local)).digest('hex'), sum);
     }, );
 
-    await t.test('kubectl cp into the pod: 10 MB, checksum kept', { skip: kind.name === 'containerd' ? spdy : undefined }, async () => {
+    await t.test('kubectl cp into the pod: 10 MB, checksum kept', async () => {
       const data = Buffer.alloc(10 * 1024 * 1024);
       for (let i = 0; i < data.length; i += 4096) data.write(`${i}:`, i);
       const local = join(dir, 'to-pod');

@@ -65,7 +65,7 @@ export function commandRoute(kind: 'exec' | 'attach', deps: StreamingDeps): Upgr
       return refuse(socket, 500, criMessage(err));
     }
     let onward;
-    try { onward = await dialRuntimeCommand(runtimeUrl); } catch (err) {
+    try { onward = await dialRuntimeCommand(runtimeUrl, opts); } catch (err) {
       return refuse(socket, 500, `error dialing the runtime's streaming server: ${(err as Error).message}`);
     }
     const streams = await module.command(req, socket, head, opts).catch(err => { onward.close(); throw err; });
