@@ -268,6 +268,7 @@ async function main(): Promise<void> {
       else {
         const r = await runStreamingBench({ execs: Math.max(50, Math.round(300 * scale)), rounds: 3 });
         say(`exec round trip (\`true\`, WebSocket)  p50 ${r.execP50ms.toFixed(1).padStart(7)} ms  p99 ${r.execP99ms.toFixed(1).padStart(7)} ms  (${r.execs} execs one after another, dial to exit status)`);
+        say(`exec straight at containerd           p50 ${r.rawExecP50ms.toFixed(1).padStart(7)} ms  p99 ${r.rawExecP99ms.toFixed(1).padStart(7)} ms  (CRI Exec, then its streaming URL: the floor of this path)`);
         say(`port-forward, ${r.mib} MiB GET            ${r.forwardedMBps.toFixed(0).padStart(7)} MB/s  (best of 3; the same httpd straight at the pod IP: ${r.directMBps.toFixed(0)} MB/s)`);
         say(`port-forward, containerd's own server ${r.runtimeMBps.toFixed(0).padStart(7)} MB/s  (its CRI PortForward URL dialled directly: the ceiling of this path)`);
         say(ratio('port-forward vs direct TCP', r.forwardedMBps, r.directMBps));
