@@ -49,6 +49,7 @@ export interface ContainerSpec {
 export interface ExecStreams {
   stdin?: Readable;
   tty: boolean;
+  terminalSize?: () => { width: number; height: number } | undefined;
   write(stream: OutputStream, data: Output): Promise<void>;
 }
 
@@ -212,6 +213,7 @@ export class SimContainer {
       output: (stream, data) => io.write(io.tty ? 'stdout' : stream, data),
       stdin: io.stdin ? new SimInput(io.stdin) : undefined,
       tty: io.tty,
+      terminalSize: io.terminalSize,
       listen: this.#listen(),
       ...this.#sees(),
       commandLine: argv.join(' '),

@@ -25,6 +25,7 @@ export interface ProcessOptions {
   output(stream: OutputStream, data: Output): Promise<void>;
   stdin?: SimInput;
   tty?: boolean;
+  terminalSize?: ShellHost['terminalSize'];
   listen?: ShellHost['listen'];
   /** what `ps` sees (absent: only this process) */
   processes?: () => string[];
@@ -40,6 +41,7 @@ export class SimProcess implements ShellHost {
   readonly unknownCommand: 'daemon' | 'succeed';
   readonly stdin?: SimInput;
   readonly tty?: boolean;
+  readonly terminalSize?: ShellHost['terminalSize'];
   readonly listen?: ShellHost['listen'];
   readonly #clock: Clock;
   readonly #output: ProcessOptions['output'];
@@ -62,6 +64,7 @@ export class SimProcess implements ShellHost {
     this.#cwd = opts.cwd || '/';
     this.stdin = opts.stdin;
     this.tty = opts.tty;
+    this.terminalSize = opts.terminalSize;
     this.listen = opts.listen;
     if (opts.processes) this.processes = opts.processes;
     if (opts.readMounted) this.readMounted = opts.readMounted;

@@ -38,8 +38,10 @@ async function serveCommand(rt: SimRuntime, r: Extract<StreamingRequest, { kind:
   const write = writer(streams);
   if (r.kind === 'exec') {
     let run;
+    let size: { width: number; height: number } | undefined;
+    if (streams.resize) void (async () => { for await (const s of streams.resize!) size = s; })();
     try {
-      run = c.execStream(r.cmd, { stdin: streams.stdin, tty: r.tty, write });
+      run = c.execStream(r.cmd, { stdin: streams.stdin, tty: r.tty, write, terminalSize: () => size });
     } catch (err) {
       return streams.finish(failureStatus(`failed to exec in container: ${(err as Error).message}`));
     }

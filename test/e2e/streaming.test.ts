@@ -91,7 +91,8 @@ for (const kind of runtimeKinds) {
 
     await t.test('kubectl exec -it under a pseudo-terminal: an interactive shell', async () => {
       // script(1) gives kubectl a terminal; its input is what is "typed"
-      const child = spawn('script', ['-qec', `${kubectl133} --kubeconfig ${k.orch.kubeconfig} exec -it shell -- sh`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      // its terminal is 45 rows by 123 columns, which kubectl sends on the resize channel
+      const child = spawn('script', ['-qec', `stty cols 123 rows 45; ${kubectl133} --kubeconfig ${k.orch.kubeconfig} exec -it shell -- sh`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', d => { out += d; });
       const exited = new Promise<number>(r => child.once('exit', code => r(code ?? -1)));
@@ -100,6 +101,8 @@ for (const kind of runtimeKinds) {
         // the terminal echoes the line as typed; only the shell expands $HOSTNAME
         child.stdin.write('echo typed-on-$HOSTNAME\n');
         await until('the command ran', async () => out.includes('typed-on-shell'), 20_000);
+        child.stdin.write('stty size\n');
+        await until('the terminal size', async () => out.includes('45 123'), 20_000);
         child.stdin.write('exit 4\n');
         const code = await Promise.race([exited, new Promise<string>(r => setTimeout(() => r('still running'), 20_000))]);
         assert.equal(code, 4, out);

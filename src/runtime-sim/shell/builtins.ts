@@ -164,6 +164,13 @@ export const builtins: Record<string, Builtin> = {
     await io.write(1, bytes !== undefined ? Buffer.from(text).subarray(0, bytes).toString('utf8') : text.split('\n').slice(0, lines).join('\n') + (text.split('\n').length > lines ? '\n' : ''));
     return 0;
   },
+  // `stty size`: rows and columns of the terminal, as the client last sized it
+  async stty(args, io, sh) {
+    const size = sh.host.terminalSize?.();
+    if (!sh.host.tty || !size) { await io.write(2, "stty: standard input: Not a tty\n"); return 1; }
+    if (args[0] === 'size') await io.write(1, `${size.height} ${size.width}\n`);
+    return 0;
+  },
   touch(args, _io, sh) {
     for (const f of args.filter(a => !a.startsWith('-'))) {
       const p = resolvePath(sh, f);

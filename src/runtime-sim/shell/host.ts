@@ -41,6 +41,8 @@ export interface ShellHost {
   stdin?: SimInput;
   /** stdin is a terminal (exec -t): an interactive shell prompts and echoes */
   tty?: boolean;
+  /** the terminal's size as the client last sent it (`stty size`) */
+  terminalSize?(): { width: number; height: number } | undefined;
   /** listening on a port of the pod's network namespace (absent: no network to listen on) */
   listen?(port: number, onConnection: (socket: Socket) => void): Promise<PodListener>;
   /** the command lines of the processes its PID namespace holds, PID 1 first (for `ps`) */
