@@ -16,11 +16,12 @@ import { runPodStartBench } from './support/pod-start.ts';
 import { containerdBenchSkipReason, runRuntimePodStart } from './support/pod-start-runtimes.ts';
 import { runUpBench } from './support/up-bench.ts';
 import { runWorkloadsBench } from './support/workloads-bench.ts';
+import { runStreamingBench, streamingBenchSkipReason } from './support/streaming-bench.ts';
 
 const quick = process.argv.includes('--quick');
 // --only=lists,fanout runs just those sections (start always runs: it brings up the server)
 const only = process.argv.find(a => a.startsWith('--only='))?.slice('--only='.length).split(',');
-const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up', 'workloads'];
+const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up', 'workloads', 'streaming'];
 for (const s of only ?? []) if (!sections.includes(s)) throw new Error(`unknown section ${s}; sections: ${sections.join(', ')}`);
 const want = (section: string) => !only || only.includes(section);
 const scale = quick ? 0.2 : 1;
@@ -257,6 +258,21 @@ async function main(): Promise<void> {
         // the target is in MB, as k3s states its figures
         const mb = (mib: number) => mib * 1048576 / 1e6;
         say(`orch up (${r.runtime}) idle RSS, one pod   ${mb(r.idleRssMiB).toFixed(0)} MB in ${r.processes} processes, orch itself ${mb(r.orchRssMiB).toFixed(0)} MB  (target < 150 MB: ${met(mb(r.idleRssMiB) < 150)}; k3s documents ~1600 MB)`);
+      }
+    }
+    if (want('streaming')) {
+      // exec and port-forward through the API server and the agent to containerd
+      say('');
+      const skip = streamingBenchSkipReason();
+      if (skip) say(`exec and port-forward               not measured: ${skip}`);
+      else {
+        const r = await runStreamingBench({ execs: Math.max(50, Math.round(300 * scale)), rounds: 3 });
+        say(`exec round trip (\`true\`, WebSocket)  p50 ${r.execP50ms.toFixed(1).padStart(7)} ms  p99 ${r.execP99ms.toFixed(1).padStart(7)} ms  (${r.execs} execs one after another, dial to exit status)`);
+        say(`exec straight at containerd           p50 ${r.rawExecP50ms.toFixed(1).padStart(7)} ms  p99 ${r.rawExecP99ms.toFixed(1).padStart(7)} ms  (CRI Exec, then its streaming URL: the floor of this path)`);
+        say(`port-forward, ${r.mib} MiB GET            ${r.forwardedMBps.toFixed(0).padStart(7)} MB/s  (best of 3; the same httpd straight at the pod IP: ${r.directMBps.toFixed(0)} MB/s)`);
+        say(`port-forward, containerd's own server ${r.runtimeMBps.toFixed(0).padStart(7)} MB/s  (its CRI PortForward URL dialled directly: the ceiling of this path)`);
+        say(ratio('port-forward vs direct TCP', r.forwardedMBps, r.directMBps));
+        say(ratio("port-forward vs containerd's server", r.forwardedMBps, r.runtimeMBps));
       }
     }
   } finally {

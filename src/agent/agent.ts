@@ -24,6 +24,8 @@ import { startStatusReporter, type StatusReporter } from './node-status/status-r
 import type { CriClient } from './cri/client.ts';
 import { containerLogsRoute } from './logs/container-logs-route.ts';
 import { findLogFile } from './pods/log-files.ts';
+import { commandRoute, portForwardRoute } from './streaming/routes.ts';
+import { streamTargets } from './streaming/locate.ts';
 import { hostCgroupFs } from './pods/pod-cgroup-files.ts';
 import { startPodManager, type PodManager } from './pods/pod-manager.ts';
 import type { RuntimeProbe } from './runtime-probe.ts';
@@ -291,6 +293,10 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     });
     if (opts.client) localVolumes = startLocalPathCleanup(opts.client, nodeName, log.with({ component: 'local-path' }));
     server.route('/containerLogs', containerLogsRoute((ns, pod, container, previous) => findLogFile(manager.workers, manager.reader, podLogsDir, ns, pod, container, previous, uid => manager.statusOf(uid))));
+    const streaming = { cri: opts.cri, targets: streamTargets(manager.workers, manager.reader), log: log.with({ component: 'streaming' }) };
+    server.upgradeRoute('/exec', commandRoute('exec', streaming));
+    server.upgradeRoute('/attach', commandRoute('attach', streaming));
+    server.upgradeRoute('/portForward', portForwardRoute(streaming));
   }
 
   // the SystemdWatchdog gate off: no keep-alives, whatever the supervisor asks for

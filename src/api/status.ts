@@ -5,7 +5,7 @@ export type StatusReason =
   | 'BadRequest' | 'Unauthorized' | 'Forbidden' | 'NotFound' | 'AlreadyExists' | 'Conflict'
   | 'Gone' | 'Expired' | 'Invalid' | 'MethodNotAllowed' | 'NotAcceptable' | 'RequestEntityTooLarge'
   | 'UnsupportedMediaType' | 'TooManyRequests' | 'InternalError' | 'ServiceUnavailable' | 'Timeout'
-  | 'ServerTimeout' | 'StoreReadError' | '';
+  | 'ServerTimeout' | 'StoreReadError' | 'NonZeroExitCode' | '';
 
 export interface StatusCause {
   reason?: string;

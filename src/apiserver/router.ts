@@ -16,6 +16,7 @@ import { handleDelete } from './handlers/delete.ts';
 import { handleDeleteCollection } from './handlers/delete-collection.ts';
 import { metricsGroup } from './metrics-api/catalog.ts';
 import { serveMetrics } from './metrics-api/serve.ts';
+import { connectSubresource } from './handlers/connect.ts';
 import { handleProxy } from './proxy/handle.ts';
 
 const writeVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
@@ -54,6 +55,7 @@ export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Pro
     // a proxy relays every method it takes (handleProxy says which)
     if (!sub.proxyLocation && !(sub.verbs as readonly string[]).includes(verb)) throw methodNotAllowed();
     ctx.subresource = sub;
+    if (sub.upgradeTarget) return connectSubresource(ctx, deps, sub.upgradeTarget);
   } else {
     // a collection is created into, listed, watched and deleted; it is never replaced or patched
     if ((ri.verb === 'update' || ri.verb === 'patch') && ri.name === undefined) throw methodNotAllowed();

@@ -69,6 +69,8 @@ export function containerHandlers(rt: SimRuntime): Handlers {
         hostname: sandboxHostname(sandbox),
         program: containerProgram(config.command ?? [], config.args ?? [], overrides),
         clock: settings.clock,
+        // host-network pods listen on the node itself, which the sim does not model
+        listen: sandbox.ip ? (port, onConnection) => rt.network.listen(sandbox.id, port, onConnection) : undefined,
         ...(overrides.memoryBytes !== undefined ? { memoryBytes: overrides.memoryBytes } : {}),
         processes: (): string[] => visibleProcesses(rt, container),
       });

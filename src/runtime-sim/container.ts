@@ -11,6 +11,10 @@ import type { Clock } from '../api/clock.ts';
 import { nanos } from './options.ts';
 import { SimProcess } from './process.ts';
 import type { CommandList } from './shell/ast.ts';
+import type { Output, OutputStream, ShellHost } from './shell/host.ts';
+import type { Readable } from 'node:stream';
+import { SimInput } from './stdin.ts';
+import type { PodListener } from './network.ts';
 import { argvCommand } from './shell/parse.ts';
 import { status as grpcStatus } from '@grpc/grpc-js';
 import type { CriContainer, CriContainerConfig, CriContainerStatus, CriImageSpec, CriInput, CriLinuxContainerResources } from '../agent/cri/generated/cri-types.ts';
@@ -35,9 +39,21 @@ export interface ContainerSpec {
   clock: Clock;
   /** what the container uses (the memory-bytes annotation): over its memory limit, the kernel kills it */
   memoryBytes?: number;
+  /** listening on a port of the pod's network namespace */
+  listen?: ShellHost['listen'];
   /** the command lines of the processes its PID namespace holds (pid-namespace.ts) */
   processes?: () => string[];
 }
+
+/** a streamed exec's ends: its input, whether it has a terminal, where its output goes */
+export interface ExecStreams {
+  stdin?: Readable;
+  tty: boolean;
+  terminalSize?: () => { width: number; height: number } | undefined;
+  write(stream: OutputStream, data: Output): Promise<void>;
+}
+
+export type OutputListener = (stream: OutputStream, data: Output) => void;
 
 export interface ExecResult {
   stdout: Buffer;
@@ -65,6 +81,8 @@ export class SimContainer {
   #removed = false;
   #oomKilled = false;
   readonly #execs = new Set<SimProcess>();
+  readonly #attached = new Set<OutputListener>();
+  readonly #listeners = new Set<PodListener>();
 
   constructor(spec: ContainerSpec) {
     this.spec = spec;
@@ -104,7 +122,11 @@ export class SimContainer {
       cwd: this.spec.config.workingDir,
       unknownCommand: 'daemon',
       clock,
-      output: (stream, text) => log?.write(stream, text) ?? Promise.resolve(),
+      output: (stream, data) => {
+        for (const l of this.#attached) l(stream, data);
+        return log?.write(stream, String(data)) ?? Promise.resolve();
+      },
+      listen: this.#listen(),
       ...this.#sees(),
       commandLine: [...(this.spec.config.command ?? []), ...(this.spec.config.args ?? [])].join(' '),
     });
@@ -115,6 +137,9 @@ export class SimContainer {
     this.#exited = proc.run(this.spec.program).then(async code => {
       await log?.end();
       for (const e of this.#execs) e.signal('KILL');
+      // the pod's listeners the container's processes left behind go with them
+      for (const l of this.#listeners) l.close();
+      this.#listeners.clear();
       this.finishedAt = nanos(clock.now());
       this.exitCode = code;
       // containerd's reason for a task the OOM killer ended
@@ -159,7 +184,7 @@ export class SimContainer {
       cwd: this.spec.config.workingDir,
       unknownCommand: 'succeed',
       clock: this.spec.clock,
-      output: async (stream, text) => { if (stream === 'stdout') stdout += text; else stderr += text; },
+      output: async (stream, data) => { if (stream === 'stdout') stdout += String(data); else stderr += String(data); },
       ...this.#sees(),
       commandLine: argv.join(' '),
     });
@@ -171,6 +196,52 @@ export class SimContainer {
       throw new SimError(grpcStatus.DEADLINE_EXCEEDED, `failed to exec in container: timeout ${timeoutSeconds}s exceeded: context deadline exceeded`);
     }
     return { stdout: Buffer.from(stdout), stderr: Buffer.from(stderr), exitCode: await done };
+  }
+
+  /**
+   * a command run with its streams attached (CRI Exec through the streaming server): output as
+   * it is written, input as it comes; `kill` ends it (the client went away)
+   */
+  execStream(argv: string[], io: ExecStreams): { done: Promise<number>; kill(): void } {
+    if (this.state !== 'CONTAINER_RUNNING') throw unknown(`container is in ${this.state} state`);
+    const proc = new SimProcess({
+      env: this.spec.env,
+      files: this.files,
+      cwd: this.spec.config.workingDir,
+      unknownCommand: 'succeed',
+      clock: this.spec.clock,
+      output: (stream, data) => io.write(io.tty ? 'stdout' : stream, data),
+      stdin: io.stdin ? new SimInput(io.stdin) : undefined,
+      tty: io.tty,
+      terminalSize: io.terminalSize,
+      listen: this.#listen(),
+      ...this.#sees(),
+      commandLine: argv.join(' '),
+    });
+    this.#execs.add(proc);
+    const done = proc.run(argvCommand(argv)).finally(() => this.#execs.delete(proc));
+    return { done, kill: () => proc.signal('KILL') };
+  }
+
+  /** PID 1's output from now on, until the listener is removed (CRI Attach) */
+  attach(listener: OutputListener): () => void {
+    this.#attached.add(listener);
+    return () => this.#attached.delete(listener);
+  }
+
+  /** settles when the running container has exited */
+  exited(): Promise<void> {
+    return this.#exited ?? Promise.resolve();
+  }
+
+  #listen(): ShellHost['listen'] {
+    const listen = this.spec.listen;
+    if (!listen) return undefined;
+    return async (port, onConnection) => {
+      const l = await listen(port, onConnection);
+      this.#listeners.add(l);
+      return { close: () => { this.#listeners.delete(l); l.close(); } };
+    };
   }
 
   /** what its processes see of the world outside its own files: other processes, mounted host files */

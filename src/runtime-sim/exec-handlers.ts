@@ -1,16 +1,44 @@
-// ExecSync and CheckpointContainer: calls that act inside a running container.
+// ExecSync, Exec, Attach, PortForward and CheckpointContainer: calls that act inside a running
+// container or pod.
 
 import { findContainer } from './container-handlers.ts';
 import { writeCheckpoint } from './checkpoint.ts';
-import { invalidArgument, unimplemented, unknown } from './grpc-errors.ts';
+import { invalidArgument, notFound, unimplemented, unknown } from './grpc-errors.ts';
 import type { Handlers } from './handlers.ts';
 import type { SimRuntime } from './runtime-state.ts';
 
 export function execHandlers(rt: SimRuntime): Handlers {
+  const streaming = () => {
+    if (!rt.streaming) throw unimplemented('Exec');
+    return rt.streaming;
+  };
   return {
     async ExecSync(req) {
       const c = findContainer(rt, req.containerId);
       return c.exec(req.cmd ?? [], Number(req.timeout ?? 0));
+    },
+
+    // the streaming calls answer a URL on the sim's streaming server, as containerd's do
+    async Exec(req) {
+      const c = findContainer(rt, req.containerId);
+      if (!req.cmd?.length) throw invalidArgument('cmd must not be empty');
+      if (!req.stdin && !req.stdout && !req.stderr) throw invalidArgument('one of stdin, stdout, or stderr must be set');
+      if (c.state !== 'CONTAINER_RUNNING') throw unknown(`container ${c.id} is not running`);
+      return { url: streaming().add({ kind: 'exec', containerId: c.id, cmd: req.cmd, stdin: !!req.stdin, stdout: !!req.stdout, stderr: !!req.stderr && !req.tty, tty: !!req.tty }) };
+    },
+
+    async Attach(req) {
+      const c = findContainer(rt, req.containerId);
+      if (!req.stdin && !req.stdout && !req.stderr) throw invalidArgument('one of stdin, stdout, and stderr must be set');
+      if (c.state !== 'CONTAINER_RUNNING') throw unknown(`container ${c.id} is not running`);
+      return { url: streaming().add({ kind: 'attach', containerId: c.id, stdin: !!req.stdin, stdout: !!req.stdout, stderr: !!req.stderr && !req.tty, tty: !!req.tty }) };
+    },
+
+    async PortForward(req) {
+      const sb = rt.sandboxes.find(req.podSandboxId);
+      if (!sb) throw notFound(`failed to find sandbox id "${req.podSandboxId}": not found`);
+      if (sb.state !== 'SANDBOX_READY') throw unknown(`sandbox container "${sb.id}" is not running`);
+      return { url: streaming().add({ kind: 'portforward', podSandboxId: sb.id }) };
     },
 
     async CheckpointContainer(req) {

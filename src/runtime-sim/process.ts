@@ -6,9 +6,10 @@
 // SIGKILL ends it with 137 whatever it does.
 
 import type { CommandList } from './shell/ast.ts';
-import { ScriptExit, type OutputStream, type ShellHost } from './shell/host.ts';
+import { ScriptExit, type Output, type OutputStream, type ShellHost } from './shell/host.ts';
 import { Interpreter } from './shell/interpreter.ts';
 import type { Clock } from '../api/clock.ts';
+import type { SimInput } from './stdin.ts';
 
 export type Signal = 'TERM' | 'INT' | 'KILL';
 
@@ -21,7 +22,11 @@ export interface ProcessOptions {
   cwd?: string;
   unknownCommand: 'daemon' | 'succeed';
   clock: Clock;
-  output(stream: OutputStream, text: string): Promise<void>;
+  output(stream: OutputStream, data: Output): Promise<void>;
+  stdin?: SimInput;
+  tty?: boolean;
+  terminalSize?: ShellHost['terminalSize'];
+  listen?: ShellHost['listen'];
   /** what `ps` sees (absent: only this process) */
   processes?: () => string[];
   /** this process's argv, joined */
@@ -34,6 +39,10 @@ export class SimProcess implements ShellHost {
   readonly env: Record<string, string>;
   readonly files: Map<string, string>;
   readonly unknownCommand: 'daemon' | 'succeed';
+  readonly stdin?: SimInput;
+  readonly tty?: boolean;
+  readonly terminalSize?: ShellHost['terminalSize'];
+  readonly listen?: ShellHost['listen'];
   readonly #clock: Clock;
   readonly #output: ProcessOptions['output'];
   readonly #cwd: string;
@@ -53,6 +62,10 @@ export class SimProcess implements ShellHost {
     this.#clock = opts.clock;
     this.#output = opts.output;
     this.#cwd = opts.cwd || '/';
+    this.stdin = opts.stdin;
+    this.tty = opts.tty;
+    this.terminalSize = opts.terminalSize;
+    this.listen = opts.listen;
     if (opts.processes) this.processes = opts.processes;
     if (opts.readMounted) this.readMounted = opts.readMounted;
     if (opts.commandLine !== undefined) this.commandLine = opts.commandLine;
@@ -87,8 +100,8 @@ export class SimProcess implements ShellHost {
     this.#wake?.();
   }
 
-  output(stream: OutputStream, text: string): Promise<void> {
-    return this.#output(stream, text);
+  output(stream: OutputStream, data: Output): Promise<void> {
+    return this.#output(stream, data);
   }
 
   check(): void {

@@ -6,6 +6,8 @@ import { ImageStore } from './images.ts';
 import { IpPool } from './ip-pool.ts';
 import type { SimSettings } from './options.ts';
 import type { Sandbox } from './sandbox.ts';
+import { SimNetwork } from './network.ts';
+import type { StreamingRequests } from './streaming-requests.ts';
 
 export interface SimRuntime {
   settings: SimSettings;
@@ -14,6 +16,10 @@ export interface SimRuntime {
   sandboxes: IdIndex<Sandbox>;
   containers: IdIndex<SimContainer>;
   names: NameRegistry;
+  /** the pods' listeners, for port forwarding */
+  network: SimNetwork;
+  /** CRI Exec, Attach and PortForward requests waiting for their client (set once serving) */
+  streaming?: StreamingRequests;
 }
 
 export function newRuntime(settings: SimSettings): SimRuntime {
@@ -29,5 +35,6 @@ export function newRuntime(settings: SimSettings): SimRuntime {
     sandboxes: new IdIndex(),
     containers: new IdIndex(),
     names: new NameRegistry(),
+    network: new SimNetwork(),
   };
 }

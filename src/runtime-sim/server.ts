@@ -1,5 +1,6 @@
 // startRuntimeSim: the simulated runtime as a CRI (runtime.v1) gRPC server on a UNIX socket.
-// Methods the sim has nothing behind (streaming, stats, metrics, pod checkpoints) answer
+// Exec, Attach and PortForward answer URLs on its streaming server (streaming-server.ts).
+// Methods the sim has nothing behind (streamed lists, metrics, pod checkpoints) answer
 // UNIMPLEMENTED in grpc-go's words, as containerd does for the ones it lacks.
 
 import { lstat, mkdir, unlink } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import { runtimeHandlers } from './runtime-handlers.ts';
 import { statsHandlers } from './stats-handlers.ts';
 import { newRuntime, type SimRuntime } from './runtime-state.ts';
 import { sandboxHandlers } from './sandbox-handlers.ts';
+import { startStreamingServer } from './streaming-server.ts';
 import type { Logger } from '../api/log.ts';
 
 export type { RuntimeSimOptions } from './options.ts';
@@ -31,6 +33,8 @@ export async function startRuntimeSim(opts: RuntimeSimOptions): Promise<RuntimeS
   const settings = simSettings(opts);
   const socket = resolve(settings.socket);
   const rt = newRuntime({ ...settings, socket });
+  const streamingServer = await startStreamingServer(rt);
+  rt.streaming = streamingServer.requests;
   const { RuntimeService, ImageService } = criServices();
   const server = new Server();
   const runtime = { ...sandboxHandlers(rt), ...containerHandlers(rt), ...execHandlers(rt), ...runtimeHandlers(rt), ...statsHandlers(rt) };
@@ -45,7 +49,7 @@ export async function startRuntimeSim(opts: RuntimeSimOptions): Promise<RuntimeS
   let stopping: Promise<void> | undefined;
   return {
     endpoint: `unix://${socket}`,
-    stop: () => (stopping ??= shutdown(server, rt, socket)),
+    stop: () => (stopping ??= shutdown(server, rt, socket).then(() => streamingServer.close())),
   };
 }
 

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { ociArchive } from '../../src/agent/containerd/oci-archive.ts';
 import type { Containerd } from './containerd.ts';
 
-const applets = ['sh', 'echo', 'sleep', 'cat', 'ls', 'true', 'false', 'httpd', 'nc', 'wget', 'env', 'touch', 'test', 'kill', 'ps', 'id', 'mkdir', 'date'];
+const applets = ['sh', 'echo', 'sleep', 'cat', 'ls', 'true', 'false', 'httpd', 'nc', 'wget', 'env', 'touch', 'test', 'kill', 'ps', 'id', 'mkdir', 'date', 'tar', 'head', 'sha256sum', 'stty'];
 
 export function busyboxSkipReason(): string | undefined {
   return existsSync('/bin/busybox') ? undefined : 'busybox-static not installed (apt-get install busybox-static)';

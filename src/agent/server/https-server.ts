@@ -6,11 +6,14 @@ import { createServer as createHttpsServer, type Server } from 'node:https';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Logger } from '../../api/log.ts';
 import type { CertAndKey } from '../../pki/certs.ts';
 import type { HealthRegistry } from './health.ts';
 
 export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> | void;
+/** an HTTP/1.1 upgrade (exec, attach, port-forward): the route owns the raw socket */
+export type UpgradeRoute = (req: IncomingMessage, socket: Duplex, head: Buffer, url: URL) => Promise<void>;
 
 export interface AgentServerOptions {
   address: string;
@@ -28,6 +31,8 @@ export interface AgentServer {
   port: number;
   /** prefix → handler; the longest matching prefix wins */
   route(prefix: string, handler: Route): void;
+  /** prefix → handler for upgrade requests; the longest matching prefix wins */
+  upgradeRoute(prefix: string, handler: UpgradeRoute): void;
   close(): Promise<void>;
 }
 
@@ -43,13 +48,15 @@ export function answerHealth(health: HealthRegistry, url: URL, res: ServerRespon
 
 export async function startAgentServer(opts: AgentServerOptions): Promise<AgentServer> {
   const routes = new Map<string, Route>();
+  const upgrades = new Map<string, UpgradeRoute>();
+  const longest = (keys: Iterable<string>, path: string) => [...keys].filter(p => path === p || path.startsWith(p.endsWith('/') ? p : `${p}/`)).sort((a, b) => b.length - a.length)[0];
   routes.set('/healthz', (_req, res, url) => answerHealth(opts.health, url, res, opts.verboseLines));
 
   const server: Server = createHttpsServer({ cert: opts.serving.cert, key: opts.serving.key, ca: opts.clientCA, requestCert: true, rejectUnauthorized: false }, (req, res) => {
     const socket = req.socket as TLSSocket;
     if (!socket.authorized) return unauthorized(res);
     const url = new URL(req.url ?? '/', 'https://agent');
-    const prefix = [...routes.keys()].filter(p => url.pathname === p || url.pathname.startsWith(p.endsWith('/') ? p : `${p}/`)).sort((a, b) => b.length - a.length)[0];
+    const prefix = longest(routes.keys(), url.pathname);
     if (!prefix) { res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('404 page not found\n'); return; }
     Promise.resolve(routes.get(prefix)!(req, res, url)).catch(err => {
       opts.log.error('agent request failed', { path: url.pathname, err: String(err) });
@@ -57,11 +64,26 @@ export async function startAgentServer(opts: AgentServerOptions): Promise<AgentS
       res.end(`${(err as Error).message ?? err}\n`);
     });
   });
+  const upgraded = new Set<Duplex>();
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+    if (!(req.socket as TLSSocket).authorized) { socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 13\r\nConnection: close\r\n\r\nUnauthorized\n'); return; }
+    const url = new URL(req.url ?? '/', 'https://agent');
+    const prefix = longest(upgrades.keys(), url.pathname);
+    if (!prefix) { socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 19\r\nConnection: close\r\n\r\n404 page not found\n'); return; }
+    upgrades.get(prefix)!(req, socket, head, url).catch(err => {
+      opts.log.error('agent upgrade failed', { path: url.pathname, err: String(err) });
+      socket.destroy();
+    });
+  });
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(opts.port, opts.address, () => resolve()); });
   return {
     port: (server.address() as AddressInfo).port,
     route(prefix, handler) { routes.set(prefix, handler); },
-    close: () => new Promise(r => { server.closeAllConnections(); server.close(() => r()); }),
+    upgradeRoute(prefix, handler) { upgrades.set(prefix, handler); },
+    close: () => new Promise(r => { for (const s of upgraded) s.destroy(); server.closeAllConnections(); server.close(() => r()); }),
   };
 }
 

@@ -23,7 +23,7 @@ const parameters: QueryParameter[] = [
 ];
 
 /** the container asked for, or the only one; every kind of container counts, in the order Kubernetes visits them */
-function pickContainer(pod: KubeObject & PodParts, asked: string | undefined): string {
+export function pickContainer(pod: KubeObject & PodParts, asked: string | undefined): string {
   const name = pod.metadata.name;
   const names = (list: Named[] | undefined) => (list ?? []).map(c => c.name);
   const containers = names(pod.spec?.containers);

@@ -101,6 +101,11 @@ export interface Subresource {
   writes?: SubresourceWrites;
   get?(call: SubresourceCall): Promise<SubresourceResult>;
   create?(call: SubresourceCall, body: KubeObject): Promise<SubresourceResult>;
+  /**
+   * a connect subresource whose upgraded connection (exec, attach, portforward) is relayed as it
+   * is to a node agent: checks the request and answers the agent's URL for it
+   */
+  upgradeTarget?(call: SubresourceCall): Promise<{ url: string }>;
   /** a proxy: where a request to `call.name` (`name`, `name:port`, `scheme:name:port`) goes, for every method */
   proxyLocation?(call: SubresourceCall): Promise<ProxyLocation>;
 }

@@ -1,23 +1,14 @@
 // The programs the sim knows: enough of busybox for container commands, probes and tests.
 
+import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
-import type { ShellHost } from './host.ts';
+import type { Builtin, ShellAccess } from './host.ts';
 import { inBin } from '../executable.ts';
+import { httpd } from './httpd.ts';
+import { sha256sum, tar } from './tar.ts';
 import { formatProcessList } from './process-list.ts';
 
-export interface CommandIo {
-  write(fd: 1 | 2, text: string): Promise<void>;
-}
-
-/** how a builtin reaches back into the shell: nested scripts and the working directory */
-export interface ShellAccess {
-  host: ShellHost;
-  cwd: string;
-  runScript(src: string): Promise<number>;
-  runArgv(argv: string[], io: CommandIo): Promise<number>;
-}
-
-export type Builtin = (args: string[], io: CommandIo, sh: ShellAccess) => Promise<number> | number;
+export type { Builtin, CommandIo, ShellAccess } from './host.ts';
 
 const resolvePath = (sh: ShellAccess, p: string) => posix.resolve(sh.cwd, p);
 
@@ -102,6 +93,9 @@ function isDir(sh: ShellAccess, path: string): boolean {
 const signalNames: Record<string, 'TERM' | 'INT'> = { TERM: 'TERM', SIGTERM: 'TERM', '15': 'TERM', INT: 'INT', SIGINT: 'INT', '2': 'INT' };
 
 export const builtins: Record<string, Builtin> = {
+  httpd,
+  tar,
+  sha256sum,
   true: () => 0,
   ':': () => 0,
   false: () => 1,
@@ -126,7 +120,12 @@ export const builtins: Record<string, Builtin> = {
   },
   async cat(args, io, sh) {
     let status = 0;
-    for (const f of args.filter(a => a !== '-')) {
+    const files = args.filter(a => !/^-[a-zA-Z]+$/.test(a));
+    // no file, or `-`: standard input, copied as it comes until it ends
+    if (files.length === 0 || files.includes('-')) {
+      for (let chunk = await sh.host.stdin?.read(); chunk; chunk = await sh.host.stdin?.read()) await io.write(1, chunk.toString('utf8'));
+    }
+    for (const f of files.filter(a => a !== '-')) {
       const path = resolvePath(sh, f);
       const content = sh.host.files.get(path) ?? sh.host.readMounted?.(path);
       if (content === undefined) {
@@ -137,6 +136,40 @@ export const builtins: Record<string, Builtin> = {
       }
     }
     return status;
+  },
+  // `head -c N` / `head -n N` of a file or of standard input: it stops reading once it has them
+  async head(args, io, sh) {
+    let bytes: number | undefined, lines = 10;
+    const files: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '-c') bytes = Number(args[++i]);
+      else if (a === '-n') lines = Number(args[++i]);
+      else if (/^-\d+$/.test(a)) lines = Number(a.slice(1));
+      else files.push(a);
+    }
+    let text = '';
+    if (files.length === 0 || files[0] === '-') {
+      const want = () => (bytes !== undefined ? Buffer.byteLength(text) < bytes : text.split('\n').length <= lines);
+      for (let chunk = want() ? await sh.host.stdin?.read() : null; chunk; chunk = want() ? await sh.host.stdin?.read() : null) text += chunk.toString('utf8');
+    } else if (bytes !== undefined && (files[0] === '/dev/urandom' || files[0] === '/dev/zero')) {
+      // the kernel's endless devices, read as far as asked
+      await io.write(1, files[0] === '/dev/zero' ? Buffer.alloc(bytes) : randomBytes(bytes));
+      return 0;
+    } else {
+      const content = sh.host.files.get(resolvePath(sh, files[0]!));
+      if (content === undefined) { await io.write(2, `head: ${files[0]}: No such file or directory\n`); return 1; }
+      text = content;
+    }
+    await io.write(1, bytes !== undefined ? Buffer.from(text).subarray(0, bytes).toString('utf8') : text.split('\n').slice(0, lines).join('\n') + (text.split('\n').length > lines ? '\n' : ''));
+    return 0;
+  },
+  // `stty size`: rows and columns of the terminal, as the client last sized it
+  async stty(args, io, sh) {
+    const size = sh.host.terminalSize?.();
+    if (!sh.host.tty || !size) { await io.write(2, "stty: standard input: Not a tty\n"); return 1; }
+    if (args[0] === 'size') await io.write(1, `${size.height} ${size.width}\n`);
+    return 0;
   },
   touch(args, _io, sh) {
     for (const f of args.filter(a => !a.startsWith('-'))) {

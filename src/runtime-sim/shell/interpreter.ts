@@ -61,7 +61,8 @@ export class Interpreter implements ShellAccess {
     const base = name.includes('/') ? posix.basename(name) : name;
     if (shells.has(base)) {
       const c = args.indexOf('-c');
-      return c >= 0 && args[c + 1] !== undefined ? this.runScript(args[c + 1]!) : this.#unknown();
+      if (c >= 0 && args[c + 1] !== undefined) return this.runScript(args[c + 1]!);
+      return this.host.stdin ? this.#interactive(io) : this.#unknown();
     }
     if (base === 'exit') throw new ScriptExit(args[0] === undefined ? this.#status : (Number.parseInt(args[0], 10) & 255));
     if (base === 'exec') {
@@ -76,6 +77,31 @@ export class Interpreter implements ShellAccess {
     const builtin = builtins[base];
     if (builtin) return builtin(args, io, this);
     return this.#unknown();
+  }
+
+  /** `sh` reading its commands from stdin: a line at a time, prompting on a terminal, to the end of input or `exit` */
+  async #interactive(io: CommandIo): Promise<number> {
+    for (;;) {
+      if (this.host.tty) await io.write(1, `${this.cwd} # `);
+      const line = await this.host.stdin!.readLine();
+      if (line === null) return this.#status;
+      // a terminal echoes what is typed
+      if (this.host.tty) await io.write(1, `${line}\r\n`);
+      let program: CommandList;
+      try {
+        program = parseScript(line);
+      } catch (err) {
+        if (!(err instanceof ShellSyntaxError)) throw err;
+        continue; // a line the sim cannot follow does nothing here
+      }
+      try {
+        this.#status = await this.#list(program);
+      } catch (err) {
+        if (!(err instanceof ScriptExit)) throw err;
+        this.host.check();
+        return err.status; // `exit`: the interactive shell ends with it
+      }
+    }
   }
 
   async #unknown(): Promise<number> {
@@ -160,10 +186,11 @@ export class Interpreter implements ShellAccess {
       sinks[r.fd] = this.#fileSink(this.#expand(r.target) ?? '', r.append);
     }
     const io: CommandIo = {
-      write: async (fd, text) => {
+      write: async (fd, data) => {
         const sink = sinks[fd];
-        if (sink.kind === 'stream') await this.host.output(sink.stream, text);
-        else if (sink.kind === 'file') this.host.files.set(sink.path, (this.host.files.get(sink.path) ?? '') + text);
+        if (sink.kind === 'stream') await this.host.output(sink.stream, data);
+        // files hold bytes as latin1 text (one character per byte), so an archive survives them
+        else if (sink.kind === 'file') this.host.files.set(sink.path, (this.host.files.get(sink.path) ?? '') + (typeof data === 'string' ? data : data.toString('latin1')));
         this.host.check();
       },
     };

@@ -49,10 +49,10 @@ test('GET /api/v1 lists resources and subresources by name', () => {
     shortNames: ['po'], categories: ['all'], storageVersionHash: 'xPOwRZ+Yhw8=',
   });
   // exactly the subresources this server implements: those of the registry's table
-  assert.deepEqual([...byName.keys()].filter(n => n.startsWith('pods/')), ['pods/binding', 'pods/ephemeralcontainers', 'pods/eviction', 'pods/log', 'pods/proxy', 'pods/resize', 'pods/status']);
+  assert.deepEqual([...byName.keys()].filter(n => n.startsWith('pods/')), ['pods/attach', 'pods/binding', 'pods/ephemeralcontainers', 'pods/eviction', 'pods/exec', 'pods/log', 'pods/portforward', 'pods/proxy', 'pods/resize', 'pods/status']);
   assert.deepEqual(byName.get('namespaces/finalize'), { name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] });
   assert.deepEqual(byName.get('replicationcontrollers/scale'), { name: 'replicationcontrollers/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
-  assert.equal(byName.get('pods/exec'), undefined, 'not implemented, so not advertised');
+  assert.deepEqual(byName.get('pods/exec'), { name: 'pods/exec', singularName: '', namespaced: true, kind: 'PodExecOptions', verbs: ['create', 'get'] });
   assert.deepEqual(byName.get('pods/eviction'), { name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
   assert.deepEqual(byName.get('nodes/proxy'), { name: 'nodes/proxy', singularName: '', namespaced: false, kind: 'NodeProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] });
   assert.deepEqual(byName.get('pods/status'), { name: 'pods/status', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get', 'patch', 'update'] });
@@ -91,10 +91,13 @@ test('aggregated discovery for /api and /apis', () => {
   assert.deepEqual(pods.responseKind, { group: '', version: '', kind: 'Pod' });
   assert.deepEqual(pods.shortNames, ['po']);
   assert.deepEqual(pods.subresources, [
+    { subresource: 'attach', responseKind: { group: '', version: '', kind: 'PodAttachOptions' }, verbs: ['create', 'get'] },
     { subresource: 'binding', responseKind: { group: '', version: '', kind: 'Binding' }, verbs: ['create'] },
     { subresource: 'ephemeralcontainers', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
     { subresource: 'eviction', responseKind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
+    { subresource: 'exec', responseKind: { group: '', version: '', kind: 'PodExecOptions' }, verbs: ['create', 'get'] },
     { subresource: 'log', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get'] },
+    { subresource: 'portforward', responseKind: { group: '', version: '', kind: 'PodPortForwardOptions' }, verbs: ['create', 'get'] },
     { subresource: 'proxy', responseKind: { group: '', version: '', kind: 'PodProxyOptions' }, verbs: ['create', 'delete', 'get', 'patch', 'update'] },
     { subresource: 'resize', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },
     { subresource: 'status', responseKind: { group: '', version: '', kind: 'Pod' }, verbs: ['get', 'patch', 'update'] },

@@ -28,7 +28,8 @@ test('/openapi/v2 as JSON: served paths and the definitions they need', () => {
   assert.equal(doc.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale'].get.responses['200'].schema.$ref, '#/definitions/io.k8s.api.autoscaling.v1.Scale');
   assert.equal(doc.paths['/api/v1/pods'].get.operationId, 'listCoreV1PodForAllNamespaces');
   // the subresources this server implements, with what their modules declare
-  assert.equal(doc.paths['/api/v1/namespaces/{namespace}/pods/{name}/exec'], undefined);
+  const exec = doc.paths['/api/v1/namespaces/{namespace}/pods/{name}/exec'];
+  assert.deepEqual([exec.get.operationId, exec.post.operationId, exec.get['x-kubernetes-action']], ['connectCoreV1GetNamespacedPodExec', 'connectCoreV1PostNamespacedPodExec', 'connect']);
   const log = doc.paths['/api/v1/namespaces/{namespace}/pods/{name}/log'].get;
   assert.deepEqual(log.produces, ['text/plain', 'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
   assert.ok(log.parameters.some((p: Json) => p.name === 'tailLines' && p.type === 'integer'));

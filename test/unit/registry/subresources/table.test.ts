@@ -19,8 +19,8 @@ registerSubresource(keysSubresource);
 test('the table says which subresources each resource has', () => {
   const catalog = createCatalog({});
   const pods = catalog.lookup('', 'v1', 'pods')!;
-  assert.deepEqual(subresourcesOf(pods).map(s => s.name), ['binding', 'ephemeralcontainers', 'eviction', 'log', 'proxy', 'resize', 'status']);
-  assert.equal(subresourceOf(pods, 'exec'), undefined, 'Kubernetes has it; this server does not implement it yet');
+  assert.deepEqual(subresourcesOf(pods).map(s => s.name), ['attach', 'binding', 'ephemeralcontainers', 'eviction', 'exec', 'log', 'portforward', 'proxy', 'resize', 'status']);
+  assert.equal(subresourceOf(pods, 'scale'), undefined, 'Kubernetes gives pods none');
   assert.deepEqual(subresourcesOf(catalog.lookup('apps', 'v1', 'deployments')!).map(s => s.name), ['scale', 'status']);
   assert.deepEqual(subresourcesOf(catalog.lookup('', 'v1', 'namespaces')!).map(s => s.name), ['finalize', 'status']);
   assert.deepEqual(subresourcesOf(catalog.lookup('', 'v1', 'configmaps')!).map(s => s.name), ['keys']);

@@ -1,0 +1,45 @@
+// A simulated process's standard input: the bytes an exec'd or attached client sends, read by
+// the programs that read input (`cat`, an interactive `sh`). Reading waits for data; null is the
+// end of input (the client closed stdin, or left).
+
+import type { Readable } from 'node:stream';
+
+export class SimInput {
+  #chunks: Buffer[] = [];
+  #ended = false;
+  #wake: (() => void) | undefined;
+
+  constructor(source: Readable) {
+    source.on('data', (d: Buffer) => { this.#chunks.push(d); this.#wake?.(); });
+    const end = () => { this.#ended = true; this.#wake?.(); };
+    source.once('end', end);
+    source.once('close', end);
+  }
+
+  async #more(): Promise<boolean> {
+    while (this.#chunks.length === 0) {
+      if (this.#ended) return false;
+      await new Promise<void>(resolve => { this.#wake = () => { this.#wake = undefined; resolve(); }; });
+    }
+    return true;
+  }
+
+  /** the next bytes as they came, or null at the end */
+  async read(): Promise<Buffer | null> {
+    return (await this.#more()) ? this.#chunks.shift()! : null;
+  }
+
+  /** the next line without its newline (the last may have none), or null at the end */
+  async readLine(): Promise<string | null> {
+    let line = '';
+    for (;;) {
+      if (!(await this.#more())) return line === '' ? null : line;
+      const chunk = this.#chunks.shift()!;
+      const nl = chunk.indexOf(10);
+      if (nl < 0) { line += chunk.toString('utf8'); continue; }
+      line += chunk.subarray(0, nl).toString('utf8');
+      if (nl + 1 < chunk.length) this.#chunks.unshift(chunk.subarray(nl + 1));
+      return line.replace(/\r$/, '');
+    }
+  }
+}
