@@ -9,7 +9,7 @@ import { SimError, unknown } from './grpc-errors.ts';
 import type { SimImage } from './images.ts';
 import type { Clock } from '../api/clock.ts';
 import { nanos } from './options.ts';
-import { SimProcess } from './process.ts';
+import { SimProcess, type ProcessOptions } from './process.ts';
 import type { CommandList } from './shell/ast.ts';
 import type { Output, OutputStream, ShellHost } from './shell/host.ts';
 import type { Readable } from 'node:stream';
@@ -178,18 +178,7 @@ export class SimContainer {
   async exec(argv: string[], timeoutSeconds: number): Promise<ExecResult> {
     if (this.state !== 'CONTAINER_RUNNING') throw unknown(`container is in ${this.state} state`);
     let stdout = '', stderr = '';
-    const proc = new SimProcess({
-      env: this.spec.env,
-      files: this.files,
-      cwd: this.spec.config.workingDir,
-      unknownCommand: 'succeed',
-      clock: this.spec.clock,
-      output: async (stream, data) => { if (stream === 'stdout') stdout += String(data); else stderr += String(data); },
-      ...this.#sees(),
-      commandLine: argv.join(' '),
-    });
-    this.#execs.add(proc);
-    const done = proc.run(argvCommand(argv)).finally(() => this.#execs.delete(proc));
+    const { proc, done } = this.#exec(argv, { output: async (stream, data) => { if (stream === 'stdout') stdout += String(data); else stderr += String(data); } });
     if (timeoutSeconds > 0 && !(await this.#settlesWithin(done, timeoutSeconds * 1000))) {
       proc.signal('KILL');
       await done;
@@ -204,23 +193,30 @@ export class SimContainer {
    */
   execStream(argv: string[], io: ExecStreams): { done: Promise<number>; kill(): void } {
     if (this.state !== 'CONTAINER_RUNNING') throw unknown(`container is in ${this.state} state`);
+    const { proc, done } = this.#exec(argv, {
+      output: (stream, data) => io.write(io.tty ? 'stdout' : stream, data),
+      stdin: io.stdin ? new SimInput(io.stdin) : undefined,
+      tty: io.tty,
+      terminalSize: io.terminalSize,
+      listen: this.#listen(),
+    });
+    return { done, kill: () => proc.signal('KILL') };
+  }
+
+  /** a command beside PID 1, in its environment, files and namespaces, with the given streams */
+  #exec(argv: string[], io: Pick<ProcessOptions, 'output' | 'stdin' | 'tty' | 'terminalSize' | 'listen'>): { proc: SimProcess; done: Promise<number> } {
     const proc = new SimProcess({
       env: this.spec.env,
       files: this.files,
       cwd: this.spec.config.workingDir,
       unknownCommand: 'succeed',
       clock: this.spec.clock,
-      output: (stream, data) => io.write(io.tty ? 'stdout' : stream, data),
-      stdin: io.stdin ? new SimInput(io.stdin) : undefined,
-      tty: io.tty,
-      terminalSize: io.terminalSize,
-      listen: this.#listen(),
+      ...io,
       ...this.#sees(),
       commandLine: argv.join(' '),
     });
     this.#execs.add(proc);
-    const done = proc.run(argvCommand(argv)).finally(() => this.#execs.delete(proc));
-    return { done, kill: () => proc.signal('KILL') };
+    return { proc, done: proc.run(argvCommand(argv)).finally(() => this.#execs.delete(proc)) };
   }
 
   /** PID 1's output from now on, until the listener is removed (CRI Attach) */

@@ -8,7 +8,7 @@ import type { KubeObject } from '../../api/object.ts';
 import { parseLabelSelector, matchesLabels } from '../../api/selectors/label.ts';
 import { parseFieldSelector, matchesFields } from '../../api/selectors/field.ts';
 import { rfc3339 } from '../../api/time.ts';
-import { nodeAddress, type NodeParts } from '../../registry/subresources/log.ts';
+import { nodeAddress, type NodeParts } from '../../registry/subresources/node-agent.ts';
 import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from '../handlers/deps.ts';
 import { sendJson } from '../respond.ts';

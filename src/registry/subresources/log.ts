@@ -3,17 +3,15 @@
 // decoded and checked here as kube-apiserver checks them (log-options.ts); the API server
 // streams the bytes through, so `kubectl logs -f` follows them.
 
-import { badRequest, notFound, StatusError } from '../../api/status.ts';
+import { badRequest } from '../../api/status.ts';
 import type { KubeObject } from '../../api/object.ts';
 import type { QueryParameter, Subresource, SubresourceCall, SubresourceResult } from './subresource.ts';
+import { agentBaseUrl } from './node-agent.ts';
 import { agentLogQuery, decodePodLogOptions, validatePodLogOptions } from './log-options.ts';
 
 interface Named { name: string }
 interface PodParts {
   spec?: { nodeName?: string; containers?: Named[]; initContainers?: Named[]; ephemeralContainers?: Named[] };
-}
-export interface NodeParts {
-  status?: { addresses?: Array<{ type: string; address: string }>; daemonEndpoints?: { kubeletEndpoint?: { Port?: number } } };
 }
 
 const parameters: QueryParameter[] = [
@@ -37,11 +35,6 @@ export function pickContainer(pod: KubeObject & PodParts, asked: string | undefi
   return asked;
 }
 
-export function nodeAddress(node: NodeParts): string | undefined {
-  const addrs = node.status?.addresses ?? [];
-  return (addrs.find(a => a.type === 'InternalIP') ?? addrs.find(a => a.type === 'ExternalIP') ?? addrs.find(a => a.type === 'Hostname'))?.address;
-}
-
 async function logLocation(call: SubresourceCall): Promise<SubresourceResult> {
   const opts = decodePodLogOptions(call.query);
   validatePodLogOptions(opts, call.name);
@@ -50,18 +43,12 @@ async function logLocation(call: SubresourceCall): Promise<SubresourceResult> {
   const nodeName = pod.spec?.nodeName;
   // a pod not yet on a node has no log: kube-apiserver answers 204 No Content
   if (!nodeName) return { type: 'stream', url: '', contentType: 'text/plain' };
-  const node = await call.registry.get(call.lookup('', 'v1', 'nodes')!, undefined, nodeName).catch(err => {
-    if (err instanceof StatusError && err.status.code === 404) throw notFound({ group: '', resource: 'nodes' }, nodeName);
-    throw err;
-  }) as KubeObject & NodeParts;
-  const host = nodeAddress(node);
-  const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
-  if (!host || !port) throw badRequest(`node ${nodeName} has no address or agent port to fetch logs from`);
+  const base = await agentBaseUrl(call, nodeName, 'to fetch logs from');
   // (insecureSkipTLSVerifyBackend is accepted: the agent's serving certificate is not verified
   // in any case, as kube-apiserver without --kubelet-certificate-authority does not verify it)
   const query = agentLogQuery(opts);
   const path = `/containerLogs/${encodeURIComponent(pod.metadata.namespace!)}/${encodeURIComponent(pod.metadata.name!)}/${encodeURIComponent(container)}${query.size ? `?${query}` : ''}`;
-  return { type: 'stream', url: `https://${host.includes(':') ? `[${host}]` : host}:${port}${path}`, contentType: 'text/plain' };
+  return { type: 'stream', url: `${base}${path}`, contentType: 'text/plain' };
 }
 
 export const logSubresource: Subresource = {

@@ -6,7 +6,7 @@
 import { badRequest, notFound, StatusError } from '../../api/status.ts';
 import type { KubeObject } from '../../api/object.ts';
 import type { ProxyLocation, SubresourceCall } from './subresource.ts';
-import { nodeAddress, type NodeParts } from './log.ts';
+import { nodeAddress, type NodeParts } from './node-agent.ts';
 import { isProxyableIP, type ProxyId } from './proxy-id.ts';
 
 /** the kubelet's port when a node publishes none */

@@ -3,10 +3,11 @@
 // does, and the URL of the agent endpoint on the pod's node (the kubelet's /exec, /attach and
 // /portForward paths, with the kubelet's query names) where the connection is relayed.
 
-import { badRequest, notFound, StatusError } from '../../api/status.ts';
+import { badRequest } from '../../api/status.ts';
 import type { KubeObject } from '../../api/object.ts';
 import type { QueryParameter, SubresourceCall } from './subresource.ts';
-import { nodeAddress, pickContainer, type NodeParts } from './log.ts';
+import { pickContainer } from './log.ts';
+import { agentBaseUrl } from './node-agent.ts';
 
 interface PodParts { spec?: { nodeName?: string } }
 
@@ -39,14 +40,7 @@ async function podOf(call: SubresourceCall): Promise<KubeObject & PodParts> {
 async function agentBase(call: SubresourceCall, pod: KubeObject & PodParts): Promise<string> {
   const nodeName = pod.spec?.nodeName;
   if (!nodeName) throw badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
-  const node = await call.registry.get(call.lookup('', 'v1', 'nodes')!, undefined, nodeName).catch(err => {
-    if (err instanceof StatusError && err.status.code === 404) throw notFound({ group: '', resource: 'nodes' }, nodeName);
-    throw err;
-  }) as KubeObject & NodeParts;
-  const host = nodeAddress(node);
-  const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
-  if (!host || !port) throw badRequest(`node ${nodeName} has no address or agent port to connect to`);
-  return `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return agentBaseUrl(call, nodeName, 'to connect to');
 }
 
 const seg = encodeURIComponent;

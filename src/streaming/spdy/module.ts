@@ -1,31 +1,21 @@
 // SPDY's entries for the server-side protocol table (streaming/protocols.ts, where the WebSocket
 // channel protocols sit): plain SPDY/3.1 upgrades for exec, attach and port-forward, and SPDY
-// tunnelled in WebSocket for port-forward. The shape is the table's module interface, spelled
-// out here so this folder stands on its own; the tunnel must be tried before the WebSocket
-// channel protocols, as its request is a WebSocket upgrade too.
+// tunnelled in WebSocket for port-forward. The tunnel must be tried before the WebSocket channel
+// protocols, as its request is a WebSocket upgrade too. (SPDY clients name each connection's port
+// in its streams' headers, so portForward does not consult `ports`.)
 
 import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import type { CommandStreamOptions, CommandStreams, PortForwardStreams } from '../streams.ts';
+import type { StreamProtocolModule } from '../protocol-module.ts';
 import { acceptSpdyCommand } from './command.ts';
 import { SPDY_31 } from './handshake.ts';
 import { acceptSpdyPortForward } from './portforward.ts';
 import { acceptTunnelledPortForwardUpgrade, isSpdyTunnelRequest } from './tunnel.ts';
 
-export interface SpdyProtocolModule {
-  name: string;
-  acceptsCommand(req: IncomingMessage): boolean;
-  acceptsPortForward(req: IncomingMessage): boolean;
-  command(req: IncomingMessage, socket: Duplex, head: Buffer, opts: CommandStreamOptions): Promise<CommandStreams>;
-  /** SPDY clients name each connection's port in its streams' headers, so `ports` is not consulted */
-  portForward(req: IncomingMessage, socket: Duplex, head: Buffer, ports: readonly number[]): Promise<PortForwardStreams>;
-}
-
 function isSpdyUpgrade(req: IncomingMessage): boolean {
   return String(req.headers.upgrade ?? '').toLowerCase().includes(SPDY_31.toLowerCase());
 }
 
-export const spdyStreams: SpdyProtocolModule = {
+export const spdyStreams: StreamProtocolModule = {
   name: 'spdy',
   acceptsCommand: isSpdyUpgrade,
   acceptsPortForward: isSpdyUpgrade,
@@ -33,7 +23,7 @@ export const spdyStreams: SpdyProtocolModule = {
   portForward: async (req, socket, head) => acceptSpdyPortForward(req, socket, head),
 };
 
-export const spdyTunnel: SpdyProtocolModule = {
+export const spdyTunnel: StreamProtocolModule = {
   name: 'spdy-tunnel',
   acceptsCommand: () => false,
   acceptsPortForward: isSpdyTunnelRequest,
