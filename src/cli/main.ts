@@ -1,5 +1,6 @@
 // The `orch` command: subcommand dispatch only.
 
+import { flushCompileCache } from 'node:module';
 import { helpText, runCommand, type Command } from './command.ts';
 import { serverCommand } from './server-command.ts';
 import { controllerManagerCommand } from './controller-manager-command.ts';
@@ -44,4 +45,10 @@ async function main(argv: string[]): Promise<number> {
   return runCommand(cmd, rest);
 }
 
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// a command that has returned is done, as a Go binary is when main returns: what it started has
+// been stopped, and timers or idle connections left behind (a controller's requeue a minute
+// away) must not hold the process open. Output is flushed first.
+process.exitCode = code;
+flushCompileCache();
+process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
