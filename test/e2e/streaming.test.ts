@@ -16,7 +16,7 @@ import net, { type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { dialCommand, UpgradeRefused } from '../../src/streaming/websocket/command-client.ts';
-import { Exec, KubeConfig, PortForward } from '@kubernetes/client-node';
+import { Attach, Exec, KubeConfig, PortForward } from '@kubernetes/client-node';
 import { requires } from '../support/requires.ts';
 import { kubectl } from './support/kubectl.ts';
 import { image, runtimeKinds, startPodCluster, type PodCluster } from './support/pod-runtimes.ts';
@@ -41,7 +41,10 @@ const running = (k: PodCluster, name: string) => until(`${name} Running`, async 
 const forever = ['sh', '-c', 'while true; do sleep 1; done'];
 const httpPort = 8080;
 const page = 'hello through port-forward';
-const web = ['sh', '-c', `mkdir -p /www && echo ${page} > /www/index.html && httpd -f -p ${httpPort} -h /www`];
+const otherPort = 8081;
+const otherPage = 'the second listener';
+// two listeners: a daemonised httpd on otherPort, the main process on httpPort
+const web = ['sh', '-c', `mkdir -p /www /www2 && echo ${page} > /www/index.html && echo ${otherPage} > /www2/index.html && httpd -p ${otherPort} -h /www2 && httpd -f -p ${httpPort} -h /www`];
 
 /** a GET over a connected socket, answered as HTTP/1.0 (the server closes when done) */
 function httpGet(socket: net.Socket | import('node:stream').Duplex): Promise<string> {
@@ -89,10 +92,10 @@ for (const kind of runtimeKinds) {
       assert.equal(r.code, 0);
     });
 
-    await t.test('kubectl exec -it under a pseudo-terminal: an interactive shell', async () => {
+    for (const bin of [kubectl133, kubectl127]) await t.test(`kubectl ${bin.slice(-4)} exec -it under a pseudo-terminal: an interactive shell`, async () => {
       // script(1) gives kubectl a terminal; its input is what is "typed"
       // its terminal is 45 rows by 123 columns, which kubectl sends on the resize channel
-      const child = spawn('script', ['-qec', `stty cols 123 rows 45; ${kubectl133} --kubeconfig ${k.orch.kubeconfig} exec -it shell -- sh`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn('script', ['-qec', `stty cols 123 rows 45; ${bin} --kubeconfig ${k.orch.kubeconfig} exec -it shell -- sh`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', d => { out += d; });
       const exited = new Promise<number>(r => child.once('exit', code => r(code ?? -1)));
@@ -146,12 +149,14 @@ for (const kind of runtimeKinds) {
       assert.match(r.stderr, /cannot exec into a container in a completed pod; current phase is Succeeded|container not found \("main"\)/);
     });
 
-    await t.test('kubectl attach follows the main process', async () => {
-      const child = spawn(kubectl133, ['--kubeconfig', k.orch.kubeconfig, 'attach', 'talker'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const bin of [kubectl133, kubectl127]) await t.test(`kubectl ${bin.slice(-4)} attach follows the main process`, async () => {
+      const child = spawn(bin, ['--kubeconfig', k.orch.kubeconfig, 'attach', 'talker'], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', d => { out += d; });
       try {
-        await until('two ticks', async () => (out.match(/tick/g) ?? []).length >= 2, 20_000);
+        // output from after the attach (none is replayed); the newest kubectl waits for a second line
+        const ticks = bin === kubectl133 ? 2 : 1;
+        await until(`${ticks} ticks`, async () => (out.match(/tick/g) ?? []).length >= ticks, 20_000);
       } finally {
         child.kill();
       }
@@ -206,6 +211,85 @@ for (const kind of runtimeKinds) {
         assert.match(await httpGet(net.connect(local, '127.0.0.1')), new RegExp(page));
       } finally {
         child.kill();
+      }
+    });
+
+    await t.test('kubectl 1.27 (SPDY): cp both ways of 10 MB, checksum kept', async () => {
+      const k127 = (args: string[]) => kubectl(kubectl127, k.orch.kubeconfig, args);
+      const made = await k127(['exec', 'shell', '--', 'sh', '-c', 'head -c 10485760 /dev/urandom > /tmp/big127 && sha256sum /tmp/big127']);
+      assert.equal(made.code, 0, made.stderr);
+      const local = join(dir, 'from-pod-127');
+      const down = await k127(['cp', 'shell:/tmp/big127', local]);
+      assert.equal(down.code, 0, down.stderr);
+      assert.equal(createHash('sha256').update(await readFile(local)).digest('hex'), made.stdout.split(' ')[0]);
+      const data = Buffer.alloc(10 * 1024 * 1024);
+      for (let i = 0; i < data.length; i += 4096) data.write(`127:${i}:`, i);
+      const upload = join(dir, 'to-pod-127');
+      await writeFile(upload, data);
+      const up = await k127(['cp', upload, 'shell:/tmp/uploaded127']);
+      assert.equal(up.code, 0, up.stderr);
+      const sum = await k127(['exec', 'shell', '--', 'sha256sum', '/tmp/uploaded127']);
+      assert.equal(sum.stdout.split(' ')[0], createHash('sha256').update(data).digest('hex'), sum.stderr);
+    });
+
+    for (const bin of [kubectl133, kubectl127]) await t.test(`kubectl ${bin.slice(-4)} port-forward: two ports, concurrent connections, SIGINT closes cleanly`, async () => {
+      const child = spawn(bin, ['--kubeconfig', k.orch.kubeconfig, 'port-forward', 'pod/web', `0:${httpPort}`, `0:${otherPort}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '', err = '';
+      child.stdout.on('data', d => { out += d; });
+      child.stderr.on('data', d => { err += d; });
+      const exited = new Promise<number | string>(r => child.once('exit', (code, signal) => r(code ?? String(signal))));
+      try {
+        const [first, second] = await until('both ports forwarded', async () => {
+          const a = new RegExp(`127\\.0\\.0\\.1:(\\d+) -> ${httpPort}`).exec(out), b = new RegExp(`127\\.0\\.0\\.1:(\\d+) -> ${otherPort}`).exec(out);
+          return a && b ? [Number(a[1]), Number(b[1])] : undefined;
+        }, 20_000);
+        // six connections at once, three to each port of the pod, each answered by its own listener
+        const ports = [first, second, first, second, first, second];
+        const answers = await Promise.all(ports.map(p => httpGet(net.connect(p!, '127.0.0.1'))));
+        answers.forEach((a, i) => assert.match(a, new RegExp(`^HTTP/1\\.[01] 200[\\s\\S]*${ports[i] === first ? page : otherPage}`), a));
+        child.kill('SIGINT');
+        const code = await Promise.race([exited, new Promise<string>(r => setTimeout(() => r('still running'), 10_000))]);
+        assert.equal(code, 0, `${out}${err}`);
+        assert.doesNotMatch(err, /error|unable/i);
+      } finally {
+        child.kill('SIGKILL');
+      }
+      const pod = (await k.c.request('GET', '/api/v1/namespaces/default/pods/web')).json();
+      assert.equal(pod.status.containerStatuses[0].restartCount, 0);
+      assert.ok(pod.status.containerStatuses[0].state.running, 'the pod is unaffected');
+    });
+
+    await t.test('kubectl debug -it: an interactive ephemeral container through attach', async () => {
+      const cmd = `${kubectl133} --kubeconfig ${k.orch.kubeconfig} debug -it pod/shell -c dbgit --image=${image} --image-pull-policy=IfNotPresent --target=main --profile=general -- sh`;
+      const child = spawn('script', ['-qec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', d => { out += d; });
+      const exited = new Promise<number>(r => child.once('exit', code => r(code ?? -1)));
+      try {
+        await until('attached', async () => out.includes("If you don't see a command prompt"), 30_000);
+        child.stdin.write('echo hi-from-$HOSTNAME\n');
+        await until('the command ran', async () => out.includes('hi-from-shell'), 20_000);
+        child.stdin.write('exit\n');
+        const code = await Promise.race([exited, new Promise<string>(r => setTimeout(() => r('still running'), 20_000))]);
+        assert.equal(code, 0, out);
+      } finally {
+        child.kill('SIGKILL');
+      }
+      const pod = (await k.c.request('GET', '/api/v1/namespaces/default/pods/shell')).json();
+      const s = pod.status.ephemeralContainerStatuses.find((x: any) => x.name === 'dbgit');
+      assert.equal(pod.spec.ephemeralContainers.find((x: any) => x.name === 'dbgit').stdin, true);
+      assert.ok(s, JSON.stringify(pod.status));
+    });
+
+    await t.test('@kubernetes/client-node: Attach', async () => {
+      const config = new KubeConfig();
+      config.loadFromFile(k.orch.kubeconfig);
+      let stdout = '';
+      const ws = await new Attach(config).attach('default', 'talker', 'main', new Writable({ write(c, _e, cb) { stdout += c; cb(); } }), null, null, false);
+      try {
+        await until('a tick', async () => stdout.includes('tick\n'), 20_000);
+      } finally {
+        ws.close();
       }
     });
 
