@@ -3,6 +3,9 @@
 // client through `orch server` and a real `orch agent`. One cluster per runtime for every case.
 // kubectl 1.33 speaks WebSocket v5 (exec, attach, cp) and SPDY tunnelled in WebSocket
 // (port-forward); kubectl 1.27 speaks SPDY/3.1; the client libraries the channel protocols.
+// Both kubectl versions: exec (-i, -it under script(1)), attach, cp of 10 MB both ways,
+// port-forward to two ports of the pod with concurrent connections and a clean SIGINT exit, and
+// `kubectl debug -it` (an ephemeral container with stdin and a terminal, driven through attach).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -259,26 +262,29 @@ for (const kind of runtimeKinds) {
       assert.ok(pod.status.containerStatuses[0].state.running, 'the pod is unaffected');
     });
 
-    await t.test('kubectl debug -it: an interactive ephemeral container through attach', async () => {
-      const cmd = `${kubectl133} --kubeconfig ${k.orch.kubeconfig} debug -it pod/shell -c dbgit --image=${image} --image-pull-policy=IfNotPresent --target=main --profile=general -- sh`;
+    for (const bin of [kubectl133, kubectl127]) await t.test(`kubectl ${bin.slice(-4)} debug -it: an interactive ephemeral container through attach`, async () => {
+      const name = `dbgit-${bin.slice(-4).replace('.', '')}`;
+      const profile = bin === kubectl133 ? '--profile=general' : '';
+      const cmd = `${bin} --kubeconfig ${k.orch.kubeconfig} debug -it pod/shell -c ${name} --image=${image} --image-pull-policy=IfNotPresent --target=main ${profile} -- sh`;
       const child = spawn('script', ['-qec', cmd, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', d => { out += d; });
       const exited = new Promise<number>(r => child.once('exit', code => r(code ?? -1)));
       try {
         await until('attached', async () => out.includes("If you don't see a command prompt"), 30_000);
+        // only the shell in the debug container expands $HOSTNAME (the pod's name)
         child.stdin.write('echo hi-from-$HOSTNAME\n');
         await until('the command ran', async () => out.includes('hi-from-shell'), 20_000);
-        child.stdin.write('exit\n');
+        child.stdin.write('exit 0\n');
         const code = await Promise.race([exited, new Promise<string>(r => setTimeout(() => r('still running'), 20_000))]);
         assert.equal(code, 0, out);
       } finally {
         child.kill('SIGKILL');
       }
       const pod = (await k.c.request('GET', '/api/v1/namespaces/default/pods/shell')).json();
-      const s = pod.status.ephemeralContainerStatuses.find((x: any) => x.name === 'dbgit');
-      assert.equal(pod.spec.ephemeralContainers.find((x: any) => x.name === 'dbgit').stdin, true);
-      assert.ok(s, JSON.stringify(pod.status));
+      const spec = pod.spec.ephemeralContainers.find((x: any) => x.name === name);
+      assert.deepEqual([spec.stdin, spec.tty, spec.targetContainerName], [true, true, 'main']);
+      assert.ok(pod.status.ephemeralContainerStatuses.some((x: any) => x.name === name), JSON.stringify(pod.status));
     });
 
     await t.test('@kubernetes/client-node: Attach', async () => {
