@@ -8,6 +8,7 @@ export class SimInput {
   #chunks: Buffer[] = [];
   #ended = false;
   #wake: (() => void) | undefined;
+  #interrupted: unknown;
 
   /** an exec's input is its client's; a container's (its config's `stdin`) has none until one attaches */
   constructor(source?: Readable) {
@@ -28,12 +29,19 @@ export class SimInput {
     source.once('close', end);
   }
 
+  /** its reader was killed: a read waiting, or to come, throws `reason` rather than wait on input */
+  interrupt(reason: unknown): void {
+    this.#interrupted = reason;
+    this.#wake?.();
+  }
+
   async #more(): Promise<boolean> {
-    while (this.#chunks.length === 0) {
+    for (;;) {
+      if (this.#interrupted !== undefined) throw this.#interrupted;
+      if (this.#chunks.length > 0) return true;
       if (this.#ended) return false;
       await new Promise<void>(resolve => { this.#wake = () => { this.#wake = undefined; resolve(); }; });
     }
-    return true;
   }
 
   /** the next bytes as they came, or null at the end */

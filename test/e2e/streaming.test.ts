@@ -65,7 +65,7 @@ for (const kind of runtimeKinds) {
     const k = await startPodCluster(kind, t);
     await createPod(k, 'shell', [{ name: 'main', command: forever }]);
     await createPod(k, 'web', [{ name: 'httpd', command: web }]);
-    await createPod(k, 'talker', [{ name: 'main', command: ['sh', '-c', 'while true; do echo tick; sleep 1; done'] }]);
+    await createPod(k, 'talker', [{ name: 'main', command: ['sh', '-c', 'while true; do echo tick; sleep 0.2; done'] }]);
     await createPod(k, 'two', [{ name: 'a', command: forever }, { name: 'b', command: forever }], { 'kubectl.kubernetes.io/default-container': 'b' });
     await createPod(k, 'done', [{ name: 'main', command: ['true'] }], undefined, 'Never');
     await Promise.all(['shell', 'web', 'talker', 'two'].map(n => running(k, n)));

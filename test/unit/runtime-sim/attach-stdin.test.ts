@@ -51,3 +51,12 @@ test('without stdinOnce the input stays open for the next client; exit ends PID 
   assert.equal(s?.exitCode, 4);
   assert.match(second.out(), /second/);
 });
+
+test('a shell waiting on an input nobody attached to still stops', async t => {
+  const f = await startSim(t);
+  const pod = await f.runPod('waiting');
+  const id = await f.runContainer(pod, { metadata: { name: 'c' }, command: ['sh'], stdin: true, tty: true });
+  assert.equal((await state(f, id))?.state, 'CONTAINER_RUNNING', 'reading its input, which stays open');
+  await f.cri.stopContainer({ containerId: id, timeout: 0 });
+  assert.equal((await state(f, id))?.state, 'CONTAINER_EXITED');
+});
