@@ -49,14 +49,19 @@ const otherPage = 'the second listener';
 // two listeners: a daemonised httpd on otherPort, the main process on httpPort
 const web = ['sh', '-c', `mkdir -p /www /www2 && echo ${page} > /www/index.html && echo ${otherPage} > /www2/index.html && httpd -p ${otherPort} -h /www2 && httpd -f -p ${httpPort} -h /www`];
 
-/** a GET over a connected socket, answered as HTTP/1.0 (the server closes when done) */
-function httpGet(socket: net.Socket | import('node:stream').Duplex): Promise<string> {
+/**
+ * a GET over a connected socket, answered as HTTP/1.0 (the server closes when done); `halfClose`
+ * ends the client's side after the request, which containerd needs to end a forwarded connection
+ * at once (otherwise it waits a second for the client's side once the pod's has closed)
+ */
+function httpGet(socket: net.Socket | import('node:stream').Duplex, halfClose = false): Promise<string> {
   return new Promise((resolve, reject) => {
     let data = '';
     socket.on('data', (d: Buffer) => { data += d.toString(); });
     socket.once('end', () => resolve(data));
     socket.once('error', reject);
     socket.write('GET / HTTP/1.0\r\nHost: pod\r\n\r\n');
+    if (halfClose) socket.end();
   });
 }
 
@@ -246,9 +251,10 @@ for (const kind of runtimeKinds) {
           const a = new RegExp(`127\\.0\\.0\\.1:(\\d+) -> ${httpPort}`).exec(out), b = new RegExp(`127\\.0\\.0\\.1:(\\d+) -> ${otherPort}`).exec(out);
           return a && b ? [Number(a[1]), Number(b[1])] : undefined;
         }, 20_000);
-        // six connections at once, three to each port of the pod, each answered by its own listener
+        // six connections at once, three to each port of the pod, each answered by its own
+        // listener; the client's half-close travels to the pod and the answer still comes back
         const ports = [first, second, first, second, first, second];
-        const answers = await Promise.all(ports.map(p => httpGet(net.connect(p!, '127.0.0.1'))));
+        const answers = await Promise.all(ports.map(p => httpGet(net.connect({ port: p!, host: '127.0.0.1', allowHalfOpen: true }), true)));
         answers.forEach((a, i) => assert.match(a, new RegExp(`^HTTP/1\\.[01] 200[\\s\\S]*${ports[i] === first ? page : otherPage}`), a));
         child.kill('SIGINT');
         const code = await Promise.race([exited, new Promise<string>(r => setTimeout(() => r('still running'), 10_000))]);
