@@ -77,6 +77,10 @@ export class SimContainer {
   resources: CriLinuxContainerResources | null;
   #starting: Promise<void> | undefined;
   #process: SimProcess | undefined;
+  /** PID 1's input when its config asks for one (`stdin`), fed by attached clients */
+  #stdin: SimInput | undefined;
+  /** PID 1's terminal size, as the last attached client's resize channel gave it */
+  #terminalSize: { width: number; height: number } | undefined;
   #exited: Promise<void> | undefined;
   #removed = false;
   #oomKilled = false;
@@ -116,16 +120,23 @@ export class SimContainer {
       throw unknown(problem);
     }
     const log = this.spec.logPath ? new CriLogWriter(this.spec.logPath, clock) : undefined;
+    // with a terminal, the process has one output stream, as on a pty
+    const tty = !!this.spec.config.tty;
+    this.#stdin = this.spec.config.stdin ? new SimInput() : undefined;
     const proc = new SimProcess({
       env: this.spec.env,
       files: this.files,
       cwd: this.spec.config.workingDir,
       unknownCommand: 'daemon',
       clock,
-      output: (stream, data) => {
+      output: (written, data) => {
+        const stream = tty ? 'stdout' : written;
         for (const l of this.#attached) l(stream, data);
         return log?.write(stream, String(data)) ?? Promise.resolve();
       },
+      stdin: this.#stdin,
+      tty,
+      terminalSize: () => this.#terminalSize,
       listen: this.#listen(),
       ...this.#sees(),
       commandLine: [...(this.spec.config.command ?? []), ...(this.spec.config.args ?? [])].join(' '),
@@ -219,9 +230,15 @@ export class SimContainer {
     return { proc, done: proc.run(argvCommand(argv)).finally(() => this.#execs.delete(proc)) };
   }
 
-  /** PID 1's output from now on, until the listener is removed (CRI Attach) */
-  attach(listener: OutputListener): () => void {
+  /**
+   * PID 1's output from now on, until the listener is removed (CRI Attach); the client's input
+   * goes to PID 1's when the container has one (its end closes it with `stdinOnce`), and its
+   * terminal size to PID 1's terminal
+   */
+  attach(listener: OutputListener, io: { stdin?: Readable; resize?: AsyncIterable<{ width: number; height: number }> } = {}): () => void {
     this.#attached.add(listener);
+    if (io.stdin) this.#stdin?.follow(io.stdin, !!this.spec.config.stdinOnce);
+    if (io.resize) void (async () => { for await (const s of io.resize!) this.#terminalSize = s; })();
     return () => this.#attached.delete(listener);
   }
 

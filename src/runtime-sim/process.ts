@@ -97,6 +97,8 @@ export class SimProcess implements ShellHost {
         this.#endedBy = sig === 'INT' ? 130 : 143;
       } else this.#pending.push(action);
     }
+    // a program waiting on its input ends as one asleep does
+    if (this.#endedBy !== undefined) this.stdin?.interrupt(new ScriptExit(this.#endedBy));
     this.#wake?.();
   }
 

@@ -8,20 +8,40 @@ export class SimInput {
   #chunks: Buffer[] = [];
   #ended = false;
   #wake: (() => void) | undefined;
+  #interrupted: unknown;
 
-  constructor(source: Readable) {
-    source.on('data', (d: Buffer) => { this.#chunks.push(d); this.#wake?.(); });
+  /** an exec's input is its client's; a container's (its config's `stdin`) has none until one attaches */
+  constructor(source?: Readable) {
+    if (source) this.follow(source, true);
+  }
+
+  /**
+   * bytes from an attached client as they come; its end ends this input only when `endWithIt`
+   * (an exec, or a container with `stdinOnce`): otherwise the next client to attach goes on
+   * writing to the same open input, as a container's stdin stays open between attaches
+   */
+  follow(source: Readable, endWithIt: boolean): void {
+    if (this.#ended) return;
+    source.on('data', (d: Buffer) => { if (this.#ended) return; this.#chunks.push(d); this.#wake?.(); });
+    if (!endWithIt) return;
     const end = () => { this.#ended = true; this.#wake?.(); };
     source.once('end', end);
     source.once('close', end);
   }
 
+  /** its reader was killed: a read waiting, or to come, throws `reason` rather than wait on input */
+  interrupt(reason: unknown): void {
+    this.#interrupted = reason;
+    this.#wake?.();
+  }
+
   async #more(): Promise<boolean> {
-    while (this.#chunks.length === 0) {
+    for (;;) {
+      if (this.#interrupted !== undefined) throw this.#interrupted;
+      if (this.#chunks.length > 0) return true;
       if (this.#ended) return false;
       await new Promise<void>(resolve => { this.#wake = () => { this.#wake = undefined; resolve(); }; });
     }
-    return true;
   }
 
   /** the next bytes as they came, or null at the end */

@@ -49,7 +49,7 @@ async function serveCommand(rt: SimRuntime, r: Extract<StreamingRequest, { kind:
     streams.finish(exitStatus(await run.done, r.cmd));
     return;
   }
-  const detach = c.attach((stream, text) => void write(stream, text));
+  const detach = c.attach((stream, text) => void write(stream, text), { stdin: streams.stdin, resize: streams.resize });
   void streams.closed.then(detach);
   await Promise.race([c.exited(), streams.closed]);
   detach();

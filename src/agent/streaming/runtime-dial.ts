@@ -3,14 +3,16 @@
 // Commands go over SPDY, as the kubelet's own clients reach containerd: it alone can end stdin
 // without ending the session on containerd 1.6, whose WebSocket stops at v4 (`kubectl cp` into
 // a pod and `exec -i` of a command reading to the end of its input depend on that). Port
-// forwarding opens one WebSocket per forwarded connection, the port in the query as the kubelet
-// passes it. A CRI URL is good for one connection, so there is no falling back on the same URL.
+// forwarding opens one SPDY session per forwarded connection, for the same reason: a client's
+// half-close (its FIN) reaches the pod's socket as with kubectl straight at containerd, where the
+// WebSocket protocol cannot say it and containerd then holds each connection a second after the
+// pod's side has closed. A CRI URL is good for one connection, so there is no falling back on the
+// same URL.
 
 import { PassThrough, type Duplex, type Readable } from 'node:stream';
 import type { Status } from '../../api/status.ts';
-import { dialSpdy, openCommandStreams } from '../../streaming/spdy/client.ts';
+import { dialSpdy, openCommandStreams, openForwardedConnection } from '../../streaming/spdy/client.ts';
 import { failureStatus } from '../../streaming/exit-status.ts';
-import { dialPortForward } from '../../streaming/websocket/portforward-client.ts';
 import type { CommandSession } from '../../streaming/relay.ts';
 import type { CommandStreamOptions } from '../../streaming/streams.ts';
 
@@ -44,8 +46,11 @@ export async function dialRuntimeCommand(url: string, want: CommandStreamOptions
   };
 }
 
-export function dialRuntimePort(url: string, port: number): Promise<Duplex> {
-  const u = new URL(url);
-  u.searchParams.append('port', String(port));
-  return dialPortForward(u.toString(), { protocols: ['v4.channel.k8s.io'] });
+export async function dialRuntimePort(url: string, port: number): Promise<Duplex> {
+  const { session } = await dialSpdy(url, { protocols: ['portforward.k8s.io'] });
+  const { data, error } = await openForwardedConnection(session, port, '0').catch(err => { session.destroy(); throw err; });
+  // the runtime's words on its error stream end the connection with them
+  void error.then(message => { if (message) data.destroy(new Error(message)); });
+  data.once('close', () => void session.close());
+  return data;
 }

@@ -1,6 +1,5 @@
-// The client end of WebSocket port forwarding to one port: the agent opens one per connection
-// to a runtime's streaming URL (`?port=N`), tests and the bench one per connection through the
-// API server (`?ports=N`). The data channel's bytes come out of a Duplex, without the two-byte
+// The client end of WebSocket port forwarding to one port: tests and the bench open one per
+// connection through the API server (`?ports=N`) or at a runtime's streaming URL (`?port=N`). The data channel's bytes come out of a Duplex, without the two-byte
 // port prefix; text on the error channel ends it with that error.
 
 import { Duplex } from 'node:stream';
