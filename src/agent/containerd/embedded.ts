@@ -5,7 +5,7 @@
 // and the pods' records stay under the root, and the agent starts the pods again next time.
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../api/log.ts';
@@ -109,8 +109,11 @@ export async function startEmbeddedContainerd(o: EmbeddedContainerdOptions): Pro
   // before it stops containerd, instead of reaching both at once
   const child: ChildProcess = spawn(containerdBin, ['--config', config], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   await writeFile(pidFile, String(child.pid));
+  // its log beside its root, as k3s keeps containerd.log in its data dir; the tail for errors here
+  const logFile = createWriteStream(join(o.rootDir, 'containerd.log'), { flags: 'a' });
   let stderr = '';
-  child.stderr!.on('data', d => { stderr = (stderr + d).slice(-8000); });
+  child.stderr!.on('data', d => { logFile.write(d); stderr = (stderr + d).slice(-8000); });
+  child.once('exit', () => logFile.end());
   const exited = new Promise<void>(r => child.once('exit', () => r()));
   const deadline = Date.now() + 20_000;
   while (!existsSync(address) || !(await ctr(address, ['version']).then(() => true, () => false))) {
@@ -132,7 +135,8 @@ export async function startEmbeddedContainerd(o: EmbeddedContainerdOptions): Pro
       const cri = await connectCri(`unix://${address}`, { timeoutMs: 15_000 });
       try {
         const { items } = await cri.listPodSandbox({});
-        for (const sb of items ?? []) await cri.stopPodSandbox({ podSandboxId: sb.id }).catch(err => o.log.warn('stopping a pod sandbox failed', { id: sb.id, err: String(err) }));
+        // all at once: one that containerd is slow to stop does not hold up the others
+        await Promise.all((items ?? []).map(sb => cri.stopPodSandbox({ podSandboxId: sb.id }).catch(err => o.log.warn('stopping a pod sandbox failed', { id: sb.id, err: String(err) }))));
       } catch (err) {
         o.log.warn('the pods were not stopped', { err: String(err) });
       } finally {
