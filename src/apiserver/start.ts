@@ -38,7 +38,7 @@ export interface ServerConfig {
   bookmarkIntervalMs?: number;
   /** the API server's feature gates (default: every gate at its default) */
   features?: FeatureGates;
-  /** `--authorization-mode` (default RBAC) */
+  /** `--authorization-mode` (default Node,RBAC) */
   authorizationModes?: string;
   /** `--anonymous-auth` (default true) */
   anonymousAuth?: boolean;
@@ -102,7 +102,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   // RBAC reads its roles and bindings from the watch cache; the defaults are in place and read
   // before the first request is taken
   const rbacDone = health.addPostStartHook('rbac/bootstrap-roles');
-  const authz = await buildAuthorization({ modes: cfg.authorizationModes ?? 'RBAC', anonymous: cfg.anonymousAuth ?? true, registry: store, catalog, log });
+  const authz = await buildAuthorization({ modes: cfg.authorizationModes ?? 'Node,RBAC', anonymous: cfg.anonymousAuth ?? true, registry: store, catalog, log });
   rbacDone();
   const server = createApiServer({ authorization: authz.authorization, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);

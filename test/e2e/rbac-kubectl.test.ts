@@ -115,6 +115,26 @@ describe('RBAC with kubectl', needsKubectl, () => {
     ok(await j('-n', 'ops', 'create', 'rolebinding', 'root', '--clusterrole=cluster-admin', '--user=bob'));
   });
 
+  test('Node authorizer: a node reads only what its pods use and changes only its own Node', async () => {
+    const node = await userKubeconfig(orch, 'system:node:n1', ['system:nodes']);
+    const n = (...args: string[]) => kubectl(versions[0]!.path, node, args);
+    ok(await admin('-n', 'dev', 'create', 'secret', 'generic', 'used', '--from-literal=a=b'));
+    ok(await admin('-n', 'dev', 'create', 'secret', 'generic', 'unused', '--from-literal=a=b'));
+    ok(await kubectl(versions[0]!.path, orch.kubeconfig, ['create', '-f', '-'], `apiVersion: v1
+kind: Pod
+metadata: { name: on-n1, namespace: dev }
+spec:
+  nodeName: n1
+  containers: [{ name: c, image: busybox, env: [{ name: A, valueFrom: { secretKeyRef: { name: used, key: a } } }] }]
+`));
+    ok(await kubectl(versions[0]!.path, orch.kubeconfig, ['create', '-f', '-'], 'apiVersion: v1\nkind: Node\nmetadata: { name: n2 }\n'));
+    await until('n1 may read the secret its pod uses', async () => (await n('-n', 'dev', 'get', 'secret', 'used', '-o', 'name')).stdout === 'secret/used\n');
+    denied(await n('-n', 'dev', 'get', 'secret', 'unused'), `secrets "unused" is forbidden: User "system:node:n1" cannot get resource "secrets" in API group "" in the namespace "dev": no relationship found between node 'n1' and this object`);
+    denied(await n('-n', 'dev', 'get', 'secrets'), 'secrets is forbidden: User "system:node:n1" cannot list resource "secrets" in API group "" in the namespace "dev": no relationship found between node \'n1\' and this object');
+    ok(await n('get', 'pods', '-A'));
+    denied(await n('label', 'node', 'n2', 'x=y'), 'nodes "n2" is forbidden: node "n1" is not allowed to modify node "n2"');
+  });
+
   test('aggregated roles follow the roles their selectors pick', async () => {
     ok(await kubectl(versions[0]!.path, orch.kubeconfig, ['create', '-f', '-'], `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole

@@ -7,6 +7,7 @@ import type { Registry } from '../../registry/registry.ts';
 import type { Authorizer } from './attributes.ts';
 import type { RequestAuthorization } from './authorize-request.ts';
 import { alwaysAllow, alwaysDeny, createChain, parseAuthorizationModes } from './chain.ts';
+import { createNodeAuthorizer } from './node.ts';
 import { createRbacAuthorizer, type RbacAuthorizer } from './rbac.ts';
 import { reconcileDefaultPolicy } from './reconcile-defaults.ts';
 
@@ -22,6 +23,7 @@ export async function buildAuthorization(cfg: AuthorizationSetup): Promise<{ aut
   const modes = parseAuthorizationModes(cfg.modes);
   let rbac: RbacAuthorizer | undefined;
   const members: Authorizer[] = [];
+  const stops: Array<() => void> = [];
   for (const mode of modes) {
     switch (mode) {
       case 'AlwaysAllow': members.push(alwaysAllow); break;
@@ -32,11 +34,17 @@ export async function buildAuthorization(cfg: AuthorizationSetup): Promise<{ aut
         await rbac.synced;
         members.push(rbac);
         break;
-      case 'Node': throw new Error('authorization-mode "Node" is not implemented by this server yet');
+      case 'Node': {
+        const n = createNodeAuthorizer(cfg.registry, cfg.catalog, cfg.log);
+        await n.synced;
+        stops.push(() => n.stop());
+        members.push(n);
+        break;
+      }
     }
   }
   return {
     authorization: { authorizer: createChain(members), anonymous: cfg.anonymous, rbac: rbac?.index },
-    stop() { rbac?.stop(); },
+    stop() { rbac?.stop(); for (const s of stops) s(); },
   };
 }
