@@ -83,6 +83,10 @@ export function createNodeAuthorizer(registry: Registry, catalog: Catalog, log: 
   return {
     synced,
     authorize: a => nodeAuthorize(graph, a),
+    // a node's rights depend on its pods, so they are not listed; other users have none here
+    rulesFor: user => nodeIdentity(user) === undefined
+      ? { resourceRules: [], nonResourceRules: [], incomplete: false }
+      : { resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: 'node authorizer does not support user rule resolution' },
     stop() { stopped = true; watcher?.cancel(); },
   };
 }
