@@ -50,7 +50,7 @@ export function attributesOf(user: User, info: RequestInfo, query: URLSearchPara
   const namespace = info.resource === 'namespaces' ? '' : info.namespace ?? '';
   return {
     user,
-    verb: info.verb === 'head' ? 'get' : info.verb,
+    verb: info.verb,
     isResourceRequest: info.isResourceRequest,
     path: info.path,
     apiGroup: info.group,
