@@ -57,6 +57,15 @@ export class NodeGraph {
     for (const r of refs) counts.set(r, (counts.get(r) ?? 0) + 1);
   }
 
+  /** after a watch restarted and listed every pod again: pods it did not list (namespace/name) are dropped */
+  retainOnly(seen: Set<string>): void {
+    for (const key of [...this.pods.keys()]) {
+      if (seen.has(key)) continue;
+      const slash = key.indexOf('/');
+      this.apply({ metadata: { namespace: key.slice(0, slash), name: key.slice(slash + 1) } }, true);
+    }
+  }
+
   related(node: string, kind: RefKind, namespace: string, name: string): boolean {
     return !!this.byNode.get(node)?.has(`${kind}/${namespace}/${name}`);
   }

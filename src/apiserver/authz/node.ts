@@ -68,14 +68,20 @@ export function createNodeAuthorizer(registry: Registry, catalog: Catalog, log: 
   const pods = catalog.lookup('', 'v1', 'pods')!;
   let watcher: Watcher | undefined;
   let stopped = false;
+  let seen: Set<string> | undefined; // pods listed since a restart, until it is synced
   const synced = new Promise<void>((resolve, reject) => {
     const start = (): Promise<void> => registry.watch(pods, undefined, {}, {
-      event(type, obj) { if (type !== 'BOOKMARK' && type !== 'ERROR') graph.apply(obj as never, type === 'DELETED'); },
-      synced() { resolve(); },
+      event(type, obj) {
+        if (type === 'BOOKMARK' || type === 'ERROR') return;
+        const m = (obj as { metadata: { name?: string; namespace?: string } }).metadata;
+        seen?.add(`${m.namespace}/${m.name}`);
+        graph.apply(obj as never, type === 'DELETED');
+      },
+      synced() { if (seen) graph.retainOnly(seen); seen = undefined; resolve(); },
       end(err) {
         if (stopped) return;
         log.warn('node authorizer watch ended, restarting', { err: err?.message });
-        setTimeout(() => void start().catch(reject), 100);
+        setTimeout(() => { seen = new Set(); void start().catch(reject); }, 100);
       },
     }).then(w => { watcher = w; resolve(); });
     start().catch(reject);

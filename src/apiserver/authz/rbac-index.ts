@@ -70,6 +70,22 @@ export class RbacIndex {
     }
   }
 
+  /**
+   * after a watch restarted and listed everything again: objects of that kind it did not list
+   * (deleted while no watch ran) are dropped. `seen` holds namespace/name keys.
+   */
+  retainOnly(kind: RbacKind, seen: Set<string>): void {
+    const drop = (ns: string, name: string) => this.apply(kind, { metadata: { name, namespace: ns } }, true);
+    if (kind === 'Role') for (const k of [...this.roles.keys()]) { if (!seen.has(k)) drop(k.slice(0, k.indexOf('/')), k.slice(k.indexOf('/') + 1)); }
+    if (kind === 'ClusterRole') for (const k of [...this.clusterRoles.keys()]) { if (!seen.has(`/${k}`)) drop('', k); }
+    if (kind === 'RoleBinding' || kind === 'ClusterRoleBinding') {
+      for (const k of [...this.bindings.keys()]) {
+        const ns = k.slice(0, k.indexOf('/'));
+        if ((kind === 'RoleBinding') === (ns !== '') && !seen.has(k)) drop(ns, k.slice(ns.length + 1));
+      }
+    }
+  }
+
   clusterRole(name: string): PolicyRule[] | undefined { return this.clusterRoles.get(name); }
   role(namespace: string, name: string): PolicyRule[] | undefined { return this.roles.get(`${namespace}/${name}`); }
 

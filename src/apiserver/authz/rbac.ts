@@ -33,14 +33,25 @@ export function createRbacAuthorizer(registry: Registry, catalog: Catalog, log: 
     const info = catalog.lookup(rbacGroup, 'v1', resource);
     if (!info) { resolve(); return; }
     let synced = false;
+    let seen: Set<string> | undefined; // keys listed since the last (re)start, until it is synced
     const start = () => registry.watch(info, undefined, {}, {
-      event(type, obj) { if (type !== 'BOOKMARK' && type !== 'ERROR') index.apply(kind, obj as never, type === 'DELETED'); },
-      synced() { synced = true; resolve(); },
+      event(type, obj) {
+        if (type === 'BOOKMARK' || type === 'ERROR') return;
+        const m = (obj as { metadata: { name?: string; namespace?: string } }).metadata;
+        seen?.add(`${kind === 'Role' || kind === 'RoleBinding' ? m.namespace ?? '' : ''}/${m.name}`);
+        index.apply(kind, obj as never, type === 'DELETED');
+      },
+      synced() {
+        if (seen) index.retainOnly(kind, seen);
+        seen = undefined;
+        synced = true;
+        resolve();
+      },
       end(err) {
         if (stopped) return;
         // the watch cannot go on (compacted history): read everything again
         log.warn('RBAC watch ended, restarting', { resource, err: err?.message });
-        setTimeout(() => void start().then(w => watchers.push(w), reject), 100);
+        setTimeout(() => { seen = new Set(); void start().then(w => watchers.push(w), reject); }, 100);
       },
     });
     start().then(w => { watchers.push(w); if (!synced) resolve(); }, reject);

@@ -47,3 +47,10 @@ test('leases: only its own in kube-node-lease; other resources by the system:nod
   assert.equal(nodeIdentity({ name: 'jane', groups: ['system:nodes'] }), undefined);
   assert.equal(nodeAuthorize(g, at({ user: { name: 'system:node:', groups: ['system:nodes'] } })).reason, 'unknown node for user "system:node:"');
 });
+
+test('after a watch restarts, pods it no longer lists give their node nothing', () => {
+  const g = new NodeGraph();
+  g.apply(pod('p', 'n1', { volumes: [{ name: 'a', secret: { secretName: 's1' } }] }), false);
+  g.retainOnly(new Set(['dev/other']));
+  assert.equal(nodeAuthorize(g, at({ name: 's1' })).decision, 'no-opinion');
+});

@@ -68,3 +68,13 @@ test('the chain: first decision wins; system:masters is always allowed; reasons 
   assert.deepEqual(createChain([no('a'), no('b')]).authorize(attrs('x', [])), { decision: 'no-opinion', reason: 'a\nb' });
   assert.equal(createChain([deny]).authorize(attrs('admin', ['system:masters'])).decision, 'allow');
 });
+
+test('after a watch restarts, objects it no longer lists are dropped', () => {
+  const ix = seeded();
+  const a = authorizerOf(ix);
+  ix.retainOnly('RoleBinding', new Set());
+  assert.equal(a.authorize(attrs('jane', [])).decision, 'no-opinion');
+  assert.equal(a.authorize(attrs('bob', ['ops'], { verb: 'get', resource: 'nodes', namespace: '' })).decision, 'allow', 'cluster role bindings stay');
+  ix.retainOnly('ClusterRole', new Set(['/other']));
+  assert.equal(a.authorize(attrs('bob', ['ops'], { verb: 'get', resource: 'nodes', namespace: '' })).reason, 'RBAC: clusterrole.rbac.authorization.k8s.io "nodes" not found');
+});
