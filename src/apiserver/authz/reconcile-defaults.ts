@@ -10,6 +10,7 @@ import type { Catalog } from '../../schema/types.ts';
 import type { Registry } from '../../registry/registry.ts';
 import { aggregateLabel, defaultClusterRoleBindings, defaultClusterRoles, type DefaultBinding, type DefaultClusterRole } from './default-policy.ts';
 import { rbacGroup } from './rbac.ts';
+import { controllerRoles } from './controller-roles.ts';
 
 const autoupdate = 'rbac.authorization.kubernetes.io/autoupdate';
 
@@ -30,6 +31,18 @@ export function clusterRoleBindingObject(d: DefaultBinding): KubeObject {
     roleRef: { apiGroup: rbacGroup, kind: 'ClusterRole', name: d.role },
     subjects: d.subjects.map(s => ({ apiGroup: rbacGroup, ...s })),
   };
+}
+
+/** the controllers' roles and their bindings to kube-system service accounts */
+function controllerObjects(): KubeObject[] {
+  return controllerRoles().flatMap(r => [
+    { apiVersion: `${rbacGroup}/v1`, kind: 'ClusterRole', metadata: meta(r.name), rules: r.rules },
+    {
+      apiVersion: `${rbacGroup}/v1`, kind: 'ClusterRoleBinding', metadata: meta(r.name),
+      roleRef: { apiGroup: rbacGroup, kind: 'ClusterRole', name: r.name },
+      subjects: [{ kind: 'ServiceAccount', name: r.serviceAccount, namespace: 'kube-system' }],
+    },
+  ]);
 }
 
 const json = (x: unknown) => JSON.stringify(x);
@@ -65,16 +78,18 @@ export async function reconcileDefaultPolicy(store: Registry, catalog: Catalog):
   const wanted: Array<[typeof roles, KubeObject]> = [
     ...defaultClusterRoles.map(d => [roles, clusterRoleObject(d)] as [typeof roles, KubeObject]),
     ...defaultClusterRoleBindings.map(d => [bindings, clusterRoleBindingObject(d)] as [typeof roles, KubeObject]),
+    ...controllerObjects().map(o => [o.kind === 'ClusterRole' ? roles : bindings, o] as [typeof roles, KubeObject]),
   ];
-  for (const [info, want] of wanted) {
+  // independent objects: written concurrently, so a first start waits for one round of writes
+  await Promise.all(wanted.map(async ([info, want]) => {
     const name = want.metadata.name!;
     let current: KubeObject | undefined;
     try { current = await store.get(info, undefined, name); } catch (err) { if (!(err instanceof StatusError && err.code === 404)) throw err; }
     if (!current) {
       await store.create(info, undefined, want).catch(err => { if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err; });
-      continue;
+      return;
     }
     const next = repaired(current, want);
     if (next) await store.update(info, undefined, name, next);
-  }
+  }));
 }
