@@ -48,7 +48,7 @@ function controllerObjects(): KubeObject[] {
 const json = (x: unknown) => JSON.stringify(x);
 
 /** the current object with what the default lacks put back, or undefined when nothing is missing */
-function repaired(current: KubeObject, want: KubeObject): KubeObject | undefined {
+export function repaired(current: KubeObject, want: KubeObject): KubeObject | undefined {
   if (current.metadata.annotations?.[autoupdate] === 'false') return undefined;
   let changed = false;
   const next: KubeObject = { ...current, metadata: { ...current.metadata, labels: { ...current.metadata.labels } } };
