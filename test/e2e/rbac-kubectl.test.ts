@@ -75,6 +75,9 @@ describe('RBAC with kubectl', needsKubectl, () => {
       denied(await j('-n', 'dev', 'get', 'configmap', 'cm1'), 'configmaps "cm1" is forbidden: User "jane" cannot get resource "configmaps" in API group "" in the namespace "dev"');
       denied(await j('get', 'nodes'), 'nodes is forbidden: User "jane" cannot list resource "nodes" in API group "" at the cluster scope');
       denied(await j('-n', 'dev', 'get', 'deployments'), 'deployments.apps is forbidden: User "jane" cannot list resource "deployments" in API group "apps" in the namespace "dev"');
+      // a server-side dry run needs exactly the rights of the real request
+      const dry = await j('-n', 'dev', 'create', 'configmap', 'dry', '--dry-run=server');
+      assert.equal(dry.stderr, 'error: failed to create configmap: configmaps is forbidden: User "jane" cannot create resource "configmaps" in API group "" in the namespace "dev"\n');
       denied(await j('-n', 'dev', 'delete', 'pod', 'p1'), 'pods "p1" is forbidden: User "jane" cannot delete resource "pods" in API group "" in the namespace "dev"');
     });
 
