@@ -1,6 +1,7 @@
 // npm run bench:authz: requests per second of a user whose access RBAC grants, against the same
 // requests with --authorization-mode=AlwaysAllow, measured in one run on two servers with the
-// same objects (400 roles and bindings of other users besides hers). Target: RBAC ≥ 90 %.
+// same objects (400 roles and bindings of other users besides hers). The RBAC side runs the
+// default chain, Node,RBAC. Target: ≥ 90 %.
 
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -55,8 +56,8 @@ async function main(): Promise<void> {
   const servers: Child[] = [];
   try {
     const setups: Array<{ mode: string; url: string; jane: TlsClient }> = [];
-    for (const mode of ['AlwaysAllow', 'RBAC']) {
-      const dataDir = join(dir, mode);
+    for (const mode of ['AlwaysAllow', 'Node,RBAC']) {
+      const dataDir = join(dir, mode.replace(',', '-'));
       const s = await startChild(join(repoRoot, 'bin/orch'), ['server', '--data-dir', dataDir, '--port', '0', `--authorization-mode=${mode}`]);
       servers.push(s);
       await seed(s.url, await adminTls(dataDir));
@@ -72,8 +73,8 @@ async function main(): Promise<void> {
       }
     }
     for (const s of setups) console.log(row(`GET configmap as jane, ${s.mode}`, best[s.mode]!));
-    const pct = best.RBAC!.perSecond / best.AlwaysAllow!.perSecond * 100;
-    console.log(`${"RBAC / AlwaysAllow".padEnd(36)} ${pct.toFixed(1)} %  (target ≥ 90 %: ${pct >= 90 ? 'met' : 'NOT met'})`);
+    const pct = best['Node,RBAC']!.perSecond / best.AlwaysAllow!.perSecond * 100;
+    console.log(`${"Node,RBAC / AlwaysAllow".padEnd(36)} ${pct.toFixed(1)} %  (target ≥ 90 %: ${pct >= 90 ? 'met' : 'NOT met'})`);
   } finally {
     for (const s of servers) await s.stop();
     await rm(dir, { recursive: true, force: true });
