@@ -7,11 +7,12 @@ import type { Logger } from '../api/log.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { RequestInfo } from './request-info.ts';
 import type { Subresource } from '../registry/subresources/subresource.ts';
+import type { Authorizer } from './authz/attributes.ts';
+import type { KubeObject } from '../api/object.ts';
 
-export interface User {
-  name: string;
-  groups: string[];
-}
+import type { User } from './user.ts';
+
+export type { User };
 
 /** the minimal response surface shared by HTTP/1.1 and HTTP/2 compatibility responses */
 export interface ResponseLike {
@@ -40,6 +41,10 @@ export interface RequestContext {
   /** the implemented subresource the path names, if any */
   subresource?: Subresource;
   user?: User;
+  /** the server's authorizer chain (access reviews ask it) */
+  authorizer?: Authorizer;
+  /** checks an object about to be written with the requester's rights (RBAC escalation) */
+  admit?: (obj: KubeObject, old?: KubeObject) => void | Promise<void>;
   log: Logger;
   /** fires when the client goes away */
   signal: AbortSignal;

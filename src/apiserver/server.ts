@@ -8,7 +8,7 @@ import type { TLSSocket } from 'node:tls';
 import http from 'node:http';
 import type { Duplex, Readable } from 'node:stream';
 import type { Logger } from '../api/log.ts';
-import { badRequest, methodNotAllowed, unauthorized } from '../api/status.ts';
+import { badRequest, methodNotAllowed } from '../api/status.ts';
 import { statusFromError } from '../registry/storage-errors.ts';
 import type { Catalog } from '../schema/types.ts';
 import type { Registry } from '../registry/registry.ts';
@@ -20,6 +20,9 @@ import { routeResource } from './router.ts';
 import type { HandlerDeps } from './handlers/deps.ts';
 import { serveNonResource } from './non-resource.ts';
 import { authenticateClientCert } from './authn/client-cert.ts';
+import { authorizeRequest, type RequestAuthorization } from './authz/authorize-request.ts';
+import { alwaysAllow } from './authz/chain.ts';
+import { registerAccessReviews } from './authz/access-reviews.ts';
 import type { Health } from './health.ts';
 
 export interface ApiServerOptions {
@@ -35,6 +38,11 @@ export interface ApiServerOptions {
   minWatchTimeoutSeconds?: number;
   bookmarkIntervalMs?: number;
   features?: FeatureGates;
+  /**
+   * the authorizer chain, anonymous requests and RBAC escalation checks; absent: every
+   * authenticated request is allowed, and without credentials only health and /version answer
+   */
+  authorization?: RequestAuthorization;
 }
 
 export interface ApiServer {
@@ -89,6 +97,8 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
     nodeClientTls: opts.nodeClientTls,
   };
+  const authz = opts.authorization;
+  registerAccessReviews();
   const sessions = new Set<http2.ServerHttp2Session>();
   const sockets = new Set<import('node:net').Socket>();
   const watches = new Set<LazyAbort>();
@@ -173,13 +183,15 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       // a path that does not decode is answered before any other work
       const info = ctx.info = parseRequestInfo(method, target.rawPath, query);
       if (info.verb === 'watch') watches.add(abort);
-      if (anonymousPaths.test(info.path)) {
+      if (!authz?.anonymous && anonymousPaths.test(info.path)) {
         await serveNonResource(ctx, nonResource);
         return;
       }
       const socket = (req.socket ?? req.stream?.session?.socket) as TLSSocket | undefined;
-      ctx.user = socket ? authenticateClientCert(socket, req.stream?.session ?? socket) : undefined;
-      if (!ctx.user) throw unauthorized();
+      const user = socket ? authenticateClientCert(socket, req.stream?.session ?? socket) : undefined;
+      // a certificate sent but not trusted fails the request; none sent is anonymous
+      const sentCert = !user && !!socket?.getPeerCertificate()?.subject;
+      authorizeRequest(ctx, sentCert ? 'rejected' : user, req.headers, authz ?? { authorizer: alwaysAllow, anonymous: false });
       if (info.isResourceRequest) await routeResource(ctx, deps);
       else await serveNonResource(ctx, nonResource);
     } catch (err) {

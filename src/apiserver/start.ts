@@ -18,6 +18,7 @@ import { securePrivateDirs } from '../pki/private-files.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createHealth } from './health.ts';
 import { createApiServer } from './server.ts';
+import { buildAuthorization } from './authz/modes.ts';
 import { ensureDefaultStorageClass, ensureKubernetesEndpoints, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
 
 export interface ServerConfig {
@@ -37,6 +38,10 @@ export interface ServerConfig {
   bookmarkIntervalMs?: number;
   /** the API server's feature gates (default: every gate at its default) */
   features?: FeatureGates;
+  /** `--authorization-mode` (default Node,RBAC) */
+  authorizationModes?: string;
+  /** `--anonymous-auth` (default true) */
+  anonymousAuth?: boolean;
   log: Logger;
 }
 
@@ -94,7 +99,12 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const pki = await ensurePki(cfg.dataDir, { hosts: [hostname()], ips: cfg.bindAddress === '0.0.0.0' || cfg.bindAddress === '::' ? [] : [cfg.bindAddress], certDir: cfg.certDir, log });
   pkiDone();
 
-  const server = createApiServer({ catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey } });
+  // RBAC reads its roles and bindings from the watch cache; the defaults are in place and read
+  // before the first request is taken
+  const rbacDone = health.addPostStartHook('rbac/bootstrap-roles');
+  const authz = await buildAuthorization({ modes: cfg.authorizationModes ?? 'Node,RBAC', anonymous: cfg.anonymousAuth ?? true, registry: store, catalog, log });
+  rbacDone();
+  const server = createApiServer({ authorization: authz.authorization, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;
@@ -122,6 +132,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
         const delay = cfg.shutdownDelayMs ?? 0;
         if (delay > 0) await new Promise(r => setTimeout(r, delay));
         await server.close(60_000);
+        authz.stop();
         compactor?.stop();
         await storage.close();
       })();

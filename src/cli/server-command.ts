@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { flag, verbosityFlag, type Command } from './command.ts';
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
+import { authorizationFlags, authorizationOptions } from './authorization-flags.ts';
 import { apiServerFeatureGates } from '../api/feature-gates.ts';
 import { parseDuration } from '../api/duration.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
@@ -30,6 +31,7 @@ export const serverCommand: Command = {
     'etcd-compaction-interval': { type: 'string', default: '5m', description: 'history kept for watches and reads at past versions; compaction runs this often (0 disables it)' },
     'watch-bookmark-interval': { type: 'string', default: '1m', description: 'how often watches that allow bookmarks get one' },
     'feature-gates': featureGatesFlag,
+    ...authorizationFlags,
     ...controllerFlags,
     'disable-scheduler': { type: 'boolean', default: false, description: 'do not run the scheduler in this process (run `orch scheduler` apart, or place pods with spec.nodeName)' },
     'scheduler-name': { type: 'string', default: 'default-scheduler', description: 'spec.schedulerName values the in-process scheduler serves, comma-separated' },
@@ -56,6 +58,7 @@ export const serverCommand: Command = {
         server: {
           dataDir, port, bindAddress: String(values['bind-address']),
           runtimeConfig: String(values['runtime-config'] ?? '') || undefined,
+          ...authorizationOptions(values),
           storageBackend: String(values['storage-backend']),
           etcd: {
             servers: String(values['etcd-servers'] ?? '').split(',').map(x => x.trim()).filter(Boolean),

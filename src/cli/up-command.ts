@@ -16,6 +16,7 @@ import { flag, signalled, UsageError, verbosityFlag, type Command } from './comm
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { startControlPlane } from './control-plane.ts';
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
+import { authorizationFlags, authorizationOptions } from './authorization-flags.ts';
 import { defaultDataDir, runDir, upStateFile, type UpState } from './up-paths.ts';
 
 interface Runtime { state: Omit<UpState, 'pid'>; says: string; stop(): Promise<void> }
@@ -83,6 +84,7 @@ export const upCommand: Command = {
     'agent-port': { type: 'string', default: '10250', description: 'the node agent\'s HTTPS port (logs, stats); 0 picks a free port' },
     'write-kubeconfig': { type: 'boolean', default: false, description: 'merge the admin kubeconfig into ~/.kube/config as context "orch" and make it current' },
     'feature-gates': featureGatesFlag,
+    ...authorizationFlags,
     v: verbosityFlag,
   },
   async run(values) {
@@ -102,7 +104,7 @@ export const upCommand: Command = {
     let plane;
     try {
       plane = await startControlPlane({
-        server: { dataDir, port, bindAddress: String(values['bind-address']), features, log },
+        server: { dataDir, port, bindAddress: String(values['bind-address']), features, log, ...authorizationOptions(values) },
         // every controller with kube-controller-manager's defaults; local-path volumes in the data dir
         controllers: controllerOptions({ ...Object.fromEntries(Object.entries(controllerFlags).map(([k, f]) => [k, f.default])), 'local-path-dir': join(dataDir, 'storage') }),
         schedulerNames: ['default-scheduler'],

@@ -13,6 +13,7 @@ import { startHpaController } from './autoscaler/hpa-controller.ts';
 import { startDisruptionController } from './disruption/disruption-controller.ts';
 import { createInformerFactory, type InformerFactory } from './informer-factory.ts';
 import { startRootCAPublisher } from './serviceaccounts/root-ca-publisher.ts';
+import { startClusterRoleAggregationController } from './clusterrole-aggregation.ts';
 import { startServiceAccountController } from './serviceaccounts/serviceaccount-controller.ts';
 import { startNamespaceController } from './namespace.ts';
 import { startNodeLifecycleController } from './node-lifecycle/lifecycle.ts';
@@ -98,6 +99,7 @@ const controllers: Record<string, Entry> = {
   'pv-protection': { start: (c, l) => startPvProtectionController(c, l) },
   'ephemeral-volume': { start: (c, l, _s, shared) => startEphemeralVolumeController(c, l, { pods: shared.pods }) },
   'local-path-provisioner': { start: (c, l, s) => startLocalPathProvisioner(c, l, { dir: s.localPathDir }) },
+  'clusterrole-aggregation-controller': { start: (c, l, _s, shared) => startClusterRoleAggregationController(c, l, shared.informers) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -124,6 +126,7 @@ const aliases: Record<string, string> = {
   'persistentvolumeclaim-protection-controller': 'pvc-protection',
   'persistentvolume-protection-controller': 'pv-protection',
   'ephemeral-volume-controller': 'ephemeral-volume',
+  'clusterrole-aggregation': 'clusterrole-aggregation-controller',
 };
 
 export function controllerNames(): string[] {

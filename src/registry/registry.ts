@@ -37,6 +37,11 @@ export interface WriteOptions {
   manager?: string;
   /** 'Apply': managedFields were already set by server-side apply; anything else records an Update */
   operation?: 'Apply' | 'Update';
+  /**
+   * a last check of the object about to be written (old: the stored one on updates), run after
+   * validation and before storage, dry runs included: admission that needs the requester
+   */
+  admit?: (obj: KubeObject, old?: KubeObject) => void | Promise<void>;
 }
 
 export interface DeleteOptions {

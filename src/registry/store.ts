@@ -131,6 +131,7 @@ export class GenericStore implements Registry {
     for (let attempt = 0; ; attempt++) {
       if (!named) meta.name = generateName(meta.generateName!, this.random);
       this.validate(info, obj, strategy.validateCreate(obj, ctx));
+      await opts.admit?.(obj);
       if (opts.dryRun) {
         const { kv } = await this.deps.storage.get(objectKey(info, namespace, meta.name!));
         if (kv) throw alreadyExists(info, meta.name!);
@@ -237,6 +238,7 @@ export class GenericStore implements Registry {
     this.recordManager(info, current, obj, opts, rfc3339(ctx.now));
     if (strategy.tracksGeneration && specChanged(obj, current)) meta.generation = (old.generation ?? 0) + 1;
     this.validate(info, obj, writes ? writes.validate(obj, current, strategy, ctx) : strategy.validateUpdate(obj, current, ctx));
+    await opts.admit?.(obj, current);
 
     meta.resourceVersion = current.metadata.resourceVersion;
     if (jsonEqual(obj, current)) return current; // nothing changed: no write, no event

@@ -83,8 +83,9 @@ test('namespace in the body must match the path; missing namespaces are 404', as
   assert.equal(s.message, 'namespaces "ghost" not found');
 });
 
-test('requests without a client certificate are 401; health and version are anonymous', async () => {
-  await expectStatus('GET', cms, 401, 'Unauthorized', { anonymous: true });
+test('requests without a client certificate run as system:anonymous: 403 with RBAC; health and version are public', async () => {
+  const s = await expectStatus('GET', cms, 403, 'Forbidden', { anonymous: true });
+  assert.equal(s.message, 'configmaps is forbidden: User "system:anonymous" cannot list resource "configmaps" in API group "" in the namespace "default"');
   assert.equal((await c.request('GET', '/readyz', { anonymous: true })).status, 200);
   assert.equal((await c.request('GET', '/version', { anonymous: true })).json().major, '1');
 });

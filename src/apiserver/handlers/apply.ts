@@ -11,6 +11,7 @@ import type { HandlerDeps } from './deps.ts';
 import { sendObject } from '../respond.ts';
 import { checkTypeMeta } from './type-meta.ts';
 import { rfc3339 } from '../../api/time.ts';
+import { admission } from './write-options.ts';
 
 export interface ApplyRequest {
   config: unknown;
@@ -39,7 +40,7 @@ export async function handleApply(ctx: RequestContext, deps: HandlerDeps, req: A
   const warnings = checkDecodedObject(config, info.definition, { kind: info.kind, version: info.version, fieldValidation: req.validation, duplicateFields: req.duplicates, wrap: false });
   ctx.warnings.push(...warnings);
   const mctx = () => managerContext(info, req.manager, sub, rfc3339(deps.now()));
-  const opts = { dryRun: req.dryRun, subresource: sub, manager: req.manager, operation: 'Apply' as const };
+  const opts = { dryRun: req.dryRun, subresource: sub, manager: req.manager, operation: 'Apply' as const, ...admission(ctx) };
   for (let attempt = 0; ; attempt++) {
     try {
       const out = await deps.registry.modify(info, ns, name, cur => applyConfiguration(cur, config, mctx(), req.force) as KubeObject, opts);

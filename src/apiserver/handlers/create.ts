@@ -5,8 +5,9 @@ import { sendObject } from '../respond.ts';
 import { readObject } from '../request-object.ts';
 import { dryRun } from './options.ts';
 import { checkTypeMeta } from './type-meta.ts';
-import { fieldValidation, managerName } from './write-options.ts';
+import { admission, fieldValidation, managerName } from './write-options.ts';
 import { sendSubresourceResult, subresourceCall } from './subresource.ts';
+import { virtualKind } from '../virtual-kinds.ts';
 
 export async function handleCreate(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
@@ -27,6 +28,9 @@ export async function handleCreate(ctx: RequestContext, deps: HandlerDeps): Prom
   if (info.namespaced && obj.metadata.namespace && obj.metadata.namespace !== ns) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  const created = await deps.registry.create(info, ns, obj, { dryRun: isDryRun, manager });
+  // a question answered at once (access and token reviews): no name, nothing stored
+  const virtual = virtualKind(info.group, info.resource);
+  if (virtual) return sendObject(ctx, 201, await virtual(ctx, obj));
+  const created = await deps.registry.create(info, ns, obj, { dryRun: isDryRun, manager, ...admission(ctx) });
   sendObject(ctx, 201, created);
 }

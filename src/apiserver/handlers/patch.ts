@@ -19,7 +19,7 @@ import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
 import { sendObject } from '../respond.ts';
 import { dryRun } from './options.ts';
-import { checkApplyOptions, fieldValidation, managerName } from './write-options.ts';
+import { admission, checkApplyOptions, fieldValidation, managerName } from './write-options.ts';
 
 interface PatchRequest {
   kind: BodyKind;
@@ -98,6 +98,6 @@ export async function handlePatch(ctx: RequestContext, deps: HandlerDeps): Promi
       delete patched.metadata.resourceVersion;
     }
     return patched;
-  }, { dryRun: isDryRun, subresource: sub?.name, manager });
+  }, { dryRun: isDryRun, subresource: sub?.name, manager, ...admission(ctx) });
   sendObject(ctx, 200, view?.read ? view.read(info, out) : out);
 }

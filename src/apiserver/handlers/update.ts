@@ -5,7 +5,7 @@ import { readObject } from '../request-object.ts';
 import { dryRun } from './options.ts';
 import { checkTypeMeta } from './type-meta.ts';
 import { methodNotAllowed } from '../../api/status.ts';
-import { fieldValidation, managerName } from './write-options.ts';
+import { admission, fieldValidation, managerName } from './write-options.ts';
 
 export async function handleUpdate(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
@@ -15,7 +15,7 @@ export async function handleUpdate(ctx: RequestContext, deps: HandlerDeps): Prom
   if (sub && !sub.view) throw methodNotAllowed();
   const validation = fieldValidation(ctx, 'UpdateOptions');
   const manager = managerName(ctx, 'UpdateOptions');
-  const opts = { dryRun: dryRun(ctx), subresource: sub?.name, manager };
+  const opts = { dryRun: dryRun(ctx), subresource: sub?.name, manager, ...admission(ctx) };
   const kind = sub ? sub.kind(info) : info;
   const body = await readObject(ctx, { definition: kind.definition!, kind: kind.kind, version: kind.version, fieldValidation: validation },
     o => checkTypeMeta(ctx, info, o, kind.kind, kind.group));

@@ -6,6 +6,11 @@ import { parseFieldValidation, type FieldValidation } from '../../schema/decode-
 import { queryBool } from '../query-params.ts';
 import type { RequestContext } from '../context.ts';
 
+/** the request's admission check, passed to the registry with the other write options */
+export function admission(ctx: RequestContext): { admit?: RequestContext['admit'] } {
+  return ctx.admit ? { admit: ctx.admit } : {};
+}
+
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions';
 
 function optionsInvalid(kind: OptionsKind, field: string, type: 'FieldValueNotSupported' | 'FieldValueInvalid' | 'FieldValueRequired' | 'FieldValueForbidden', value: unknown, detail: string) {

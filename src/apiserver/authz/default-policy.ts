@@ -1,0 +1,134 @@
+// The cluster roles and bindings a new Kubernetes cluster starts with (its bootstrap policy),
+// written as data: [apiGroups, resources, verbs] triples keep the tables readable.
+
+import type { PolicyRule } from './rules.ts';
+
+type R = [string[], string[], string[]];
+const rules = (...rs: R[]): PolicyRule[] => rs.map(([apiGroups, resources, verbs]) => ({ apiGroups, resources, verbs }));
+const urls = (paths: string[], verbs: string[]): PolicyRule => ({ nonResourceURLs: paths, verbs });
+
+const read = ['get', 'list', 'watch'];
+const write = ['create', 'delete', 'deletecollection', 'patch', 'update'];
+const readWrite = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const withStatus = (...rs: string[]) => rs.flatMap(r => [r, `${r}/status`]);
+
+export interface DefaultClusterRole {
+  name: string;
+  rules: PolicyRule[];
+  /** the label selecting the roles this one gathers (aggregated roles) */
+  aggregateFrom?: string;
+  /** labels marking it as part of another aggregated role */
+  aggregateTo?: string[];
+}
+
+const aggregateLabel = (role: string) => `rbac.authorization.k8s.io/aggregate-to-${role}`;
+
+export const defaultClusterRoles: DefaultClusterRole[] = [
+  { name: 'cluster-admin', rules: [...rules([['*'], ['*'], ['*']]), urls(['*'], ['*'])] },
+  { name: 'system:discovery', rules: [urls(['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], ['get'])] },
+  { name: 'system:public-info-viewer', rules: [urls(['/healthz', '/livez', '/readyz', '/version', '/version/'], ['get'])] },
+  { name: 'system:basic-user', rules: rules([['authorization.k8s.io'], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], ['create']], [['authentication.k8s.io'], ['selfsubjectreviews'], ['create']]) },
+  { name: 'system:monitoring', rules: [urls(['/healthz', '/healthz/*', '/livez', '/livez/*', '/metrics', '/metrics/slis', '/readyz', '/readyz/*'], ['get'])] },
+  { name: 'admin', rules: [], aggregateFrom: aggregateLabel('admin') },
+  { name: 'edit', rules: [], aggregateFrom: aggregateLabel('edit'), aggregateTo: ['admin'] },
+  { name: 'view', rules: [], aggregateFrom: aggregateLabel('view'), aggregateTo: ['edit'] },
+  {
+    name: 'system:aggregate-to-admin', aggregateTo: ['admin'],
+    rules: rules([['authorization.k8s.io'], ['localsubjectaccessreviews'], ['create']], [['rbac.authorization.k8s.io'], ['rolebindings', 'roles'], readWrite]),
+  },
+  {
+    name: 'system:aggregate-to-edit', aggregateTo: ['edit'],
+    rules: rules(
+      [[''], ['pods/attach', 'pods/exec', 'pods/portforward', 'pods/proxy', 'secrets', 'services/proxy'], read],
+      [[''], ['serviceaccounts'], ['impersonate']],
+      [[''], ['pods', 'pods/attach', 'pods/exec', 'pods/portforward', 'pods/proxy'], write],
+      [[''], ['pods/eviction'], ['create']],
+      [[''], ['configmaps', 'events', 'persistentvolumeclaims', 'replicationcontrollers', 'replicationcontrollers/scale', 'secrets', 'serviceaccounts', 'services', 'services/proxy'], write],
+      [[''], ['serviceaccounts/token'], ['create']],
+      [['apps'], ['daemonsets', 'deployments', 'deployments/rollback', 'deployments/scale', 'replicasets', 'replicasets/scale', 'statefulsets', 'statefulsets/scale'], write],
+      [['autoscaling'], ['horizontalpodautoscalers'], write],
+      [['batch'], ['cronjobs', 'jobs'], write],
+      [['extensions'], ['daemonsets', 'deployments', 'deployments/rollback', 'deployments/scale', 'ingresses', 'networkpolicies', 'replicasets', 'replicasets/scale', 'replicationcontrollers/scale'], write],
+      [['policy'], ['poddisruptionbudgets'], write],
+      [['networking.k8s.io'], ['ingresses', 'networkpolicies'], write],
+      [['coordination.k8s.io'], ['leases'], readWrite],
+    ),
+  },
+  {
+    name: 'system:aggregate-to-view', aggregateTo: ['view'],
+    rules: rules(
+      [[''], ['configmaps', 'endpoints', 'persistentvolumeclaims', 'persistentvolumeclaims/status', 'pods', 'replicationcontrollers', 'replicationcontrollers/scale', 'serviceaccounts', 'services', 'services/status'], read],
+      [[''], ['bindings', 'events', 'limitranges', 'namespaces/status', 'pods/log', 'pods/status', 'replicationcontrollers/status', 'resourcequotas', 'resourcequotas/status'], read],
+      [[''], ['namespaces'], read],
+      [['discovery.k8s.io'], ['endpointslices'], read],
+      [['apps'], ['controllerrevisions', ...withStatus('daemonsets', 'deployments', 'replicasets', 'statefulsets'), 'deployments/scale', 'replicasets/scale', 'statefulsets/scale'], read],
+      [['autoscaling'], withStatus('horizontalpodautoscalers'), read],
+      [['batch'], withStatus('cronjobs', 'jobs'), read],
+      [['extensions'], [...withStatus('daemonsets', 'deployments', 'ingresses', 'replicasets'), 'deployments/scale', 'networkpolicies', 'replicasets/scale', 'replicationcontrollers/scale'], read],
+      [['policy'], withStatus('poddisruptionbudgets'), read],
+      [['networking.k8s.io'], [...withStatus('ingresses'), 'networkpolicies'], read],
+      [['metrics.k8s.io'], ['pods', 'nodes'], read],
+    ),
+  },
+  {
+    // what a node agent needs; bound to no one (the Node authorizer grants it per node)
+    name: 'system:node',
+    rules: rules(
+      [['authentication.k8s.io'], ['tokenreviews'], ['create']],
+      [['authorization.k8s.io'], ['localsubjectaccessreviews', 'subjectaccessreviews'], ['create']],
+      [[''], ['services'], read],
+      [[''], ['nodes'], ['create', 'get', 'list', 'watch']],
+      [[''], ['nodes/status'], ['patch', 'update']],
+      [[''], ['nodes'], ['patch', 'update']],
+      [['', 'events.k8s.io'], ['events'], ['create', 'patch', 'update']],
+      [[''], ['pods'], read],
+      [[''], ['pods'], ['create', 'delete']],
+      [[''], ['pods/status'], ['patch', 'update']],
+      [[''], ['pods/eviction'], ['create']],
+      [[''], ['configmaps', 'secrets'], ['get', 'list', 'watch']],
+      [[''], ['persistentvolumeclaims', 'persistentvolumes'], ['get']],
+      [[''], ['endpoints'], ['get']],
+      [['certificates.k8s.io'], ['certificatesigningrequests'], ['create', 'get', 'list', 'watch']],
+      [['coordination.k8s.io'], ['leases'], ['create', 'delete', 'get', 'patch', 'update']],
+      [['storage.k8s.io'], ['volumeattachments', 'csidrivers'], ['get']],
+      [[''], ['serviceaccounts/token'], ['create']],
+      [[''], ['persistentvolumeclaims/status'], ['get', 'patch', 'update']],
+      [['node.k8s.io'], ['runtimeclasses'], read],
+      [['resource.k8s.io'], ['resourceclaims', 'resourceslices'], read],
+    ),
+  },
+  {
+    name: 'system:kube-scheduler',
+    rules: rules(
+      [['', 'events.k8s.io'], ['events'], ['create', 'patch', 'update']],
+      [['coordination.k8s.io'], ['leases'], ['create']],
+      [['coordination.k8s.io'], ['leases'], ['get', 'update']],
+      [[''], ['nodes'], read],
+      [[''], ['pods'], ['delete', 'get', 'list', 'watch']],
+      [[''], ['bindings', 'pods/binding'], ['create']],
+      [[''], ['pods/status'], ['patch', 'update']],
+      [[''], ['replicationcontrollers', 'services'], read],
+      [['apps', 'extensions'], ['replicasets'], read],
+      [['apps'], ['statefulsets'], read],
+      [['policy'], ['poddisruptionbudgets'], read],
+      [[''], ['persistentvolumeclaims', 'persistentvolumes'], read],
+      [['authentication.k8s.io'], ['tokenreviews'], ['create']],
+      [['authorization.k8s.io'], ['subjectaccessreviews'], ['create']],
+      [['storage.k8s.io'], ['csinodes', 'csidrivers', 'csistoragecapacities', 'storageclasses'], read],
+      [[''], ['namespaces'], read],
+    ),
+  },
+];
+
+export interface DefaultBinding { name: string; role: string; subjects: Array<{ kind: 'Group' | 'User'; name: string }> }
+
+export const defaultClusterRoleBindings: DefaultBinding[] = [
+  { name: 'cluster-admin', role: 'cluster-admin', subjects: [{ kind: 'Group', name: 'system:masters' }] },
+  { name: 'system:discovery', role: 'system:discovery', subjects: [{ kind: 'Group', name: 'system:authenticated' }] },
+  { name: 'system:basic-user', role: 'system:basic-user', subjects: [{ kind: 'Group', name: 'system:authenticated' }] },
+  { name: 'system:public-info-viewer', role: 'system:public-info-viewer', subjects: [{ kind: 'Group', name: 'system:authenticated' }, { kind: 'Group', name: 'system:unauthenticated' }] },
+  { name: 'system:monitoring', role: 'system:monitoring', subjects: [{ kind: 'Group', name: 'system:monitoring' }] },
+  { name: 'system:kube-scheduler', role: 'system:kube-scheduler', subjects: [{ kind: 'User', name: 'system:kube-scheduler' }] },
+];
+
+export { aggregateLabel };
