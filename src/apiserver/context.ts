@@ -11,6 +11,10 @@ import type { Subresource } from '../registry/subresources/subresource.ts';
 export interface User {
   name: string;
   groups: string[];
+  /** a stable identifier (a service account's uid, a static token's uid column) */
+  uid?: string;
+  /** what the authenticator adds (the pod a service account token is bound to, its credential id) */
+  extra?: Record<string, string[]>;
 }
 
 /** the minimal response surface shared by HTTP/1.1 and HTTP/2 compatibility responses */

@@ -18,6 +18,7 @@ import { metricsGroup } from './metrics-api/catalog.ts';
 import { serveMetrics } from './metrics-api/serve.ts';
 import { connectSubresource } from './handlers/connect.ts';
 import { handleProxy } from './proxy/handle.ts';
+import { authnReviewHandler } from './handlers/authn-review.ts';
 
 const writeVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
@@ -67,6 +68,10 @@ export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Pro
     throw notFound({ group: '', resource: 'namespaces' }, '');
   }
   if (ctx.subresource?.proxyLocation) return handleProxy(ctx, deps, ctx.subresource);
+  // TokenReview and SelfSubjectReview are answered, never stored (to move onto the shared
+  // mechanism for virtual create-only kinds once it exists)
+  const review = !ri.subresource && ri.verb === 'create' ? authnReviewHandler(info) : undefined;
+  if (review) { negotiateBeforeWriting(ctx); return review(ctx, deps); }
   const handler = handlers[ri.verb];
   if (!handler) throw methodNotAllowed();
   if (writeVerbs.has(ri.verb)) negotiateBeforeWriting(ctx);

@@ -20,6 +20,8 @@ import { routeResource } from './router.ts';
 import type { HandlerDeps } from './handlers/deps.ts';
 import { serveNonResource } from './non-resource.ts';
 import { authenticateClientCert } from './authn/client-cert.ts';
+import { createRequestAuthenticator } from './authn/request.ts';
+import type { Authentication } from './authn/setup.ts';
 import type { Health } from './health.ts';
 
 export interface ApiServerOptions {
@@ -35,6 +37,8 @@ export interface ApiServerOptions {
   minWatchTimeoutSeconds?: number;
   bookmarkIntervalMs?: number;
   features?: FeatureGates;
+  /** bearer tokens, the service account signer, issuer discovery; absent: client certificates only */
+  authentication?: Authentication;
 }
 
 export interface ApiServer {
@@ -88,14 +92,17 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     watchTimeoutSeconds: () => minWatch + Math.floor(Math.random() * minWatch),
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
     nodeClientTls: opts.nodeClientTls,
+    serviceAccountTokens: opts.authentication?.serviceAccountTokens,
+    tokenAuthenticator: opts.authentication?.tokens,
   };
+  const authenticate = createRequestAuthenticator(authenticateClientCert, opts.authentication?.tokens, opts.log);
   const sessions = new Set<http2.ServerHttp2Session>();
   const sockets = new Set<import('node:net').Socket>();
   const watches = new Set<LazyAbort>();
   const inFlightRequests = new Set<LazyAbort>(); // long-running requests, ended first on shutdown
   let active = 0;
   let address = '';
-  const nonResource = { catalog: opts.catalog, health: opts.health, serverAddress: () => address };
+  const nonResource = { catalog: opts.catalog, health: opts.health, serverAddress: () => address, oidc: opts.authentication?.oidc };
 
   const server = http2.createSecureServer({
     allowHTTP1: true,
@@ -178,7 +185,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
         return;
       }
       const socket = (req.socket ?? req.stream?.session?.socket) as TLSSocket | undefined;
-      ctx.user = socket ? authenticateClientCert(socket, req.stream?.session ?? socket) : undefined;
+      ctx.user = await authenticate(socket, req.stream?.session ?? socket, req.headers);
       if (!ctx.user) throw unauthorized();
       if (info.isResourceRequest) await routeResource(ctx, deps);
       else await serveNonResource(ctx, nonResource);

@@ -18,6 +18,7 @@ import { securePrivateDirs } from '../pki/private-files.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createHealth } from './health.ts';
 import { createApiServer } from './server.ts';
+import { setupAuthentication, type AuthenticationFlags } from './authn/setup.ts';
 import { ensureDefaultStorageClass, ensureKubernetesEndpoints, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
 
 export interface ServerConfig {
@@ -37,6 +38,8 @@ export interface ServerConfig {
   bookmarkIntervalMs?: number;
   /** the API server's feature gates (default: every gate at its default) */
   features?: FeatureGates;
+  /** bearer tokens and service accounts, by kube-apiserver's flags */
+  authentication?: AuthenticationFlags;
   log: Logger;
 }
 
@@ -93,8 +96,9 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const pkiDone = health.addPostStartHook('generate-certificates');
   const pki = await ensurePki(cfg.dataDir, { hosts: [hostname()], ips: cfg.bindAddress === '0.0.0.0' || cfg.bindAddress === '::' ? [] : [cfg.bindAddress], certDir: cfg.certDir, log });
   pkiDone();
+  const authentication = await setupAuthentication(cfg.authentication ?? {}, { registry: store, catalog, certDir: cfg.certDir ?? join(cfg.dataDir, 'pki'), log });
 
-  const server = createApiServer({ catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey } });
+  const server = createApiServer({ catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, authentication, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;
