@@ -96,7 +96,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const pkiDone = health.addPostStartHook('generate-certificates');
   const pki = await ensurePki(cfg.dataDir, { hosts: [hostname()], ips: cfg.bindAddress === '0.0.0.0' || cfg.bindAddress === '::' ? [] : [cfg.bindAddress], certDir: cfg.certDir, log });
   pkiDone();
-  const authentication = await setupAuthentication(cfg.authentication ?? {}, { registry: store, catalog, certDir: cfg.certDir ?? join(cfg.dataDir, 'pki'), log });
+  const authentication = await setupAuthentication(cfg.authentication ?? {}, { registry: store, catalog, certDir: cfg.certDir ?? join(cfg.dataDir, 'pki') });
 
   const server = createApiServer({ catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, authentication, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);

@@ -4,7 +4,6 @@
 
 import { readFile } from 'node:fs/promises';
 import { StatusError } from '../../api/status.ts';
-import type { Logger } from '../../api/log.ts';
 import type { Registry } from '../../registry/registry.ts';
 import type { Catalog } from '../../schema/types.ts';
 import type { TokenService } from '../../registry/subresources/token-service.ts';
@@ -59,16 +58,16 @@ function objectGetter(registry: Registry, catalog: Catalog): ObjectGetter {
   };
 }
 
-export async function setupAuthentication(flags: AuthenticationFlags, deps: { registry: Registry; catalog: Catalog; certDir: string; log?: Logger }): Promise<Authentication> {
+export async function setupAuthentication(flags: AuthenticationFlags, deps: { registry: Registry; catalog: Catalog; certDir: string; now?: () => Date }): Promise<Authentication> {
   const issuers = flags.serviceAccountIssuers?.length ? flags.serviceAccountIssuers : [DEFAULT_ISSUER];
   const apiAudiences = flags.apiAudiences?.length ? flags.apiAudiences : [issuers[0]!];
   const keys = await loadServiceAccountKeys({ dir: deps.certDir, signingKeyFile: flags.serviceAccountSigningKeyFile, keyFiles: flags.serviceAccountKeyFiles });
   const get = objectGetter(deps.registry, deps.catalog);
   const chain: TokenAuthenticator[] = [];
   if (flags.tokenAuthFile) chain.push(staticTokenAuthenticator(parseTokenFile(await readFile(flags.tokenAuthFile, 'utf8'), flags.tokenAuthFile)));
-  if (flags.enableBootstrapTokenAuth ?? true) chain.push(bootstrapTokenAuthenticator(name => get('secrets', 'kube-system', name)));
-  chain.push(serviceAccountTokenAuthenticator({ keys, issuers, apiAudiences, get }));
-  const tokens = cachedTokenAuthenticator(unionTokenAuthenticator(chain), { successTtlMs: flags.tokenCacheTtlMs ?? 10_000 });
+  if (flags.enableBootstrapTokenAuth ?? true) chain.push(bootstrapTokenAuthenticator(name => get('secrets', 'kube-system', name), deps.now));
+  chain.push(serviceAccountTokenAuthenticator({ keys, issuers, apiAudiences, get, now: deps.now }));
+  const tokens = cachedTokenAuthenticator(unionTokenAuthenticator(chain), { successTtlMs: flags.tokenCacheTtlMs ?? 10_000, now: deps.now && (() => deps.now!().getTime()) });
   return {
     tokens,
     apiAudiences,
