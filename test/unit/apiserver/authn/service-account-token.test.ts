@@ -1,10 +1,10 @@
 // Service account JWTs: the claims as kube-apiserver writes them, and what makes one invalid
 // (expiry, audience, signer, issuer, a bound object gone or replaced).
 
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
@@ -29,6 +29,7 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tokens-sa-'));
   keys = await loadServiceAccountKeys({ dir });
 });
+after(() => rm(dir, { recursive: true, force: true }));
 
 test('the key is made once and read back: tokens outlive a restart', async () => {
   const again = await loadServiceAccountKeys({ dir });
@@ -91,7 +92,8 @@ test('expiry (with a minute of leeway), not-before, audiences, signer and issuer
   const vault = await issue(['vault']);
   await assert.rejects(validator().authenticate(vault, []), { message: `token audiences ["vault"] is invalid for the target audiences ["${iss}"]` });
   assert.deepEqual((await validator().authenticate(vault, ['vault', 'other']))?.audiences, ['vault']);
-  const other = await loadServiceAccountKeys({ dir: await mkdtemp(join(tmpdir(), 'tokens-sa-other-')) });
+  await mkdir(join(dir, 'other'));
+  const other = await loadServiceAccountKeys({ dir: join(dir, 'other') });
   await assert.rejects(validator().authenticate(await issue([iss], other), []), /invalid bearer token/);
   assert.equal(await validator().authenticate(await issue([iss], keys, 'https://elsewhere'), []), undefined, 'another issuer: not ours');
   assert.equal(await validator().authenticate('abcdef.0123456789abcdef', []), undefined, 'not a JWT');

@@ -3,7 +3,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
@@ -12,17 +12,18 @@ import { setupAuthentication } from '../../../../src/apiserver/authn/setup.ts';
 
 const iss = 'https://kubernetes.default.svc.cluster.local';
 let api: TestApi;
+let certDir: string;
 
 before(async () => {
   api = await testApi();
-  const auth = await setupAuthentication({ tokenCacheTtlMs: 0 }, { registry: api.deps.registry, catalog: api.deps.catalog, certDir: await mkdtemp(join(tmpdir(), 'tokens-tr-')), now: api.deps.now });
+  const auth = await setupAuthentication({ tokenCacheTtlMs: 0 }, { registry: api.deps.registry, catalog: api.deps.catalog, certDir: certDir = await mkdtemp(join(tmpdir(), 'tokens-tr-')), now: api.deps.now });
   api.deps.serviceAccountTokens = auth.serviceAccountTokens;
   api.deps.tokenAuthenticator = auth.tokens;
   await api.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns' } } });
   await api.request('POST', '/api/v1/namespaces/ns/serviceaccounts', { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } });
   await api.request('POST', '/api/v1/namespaces/ns/serviceaccounts', { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'builder' } } });
 });
-after(() => api.close());
+after(async () => { await api.close(); await rm(certDir, { recursive: true, force: true }); });
 
 const tokenRequest = (spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) => ({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata, spec });
 const review = (token: string, audiences?: string[]) => api.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token, ...(audiences ? { audiences } : {}) } } });
