@@ -46,7 +46,6 @@ async function createToken(call: SubresourceCall, body: KubeObject): Promise<Sub
   const errors = validateTokenRequestSpec({ expirationSeconds });
   if (errors.length) throw invalid(kind, group, name, errors);
   const sa = await getObject(call, 'serviceaccounts', namespace, name);
-  if (sa.metadata.deletionTimestamp) throw badRequest(`service account ${namespace}/${name} is being deleted`);
   const issue: IssueTokenRequest = { namespace, serviceAccount: { name, uid: sa.metadata.uid! }, audiences, expirationSeconds, now: call.now() };
   const ref = req.spec?.boundObjectRef;
   if (ref) {
