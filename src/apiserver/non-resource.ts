@@ -9,12 +9,15 @@ import { openapiHandler } from './openapi.ts';
 import { withMetricsApi } from './metrics-api/catalog.ts';
 import { sendJson, sendRaw, sendRawJson } from './respond.ts';
 import { versionInfo } from './version.ts';
+import type { OidcDiscovery } from './authn/oidc-discovery.ts';
 
 export interface NonResourceDeps {
   catalog: Catalog;
   health: Health;
   /** host:port clients reach this server at, for /api's serverAddressByClientCIDRs */
   serverAddress(): string;
+  /** service account issuer discovery (/.well-known/openid-configuration, /openid/v1/jwks) */
+  oidc?: OidcDiscovery;
 }
 
 const openapiByCatalog = new WeakMap<Catalog, ReturnType<typeof openapiHandler>>();
@@ -24,6 +27,8 @@ export async function serveNonResource(ctx: RequestContext, deps: NonResourceDep
   const health = await deps.health.handle(path, ctx.query);
   if (health) return sendRaw(ctx, health.status, health.headers, health.body);
   if (path === '/version') return sendRawJson(ctx, 200, versionInfo());
+  const discovery = deps.oidc?.serve(path, deps.serverAddress());
+  if (discovery) return sendRaw(ctx, 200, discovery.headers, discovery.body);
   if (path.startsWith('/openapi/')) {
     let h = openapiByCatalog.get(deps.catalog);
     if (!h) openapiByCatalog.set(deps.catalog, h = openapiHandler(deps.catalog));

@@ -23,6 +23,9 @@ import { authenticateClientCert } from './authn/client-cert.ts';
 import { authorizeRequest, type RequestAuthorization } from './authz/authorize-request.ts';
 import { alwaysAllow } from './authz/chain.ts';
 import { registerAccessReviews } from './authz/access-reviews.ts';
+import { createRequestAuthenticator } from './authn/request.ts';
+import { registerAuthenticationReviews } from './authn/reviews.ts';
+import type { Authentication } from './authn/setup.ts';
 import type { Health } from './health.ts';
 
 export interface ApiServerOptions {
@@ -43,6 +46,8 @@ export interface ApiServerOptions {
    * authenticated request is allowed, and without credentials only health and /version answer
    */
   authorization?: RequestAuthorization;
+  /** bearer tokens, the service account signer, issuer discovery; absent: client certificates only */
+  authentication?: Authentication;
 }
 
 export interface ApiServer {
@@ -96,16 +101,20 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     watchTimeoutSeconds: () => minWatch + Math.floor(Math.random() * minWatch),
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
     nodeClientTls: opts.nodeClientTls,
+    serviceAccountTokens: opts.authentication?.serviceAccountTokens,
+    tokenAuthenticator: opts.authentication?.tokens,
   };
   const authz = opts.authorization;
   registerAccessReviews();
+  registerAuthenticationReviews();
+  const authenticate = createRequestAuthenticator(authenticateClientCert, opts.authentication?.tokens, opts.log);
   const sessions = new Set<http2.ServerHttp2Session>();
   const sockets = new Set<import('node:net').Socket>();
   const watches = new Set<LazyAbort>();
   const inFlightRequests = new Set<LazyAbort>(); // long-running requests, ended first on shutdown
   let active = 0;
   let address = '';
-  const nonResource = { catalog: opts.catalog, health: opts.health, serverAddress: () => address };
+  const nonResource = { catalog: opts.catalog, health: opts.health, serverAddress: () => address, oidc: opts.authentication?.oidc };
 
   const server = http2.createSecureServer({
     allowHTTP1: true,
@@ -188,8 +197,8 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
         return;
       }
       const socket = (req.socket ?? req.stream?.session?.socket) as TLSSocket | undefined;
-      const user = socket ? authenticateClientCert(socket, req.stream?.session ?? socket) : undefined;
-      // a certificate sent but not trusted fails the request; none sent is anonymous
+      const user = await authenticate(socket, req.stream?.session ?? socket, req.headers);
+      // a certificate sent but not trusted fails the request; none sent (and no token) is anonymous
       const sentCert = !user && !!socket?.getPeerCertificate()?.subject;
       authorizeRequest(ctx, sentCert ? 'rejected' : user, req.headers, authz ?? { authorizer: alwaysAllow, anonymous: false });
       if (info.isResourceRequest) await routeResource(ctx, deps);

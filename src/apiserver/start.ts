@@ -19,6 +19,7 @@ import { writeKubeconfig } from './kubeconfig.ts';
 import { createHealth } from './health.ts';
 import { createApiServer } from './server.ts';
 import { buildAuthorization } from './authz/modes.ts';
+import { setupAuthentication, type AuthenticationFlags } from './authn/setup.ts';
 import { ensureDefaultStorageClass, ensureKubernetesEndpoints, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
 
 export interface ServerConfig {
@@ -42,6 +43,8 @@ export interface ServerConfig {
   authorizationModes?: string;
   /** `--anonymous-auth` (default true) */
   anonymousAuth?: boolean;
+  /** bearer tokens and service accounts, by kube-apiserver's flags */
+  authentication?: AuthenticationFlags;
   log: Logger;
 }
 
@@ -98,13 +101,14 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const pkiDone = health.addPostStartHook('generate-certificates');
   const pki = await ensurePki(cfg.dataDir, { hosts: [hostname()], ips: cfg.bindAddress === '0.0.0.0' || cfg.bindAddress === '::' ? [] : [cfg.bindAddress], certDir: cfg.certDir, log });
   pkiDone();
+  const authentication = await setupAuthentication(cfg.authentication ?? {}, { registry: store, catalog, certDir: cfg.certDir ?? join(cfg.dataDir, 'pki') });
 
   // RBAC reads its roles and bindings from the watch cache; the defaults are in place and read
   // before the first request is taken
   const rbacDone = health.addPostStartHook('rbac/bootstrap-roles');
   const authz = await buildAuthorization({ modes: cfg.authorizationModes ?? 'Node,RBAC', anonymous: cfg.anonymousAuth ?? true, registry: store, catalog, log });
   rbacDone();
-  const server = createApiServer({ authorization: authz.authorization, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey } });
+  const server = createApiServer({ authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;

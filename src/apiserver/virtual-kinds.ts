@@ -5,8 +5,9 @@
 
 import type { KubeObject } from '../api/object.ts';
 import type { RequestContext } from './context.ts';
+import type { HandlerDeps } from './handlers/deps.ts';
 
-export type VirtualKindHandler = (ctx: RequestContext, obj: KubeObject) => Promise<KubeObject> | KubeObject;
+export type VirtualKindHandler = (ctx: RequestContext, obj: KubeObject, deps: HandlerDeps) => Promise<KubeObject> | KubeObject;
 
 const handlers = new Map<string, VirtualKindHandler>();
 

@@ -9,6 +9,7 @@ import { apiServerFeatureGates } from '../api/feature-gates.ts';
 import { parseDuration } from '../api/duration.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { startControlPlane, type ControlPlane } from './control-plane.ts';
+import { authenticationFlags, authenticationOptions } from './authentication-flags.ts';
 
 export const serverCommand: Command = {
   name: 'server',
@@ -32,6 +33,7 @@ export const serverCommand: Command = {
     'watch-bookmark-interval': { type: 'string', default: '1m', description: 'how often watches that allow bookmarks get one' },
     'feature-gates': featureGatesFlag,
     ...authorizationFlags,
+    ...authenticationFlags,
     ...controllerFlags,
     'disable-scheduler': { type: 'boolean', default: false, description: 'do not run the scheduler in this process (run `orch scheduler` apart, or place pods with spec.nodeName)' },
     'scheduler-name': { type: 'string', default: 'default-scheduler', description: 'spec.schedulerName values the in-process scheduler serves, comma-separated' },
@@ -68,6 +70,7 @@ export const serverCommand: Command = {
             keyFile: String(values['etcd-keyfile'] ?? '') || undefined,
           },
           certDir: String(values['cert-dir'] ?? '') ? resolve(String(values['cert-dir'])) : undefined,
+          authentication: authenticationOptions(values),
           livezGracePeriodMs: livez, shutdownDelayMs: shutdownDelay, compactionIntervalMs: compaction, bookmarkIntervalMs: bookmarks, features, log,
         },
         controllers,

@@ -6,6 +6,7 @@ import { ApiError } from '../../client/api-error.ts';
 import type { Client } from '../../client/rest.ts';
 import type { CoreV1ConfigMap, CoreV1PersistentVolume, CoreV1PersistentVolumeClaim, CoreV1Secret } from '../../schema/generated/types.ts';
 import type { ClaimSource } from './volumes/persistent-claim.ts';
+import { createTokenManager, type TokenAsk, type IssuedToken } from './volumes/token-manager.ts';
 
 /** a ConfigMap or a Secret: what a pod reads from either */
 export type DataObject = Pick<CoreV1ConfigMap, 'data' | 'binaryData'> & Pick<CoreV1Secret, 'stringData'>;
@@ -13,6 +14,8 @@ export type DataObject = Pick<CoreV1ConfigMap, 'data' | 'binaryData'> & Pick<Cor
 export interface ObjectSource extends ClaimSource {
   /** undefined when the object does not exist */
   get(kind: 'configmaps' | 'secrets', namespace: string, name: string): Promise<DataObject | undefined>;
+  /** a service account token bound to the pod (absent: this agent has no API to ask) */
+  serviceAccountToken?(ask: TokenAsk): Promise<string>;
 }
 
 export function apiObjectSource(client: Client | undefined): ObjectSource {
@@ -26,7 +29,16 @@ export function apiObjectSource(client: Client | undefined): ObjectSource {
     }
   };
   const ns = (namespace: string) => `/api/v1/namespaces/${encodeURIComponent(namespace)}`;
+  // the TokenRequest the kubelet sends: the pod as bound object, the audience when one is named
+  const tokens = client && createTokenManager(async ask => {
+    const out = await client.create<{ status: IssuedToken }>(`${ns(ask.namespace)}/serviceaccounts/${encodeURIComponent(ask.serviceAccount)}/token`, {
+      apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',
+      spec: { ...(ask.audiences.length ? { audiences: ask.audiences } : {}), expirationSeconds: ask.expirationSeconds, boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: ask.pod.name, uid: ask.pod.uid } },
+    });
+    return out.status;
+  });
   return {
+    ...(tokens ? { serviceAccountToken: (ask: TokenAsk) => tokens.token(ask) } : {}),
     get: (kind, namespace, name) => read<DataObject>(`${ns(namespace)}/${kind}/${encodeURIComponent(name)}`),
     claim: (namespace, name) => read<CoreV1PersistentVolumeClaim>(`${ns(namespace)}/persistentvolumeclaims/${encodeURIComponent(name)}`),
     volume: name => read<CoreV1PersistentVolume>(`/api/v1/persistentvolumes/${encodeURIComponent(name)}`),

@@ -30,7 +30,7 @@ export async function handleCreate(ctx: RequestContext, deps: HandlerDeps): Prom
   }
   // a question answered at once (access and token reviews): no name, nothing stored
   const virtual = virtualKind(info.group, info.resource);
-  if (virtual) return sendObject(ctx, 201, await virtual(ctx, obj));
+  if (virtual) return sendObject(ctx, 201, await virtual(ctx, obj, deps));
   const created = await deps.registry.create(info, ns, obj, { dryRun: isDryRun, manager, ...admission(ctx) });
   sendObject(ctx, 201, created);
 }

@@ -4,6 +4,8 @@ import type { Catalog } from '../../schema/types.ts';
 import type { Registry } from '../../registry/registry.ts';
 import type { NodeClientTls } from '../node-stream.ts';
 import type { SummaryFetcher } from '../metrics-api/scrape.ts';
+import type { TokenAuthenticator } from '../authn/token.ts';
+import type { TokenService } from '../../registry/subresources/token-service.ts';
 
 export interface HandlerDeps {
   registry: Registry;
@@ -17,4 +19,8 @@ export interface HandlerDeps {
   nodeClientTls?: NodeClientTls;
   /** how metrics.k8s.io reads a node's Summary; default: HTTPS with nodeClientTls, cached briefly */
   metricsFetcher?: SummaryFetcher;
+  /** signs TokenRequests (serviceaccounts/<name>/token) */
+  serviceAccountTokens?: TokenService;
+  /** the bearer token chain, for TokenReview */
+  tokenAuthenticator?: TokenAuthenticator;
 }

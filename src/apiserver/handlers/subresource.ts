@@ -18,6 +18,7 @@ export function subresourceCall(ctx: RequestContext, deps: HandlerDeps, write?: 
     manager: write?.manager,
     now: deps.now,
     lookup: (group, version, resource) => deps.catalog.lookup(group, version, resource),
+    tokens: deps.serviceAccountTokens,
   };
 }
 

@@ -8,6 +8,7 @@ import type { KubeObject } from '../../api/object.ts';
 import type { ResourceInfo } from '../../schema/types.ts';
 import type { Strategy, StrategyContext } from '../strategy.ts';
 import type { Registry } from '../registry.ts';
+import type { TokenService } from './token-service.ts';
 
 export type SubresourceVerb = 'get' | 'create' | 'update' | 'patch' | 'delete';
 
@@ -36,6 +37,8 @@ export interface SubresourceCall {
   now(): Date;
   /** another served resource, by group, version and plural */
   lookup(group: string, version: string, resource: string): ResourceInfo | undefined;
+  /** the service account token signer (serviceaccounts/token); absent: tokens cannot be issued */
+  tokens?: TokenService;
 }
 
 /**

@@ -15,6 +15,7 @@ import { portForwardSubresource } from './portforward.ts';
 import { ephemeralContainersSubresource } from './ephemeral-containers.ts';
 import { evictionSubresource } from './eviction.ts';
 import { proxySubresource } from './proxy.ts';
+import { tokenSubresource } from './token-request.ts';
 
 const registered = new Map<string, Subresource>();
 
@@ -36,6 +37,7 @@ registerSubresource(portForwardSubresource);
 registerSubresource(ephemeralContainersSubresource);
 registerSubresource(evictionSubresource);
 registerSubresource(proxySubresource);
+registerSubresource(tokenSubresource);
 
 function servedOn(sub: Subresource, info: ResourceInfo): boolean {
   return sub.servedFor ? sub.servedFor(info) : info.subresources.some(s => s.name === sub.name);

@@ -114,7 +114,7 @@ test('downwardAPI: fields, labels and annotations in the kubelet\'s format, reso
   assert.equal(v.get('info')!.readOnly, true);
 }));
 
-test('projected: ConfigMap, Secret and downward API sources in one directory; problems aggregated; a token source is CreateContainerConfigError by name', async () => withRoot(async root => {
+test('projected: ConfigMap, Secret, downward API and token sources in one directory; problems aggregated; an unsupported source is CreateContainerConfigError by name', async () => withRoot(async root => {
   const objects = objectSource();
   const v = await prepareVolumes(pod([{
     name: 'all', projected: {
@@ -133,8 +133,23 @@ test('projected: ConfigMap, Secret and downward API sources in one directory; pr
   assert.deepEqual([await mode(join(p, 'color')), await mode(join(p, 'creds/token'))], [0o440, 0o400]);
   await assert.rejects(prepareVolumes(pod([{ name: 'two', projected: { sources: [{ configMap: { name: 'nope' } }, { secret: { name: 'sec', items: [{ key: 'k', path: 'k' }] } }] } }]), root, objects),
     failedMount(['MountVolume.SetUp failed for volume "two" : [configmap "nope" not found, references non-existent secret key: k]']));
-  await assert.rejects(prepareVolumes(pod([{ name: 't', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } }, { name: 'c', configMap: { name: 'nope' } }]), root, objects),
-    failedMount(['MountVolume.SetUp failed for volume "c" : configmap "nope" not found'], 'CreateContainerConfigError', 'projected volume "t": the serviceAccountToken source is not supported by this node agent yet'));
+  await assert.rejects(prepareVolumes(pod([{ name: 't', projected: { sources: [{ clusterTrustBundle: { path: 'ca' } }] } }, { name: 'c', configMap: { name: 'nope' } }]), root, objects),
+    failedMount(['MountVolume.SetUp failed for volume "c" : configmap "nope" not found'], 'CreateContainerConfigError', 'projected volume "t": the clusterTrustBundle source is not supported by this node agent yet'));
+  // a token source: asked for the pod, its audience and lifetime (the kubelet's TokenRequest)
+  const tokenVolume = [{ name: 'kube-api-access-x', projected: { defaultMode: 0o644, sources: [{ serviceAccountToken: { path: 'token', audience: 'vault', expirationSeconds: 3607 } }, { serviceAccountToken: { path: 'api-token' } }] } }];
+  await assert.rejects(prepareVolumes(pod(tokenVolume), root, objects),
+    failedMount(['MountVolume.SetUp failed for volume "kube-api-access-x" : [failed to fetch token: this node agent has no API server to ask, failed to fetch token: this node agent has no API server to ask]']));
+  const asks: unknown[] = [];
+  const withTokens = { ...objects, async serviceAccountToken(a: unknown) { asks.push(a); return `jwt-${asks.length}`; } };
+  const t = (await prepareVolumes(pod(tokenVolume), root, withTokens)).get('kube-api-access-x')!.hostPath;
+  assert.deepEqual([await readFile(join(t, 'token'), 'utf8'), await readFile(join(t, 'api-token'), 'utf8'), await mode(join(t, 'token'))], ['jwt-1', 'jwt-2', 0o644]);
+  assert.deepEqual(asks, [
+    { namespace: 'shop', serviceAccount: 'default', audiences: ['vault'], expirationSeconds: 3607, pod: { name: 'web', uid: 'u-2' } },
+    { namespace: 'shop', serviceAccount: 'default', audiences: [], expirationSeconds: 3600, pod: { name: 'web', uid: 'u-2' } },
+  ]);
+  const refused = { ...objects, async serviceAccountToken() { throw new Error('serviceaccounts "default" not found'); } };
+  await assert.rejects(prepareVolumes(pod([{ name: 'n', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } }]), root, refused),
+    failedMount(['MountVolume.SetUp failed for volume "n" : failed to fetch token: serviceaccounts "default" not found']));
 }));
 
 test('payload paths stay inside the volume; an unsupported volume type or medium is CreateContainerConfigError', async () => withRoot(async root => {
