@@ -4,7 +4,12 @@
 // still exist with those uids, so deleting the pod ends its tokens.
 
 import { randomUUID } from 'node:crypto';
-import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
+
+// jose loads on the first token signed or checked: a cluster without service account tokens in
+// use (orch up idle) does not hold it
+let joseModule: Promise<typeof import('jose')> | undefined;
+const jose = () => (joseModule ??= import('jose'));
 import type { KubeObject } from '../../api/object.ts';
 import type { IssueTokenRequest, TokenIssuer } from '../../registry/subresources/token-service.ts';
 import type { ServiceAccountKeys } from './service-account-keys.ts';
@@ -55,6 +60,7 @@ export function createTokenIssuer(keys: ServiceAccountKeys, issuer: string): Tok
         aud: [...req.audiences], exp, iat, iss: issuer, jti: randomUUID(), 'kubernetes.io': claim, nbf: iat,
         sub: serviceAccountUsername(req.namespace, req.serviceAccount.name),
       };
+      const { SignJWT } = await jose();
       const token = await new SignJWT(payload as unknown as JWTPayload)
         .setProtectedHeader({ alg: keys.signing.alg, kid: keys.signing.kid })
         .sign(keys.signing.key);
@@ -85,6 +91,7 @@ async function checkBound(opts: ValidatorOptions, resource: BoundResource, names
 export function serviceAccountTokenAuthenticator(opts: ValidatorOptions): TokenAuthenticator {
   return {
     async authenticate(token, audiences) {
+      const { decodeJwt, errors: joseErrors, jwtVerify } = await jose();
       let unverified: Claims;
       try {
         unverified = decodeJwt(token) as Claims;
