@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'yaml';
 import { silentLogger } from '../../../../src/api/log.ts';
+import { requires } from '../../../support/requires.ts';
 import { startServer, type RunningServer } from '../../../../src/apiserver/start.ts';
 import { isProxyableIP, splitSchemeNamePort } from '../../../../src/registry/subresources/proxy-id.ts';
 import { candidates } from '../../../../src/registry/subresources/services-proxy.ts';
@@ -144,7 +145,7 @@ after(async () => {
 
 const svc = '/api/v1/namespaces/default/services';
 
-test('services/proxy: methods, path and query reach a ready endpoint; answers, redirects and HTML links come back through the proxy', { skip: !hostIp && 'no non-loopback IPv4 address' }, async () => {
+test('services/proxy: methods, path and query reach a ready endpoint; answers, redirects and HTML links come back through the proxy', requires(!hostIp && 'no non-loopback IPv4 address'), async () => {
   const got = await api.request('GET', `${svc}/web:http/proxy/a/b/?x=1&y=%20`);
   assert.equal(got.status, 200, got.body);
   assert.equal(got.body, 'GET /a/b/?x=1&y=%20 ');
@@ -175,7 +176,7 @@ test('services/proxy: methods, path and query reach a ready endpoint; answers, r
   assert.equal(page.headers['content-length'], String(page.body.length));
 });
 
-test('services/proxy refusals in kube-apiserver\'s words', { skip: !hostIp && 'no non-loopback IPv4 address' }, async () => {
+test('services/proxy refusals in kube-apiserver\'s words', requires(!hostIp && 'no non-loopback IPv4 address'), async () => {
   const none = await api.request('GET', `${svc}/empty/proxy/`);
   assert.equal(none.status, 503);
   assert.equal(none.json().message, 'no endpoints available for service "empty"');
@@ -194,7 +195,7 @@ test('services/proxy refusals in kube-apiserver\'s words', { skip: !hostIp && 'n
   assert.equal((await api.request('GET', `${svc}/missing/proxy/`)).status, 404);
 });
 
-test('pods/proxy: the pod IP at its first declared port; a pod without an address is refused; a closed port is a 503', { skip: !hostIp && 'no non-loopback IPv4 address' }, async () => {
+test('pods/proxy: the pod IP at its first declared port; a pod without an address is refused; a closed port is a 503', requires(!hostIp && 'no non-loopback IPv4 address'), async () => {
   const pods = '/api/v1/namespaces/default/pods';
   const got = await api.request('GET', `${pods}/p/proxy/hello?q=1`);
   assert.equal(got.status, 200, got.body);
@@ -209,7 +210,7 @@ test('pods/proxy: the pod IP at its first declared port; a pod without an addres
   assert.equal((await api.request('GET', '/api/v1/pods/p/proxy/')).status, 404, 'a pod is named in its namespace');
 });
 
-test('an upgrade is relayed both ways after the backend\'s 101', { skip: !hostIp && 'no non-loopback IPv4 address' }, async () => {
+test('an upgrade is relayed both ways after the backend\'s 101', requires(!hostIp && 'no non-loopback IPv4 address'), async () => {
   const kc = parse(readFileSync(server.kubeconfigPath, 'utf8'));
   const b64 = (s: string) => Buffer.from(s, 'base64');
   const url = new URL(kc.clusters[0].cluster.server);
