@@ -1,16 +1,11 @@
-// Query parameters read as kube-apiserver's query conversion reads them: a boolean is false only
-// for `0` and `false` (any letter case) and true for anything else given, even an empty value;
-// integers are 64-bit, with strconv's wording for what does not parse or does not fit.
+// Query parameters read as kube-apiserver's query conversion reads them: booleans by
+// `api/query-bool.ts`; integers are 64-bit, with strconv's wording for what does not parse or does
+// not fit.
+
+export { queryBool } from '../api/query-bool.ts';
 
 const int64Max = 2n ** 63n - 1n;
 const uint64Max = 2n ** 64n - 1n;
-
-/** the first value of a boolean parameter; undefined when absent (a *bool left nil) */
-export function queryBool(query: URLSearchParams, name: string): boolean | undefined {
-  const v = query.get(name);
-  if (v === null) return undefined;
-  return !(v === '0' || v.toLowerCase() === 'false');
-}
 
 /** why `v` is no 64-bit integer, in strconv's words; undefined when it is one */
 export function intSyntaxError(v: string, unsigned: boolean): string | undefined {

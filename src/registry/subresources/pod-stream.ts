@@ -4,6 +4,7 @@
 // /portForward paths, with the kubelet's query names) where the connection is relayed.
 
 import { badRequest } from '../../api/status.ts';
+import { queryBool as readQueryBool } from '../../api/query-bool.ts';
 import type { KubeObject } from '../../api/object.ts';
 import type { QueryParameter, SubresourceCall } from './subresource.ts';
 import { pickContainer } from './log.ts';
@@ -11,11 +12,9 @@ import { agentBaseUrl } from './node-agent.ts';
 
 interface PodParts { spec?: { nodeName?: string } }
 
-/** a query boolean as Kubernetes' parameter codec reads one: "false" and "0" are false, any other value true */
+/** a query boolean as Kubernetes' parameter codec reads one; absent is false */
 export function queryBool(q: URLSearchParams, name: string): boolean {
-  const v = q.get(name);
-  if (v === null) return false;
-  return !(v === '0' || v.toLowerCase() === 'false');
+  return readQueryBool(q, name) ?? false;
 }
 
 export const commandParameters: QueryParameter[] = [
