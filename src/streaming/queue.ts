@@ -31,6 +31,7 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
       },
       return: () => {
         this.end();
+        this.#items.length = 0; // the consumer is gone: what it did not take is dropped
         return Promise.resolve({ value: undefined, done: true });
       },
     };

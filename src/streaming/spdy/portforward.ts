@@ -7,7 +7,7 @@
 
 import type { Duplex } from 'node:stream';
 import type { ForwardedConnection, PortForwardStreams } from '../streams.ts';
-import { AsyncQueue } from './async-queue.ts';
+import { AsyncQueue } from '../queue.ts';
 import { DEFAULT_STREAM_CREATION_TIMEOUT_MS } from './command.ts';
 import { acceptSpdyUpgrade, type UpgradeRequest } from './handshake.ts';
 import { headerValue } from './header-block.ts';
