@@ -14,11 +14,7 @@ import type { CommandStreams } from '../streaming/streams.ts';
 import type { Output, OutputStream } from './shell/host.ts';
 import type { SimRuntime } from './runtime-state.ts';
 import { StreamingRequests, type StreamingRequest } from './streaming-requests.ts';
-
-function refuse(socket: Duplex, code: number, message: string): void {
-  const body = `${message}\n`;
-  socket.end(`HTTP/1.1 ${code} ${code === 404 ? 'Not Found' : code === 400 ? 'Bad Request' : 'Internal Server Error'}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}
+import { writeHttpError } from '../streaming/http-error.ts';
 
 /** output written as the client can take it: a slow reader slows the command down */
 function writer(streams: CommandStreams) {
@@ -31,9 +27,9 @@ function writer(streams: CommandStreams) {
 
 async function serveCommand(rt: SimRuntime, r: Extract<StreamingRequest, { kind: 'exec' | 'attach' }>, req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
   const module = commandModuleFor(req);
-  if (!module) return refuse(socket, 400, 'unable to upgrade: unsupported protocol');
+  if (!module) return writeHttpError(socket, 400, 'unable to upgrade: unsupported protocol');
   const c = rt.containers.find(r.containerId);
-  if (!c || c.state !== 'CONTAINER_RUNNING') return refuse(socket, 500, `container ${r.containerId} is not running`);
+  if (!c || c.state !== 'CONTAINER_RUNNING') return writeHttpError(socket, 500, `container ${r.containerId} is not running`);
   const streams = await module.command(req, socket, head, r);
   const write = writer(streams);
   if (r.kind === 'exec') {
@@ -58,10 +54,10 @@ async function serveCommand(rt: SimRuntime, r: Extract<StreamingRequest, { kind:
 
 async function servePortForward(rt: SimRuntime, sandboxId: string, req: http.IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> {
   const module = portForwardModuleFor(req);
-  if (!module) return refuse(socket, 400, 'unable to upgrade: unsupported protocol');
+  if (!module) return writeHttpError(socket, 400, 'unable to upgrade: unsupported protocol');
   const ports = url.searchParams.getAll('port').flatMap(p => p.split(',')).map(Number);
   if (module.name === 'websocket' && (ports.length === 0 || ports.some(p => !Number.isInteger(p) || p < 1 || p > 65535))) {
-    return refuse(socket, 400, 'query parameter "port" is required');
+    return writeHttpError(socket, 400, 'query parameter "port" is required');
   }
   const session = await module.portForward(req, socket, head, ports);
   for await (const conn of session.connections) {
@@ -83,7 +79,7 @@ export async function startStreamingServer(rt: SimRuntime): Promise<{ requests: 
     const url = new URL(req.url ?? '/', 'http://sim');
     const [, kind, token = ''] = url.pathname.split('/');
     const r = requests?.take(token);
-    if (!r || r.kind !== kind) return refuse(socket, 404, 'invalid token');
+    if (!r || r.kind !== kind) return writeHttpError(socket, 404, 'invalid token');
     const served = r.kind === 'portforward' ? servePortForward(rt, r.podSandboxId, req, socket, head, url) : serveCommand(rt, r, req, socket, head);
     served.catch(err => { rt.settings.log.warn('streaming failed', { err: String(err) }); socket.destroy(); });
   });

@@ -4,7 +4,6 @@
 // streaming URL (CRI Exec, Attach, PortForward), opens its own session there and relays the
 // streams. Refusals before the upgrade are plain text with the kubelet's status and words.
 
-import type { Duplex } from 'node:stream';
 import type { Logger } from '../../api/log.ts';
 import type { CriClient } from '../cri/client.ts';
 import { commandModuleFor, portForwardModuleFor, streamProtocols, type StreamProtocolModule } from '../../streaming/protocols.ts';
@@ -16,20 +15,13 @@ import { dialRuntimeCommand, dialRuntimePort } from './runtime-dial.ts';
 
 export type { UpgradeRoute } from '../server/https-server.ts';
 import type { UpgradeRoute } from '../server/https-server.ts';
+import { writeHttpError } from '../../streaming/http-error.ts';
 
 export interface StreamingDeps {
   cri: CriClient;
   targets: StreamTargets;
   log: Logger;
   protocols?: StreamProtocolModule[];
-}
-
-const reasons: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 500: 'Internal Server Error' };
-
-/** a refusal on the raw socket, as net/http's http.Error writes one */
-export function refuse(socket: Duplex, code: number, message: string): void {
-  const body = `${message}\n`;
-  socket.end(`HTTP/1.1 ${code} ${reasons[code] ?? ''}\r\nContent-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 function pathParts(url: URL, count: number): string[] | undefined {
@@ -44,17 +36,17 @@ function criMessage(err: unknown): string {
 export function commandRoute(kind: 'exec' | 'attach', deps: StreamingDeps): UpgradeRoute {
   return async (req, socket, head, url) => {
     const parts = pathParts(url, 3);
-    if (!parts) return refuse(socket, 400, `expected /${kind}/<namespace>/<pod>/<container>`);
+    if (!parts) return writeHttpError(socket, 400, `expected /${kind}/<namespace>/<pod>/<container>`);
     let opts;
     try { opts = commandOptions(url.searchParams); } catch (err) {
-      if (err instanceof StreamOptionsError) return refuse(socket, 400, err.message);
+      if (err instanceof StreamOptionsError) return writeHttpError(socket, 400, err.message);
       throw err;
     }
     const [namespace, pod, container] = parts as [string, string, string];
     const where = await deps.targets.container(namespace, pod, container);
-    if (!('id' in where)) return refuse(socket, where.code, where.message);
+    if (!('id' in where)) return writeHttpError(socket, where.code, where.message);
     const module = commandModuleFor(req, deps.protocols ?? streamProtocols);
-    if (!module) return refuse(socket, 400, 'unable to upgrade: the streaming protocols offered are not supported');
+    if (!module) return writeHttpError(socket, 400, 'unable to upgrade: the streaming protocols offered are not supported');
     const command = url.searchParams.getAll('command');
     let runtimeUrl: string;
     try {
@@ -62,11 +54,11 @@ export function commandRoute(kind: 'exec' | 'attach', deps: StreamingDeps): Upgr
         ? (await deps.cri.exec({ containerId: where.id, cmd: command, ...opts })).url
         : (await deps.cri.attach({ containerId: where.id, ...opts })).url;
     } catch (err) {
-      return refuse(socket, 500, criMessage(err));
+      return writeHttpError(socket, 500, criMessage(err));
     }
     let onward;
     try { onward = await dialRuntimeCommand(runtimeUrl, opts); } catch (err) {
-      return refuse(socket, 500, `error dialing the runtime's streaming server: ${(err as Error).message}`);
+      return writeHttpError(socket, 500, `error dialing the runtime's streaming server: ${(err as Error).message}`);
     }
     const streams = await module.command(req, socket, head, opts).catch(err => { onward.close(); throw err; });
     await relayCommand(streams, onward);
@@ -76,20 +68,20 @@ export function commandRoute(kind: 'exec' | 'attach', deps: StreamingDeps): Upgr
 export function portForwardRoute(deps: StreamingDeps): UpgradeRoute {
   return async (req, socket, head, url) => {
     const parts = pathParts(url, 2);
-    if (!parts) return refuse(socket, 400, 'expected /portForward/<namespace>/<pod>');
+    if (!parts) return writeHttpError(socket, 400, 'expected /portForward/<namespace>/<pod>');
     const module = portForwardModuleFor(req, deps.protocols ?? streamProtocols);
-    if (!module) return refuse(socket, 400, 'unable to upgrade: the streaming protocols offered are not supported');
+    if (!module) return writeHttpError(socket, 400, 'unable to upgrade: the streaming protocols offered are not supported');
     let ports: number[] = [];
     // WebSocket fixes the ports in the query; SPDY names one per stream
     if (module.name === 'websocket' || url.searchParams.has('port')) {
       try { ports = forwardedPorts(url.searchParams); } catch (err) {
-        if (err instanceof StreamOptionsError) return refuse(socket, 400, err.message);
+        if (err instanceof StreamOptionsError) return writeHttpError(socket, 400, err.message);
         throw err;
       }
     }
     const [namespace, pod] = parts as [string, string];
     const where = await deps.targets.sandbox(namespace, pod);
-    if (!('id' in where)) return refuse(socket, where.code, where.message);
+    if (!('id' in where)) return writeHttpError(socket, where.code, where.message);
     const session = await module.portForward(req, socket, head, ports);
     for await (const conn of session.connections) void forward(deps, where.id, pod, conn);
   };

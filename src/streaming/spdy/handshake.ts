@@ -7,6 +7,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { SpdySession } from './session.ts';
+import { writeHttpError } from '../http-error.ts';
 
 export const SPDY_31 = 'SPDY/3.1';
 
@@ -23,22 +24,6 @@ export class SpdyUpgradeError extends Error {
     this.name = 'SpdyUpgradeError';
     this.code = code;
   }
-}
-
-const reasons: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 500: 'Internal Server Error' };
-
-/** a plain-text HTTP error on a socket that was not upgraded, as Go's http.Error writes it */
-export function writeHttpError(socket: Duplex, code: number, message: string, headers: [string, string][] = []): void {
-  const body = `${message}\n`;
-  const lines = [
-    `HTTP/1.1 ${code} ${reasons[code] ?? 'Error'}`,
-    'Content-Type: text/plain; charset=utf-8',
-    'X-Content-Type-Options: nosniff',
-    ...headers.map(([k, v]) => `${k}: ${v}`),
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
-  ];
-  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
 }
 
 function headerList(v: string | string[] | undefined): string[] {

@@ -8,7 +8,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, createWebSocketStream, type WebSocket } from 'ws';
 import type { PortForwardStreams } from '../streams.ts';
-import { SpdyUpgradeError, negotiateProtocol, writeHttpError } from './handshake.ts';
+import { SpdyUpgradeError, negotiateProtocol } from './handshake.ts';
+import { writeHttpError } from '../http-error.ts';
 import { PORT_FORWARD_PROTOCOL, portForwardOverSession, type SpdyPortForwardOptions } from './portforward.ts';
 import { SpdySession } from './session.ts';
 
