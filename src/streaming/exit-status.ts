@@ -21,6 +21,11 @@ export function failureStatus(message: string, code = 500): Status {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code, reason: 'InternalError', message };
 }
 
+/** a Status read off the error channel: none for Success, else filled out as a Failure Status */
+export function channelStatus(s: Partial<Status>): Status | undefined {
+  return s.status === 'Success' ? undefined : { ...s, kind: 'Status', apiVersion: 'v1', metadata: {}, code: s.code ?? 500 } as Status;
+}
+
 /** the exit code a Status carries: 0 for none (success), undefined when it failed otherwise */
 export function exitCodeOf(status: Status | undefined): number | undefined {
   if (!status || status.status === 'Success') return 0;

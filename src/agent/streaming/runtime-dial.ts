@@ -12,7 +12,7 @@
 import { PassThrough, type Duplex, type Readable } from 'node:stream';
 import type { Status } from '../../api/status.ts';
 import { dialSpdy, openCommandStreams, openForwardedConnection } from '../../streaming/spdy/client.ts';
-import { failureStatus } from '../../streaming/exit-status.ts';
+import { channelStatus, failureStatus } from '../../streaming/exit-status.ts';
 import type { CommandSession } from '../../streaming/relay.ts';
 import type { CommandStreamOptions } from '../../streaming/streams.ts';
 
@@ -30,7 +30,7 @@ export async function dialRuntimeCommand(url: string, want: CommandStreamOptions
   const status = c.outcome.then((o): Status | undefined => {
     if (o === undefined) return undefined;
     if (typeof o === 'string') return failureStatus(o);
-    return o.status === 'Success' ? undefined : { ...o, kind: 'Status', apiVersion: 'v1', metadata: {}, code: o.code ?? 500 };
+    return channelStatus(o);
   });
   // the session ends once the outcome is in and every output stream has been read to its end
   void status.finally(() => setTimeout(() => void session.close(), 0));

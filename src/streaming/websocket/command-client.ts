@@ -8,7 +8,7 @@ import { WebSocket, type ClientOptions } from 'ws';
 import type { Status } from '../../api/status.ts';
 import type { TerminalSize } from '../streams.ts';
 import { commandProtocolNames, decodeFrame, encodeClose, encodeFrame, encodeResize, errorChannel, parseChannelProtocol, resizeChannel, stderrChannel, stdinChannel, stdoutChannel } from './channels.ts';
-import { failureStatus } from '../exit-status.ts';
+import { channelStatus, failureStatus } from '../exit-status.ts';
 
 export interface DialOptions {
   /** subprotocols to offer, preferred first */
@@ -116,7 +116,7 @@ function readStatus(version: number, data: Buffer): Status | undefined {
   if (version < 4) return text ? failureStatus(text) : undefined;
   try {
     const s = JSON.parse(text) as Status;
-    return s.status === 'Success' ? undefined : { ...s, kind: 'Status', apiVersion: 'v1', metadata: {}, code: s.code ?? 500 };
+    return channelStatus(s);
   } catch {
     return failureStatus(text);
   }
