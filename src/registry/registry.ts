@@ -22,6 +22,11 @@ export interface Registry {
   update(info: ResourceInfo, namespace: string | undefined, name: string, body: KubeObject, opts?: WriteOptions): Promise<{ object: KubeObject; created: boolean }>;
   modify(info: ResourceInfo, namespace: string | undefined, name: string, change: (current: KubeObject) => KubeObject | Promise<KubeObject>, opts?: WriteOptions): Promise<KubeObject>;
   delete(info: ResourceInfo, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<DeleteResult>;
+  /**
+   * the unsafe delete: removes an object whose stored bytes do not decode, ignoring finalizers
+   * and preconditions; a readable object is refused (422), an absent one is NotFound
+   */
+  deleteCorrupt(info: ResourceInfo, namespace: string | undefined, name: string): Promise<void>;
   /** a delete of this resource answers with the object rather than a Success Status */
   returnsDeletedObject(info: ResourceInfo): boolean;
   /** the newest revision written */
