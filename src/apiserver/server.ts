@@ -192,7 +192,11 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       // a path that does not decode is answered before any other work
       const info = ctx.info = parseRequestInfo(method, target.rawPath, query);
       if (info.verb === 'watch') watches.add(abort);
-      if (!authz?.anonymous && anonymousPaths.test(info.path)) {
+      // a server without authorization set up serves its health and version to anyone; with it,
+      // these paths are authenticated and authorized like any other (system:public-info-viewer
+      // grants them to every caller, and --anonymous-auth=false makes a caller without
+      // credentials a 401 here too, as in Kubernetes)
+      if (!authz && anonymousPaths.test(info.path)) {
         await serveNonResource(ctx, nonResource);
         return;
       }
