@@ -130,3 +130,32 @@ test('with the gate off the option is dropped: the delete runs as any other', as
   assert.equal(ok.status, 200, ok.text());
   assert.equal((await off.request('GET', `${cms}/fine-off`)).status, 200);
 });
+
+test('an eviction never takes the option: 422 naming it, the pod untouched', async () => {
+  const pods = '/api/v1/namespaces/default/pods';
+  assert.equal((await off.request('POST', pods, { body: { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } })).status, 201);
+  const r = await off.request('POST', `${pods}/p/eviction`, { body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'p' }, deleteOptions: { [option]: true } } });
+  assert.equal(r.status, 422, r.text());
+  assert.equal(r.json().message, 'Eviction.policy "p" is invalid: deleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: can not be set for pod eviction, try after removing the option');
+  assert.equal((await off.request('GET', `${pods}/p`)).status, 200);
+});
+
+test('a watcher sees the unsafe delete of a corrupt object as a StoreReadError ending its watch', async () => {
+  await corrupt(on, 'bad-watch');
+  const info = on.deps.catalog.lookup('', 'v1', 'configmaps')!;
+  const events: string[] = [];
+  let ended!: (err: unknown) => void;
+  const end = new Promise(r => { ended = r; });
+  const w = await on.deps.registry.watch(info, 'default', { afterRevision: await on.deps.registry.currentRevision() }, { event: type => { events.push(type); }, end: err => ended(err) });
+  granted.add('unsafe-delete-ignore-read-errors');
+  try {
+    assert.equal((await on.request('DELETE', `${cms}/bad-watch`, { body: { [option]: true } })).status, 200);
+    const err = await Promise.race([end, new Promise((_, no) => setTimeout(() => no(new Error('the watch did not end')), 5000))]) as { status: { code: number; reason: string; message: string } };
+    assert.deepEqual([err.status.code, err.status.reason], [500, 'StoreReadError']);
+    assert.match(err.status.message, /^saw a DELETED event, but object data is corrupt - StorageError: corrupt object, Code: 7, Key: \/registry\/configmaps\/default\/bad-watch/);
+    assert.deepEqual(events, []);
+  } finally {
+    granted.delete('unsafe-delete-ignore-read-errors');
+    w.cancel();
+  }
+});
