@@ -1,4 +1,5 @@
-import { StatusError } from '../../api/status.ts';
+import { invalid, StatusError } from '../../api/status.ts';
+import { unsafeDeleteOption } from './unsafe-delete.ts';
 import type { KubeObject } from '../../api/object.ts';
 import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
@@ -10,6 +11,10 @@ import { defaultPropagationWarning } from '../../registry/gc-policy.ts';
 export async function handleDeleteCollection(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
   const opts = await deleteOptions(ctx);
+  // the unsafe delete is for one named object at a time (wording recalled, not checked upstream)
+  if (opts.unsafe) {
+    throw invalid('DeleteOptions', 'meta.k8s.io', '', [{ type: 'FieldValueInvalid', field: unsafeDeleteOption, value: true, detail: 'is not allowed with DELETECOLLECTION, try again after removing the option' }]);
+  }
   const warning = defaultPropagationWarning(info, opts);
   if (warning) ctx.warnings.push(warning);
   const sel = selection(ctx, info);

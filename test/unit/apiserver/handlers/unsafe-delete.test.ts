@@ -159,3 +159,9 @@ test('a watcher sees the unsafe delete of a corrupt object as a StoreReadError e
     w.cancel();
   }
 });
+
+test('a delete of a whole collection does not take the option', async () => {
+  const r = await on.request('DELETE', `${cms}?${option}=true`);
+  assert.equal(r.status, 422);
+  assert.equal(r.json().message, 'DeleteOptions.meta.k8s.io "" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: is not allowed with DELETECOLLECTION, try again after removing the option');
+});
