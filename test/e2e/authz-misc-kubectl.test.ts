@@ -1,4 +1,4 @@
-// Two authorization rules of the API spec with real clients against `orch server`:
+// Three authorization rules of the API spec with real clients against `orch server`:
 // - a server-side dry run (kubectl --dry-run=server, newest and oldest kubectl) needs exactly the
 //   permissions of the real request: update, patch and delete are refused with the real request's
 //   403 until a Role grants those verbs, and then change nothing;
@@ -6,12 +6,17 @@
 //   server bound to 0.0.0.0) as kube-apiserver does: system:public-info-viewer lets anyone, with
 //   or without credentials, read /livez, /readyz and /healthz (verbose and exclude included), a
 //   single check's path needs more (system:monitoring or an administrator), and with
-//   --anonymous-auth=false a caller without credentials gets 401 there too.
+//   --anonymous-auth=false a caller without credentials gets 401 there too;
+// - an object whose bytes were damaged in the SQLite file while the server was down (gate
+//   AllowUnsafeMalformedObjectDeletion on) reads as Kubernetes' corrupt-object errors in kubectl,
+//   and `kubectl delete --raw …?ignoreStoreReadErrorWithClusterBreakingPotential=true` removes it
+//   only once the user also holds the unsafe-delete-ignore-read-errors verb.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:https';
 import { networkInterfaces } from 'node:os';
+import { DatabaseSync } from 'node:sqlite';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { issueCert } from '../../src/pki/certs.ts';
@@ -65,20 +70,23 @@ const forbiddenPath = (user: string, path: string) =>
 describe('dry-run authorization and remote health checks', () => {
   let orch: OrchProcess;
   let closed: OrchProcess | undefined;
+  let gated: OrchProcess | undefined;
+  const gateArgs = ['--feature-gates=AllowUnsafeMalformedObjectDeletion=true'];
   let jane: Creds;
   let janeConfig: string;
   before(async () => {
     // the second server (no anonymous requests) starts alongside the first
-    const both = await Promise.all([
+    const all = await Promise.all([
       startOrch({ args: ['--bind-address=0.0.0.0'] }),
       remote ? startOrch({ args: ['--bind-address=0.0.0.0', '--anonymous-auth=false'] }) : Promise.resolve(undefined),
+      versions.length ? startOrch({ args: gateArgs }) : Promise.resolve(undefined),
     ]);
-    [orch, closed] = both;
+    [orch, closed, gated] = all;
     jane = await clientCert(orch, 'jane');
     janeConfig = await kubeconfigFor(orch, 'jane', jane);
   });
   after(async () => {
-    await Promise.all([orch, closed].map(async o => { await o?.stop(); await o?.cleanup(); }));
+    await Promise.all([orch, closed, gated].map(async o => { await o?.stop(); await o?.cleanup(); }));
   });
 
   describe('kubectl --dry-run=server', requires(versions.length === 0 && 'no kubectl binary found'), () => {
@@ -150,6 +158,41 @@ describe('dry-run authorization and remote health checks', () => {
       const unauthorized = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 }) + '\n';
       assert.deepEqual(await get(closed!.port, '/livez'), { status: 401, body: unauthorized });
       assert.deepEqual(await get(closed!.port, '/readyz', await clientCert(closed!, 'jane')), { status: 200, body: 'ok' });
+    });
+  });
+  describe('corrupt objects and the unsafe delete', requires(versions.length === 0 && 'no kubectl binary found'), () => {
+    test('kubectl reads the corrupt-object errors; the raw delete with the option needs the extra verb', async () => {
+      const bin = versions[0]!.path;
+      const admin = (o: OrchProcess, ...args: string[]) => kubectl(bin, o.kubeconfig, args);
+      let o = gated!;
+      for (const name of ['bad', 'fine']) assert.equal((await admin(o, '-n', 'default', 'create', 'configmap', name)).code, 0);
+      assert.equal((await admin(o, '-n', 'default', 'create', 'role', 'cm-deleter', '--verb=get,list,delete', '--resource=configmaps')).code, 0);
+      assert.equal((await admin(o, '-n', 'default', 'create', 'rolebinding', 'jane-delete', '--role=cm-deleter', '--user=jane')).code, 0);
+      // the server down, the object's bytes replaced in its SQLite file, the server up again
+      await o.stop();
+      const db = new DatabaseSync(join(o.dataDir, 'orch.db'));
+      db.prepare('UPDATE kv SET value = ? WHERE id = (SELECT id FROM live WHERE name = ?)').run(new TextEncoder().encode('\x00garbage'), '/registry/configmaps/default/bad');
+      db.close();
+      o = gated = await startOrch({ dataDir: o.dataDir, args: gateArgs });
+      const janeCfg = await kubeconfigFor(o, 'jane', await clientCert(o, 'jane'));
+      const unsafe = '/api/v1/namespaces/default/configmaps/bad?ignoreStoreReadErrorWithClusterBreakingPotential=true';
+      for (const v of versions) {
+        const get = await kubectl(v.path, o.kubeconfig, ['-n', 'default', 'get', 'configmap', 'bad']);
+        assert.match(get.stderr, /^Error from server \(InternalError\): Internal error occurred: StorageError: corrupt object, Code: 7, Key: \/registry\/configmaps\/default\/bad, ResourceVersion: 0, AdditionalErrorMsg: failed to decode the object stored at \/registry\/configmaps\/default\/bad: /, v.label);
+        const list = await kubectl(v.path, o.kubeconfig, ['-n', 'default', 'get', 'configmaps']);
+        assert.equal(list.stderr, 'Error from server (StoreReadError): failed to read one or more configmaps from the storage\n', v.label);
+        const denied = await kubectl(v.path, janeCfg, ['delete', '--raw', unsafe]);
+        assert.equal(denied.stderr, 'Error from server (Forbidden): configmaps "bad" is forbidden: not permitted to do "unsafe-delete-ignore-read-errors", reason: \n', v.label);
+        const readable = await kubectl(v.path, o.kubeconfig, ['delete', '--raw', unsafe.replace('/bad?', '/fine?')]);
+        assert.equal(readable.stderr, 'The configmaps "fine" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: is exclusively used to delete corrupt object(s), try again by removing this option\n', v.label);
+      }
+      assert.equal((await admin(o, '-n', 'default', 'create', 'role', 'cm-unsafe', '--verb=unsafe-delete-ignore-read-errors', '--resource=configmaps')).code, 0);
+      assert.equal((await admin(o, '-n', 'default', 'create', 'rolebinding', 'jane-unsafe', '--role=cm-unsafe', '--user=jane')).code, 0);
+      await until('jane may unsafe-delete', async () => (await kubectl(bin, janeCfg, ['-n', 'default', 'auth', 'can-i', 'unsafe-delete-ignore-read-errors', 'configmaps'])).stdout === 'yes\n');
+      const done = await kubectl(versions[versions.length - 1]!.path, janeCfg, ['delete', '--raw', unsafe]);
+      assert.equal(done.code, 0, done.stderr);
+      assert.deepEqual(JSON.parse(done.stdout), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'bad', kind: 'configmaps' } });
+      assert.equal((await admin(o, '-n', 'default', 'get', 'configmaps', '-o', 'name')).stdout, 'configmap/fine\nconfigmap/kube-root-ca.crt\n');
     });
   });
 });
