@@ -5,7 +5,8 @@
 // HTTP/1.1 with keep-alive agents instead, as does plain HTTP; there, watches get their own agent
 // so that long-lived streams never take the sockets ordinary requests queue for.
 
-import http from 'node:http';
+import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { http } from '../streaming/node-http.ts';
 import https from 'node:https';
 import http2 from 'node:http2';
 import type { Readable } from 'node:stream';
@@ -14,10 +15,10 @@ import type { ClientConfig } from './kubeconfig.ts';
 
 const idempotent = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
-export interface RawResponse { statusCode: number; headers: http.IncomingHttpHeaders; body: string }
+export interface RawResponse { statusCode: number; headers: IncomingHttpHeaders; body: string }
 
 /** a response being read as a stream: its status, headers and body */
-export interface StreamResponse { statusCode: number; headers: http.IncomingHttpHeaders; body: Readable }
+export interface StreamResponse { statusCode: number; headers: IncomingHttpHeaders; body: Readable }
 
 export interface StreamHandlers {
   onResponse(res: StreamResponse): void;
@@ -91,7 +92,7 @@ interface Target {
   tls: { secureContext?: import('node:tls').SecureContext; servername?: string; rejectUnauthorized?: boolean };
 }
 
-function collect(body: Readable, statusCode: number, headers: http.IncomingHttpHeaders, resolve: (r: RawResponse) => void, reject: (e: Error) => void): void {
+function collect(body: Readable, statusCode: number, headers: IncomingHttpHeaders, resolve: (r: RawResponse) => void, reject: (e: Error) => void): void {
   const chunks: Buffer[] = [];
   body.on('data', (c: Buffer) => chunks.push(c));
   body.on('end', () => resolve({ statusCode, headers, body: Buffer.concat(chunks).toString('utf8') }));
@@ -144,7 +145,7 @@ function http2Connection(t: Target, notSpoken: () => void): Connection {
         req.on('response', h => {
           responded = true;
           const { ':status': status, ...rest } = h;
-          collect(req, Number(status), rest as http.IncomingHttpHeaders, resolve, reject);
+          collect(req, Number(status), rest as IncomingHttpHeaders, resolve, reject);
         });
         if (timeoutMs) req.setTimeout(timeoutMs, () => req.close(http2.constants.NGHTTP2_CANCEL, () => reject(new Error(`${method} ${path}: no response within ${timeoutMs}ms`))));
         req.on('error', (err: NodeJS.ErrnoException) => {
@@ -164,7 +165,7 @@ function http2Connection(t: Target, notSpoken: () => void): Connection {
       const { req } = request(method, path, headers, true);
       req.on('response', h => {
         const { ':status': status, ...rest } = h;
-        handlers.onResponse({ statusCode: Number(status), headers: rest as http.IncomingHttpHeaders, body: req });
+        handlers.onResponse({ statusCode: Number(status), headers: rest as IncomingHttpHeaders, body: req });
       });
       req.on('error', err => handlers.onError(err));
       return { close: () => { if (!req.destroyed) req.close(http2.constants.NGHTTP2_CANCEL); } };
@@ -183,7 +184,7 @@ function http1(t: Target, maxSockets: number): Connection {
     : new http.Agent({ keepAlive: true, maxSockets: max });
   const agent = makeAgent(maxSockets);
   const watchAgent = makeAgent(Infinity);
-  const open = (a: http.Agent, method: string, path: string, headers: Record<string, string>, cb: (res: http.IncomingMessage) => void) =>
+  const open = (a: Agent, method: string, path: string, headers: Record<string, string>, cb: (res: IncomingMessage) => void) =>
     (t.secure ? https : http).request({ host: t.host, port: t.port, method, path: t.prefix + path, agent: a, headers: { ...t.auth, ...headers }, ...t.tls }, cb);
 
   return {
