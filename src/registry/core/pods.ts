@@ -7,6 +7,7 @@ import { validatePodSpec } from '../validation/pod-spec.ts';
 import { validatePodSpecUpdate } from '../validation/immutable.ts';
 import { validateEphemeralContainers, validateNoEphemeralContainersOnCreate } from '../validation/ephemeral-containers.ts';
 import { defaultPodSpec } from '../defaults/pod-spec.ts';
+import { defaultRequestsFromLimits } from '../defaults/pod-requests.ts';
 import { addDefaultTolerations } from './pod-default-tolerations.ts';
 import { computeQosClass } from '../../api/qos.ts';
 
@@ -18,6 +19,7 @@ export const podStrategy = strategyWith<Pod>({
   prepareForCreate(obj) {
     if (!isObject(obj.spec)) obj.spec = { containers: [] };
     defaultPodSpec(obj.spec);
+    defaultRequestsFromLimits(obj.spec);
     obj.status = { phase: 'Pending', qosClass: computeQosClass(obj) };
   },
   // the Priority, ServiceAccount and DefaultTolerationSeconds admission plugins
