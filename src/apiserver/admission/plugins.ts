@@ -6,6 +6,8 @@
 import type { PluginFactory } from './types.ts';
 import { alwaysAdmit, alwaysDeny } from './plugins/always.ts';
 import { namespaceLifecycle } from './plugins/namespace-lifecycle.ts';
+import { limitRanger } from './plugins/limit-ranger.ts';
+import { resourceQuota } from './plugins/resource-quota.ts';
 
 export interface PluginRow {
   name: string;
@@ -17,6 +19,8 @@ export interface PluginRow {
 export const admissionPlugins: readonly PluginRow[] = [
   { name: 'AlwaysAdmit', defaultOn: false, factory: alwaysAdmit },
   { name: 'NamespaceLifecycle', defaultOn: true, factory: namespaceLifecycle },
+  { name: 'LimitRanger', defaultOn: true, factory: limitRanger },
   // webhooks, ResourceQuota and AlwaysDeny come last in Kubernetes' order
+  { name: 'ResourceQuota', defaultOn: true, factory: resourceQuota },
   { name: 'AlwaysDeny', defaultOn: false, factory: alwaysDeny },
 ];

@@ -20,7 +20,7 @@ export const podStrategy = strategyWith<Pod>({
     if (!isObject(obj.spec)) obj.spec = { containers: [] };
     defaultPodSpec(obj.spec);
     defaultRequestsFromLimits(obj.spec);
-    obj.status = { phase: 'Pending', qosClass: computeQosClass(obj) };
+    obj.status = { phase: 'Pending' };
   },
   // the Priority, ServiceAccount and DefaultTolerationSeconds admission plugins
   admitCreate(obj) {
@@ -28,6 +28,9 @@ export const podStrategy = strategyWith<Pod>({
     if (s.priority === undefined) s.priority = 0;
     if (s.serviceAccountName === undefined) s.serviceAccountName = 'default';
     addDefaultTolerations(s);
+    // the class follows the resources as the mutating admission plugins left them (LimitRanger's
+    // defaults): Kubernetes' PrepareForCreate, which sets it, runs after them
+    obj.status = { ...obj.status, qosClass: computeQosClass(obj) };
   },
   validateCreate: obj => [...validatePodSpec(obj.spec, 'spec'), ...validateEphemeralContainers(obj.spec), ...validateNoEphemeralContainersOnCreate(obj.spec)],
   // (ephemeral containers change only through pods/ephemeralcontainers: validatePodSpecUpdate refuses it here)

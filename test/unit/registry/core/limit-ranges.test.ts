@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { testRegistry, type TestRegistry } from '../../support/registry.ts';
 
 let reg: TestRegistry;
-before(async () => { reg = await testRegistry({ namespaceState: async () => 'active' }); });
+before(async () => { reg = await testRegistry(); });
 after(() => reg.close());
 
 test('a LimitRange Container item gets its default limit from max and default request from min', async () => {
