@@ -9,7 +9,8 @@
 import type { KubeObject } from '../../../api/object.ts';
 import { StatusError } from '../../../api/status.ts';
 import { checkQuotas, type Quota } from '../../../api/quota/admission-check.ts';
-import { evaluatorFor } from '../../../api/quota/evaluators.ts';
+import { evaluatorFor, type Evaluator } from '../../../api/quota/evaluators.ts';
+import type { ResourceInfo } from '../../../schema/types.ts';
 import type { AdmissionAttributes, AdmissionDeps, AdmissionPlugin } from '../types.ts';
 import { admissionForbidden } from '../errors.ts';
 
@@ -30,24 +31,30 @@ export function resourceQuota(deps: AdmissionDeps): AdmissionPlugin {
     return run;
   }
 
-  async function check(a: AdmissionAttributes): Promise<void> {
-    const evaluator = evaluatorFor(a.resource.group, a.resource.resource);
-    if (!info || !evaluator.handles(a.operation, a.subresource)) return;
+  const quotasIn = async (ns: string) => (info ? (await deps.registry.list(info, ns)).items : []) as unknown as Quota[];
+
+  async function check(a: AdmissionAttributes, evaluator: Evaluator, info: ResourceInfo): Promise<void> {
+    // quotas already charged stay charged; a retry decides again only for the ones that conflicted
+    const charged = new Set<string>();
     for (let attempt = 0; ; attempt++) {
-      const quotas = (await deps.registry.list(info, a.namespace)).items as unknown as Quota[];
+      const quotas = (await quotasIn(a.namespace)).filter(q => !charged.has(q.metadata.name));
       if (!quotas.length) return;
       const decision = checkQuotas(quotas, { evaluator, operation: a.operation, object: a.object, oldObject: a.oldObject, now: deps.now().getTime() });
       if (!decision.allowed) throw admissionForbidden(a, decision.message);
       if (a.dryRun) return;
-      try {
-        for (const { quota, used } of decision.charges) {
-          const body = { ...quota, status: { ...quota.status, used } } as unknown as KubeObject;
+      let conflicted: unknown;
+      for (const { quota, used } of decision.charges) {
+        const body = { ...quota, status: { ...quota.status, used } } as unknown as KubeObject;
+        try {
           await deps.registry.update(info, a.namespace, quota.metadata.name, body, { subresource: 'status', manager: 'kube-apiserver' });
+          charged.add(quota.metadata.name);
+        } catch (err) {
+          if (!(err instanceof StatusError && err.code === 409)) throw err;
+          conflicted = err;
         }
-        return;
-      } catch (err) {
-        if (!(err instanceof StatusError && err.code === 409) || attempt >= retries) throw err;
       }
+      if (!conflicted) return;
+      if (attempt >= retries) throw conflicted;
     }
   }
 
@@ -56,8 +63,12 @@ export function resourceQuota(deps: AdmissionDeps): AdmissionPlugin {
     async validate(a) {
       // subresources change no usage, but for a pod's resize; namespaces and cluster-scoped objects have no quota
       if (a.subresource && !(a.resource.group === '' && a.resource.resource === 'pods' && a.subresource === 'resize')) return;
-      if (!a.namespace || !a.object) return;
-      await serialized(a.namespace, () => check(a));
+      if (!info || !a.namespace || !a.object) return;
+      const evaluator = evaluatorFor(a.resource.group, a.resource.resource);
+      if (!evaluator.handles(a.operation, a.subresource)) return;
+      // a namespace without quotas (most) costs one read and waits for nobody
+      if (!(await quotasIn(a.namespace)).length) return;
+      await serialized(a.namespace, () => check(a, evaluator, info));
     },
   };
 }
