@@ -59,3 +59,18 @@ test('concurrent creates never take a quota past its limit', async () => {
   assert.deepEqual(results.map(r => r.status).sort(), [...Array(5).fill(201), ...Array(7).fill(403)]);
   assert.deepEqual(await usedOf('c'), { pods: '5' });
 });
+
+test('a resize is charged what it adds, and refused past the quota', async () => {
+  assert.equal((await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'r' } } })).status, 201);
+  await quota('r', { 'requests.cpu': '1', 'limits.cpu': '2' }, { 'requests.cpu': '0', 'limits.cpu': '0' });
+  assert.equal((await api.request('POST', '/api/v1/namespaces/r/pods', { body: pod('p', { requests: { cpu: '500m' }, limits: { cpu: '500m' } }) })).status, 201);
+  const resize = (cpu: string) => api.request('PATCH', '/api/v1/namespaces/r/pods/p/resize', {
+    body: { spec: { containers: [{ name: 'c', resources: { requests: { cpu }, limits: { cpu } } }] } },
+    headers: { 'content-type': 'application/strategic-merge-patch+json' },
+  });
+  assert.equal((await resize('800m')).status, 200);
+  assert.deepEqual(await usedOf('r'), { 'limits.cpu': '800m', 'requests.cpu': '800m' });
+  const r = await resize('1500m');
+  assert.equal(r.status, 403);
+  assert.equal(r.json().message, 'pods "p" is forbidden: exceeded quota: q, requested: requests.cpu=700m, used: requests.cpu=800m, limited: requests.cpu=1');
+});
