@@ -81,8 +81,3 @@ export function prettyPrint(list: ResourceList): string {
 export function prettyPrintNames(names: Iterable<string>): string {
   return [...new Set(names)].sort().join(',');
 }
-
-/** the value written canonically (what Go's Quantity.String prints) */
-export function canonical(list: ResourceList): ResourceList {
-  return Object.fromEntries(Object.entries(list).map(([k, v]) => [k, addQuantity('0', v)]));
-}

@@ -10,6 +10,7 @@ import { evaluatorFor } from '../../api/quota/evaluators.ts';
 import { equals } from '../../api/quota/resource-list.ts';
 import { calculateUsage, countedResources, nextQuotaStatus, type GroupResource } from '../../api/quota/usage.ts';
 import { objectKey } from '../../client/informer.ts';
+import { byNamespace } from '../../client/namespace-index.ts';
 import type { Client } from '../../client/rest.ts';
 import { createWorkQueue } from '../../client/work-queue.ts';
 import type { InformerFactory } from '../informer-factory.ts';
@@ -31,6 +32,7 @@ const grKey = (gr: GroupResource) => `${gr.resource}.${gr.group}`;
 export function startResourceQuotaController(client: Client, log: Logger, opts: ResourceQuotaControllerOptions): { stop(): void } {
   const now = opts.now ?? Date.now;
   const quotas = opts.informers.informer<Stored>('/api/v1/resourcequotas');
+  const quotasIn = byNamespace(quotas);
   const counted = (q: Stored) => countedResources(Object.keys(q.spec?.hard ?? {}));
 
   // an object's change matters to the quotas of its namespace that count its collection, and
@@ -38,13 +40,13 @@ export function startResourceQuotaController(client: Client, log: Logger, opts: 
   function objectChanged(gr: GroupResource, oldObj: any, obj: any): void {
     const ns = obj?.metadata?.namespace;
     if (!ns) return;
+    const affected = quotasIn(ns).filter(q => counted(q).some(c => grKey(c) === grKey(gr)));
+    if (!affected.length) return;
     if (oldObj) {
       const e = evaluatorFor(gr.group, gr.resource);
       if (equals(e.usage(oldObj, now()), e.usage(obj, now()))) return;
     }
-    for (const q of quotas.list()) {
-      if (q.metadata.namespace === ns && counted(q).some(c => grKey(c) === grKey(gr))) queue.add(objectKey(q));
-    }
+    for (const q of affected) queue.add(objectKey(q));
   }
   const objects = countedObjects(client, log, opts.informers, objectChanged);
 
@@ -54,10 +56,10 @@ export function startResourceQuotaController(client: Client, log: Logger, opts: 
     if (!q) return;
     const lists: Array<GroupResource & { items: any[] }> = [];
     for (const gr of counted(q)) {
-      const inf = await objects.informer(gr);
-      if (!inf) continue; // not served: its figure stays as last written
-      await inf.synced();
-      lists.push({ ...gr, items: inf.list().filter(o => o.metadata.namespace === q.metadata.namespace) });
+      const c = await objects.collection(gr);
+      if (!c) continue; // not served: its figure stays as last written
+      await c.informer.synced();
+      lists.push({ ...gr, items: c.objectsIn(q.metadata.namespace) });
     }
     const status = nextQuotaStatus(q, calculateUsage(q, lists, now()));
     if (!status) return;

@@ -7,6 +7,7 @@ import type { Logger } from '../../api/log.ts';
 import type { GroupResource } from '../../api/quota/usage.ts';
 import { discoverNamespacedResources, type DiscoveredResource } from '../../client/discovery.ts';
 import { createInformer, type Informer } from '../../client/informer.ts';
+import { byNamespace } from '../../client/namespace-index.ts';
 import type { Client } from '../../client/rest.ts';
 import type { InformerFactory } from '../informer-factory.ts';
 
@@ -22,15 +23,21 @@ const shared: Record<string, string> = {
   'replicationcontrollers.': '/api/v1/replicationcontrollers',
 };
 
+export interface Collection {
+  informer: Informer<Meta>;
+  /** the collection's objects in one namespace */
+  objectsIn(ns: string): Meta[];
+}
+
 export interface CountedObjects {
-  /** the collection's informer, made and started on first use; undefined when the server does not serve it */
-  informer(gr: GroupResource): Promise<Informer<Meta> | undefined>;
+  /** the collection, its informer made and started on first use; undefined when the server does not serve it */
+  collection(gr: GroupResource): Promise<Collection | undefined>;
   stop(): void;
 }
 
 /** `onChange(gr, old, new)` hears of every change of a collection once its informer exists */
 export function countedObjects(client: Client, log: Logger, informers: InformerFactory, onChange: (gr: GroupResource, oldObj: Meta | undefined, obj: Meta) => void): CountedObjects {
-  const made = new Map<string, Informer<Meta> | undefined>();
+  const made = new Map<string, Collection>();
   const own: Informer[] = [];
   let served: DiscoveredResource[] | undefined;
 
@@ -45,9 +52,9 @@ export function countedObjects(client: Client, log: Logger, informers: InformerF
   }
 
   return {
-    async informer(gr) {
+    async collection(gr) {
       const key = `${gr.resource}.${gr.group}`;
-      if (made.has(key) && made.get(key)) return made.get(key);
+      if (made.get(key)) return made.get(key);
       const path = await pathOf(gr);
       if (made.get(key)) return made.get(key);
       let inf: Informer<Meta> | undefined;
@@ -57,9 +64,11 @@ export function countedObjects(client: Client, log: Logger, informers: InformerF
         own.push(inf);
         inf.start();
       }
-      made.set(key, inf);
-      inf?.on('add', o => onChange(gr, undefined, o)).on('update', (o, n) => onChange(gr, o, n)).on('delete', o => onChange(gr, undefined, o));
-      return inf;
+      if (!inf) return undefined;
+      const c = { informer: inf, objectsIn: byNamespace(inf) };
+      made.set(key, c);
+      inf.on('add', o => onChange(gr, undefined, o)).on('update', (o, n) => onChange(gr, o, n)).on('delete', o => onChange(gr, undefined, o));
+      return c;
     },
     stop() { for (const inf of own) inf.stop(); },
   };
