@@ -25,17 +25,25 @@ function kindOf(a: AdmissionAttributes): Kind | undefined {
 
 export function limitRanger(deps: AdmissionDeps): AdmissionPlugin {
   const info = deps.catalog.lookup('', 'v1', 'limitranges');
-  const ranges = async (ns: string) => (info ? (await deps.registry.list(info, ns)).items : []) as unknown as LimitRange[];
+  // read once per object: the validating half sees the ranges the mutating half applied
+  const seen = new WeakMap<object, LimitRange[]>();
+  async function ranges(a: AdmissionAttributes): Promise<LimitRange[]> {
+    const known = seen.get(a.object!);
+    if (known) return known;
+    const items = (info ? (await deps.registry.list(info, a.namespace)).items : []) as unknown as LimitRange[];
+    seen.set(a.object!, items);
+    return items;
+  }
   return {
     name: 'LimitRanger',
     async admit(a) {
       if (kindOf(a) !== 'pod') return;
-      for (const lr of await ranges(a.namespace)) applyPodDefaults(lr, a.object as KubeObject & DefaultablePod);
+      for (const lr of await ranges(a)) applyPodDefaults(lr, a.object as KubeObject & DefaultablePod);
     },
     async validate(a) {
       const kind = kindOf(a);
       if (!kind) return;
-      for (const lr of await ranges(a.namespace)) {
+      for (const lr of await ranges(a)) {
         const why = kind === 'pod' ? validatePod(lr, a.object as never) : validateClaim(lr, a.object as never);
         if (why) throw admissionForbidden(a, why);
       }
