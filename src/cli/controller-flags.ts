@@ -17,6 +17,8 @@ export const controllerFlags: Record<string, Flag> = {
   'horizontal-pod-autoscaler-sync-period': { type: 'string', default: '15s', description: 'how often each HorizontalPodAutoscaler is looked at' },
   'horizontal-pod-autoscaler-downscale-stabilization': { type: 'string', default: '5m0s', description: 'how far back the highest recommendation holds a scale-down' },
   'horizontal-pod-autoscaler-tolerance': { type: 'string', default: '0.1', description: 'the least change of the usage-to-target ratio that makes an autoscaler act' },
+  'resource-quota-sync-period': { type: 'string', default: '5m0s', description: 'how often every ResourceQuota\'s usage is counted afresh' },
+  'concurrent-resource-quota-syncs': { type: 'string', default: '5', description: 'ResourceQuotas counted in parallel' },
   'max-endpoints-per-slice': { type: 'string', default: '100', description: 'the most endpoints the EndpointSlice controller puts in one slice (1 to 1000)' },
   'local-path-dir': { type: 'string', default: '/var/lib/orch/storage', description: 'the directory on each node under which the local-path provisioner makes volumes' },
 };
@@ -54,6 +56,8 @@ export function controllerOptions(values: Record<string, string | boolean | unde
       hpaSyncPeriodMs: flag(() => parseDuration(String(values['horizontal-pod-autoscaler-sync-period'] ?? '15s'))),
       hpaDownscaleStabilizationMs: flag(() => parseDuration(String(values['horizontal-pod-autoscaler-downscale-stabilization'] ?? '5m0s'))),
       hpaTolerance: flag(() => tolerance(String(values['horizontal-pod-autoscaler-tolerance'] ?? '0.1'))),
+      resourceQuotaSyncPeriodMs: flag(() => parseDuration(String(values['resource-quota-sync-period'] ?? '5m0s'))),
+      concurrentResourceQuotaSyncs: flag(() => positiveInt('concurrent-resource-quota-syncs', String(values['concurrent-resource-quota-syncs'] ?? '5'))),
       localPathDir: values['local-path-dir'] === undefined ? undefined : String(values['local-path-dir']),
     },
   };

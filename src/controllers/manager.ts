@@ -31,6 +31,7 @@ import { startVolumeBinder } from './volumes/binder.ts';
 import { startLocalPathProvisioner } from './volumes/local-path.ts';
 import { startPvcProtectionController, startPvProtectionController } from './volumes/protection.ts';
 import { startEphemeralVolumeController } from './volumes/ephemeral.ts';
+import { startResourceQuotaController } from './resourcequota/controller.ts';
 
 /** settings from the command line that controllers read */
 export interface ControllerSettings {
@@ -50,6 +51,10 @@ export interface ControllerSettings {
   hpaDownscaleStabilizationMs?: number;
   /** --horizontal-pod-autoscaler-tolerance */
   hpaTolerance?: number;
+  /** --resource-quota-sync-period */
+  resourceQuotaSyncPeriodMs?: number;
+  /** --concurrent-resource-quota-syncs */
+  concurrentResourceQuotaSyncs?: number;
   /** --local-path-dir: where the local-path provisioner puts volumes on each node */
   localPathDir?: string;
 }
@@ -99,6 +104,7 @@ const controllers: Record<string, Entry> = {
   'pv-protection': { start: (c, l) => startPvProtectionController(c, l) },
   'ephemeral-volume': { start: (c, l, _s, shared) => startEphemeralVolumeController(c, l, { pods: shared.pods }) },
   'local-path-provisioner': { start: (c, l, s) => startLocalPathProvisioner(c, l, { dir: s.localPathDir }) },
+  'resourcequota-controller': { start: (c, l, s, shared) => startResourceQuotaController(c, l, { informers: shared.informers, resyncMs: s.resourceQuotaSyncPeriodMs, workers: s.concurrentResourceQuotaSyncs }) },
   'clusterrole-aggregation-controller': { start: (c, l, _s, shared) => startClusterRoleAggregationController(c, l, shared.informers) },
 };
 
@@ -127,6 +133,7 @@ const aliases: Record<string, string> = {
   'persistentvolume-protection-controller': 'pv-protection',
   'ephemeral-volume-controller': 'ephemeral-volume',
   'clusterrole-aggregation': 'clusterrole-aggregation-controller',
+  resourcequota: 'resourcequota-controller',
 };
 
 export function controllerNames(): string[] {

@@ -13,6 +13,8 @@ import { autoscalerStrategy } from './autoscaling/hpa.ts';
 import { validateConfigMapSize } from './validation/data-size.ts';
 import { persistentVolumeClaimStrategy, persistentVolumeStrategy } from './core/persistent-volumes.ts';
 import { storageClassStrategy } from './storage/storage-classes.ts';
+import { limitRangeStrategy } from './core/limit-ranges.ts';
+import { validateResourceQuota, validateResourceQuotaUpdate } from './validation/resource-quota.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
 const rbacNames = strategyWith({ allowCreateOnUpdate: true, nameRule: 'path-segment' });
@@ -34,7 +36,8 @@ const table: Record<string, Strategy> = {
   'events': createOnUpdate,
   'events.events.k8s.io': createOnUpdate,
   'leases.coordination.k8s.io': createOnUpdate,
-  'limitranges': createOnUpdate,
+  'limitranges': limitRangeStrategy,
+  'resourcequotas': strategyWith({ validateCreate: validateResourceQuota, validateUpdate: validateResourceQuotaUpdate }),
   'roles.rbac.authorization.k8s.io': rbacNames,
   'rolebindings.rbac.authorization.k8s.io': rbacNames,
   'clusterroles.rbac.authorization.k8s.io': rbacNames,
