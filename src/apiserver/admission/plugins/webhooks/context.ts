@@ -5,6 +5,7 @@ import type { Logger } from '../../../../api/log.ts';
 import type { Registry } from '../../../../registry/registry.ts';
 import type { Catalog } from '../../../../schema/types.ts';
 import type { Authorizer } from '../../../authz/attributes.ts';
+import type { User } from '../../../user.ts';
 import type { AdmissionAttributes } from '../../types.ts';
 import { requestFor, versioned, type CallDeps } from './call.ts';
 import type { Invocation, MatchContext } from './invocation.ts';
@@ -42,10 +43,20 @@ export function matchContext(deps: WebhookPluginDeps, a: AdmissionAttributes): M
         object: versioned(a.object, inv) ?? null,
         oldObject: versioned(a.oldObject, inv) ?? null,
         request,
-        authorizer: authorizer ? { user: a.user, authorize: attrs => authorizer.authorize(attrs) } : undefined,
+        authorizer: authorizer ? {
+          check: c => authorizer.authorize({
+            ...c,
+            user: c.serviceAccount ? serviceAccountUser(c.serviceAccount.namespace, c.serviceAccount.name) : a.user,
+          }),
+        } : undefined,
       };
     },
   };
+}
+
+/** the user authorizer.serviceAccount(ns, name) checks for, as a token of that account authenticates */
+function serviceAccountUser(namespace: string, name: string): User {
+  return { name: `system:serviceaccount:${namespace}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'] };
 }
 
 /** whether the request may go to webhooks at all */

@@ -1,10 +1,10 @@
 // matchConditions in CEL: one expression, the variables kube-apiserver binds for a webhook
-// (`object`, `oldObject`, `request`, `authorizer`), a boolean out. Everything CEL-specific of
-// the webhooks sits in this file, so that it can move to the shared Kubernetes CEL environment
-// (the one of CRD validation rules and admission policies) by changing this file alone.
+// (`object`, `oldObject`, `request`, `authorizer`), a boolean out, compiled and evaluated in
+// orch's one Kubernetes CEL environment (schema/cel), as CRD rules and admission policies are.
 
-import { celEnv, CelScalar, isCelError, parse, plan, type CelInput } from '@bufbuild/cel';
-import { authorizerFuncs, authorizerValue, withAuthorizer, type CelAuthorizer } from './cel-authorizer.ts';
+import { compileCel, isCelError } from '../../../../schema/cel/compile.ts';
+import { withAuthorizer, type CelAuthorizer } from '../../../../schema/cel/authorizer.ts';
+import { toCelInput } from '../../../../schema/cel/values.ts';
 
 export interface MatchConditionVariables {
   object: unknown;
@@ -16,40 +16,29 @@ export interface MatchConditionVariables {
 
 export type MatchConditionProgram = (vars: MatchConditionVariables) => boolean | Error;
 
-const env = celEnv({
-  variables: { object: CelScalar.DYN, oldObject: CelScalar.DYN, request: CelScalar.DYN, authorizer: CelScalar.DYN },
-  funcs: authorizerFuncs,
-});
-
-/** JSON as CEL values: objects as maps, whole numbers as int (Kubernetes' integers), the rest as is */
-export function toCel(v: unknown): CelInput {
-  if (v === undefined || v === null) return null;
-  if (Array.isArray(v)) return v.map(toCel);
-  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
-  if (typeof v === 'object') return new Map(Object.entries(v).map(([k, x]) => [k, toCel(x)]));
-  return v as CelInput;
-}
+const variables = ['object', 'oldObject', 'request', 'authorizer'];
 
 /** Go's CEL names a missing map key this way; bufbuild/cel says "field not found" */
 function goWording(message: string): string {
   return message.replace(/^field not found: /, 'no such key: ');
 }
 
-/** the expression parsed and planned once; an Error when it does not compile */
+/** the expression compiled once; an Error with Kubernetes' "compilation failed: ..." when it does not compile */
 export function compileMatchCondition(expression: string): MatchConditionProgram | Error {
-  let run: (bindings: Record<string, CelInput>) => unknown;
+  let program: ReturnType<typeof compileCel>;
   try {
-    run = plan(env, parse(expression)) as typeof run;
+    program = compileCel(expression, variables);
   } catch (err) {
     return new Error(`compilation failed: ${(err as Error).message}`);
   }
   return vars => {
-    const out = withAuthorizer(vars.authorizer, () => run({
-      object: toCel(vars.object),
-      oldObject: toCel(vars.oldObject),
-      request: toCel(vars.request),
-      authorizer: vars.authorizer ? authorizerValue() : null,
-    }));
+    const bindings = (authorizer: unknown) => program.run({
+      object: toCelInput(vars.object),
+      oldObject: toCelInput(vars.oldObject),
+      request: toCelInput(vars.request),
+      authorizer: authorizer ?? null,
+    });
+    const out = vars.authorizer ? withAuthorizer(vars.authorizer, undefined, bindings) : bindings(undefined);
     if (isCelError(out)) return new Error(`expression '${expression}' resulted in error: ${goWording(out.message)}`);
     if (typeof out !== 'boolean') return new Error(`expression '${expression}' resulted in error: no such overload`);
     return out;
