@@ -39,7 +39,7 @@ function validating(...webhooks: Array<Record<string, unknown>>) {
 function mutating(...webhooks: Array<Record<string, unknown>>) {
   return mutatingWebhookPlugin(deps, staticSource([configuration('c', webhooks)]));
 }
-async function refusal(p: Promise<unknown>): Promise<StatusError> {
+async function refusal(p: unknown): Promise<StatusError> {
   try { await p; } catch (err) { assert.ok(err instanceof StatusError, String(err)); return err; }
   assert.fail('the request was admitted');
 }
