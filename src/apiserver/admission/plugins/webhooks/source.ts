@@ -64,11 +64,12 @@ export function watchedSource(registry: Registry, catalog: Catalog, resource: 'm
         if (stopped) return;
         // history compacted or the backend went away: read everything again
         log.warn('webhook configuration watch ended, restarting', { resource, err: err?.message });
-        setTimeout(start, 100);
+        // unref'd: a server shutting down is not kept alive by a watch that lost its storage
+        setTimeout(start, 100).unref();
       },
     }).then(w => { if (stopped) w.cancel(); else watcher = w; }, err => {
       log.error('webhook configuration watch failed', { resource, err: (err as Error).message });
-      if (!stopped) setTimeout(start, 1000);
+      if (!stopped) setTimeout(start, 1000).unref();
     });
   };
   start();
