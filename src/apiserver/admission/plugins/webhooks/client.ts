@@ -59,18 +59,20 @@ export async function postReview(cfg: WebhookClientConfig, timeoutSeconds: numbe
       host, port, method: 'POST', path: url.pathname + url.search, signal: deadline,
       servername: /^[\d.]+$|:/.test(servername) ? undefined : servername,
       ...(ca ? { ca } : {}),
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, */*', 'Content-Length': Buffer.byteLength(body), Host: joinHostPort(url.hostname, url.port) },
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, */*', 'Content-Length': Buffer.byteLength(body), Host: url.host },
     }, res => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-      res.on('error', fail);
+      res.on('error', err => fail(deadline.aborted ? new Error(`${shown}: context deadline exceeded`) : new Error(`${shown}: ${err.message}`)));
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
       if (deadline.aborted) { fail(new Error(`${shown}: context deadline exceeded`)); return; }
       const tls = goTlsError(err, servername);
       if (tls) { fail(new Error(`${shown}: ${tls}`)); return; }
-      fail(new Error(`${shown}: ${goDialError(err, joinHostPort(host, String(port)))}`));
+      // Go names the address it dialled: the resolved IP, not the name in the URL
+      const dialled = (err as { address?: string }).address ?? host;
+      fail(new Error(`${shown}: ${goDialError(err, joinHostPort(dialled, String((err as { port?: number }).port ?? port)))}`));
     });
     req.on('socket', s => (s as TLSSocket).setNoDelay?.(true));
     req.end(body);

@@ -49,6 +49,7 @@ export function matchContext(deps: WebhookPluginDeps, a: AdmissionAttributes): M
             user: c.serviceAccount ? serviceAccountUser(c.serviceAccount.namespace, c.serviceAccount.name) : a.user,
           }),
         } : undefined,
+        requestResource: { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name },
       };
     },
   };

@@ -3,7 +3,7 @@
 // orch's one Kubernetes CEL environment (schema/cel), as CRD rules and admission policies are.
 
 import { compileCel, isCelError } from '../../../../schema/cel/compile.ts';
-import { withAuthorizer, type CelAuthorizer } from '../../../../schema/cel/authorizer.ts';
+import { withAuthorizer, type CelAuthorizer, type RequestResource } from '../../../../schema/cel/authorizer.ts';
 import { toCelInput } from '../../../../schema/cel/values.ts';
 
 export interface MatchConditionVariables {
@@ -12,6 +12,8 @@ export interface MatchConditionVariables {
   /** the AdmissionRequest as the webhook would receive it, without object and oldObject */
   request: unknown;
   authorizer?: CelAuthorizer;
+  /** what `authorizer.requestResource` checks: the request's own resource */
+  requestResource?: RequestResource;
 }
 
 export type MatchConditionProgram = (vars: MatchConditionVariables) => boolean | Error;
@@ -38,7 +40,7 @@ export function compileMatchCondition(expression: string): MatchConditionProgram
       request: toCelInput(vars.request),
       authorizer: authorizer ?? null,
     });
-    const out = vars.authorizer ? withAuthorizer(vars.authorizer, undefined, bindings) : bindings(undefined);
+    const out = vars.authorizer ? withAuthorizer(vars.authorizer, vars.requestResource, bindings) : bindings(undefined);
     if (isCelError(out)) return new Error(`expression '${expression}' resulted in error: ${goWording(out.message)}`);
     if (typeof out !== 'boolean') return new Error(`expression '${expression}' resulted in error: no such overload`);
     return out;

@@ -14,6 +14,7 @@ import { versioned } from './call.ts';
 import { watchedSource, type HookSource } from './source.ts';
 
 const mutationAnnotation = 'mutation.webhook.admission.k8s.io/';
+const patchAnnotation = 'patch.webhook.admission.k8s.io/';
 const failedOpenAnnotation = 'failed-open.mutation.webhook.admission.k8s.io/';
 
 /** replaces the attributes' object in place, so whoever holds it sees the change */
@@ -44,6 +45,7 @@ export function mutatingWebhookPlugin(deps: WebhookPluginDeps, source?: HookSour
         const sent = versioned(a.object, inv);
         const result = await callHook(a, inv, true, call);
         const out = applyWebhookPatch(name, result, sent, a.object?.apiVersion);
+        if (out) a.annotate(`${patchAnnotation}round_${n}_index_${i}`, JSON.stringify({ configuration: hook.configurationName, webhook: name, patch: JSON.parse(result.patch!.toString('utf8')), patchType: result.patchType }));
         if (out?.changed) { replaceObject(a, out.object); changed = true; }
       } catch (err) {
         if (!(err instanceof CallingWebhookError)) throw err;
@@ -64,6 +66,7 @@ export function mutatingWebhookPlugin(deps: WebhookPluginDeps, source?: HookSour
     async admit(a) {
       if (!webhooksApply(a)) return;
       await hooks.synced;
+      if (!hooks.hooks().length) return;
       const reinvoke = new Set<string>();
       await round(a, 0, undefined, new Set(), reinvoke);
       if (reinvoke.size) await round(a, 1, reinvoke, new Set(), new Set());

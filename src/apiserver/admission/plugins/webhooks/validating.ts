@@ -21,10 +21,11 @@ export function validatingWebhookPlugin(deps: WebhookPluginDeps, source?: HookSo
     async validate(a) {
       if (!webhooksApply(a)) return;
       await hooks.synced;
+      const all = hooks.hooks();
+      if (!all.length) return;
       const ctx = matchContext(deps, a);
       // which webhooks apply is settled first, in order: a selector or condition error stops the request before any call
       const calls: Array<[number, Invocation]> = [];
-      const all = hooks.hooks();
       for (let i = 0; i < all.length; i++) {
         const inv = await invocationFor(all[i]!, a, ctx);
         if (inv) calls.push([i, inv]);

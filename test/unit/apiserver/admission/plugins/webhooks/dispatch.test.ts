@@ -184,3 +184,28 @@ test('writes of webhook configurations never reach webhooks', async () => {
   await validating({ name: 'all.example.com', rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }], clientConfig: { url: server.url('/no'), caBundle: server.caBundle } }).validate!(a);
   assert.equal(server.received.length, before);
 });
+
+test('matchConditions ask the server\'s authorizer through `authorizer`', async () => {
+  const asked: string[] = [];
+  const authorizer = {
+    authorize(a: { user: { name: string }; verb: string; resource: string; namespace: string }) {
+      asked.push(`${a.user.name} ${a.verb} ${a.resource} ${a.namespace}`);
+      return { decision: a.verb === 'create' ? 'allow' as const : 'no-opinion' as const, reason: '' };
+    },
+  };
+  const plugin = (expression: string) => validatingWebhookPlugin({ ...deps, authorizer: authorizer as never }, staticSource([configuration('c', [
+    { name: 'authz.example.com', matchConditions: [{ name: 'c', expression }], clientConfig: { url: server.url('/no'), caBundle: server.caBundle } },
+  ])]));
+  await refusal(plugin("authorizer.group('').resource('pods').namespace('dev').check('create').allowed()").validate!(attributes()));
+  await plugin("authorizer.requestResource.check('delete').allowed()").validate!(attributes());
+  await plugin("authorizer.serviceAccount('dev', 'robot').group('').resource('pods').check('get').allowed()").validate!(attributes());
+  assert.deepEqual(asked, ['jane create pods dev', 'jane delete pods dev', 'system:serviceaccount:dev:robot get pods ']);
+});
+
+test('a mutation is recorded in the audit annotations with its patch', async () => {
+  const a = attributes();
+  await mutating({ name: 'label.example.com', clientConfig: { url: server.url('/label'), caBundle: server.caBundle } }).admit!(a);
+  assert.deepEqual(JSON.parse(a.annotations['patch.webhook.admission.k8s.io/round_0_index_0']!), {
+    configuration: 'c', webhook: 'label.example.com', patch: [{ op: 'add', path: '/metadata/labels/mutated', value: 'yes' }], patchType: 'JSONPatch',
+  });
+});
