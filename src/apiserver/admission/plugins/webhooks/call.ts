@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { apiVersionOf, type KubeObject } from '../../../../api/object.ts';
 import { convertObject } from '../../../../registry/conversion/index.ts';
 import type { AdmissionAttributes } from '../../types.ts';
-import { decodeAnswer, postReview } from './client.ts';
+import { ClientConfigError, decodeAnswer, postReview } from './client.ts';
 import { CallingWebhookError, dryRunUnsupported, rejection } from './errors.ts';
 import type { Invocation } from './invocation.ts';
 import { kindOf } from './invocation.ts';
@@ -52,6 +52,7 @@ export async function callHook(a: AdmissionAttributes, inv: Invocation, mutating
   try {
     answer = decodeAnswer(await postReview(spec.clientConfig, spec.timeoutSeconds ?? 10, body, deps.resolveService));
   } catch (err) {
+    if (err instanceof ClientConfigError) throw new CallingWebhookError(spec.name, `could not get REST client: ${err.message}`);
     throw new CallingWebhookError(spec.name, `failed to call webhook: ${(err as Error).message}`);
   }
   let result: VerifiedResponse;

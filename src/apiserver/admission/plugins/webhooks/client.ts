@@ -12,6 +12,9 @@ import { ResolveError, type ServiceResolver } from './service-resolver.ts';
 
 export interface CallResult { status: number; body: Buffer }
 
+/** the client could not be made at all (kube-apiserver: `could not get REST client: ...`) */
+export class ClientConfigError extends Error {}
+
 /** the URL kube-apiserver names: the service's DNS name, or the configured URL, with the timeout */
 export function webhookUrl(cfg: WebhookClientConfig, timeoutSeconds: number): URL {
   let u: URL;
@@ -54,6 +57,8 @@ export async function postReview(cfg: WebhookClientConfig, timeoutSeconds: numbe
     }
   }
   const ca = cfg.caBundle ? Buffer.from(cfg.caBundle, 'base64') : undefined;
+  // Go reads the bundle before any connection, and refuses one without a certificate in it
+  if (ca && !ca.toString('latin1').includes('-----BEGIN CERTIFICATE-----')) throw new ClientConfigError('unable to load root certificates: unable to parse bytes as PEM block');
   return new Promise<CallResult>((done, fail) => {
     const req = httpsRequest({
       host, port, method: 'POST', path: url.pathname + url.search, signal: deadline,

@@ -89,6 +89,8 @@ test('failurePolicy Fail: an unreachable webhook refuses with Go\'s dial error; 
 test('the caBundle is checked, and timeoutSeconds bounds the call', async () => {
   const err = await refusal(validating({ name: 'ca.example.com', clientConfig: { url: server.url('/ok'), caBundle: server.otherCaBundle } }).validate!(attributes()));
   assert.equal(err.status.message, `Internal error occurred: failed calling webhook "ca.example.com": failed to call webhook: Post "${server.url('/ok')}?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority`);
+  const garbage = await refusal(validating({ name: 'ca.example.com', clientConfig: { url: server.url('/ok'), caBundle: Buffer.from('not a certificate').toString('base64') } }).validate!(attributes()));
+  assert.equal(garbage.status.message, 'Internal error occurred: failed calling webhook "ca.example.com": could not get REST client: unable to load root certificates: unable to parse bytes as PEM block');
   server.on('/slow', () => 'hang');
   const started = Date.now();
   const slow = await refusal(validating({ name: 'slow.example.com', timeoutSeconds: 1, clientConfig: { url: server.url('/slow'), caBundle: server.caBundle } }).validate!(attributes()));
