@@ -211,3 +211,15 @@ test('a mutation is recorded in the audit annotations with its patch', async () 
     configuration: 'c', webhook: 'label.example.com', patch: [{ op: 'add', path: '/metadata/labels/mutated', value: 'yes' }], patchType: 'JSONPatch',
   });
 });
+
+test('matchPolicy Equivalent: a patch made in the webhook\'s version comes back in the request\'s', async () => {
+  server.on('/hpa-patch', r => respond(r, jsonPatch([{ op: 'replace', path: '/spec/targetCPUUtilizationPercentage', value: 70 }])));
+  const rules = [{ operations: ['CREATE'], apiGroups: ['autoscaling'], apiVersions: ['v1'], resources: ['horizontalpodautoscalers'] }];
+  const a = attributes({ group: 'autoscaling', version: 'v2', plural: 'horizontalpodautoscalers', object: {
+    apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h', namespace: 'dev' },
+    spec: { scaleTargetRef: { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' }, minReplicas: 1, maxReplicas: 3, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }] },
+  } });
+  await mutating({ name: 'hpa.example.com', rules, clientConfig: { url: server.url('/hpa-patch'), caBundle: server.caBundle } }).admit!(a);
+  assert.equal(a.object!.apiVersion, 'autoscaling/v2');
+  assert.deepEqual((a.object!.spec as { metrics: unknown }).metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
+});
