@@ -40,6 +40,8 @@ export function watchedSource(registry: Registry, catalog: Catalog, resource: 'm
   let hooks: Hook[] = [];
   let watcher: Watcher | undefined;
   let stopped = false;
+  // consecutive failures to start a watch: retries back off to 30 s while storage is away
+  let failures = 0;
   let markSynced: () => void = () => {};
   const synced = new Promise<void>(resolve => { markSynced = resolve; });
   const start = (): void => {
@@ -67,9 +69,10 @@ export function watchedSource(registry: Registry, catalog: Catalog, resource: 'm
         // unref'd: a server shutting down is not kept alive by a watch that lost its storage
         setTimeout(start, 100).unref();
       },
-    }).then(w => { if (stopped) w.cancel(); else watcher = w; }, err => {
+    }).then(w => { failures = 0; if (stopped) w.cancel(); else watcher = w; }, err => {
       log.error('webhook configuration watch failed', { resource, err: (err as Error).message });
-      if (!stopped) setTimeout(start, 1000).unref();
+      // the webhooks last read stay in force meanwhile, as an informer's cache does
+      if (!stopped) setTimeout(start, Math.min(30_000, 1000 * 2 ** failures++)).unref();
     });
   };
   start();
