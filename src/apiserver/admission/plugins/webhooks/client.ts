@@ -5,7 +5,6 @@
 // refused`), because operators and tests match those words.
 
 import { request as httpsRequest } from 'node:https';
-import type { TLSSocket } from 'node:tls';
 import { goDialError, joinHostPort } from '../../../proxy/target.ts';
 import type { WebhookClientConfig } from './hook.ts';
 import { ResolveError, type ServiceResolver } from './service-resolver.ts';
@@ -79,7 +78,6 @@ export async function postReview(cfg: WebhookClientConfig, timeoutSeconds: numbe
       const dialled = (err as { address?: string }).address ?? host;
       fail(new Error(`${shown}: ${goDialError(err, joinHostPort(dialled, String((err as { port?: number }).port ?? port)))}`));
     });
-    req.on('socket', s => (s as TLSSocket).setNoDelay?.(true));
     req.end(body);
   });
 }
