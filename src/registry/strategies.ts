@@ -15,6 +15,7 @@ import { persistentVolumeClaimStrategy, persistentVolumeStrategy } from './core/
 import { storageClassStrategy } from './storage/storage-classes.ts';
 import { limitRangeStrategy } from './core/limit-ranges.ts';
 import { validateResourceQuota, validateResourceQuotaUpdate } from './validation/resource-quota.ts';
+import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhook-configurations.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
 const rbacNames = strategyWith({ allowCreateOnUpdate: true, nameRule: 'path-segment' });
@@ -52,6 +53,8 @@ const table: Record<string, Strategy> = {
   // status.observedGeneration of a budget says which spec the disruption controller counted for
   'poddisruptionbudgets.policy': strategyWith({ tracksGeneration: true }),
   'horizontalpodautoscalers.autoscaling': autoscalerStrategy,
+  'mutatingwebhookconfigurations.admissionregistration.k8s.io': mutatingWebhookConfigurationStrategy,
+  'validatingwebhookconfigurations.admissionregistration.k8s.io': validatingWebhookConfigurationStrategy,
 };
 
 export function strategyFor(info: Pick<ResourceInfo, 'group' | 'resource'>): Strategy {

@@ -8,6 +8,7 @@ import { alwaysAdmit, alwaysDeny } from './plugins/always.ts';
 import { namespaceLifecycle } from './plugins/namespace-lifecycle.ts';
 import { limitRanger } from './plugins/limit-ranger.ts';
 import { resourceQuota } from './plugins/resource-quota.ts';
+import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from './plugins/webhooks/index.ts';
 
 export interface PluginRow {
   name: string;
@@ -21,6 +22,8 @@ export const admissionPlugins: readonly PluginRow[] = [
   { name: 'NamespaceLifecycle', defaultOn: true, factory: namespaceLifecycle },
   { name: 'LimitRanger', defaultOn: true, factory: limitRanger },
   // webhooks, ResourceQuota and AlwaysDeny come last in Kubernetes' order
+  { name: 'MutatingAdmissionWebhook', defaultOn: true, factory: mutatingAdmissionWebhook },
+  { name: 'ValidatingAdmissionWebhook', defaultOn: true, factory: validatingAdmissionWebhook },
   { name: 'ResourceQuota', defaultOn: true, factory: resourceQuota },
   { name: 'AlwaysDeny', defaultOn: false, factory: alwaysDeny },
 ];
