@@ -31,6 +31,9 @@ import { startVolumeBinder } from './volumes/binder.ts';
 import { startLocalPathProvisioner } from './volumes/local-path.ts';
 import { startPvcProtectionController, startPvProtectionController } from './volumes/protection.ts';
 import { startEphemeralVolumeController } from './volumes/ephemeral.ts';
+import { startSigningController } from './certificates/signing-controller.ts';
+import { startApprovingController } from './certificates/approver.ts';
+import type { CertAndKey } from '../pki/certs.ts';
 
 /** settings from the command line that controllers read */
 export interface ControllerSettings {
@@ -50,6 +53,10 @@ export interface ControllerSettings {
   hpaDownscaleStabilizationMs?: number;
   /** --horizontal-pod-autoscaler-tolerance */
   hpaTolerance?: number;
+  /** --cluster-signing-cert-file/--cluster-signing-key-file: the CA the CSR signers sign with */
+  clusterSigning?: CertAndKey;
+  /** --cluster-signing-duration */
+  clusterSigningDurationMs?: number;
   /** --local-path-dir: where the local-path provisioner puts volumes on each node */
   localPathDir?: string;
 }
@@ -100,6 +107,12 @@ const controllers: Record<string, Entry> = {
   'ephemeral-volume': { start: (c, l, _s, shared) => startEphemeralVolumeController(c, l, { pods: shared.pods }) },
   'local-path-provisioner': { start: (c, l, s) => startLocalPathProvisioner(c, l, { dir: s.localPathDir }) },
   'clusterrole-aggregation-controller': { start: (c, l, _s, shared) => startClusterRoleAggregationController(c, l, shared.informers) },
+  'certificatesigningrequest-signing-controller': { start: (c, l, s) => {
+    if (s.clusterSigning) return startSigningController(c, l, { ca: s.clusterSigning, maxDurationMs: s.clusterSigningDurationMs });
+    l.warn('no signing CA (--cluster-signing-cert-file, --cluster-signing-key-file): certificate signing requests are not signed');
+    return { stop() {} };
+  } },
+  'certificatesigningrequest-approving-controller': { start: (c, l) => startApprovingController(c, l) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -127,6 +140,8 @@ const aliases: Record<string, string> = {
   'persistentvolume-protection-controller': 'pv-protection',
   'ephemeral-volume-controller': 'ephemeral-volume',
   'clusterrole-aggregation': 'clusterrole-aggregation-controller',
+  csrsigning: 'certificatesigningrequest-signing-controller',
+  csrapproving: 'certificatesigningrequest-approving-controller',
 };
 
 export function controllerNames(): string[] {

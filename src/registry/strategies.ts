@@ -13,6 +13,7 @@ import { autoscalerStrategy } from './autoscaling/hpa.ts';
 import { validateConfigMapSize } from './validation/data-size.ts';
 import { persistentVolumeClaimStrategy, persistentVolumeStrategy } from './core/persistent-volumes.ts';
 import { storageClassStrategy } from './storage/storage-classes.ts';
+import { csrStrategy } from './certificates/csr.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
 const rbacNames = strategyWith({ allowCreateOnUpdate: true, nameRule: 'path-segment' });
@@ -49,6 +50,7 @@ const table: Record<string, Strategy> = {
   // status.observedGeneration of a budget says which spec the disruption controller counted for
   'poddisruptionbudgets.policy': strategyWith({ tracksGeneration: true }),
   'horizontalpodautoscalers.autoscaling': autoscalerStrategy,
+  'certificatesigningrequests.certificates.k8s.io': csrStrategy,
 };
 
 export function strategyFor(info: Pick<ResourceInfo, 'group' | 'resource'>): Strategy {

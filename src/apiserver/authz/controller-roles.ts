@@ -15,6 +15,7 @@ const read = ['get', 'list', 'watch'];
 const controllers: Record<string, R[]> = {
   'attachdetach-controller': [[c, ['persistentvolumes', 'persistentvolumeclaims'], ['list', 'watch']], [c, ['nodes'], read], [c, ['nodes/status'], ['patch', 'update']], [c, ['pods'], ['list', 'watch']], [['storage.k8s.io'], ['volumeattachments'], ['get', 'create', 'delete', 'list', 'watch']], [['storage.k8s.io'], ['csidrivers'], read], [['storage.k8s.io'], ['csinodes'], read]],
   'clusterrole-aggregation-controller': [[['rbac.authorization.k8s.io'], ['clusterroles'], ['escalate', 'get', 'list', 'watch', 'update', 'patch']]],
+  'certificate-controller': [[['certificates.k8s.io'], ['certificatesigningrequests'], ['get', 'list', 'watch', 'delete']], [['certificates.k8s.io'], ['certificatesigningrequests/status', 'certificatesigningrequests/approval'], ['update']], [['authorization.k8s.io'], ['subjectaccessreviews'], ['create']]],
   'cronjob-controller': [[batch, ['cronjobs'], ['get', 'list', 'watch', 'update']], [batch, ['jobs'], ['get', 'list', 'watch', 'create', 'update', 'delete', 'patch']], [batch, ['cronjobs/status'], ['update']], [batch, ['cronjobs/finalizers'], ['update']], [c, ['pods'], ['list', 'watch', 'delete']]],
   'daemon-set-controller': [[appsExt, ['daemonsets'], read], [appsExt, ['daemonsets/status'], ['update']], [appsExt, ['daemonsets/finalizers'], ['update']], [c, ['nodes'], ['list', 'watch']], [c, ['pods'], ['list', 'watch', 'create', 'delete', 'patch']], [c, ['pods/binding'], ['create']], [apps, ['controllerrevisions'], ['get', 'list', 'watch', 'create', 'delete', 'update', 'patch']]],
   'deployment-controller': [[appsExt, ['deployments'], ['get', 'list', 'watch', 'update']], [appsExt, ['deployments/status'], ['update']], [appsExt, ['deployments/finalizers'], ['update']], [appsExt, ['replicasets'], ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete']], [c, ['pods'], ['get', 'list', 'watch', 'update']]],
@@ -41,6 +42,15 @@ const controllers: Record<string, R[]> = {
   'root-ca-cert-publisher': [[c, ['configmaps'], ['create', 'update']]],
 };
 
+// rules that name the objects they allow, which the triples above cannot say: the certificate
+// controller approves node client requests and signs for the signers it runs
+const namedRules: Record<string, PolicyRule[]> = {
+  'certificate-controller': [
+    { apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['kubernetes.io/kube-apiserver-client-kubelet'], verbs: ['approve'] },
+    { apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['kubernetes.io/legacy-unknown', 'kubernetes.io/kube-apiserver-client', 'kubernetes.io/kube-apiserver-client-kubelet', 'kubernetes.io/kubelet-serving'], verbs: ['sign'] },
+  ],
+};
+
 const eventsRule: PolicyRule = { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'update', 'patch'] };
 // these roles in Kubernetes carry no events rule
 const withoutEvents = new Set(['clusterrole-aggregation-controller', 'pod-garbage-collector']);
@@ -50,6 +60,7 @@ export const controllerRolePrefix = 'system:controller:';
 export function controllerRoles(): Array<{ name: string; serviceAccount: string; rules: PolicyRule[] }> {
   return Object.entries(controllers).map(([sa, triples]) => {
     const rules: PolicyRule[] = triples.map(([apiGroups, resources, verbs]) => ({ apiGroups, resources, verbs }));
+    rules.splice(2, 0, ...(namedRules[sa] ?? []));
     if (!withoutEvents.has(sa)) {
       // the events rule sits where Kubernetes lists it: after the controller's own rules
       rules.push(eventsRule);

@@ -6,9 +6,9 @@ import { parseFieldValidation, type FieldValidation } from '../../schema/decode-
 import { queryBool } from '../query-params.ts';
 import type { RequestContext } from '../context.ts';
 
-/** the request's admission check, passed to the registry with the other write options */
-export function admission(ctx: RequestContext): { admit?: RequestContext['admit'] } {
-  return ctx.admit ? { admit: ctx.admit } : {};
+/** the request's admission check and requester, passed to the registry with the other write options */
+export function admission(ctx: RequestContext): { admit?: RequestContext['admit']; user?: RequestContext['user'] } {
+  return { ...(ctx.admit ? { admit: ctx.admit } : {}), ...(ctx.user ? { user: ctx.user } : {}) };
 }
 
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions';
