@@ -29,12 +29,16 @@ const controllers: Record<string, R[]> = {
   'job-controller': [[batch, ['jobs'], ['get', 'list', 'watch', 'update', 'patch']], [batch, ['jobs/status'], ['update']], [batch, ['jobs/finalizers'], ['update']], [c, ['pods'], ['list', 'watch', 'create', 'delete', 'patch']]],
   'namespace-controller': [[c, ['namespaces'], ['get', 'list', 'watch', 'delete']], [c, ['namespaces/finalize', 'namespaces/status'], ['update']], [['*'], ['*'], ['get', 'list', 'watch', 'delete', 'deletecollection']]],
   'node-controller': [[c, ['nodes'], ['get', 'list', 'watch', 'update', 'delete', 'patch']], [c, ['nodes/status'], ['patch', 'update']], [c, ['pods/status'], ['patch', 'update']], [c, ['pods'], ['list', 'watch', 'get', 'delete']]],
+  // nodes watched besides get/list: orch's local-path provisioner, which runs as this account (the
+  // binder provisions in Kubernetes), follows nodes to place volumes
+  'persistent-volume-binder': [[c, ['persistentvolumes'], ['create', 'delete', 'get', 'list', 'update', 'watch']], [c, ['persistentvolumes/status'], ['update']], [c, ['persistentvolumeclaims'], ['get', 'list', 'update', 'watch']], [c, ['persistentvolumeclaims/status'], ['update']], [c, ['pods'], ['create', 'delete', 'get', 'list', 'watch']], [['storage.k8s.io'], ['storageclasses'], read], [c, ['endpoints'], ['create', 'delete', 'get', 'update']], [c, ['services'], ['create', 'delete', 'get']], [c, ['secrets'], ['get']], [c, ['nodes'], read]],
   'pod-garbage-collector': [[c, ['pods'], ['list', 'watch', 'delete']], [c, ['nodes'], read], [c, ['pods/status'], ['patch']]],
   'replicaset-controller': [[appsExt, ['replicasets'], ['get', 'list', 'watch', 'update']], [appsExt, ['replicasets/status'], ['update']], [appsExt, ['replicasets/finalizers'], ['update']], [c, ['pods'], ['list', 'watch', 'patch', 'create', 'delete']]],
   'replication-controller': [[c, ['replicationcontrollers'], ['get', 'list', 'watch', 'update']], [c, ['replicationcontrollers/status'], ['update']], [c, ['replicationcontrollers/finalizers'], ['update']], [c, ['pods'], ['list', 'watch', 'patch', 'create', 'delete']]],
   'resourcequota-controller': [[['*'], ['*'], ['list', 'watch']], [c, ['resourcequotas/status'], ['update']]],
   'service-account-controller': [[c, ['serviceaccounts'], ['create']]],
   'statefulset-controller': [[c, ['pods'], ['list', 'watch']], [apps, ['statefulsets'], read], [apps, ['statefulsets/status'], ['update']], [apps, ['statefulsets/finalizers'], ['update']], [c, ['pods'], ['get', 'create', 'delete', 'update', 'patch']], [apps, ['controllerrevisions'], ['get', 'create', 'delete', 'update', 'patch', 'list', 'watch']], [c, ['persistentvolumeclaims'], ['get', 'create', 'list', 'watch']], [c, ['persistentvolumeclaims'], ['update', 'delete']], [c, ['pods/finalizers'], ['update']]],
+  'taint-eviction-controller': [[c, ['pods'], ['get', 'list', 'watch', 'delete']], [c, ['pods/status'], ['patch']], [c, ['nodes'], read]],
   'ttl-controller': [[c, ['nodes'], ['update', 'patch', 'list', 'watch']]],
   'pvc-protection-controller': [[c, ['persistentvolumeclaims'], ['get', 'list', 'watch', 'update']], [c, ['pods'], ['list', 'watch', 'get']]],
   'pv-protection-controller': [[c, ['persistentvolumes'], ['get', 'list', 'watch', 'update']]],
