@@ -1,7 +1,8 @@
-// kube-controller-manager's --use-service-account-credentials: each controller talks to the API
+// kube-controller-manager's --use-service-account-credentials: each controller acts on the API
 // as its own service account in kube-system (made if missing), with a token from the TokenRequest
-// API renewed at 80 % of its life, so RBAC holds it to its system:controller:<name> role. The
-// manager's own identity only reads (informers), elects its leader and asks for these tokens.
+// API renewed at 80 % of its life, so RBAC holds it to its system:controller:<name> role. Lists
+// and watches go as the manager itself, as kube-controller-manager's shared informers do (its
+// role lists and watches everything); gets and writes go as the controller.
 
 import type { Logger } from '../api/log.ts';
 import { isNotFound } from '../client/api-error.ts';
@@ -59,18 +60,13 @@ export function serviceAccountClient(root: Client, base: ClientConfig, name: str
   return {
     request: after(inner.request),
     get: after(inner.get),
-    list: after(inner.list),
+    list: (path, query) => root.list(path, query),
     create: after(inner.create),
     update: after(inner.update),
     patch: after(inner.patch),
     delete: after(inner.delete),
     deleteCollection: after(inner.deleteCollection),
-    watch(path, query, onEvent, onError, accept) {
-      let handle: { stop(): void } | undefined;
-      let cancelled = false;
-      void ready.then(() => { if (!cancelled) handle = inner.watch(path, query, onEvent, onError, accept); });
-      return { stop() { cancelled = true; handle?.stop(); } };
-    },
+    watch: (path, query, onEvent, onError, accept) => root.watch(path, query, onEvent, onError, accept),
     setCredentials: c => inner.setCredentials(c),
     close() { stopped = true; if (timer) clearTimeout(timer); inner.close(); },
   };

@@ -1,7 +1,10 @@
 // The controllers' roles of Kubernetes' bootstrap policy (system:controller:<name>), each bound
 // to the service account kube-system/<name> that kube-controller-manager runs that controller as.
 // Written as data: per controller, [apiGroups, resources, verbs] triples; every controller may
-// also write events.
+// also write events. Where orch's controller does a little more than Kubernetes' (it patches
+// where Kubernetes updates), the verb is added here: `patch` on deployments for the deployment
+// controller (the revision annotation) and on claims for the statefulset controller (owner
+// references of retained claims).
 
 import type { PolicyRule } from './rules.ts';
 
@@ -18,7 +21,7 @@ const controllers: Record<string, R[]> = {
   'certificate-controller': [[['certificates.k8s.io'], ['certificatesigningrequests'], ['get', 'list', 'watch', 'delete']], [['certificates.k8s.io'], ['certificatesigningrequests/status', 'certificatesigningrequests/approval'], ['update']], [['authorization.k8s.io'], ['subjectaccessreviews'], ['create']]],
   'cronjob-controller': [[batch, ['cronjobs'], ['get', 'list', 'watch', 'update']], [batch, ['jobs'], ['get', 'list', 'watch', 'create', 'update', 'delete', 'patch']], [batch, ['cronjobs/status'], ['update']], [batch, ['cronjobs/finalizers'], ['update']], [c, ['pods'], ['list', 'watch', 'delete']]],
   'daemon-set-controller': [[appsExt, ['daemonsets'], read], [appsExt, ['daemonsets/status'], ['update']], [appsExt, ['daemonsets/finalizers'], ['update']], [c, ['nodes'], ['list', 'watch']], [c, ['pods'], ['list', 'watch', 'create', 'delete', 'patch']], [c, ['pods/binding'], ['create']], [apps, ['controllerrevisions'], ['get', 'list', 'watch', 'create', 'delete', 'update', 'patch']]],
-  'deployment-controller': [[appsExt, ['deployments'], ['get', 'list', 'watch', 'update']], [appsExt, ['deployments/status'], ['update']], [appsExt, ['deployments/finalizers'], ['update']], [appsExt, ['replicasets'], ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete']], [c, ['pods'], ['get', 'list', 'watch', 'update']]],
+  'deployment-controller': [[appsExt, ['deployments'], ['get', 'list', 'watch', 'update', 'patch']], [appsExt, ['deployments/status'], ['update']], [appsExt, ['deployments/finalizers'], ['update']], [appsExt, ['replicasets'], ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete']], [c, ['pods'], ['get', 'list', 'watch', 'update']]],
   'disruption-controller': [[appsExt, ['deployments'], read], [appsExt, ['replicasets'], read], [c, ['replicationcontrollers'], read], [['policy'], ['poddisruptionbudgets'], read], [apps, ['statefulsets'], read], [['policy'], ['poddisruptionbudgets/status'], ['update']], [c, ['pods/status'], ['patch', 'update']], [['*'], ['*/scale'], ['get']]],
   'endpoint-controller': [[c, ['services', 'pods'], read], [c, ['endpoints'], ['get', 'list', 'watch', 'create', 'update', 'delete']], [c, ['endpoints/restricted'], ['create']]],
   'endpointslice-controller': [[c, ['services', 'pods', 'nodes'], read], [c, ['services/finalizers'], ['update']], [['discovery.k8s.io'], ['endpointslices'], ['get', 'list', 'watch', 'create', 'update', 'delete']]],
@@ -37,7 +40,7 @@ const controllers: Record<string, R[]> = {
   'replication-controller': [[c, ['replicationcontrollers'], ['get', 'list', 'watch', 'update']], [c, ['replicationcontrollers/status'], ['update']], [c, ['replicationcontrollers/finalizers'], ['update']], [c, ['pods'], ['list', 'watch', 'patch', 'create', 'delete']]],
   'resourcequota-controller': [[['*'], ['*'], ['list', 'watch']], [c, ['resourcequotas/status'], ['update']]],
   'service-account-controller': [[c, ['serviceaccounts'], ['create']]],
-  'statefulset-controller': [[c, ['pods'], ['list', 'watch']], [apps, ['statefulsets'], read], [apps, ['statefulsets/status'], ['update']], [apps, ['statefulsets/finalizers'], ['update']], [c, ['pods'], ['get', 'create', 'delete', 'update', 'patch']], [apps, ['controllerrevisions'], ['get', 'create', 'delete', 'update', 'patch', 'list', 'watch']], [c, ['persistentvolumeclaims'], ['get', 'create', 'list', 'watch']], [c, ['persistentvolumeclaims'], ['update', 'delete']], [c, ['pods/finalizers'], ['update']]],
+  'statefulset-controller': [[c, ['pods'], ['list', 'watch']], [apps, ['statefulsets'], read], [apps, ['statefulsets/status'], ['update']], [apps, ['statefulsets/finalizers'], ['update']], [c, ['pods'], ['get', 'create', 'delete', 'update', 'patch']], [apps, ['controllerrevisions'], ['get', 'create', 'delete', 'update', 'patch', 'list', 'watch']], [c, ['persistentvolumeclaims'], ['get', 'create', 'list', 'watch']], [c, ['persistentvolumeclaims'], ['update', 'delete', 'patch']], [c, ['pods/finalizers'], ['update']]],
   'taint-eviction-controller': [[c, ['pods'], ['get', 'list', 'watch', 'delete']], [c, ['pods/status'], ['patch']], [c, ['nodes'], read]],
   'ttl-controller': [[c, ['nodes'], ['update', 'patch', 'list', 'watch']]],
   'pvc-protection-controller': [[c, ['persistentvolumeclaims'], ['get', 'list', 'watch', 'update']], [c, ['pods'], ['list', 'watch', 'get']]],

@@ -97,6 +97,19 @@ export const defaultClusterRoles: DefaultClusterRole[] = [
       [['resource.k8s.io'], ['resourceclaims', 'resourceslices'], read],
     ),
   },
+  // what the scheduler's volume binding writes (claims' selected node, volumes' claimRef)
+  {
+    name: 'system:volume-scheduler',
+    rules: rules(
+      [[''], ['persistentvolumes'], ['get', 'list', 'patch', 'update', 'watch']],
+      [['storage.k8s.io'], ['storageclasses'], read],
+      [[''], ['persistentvolumeclaims'], ['get', 'list', 'patch', 'update', 'watch']],
+    ),
+  },
+  // orch's own (no Kubernetes counterpart): each node agent removes the data of the local-path
+  // volumes on its node once they are deleted, and then their finalizer, as the local-path
+  // provisioner's helper does in a Kubernetes cluster; the Node authorizer has no rule for it
+  { name: 'system:orch:local-path-node', rules: rules([[''], ['persistentvolumes'], ['get', 'list', 'watch', 'update']]) },
   // TLS bootstrapping: who may send a CSR, and whose node client CSRs the approver approves
   { name: 'system:node-bootstrapper', rules: rules([['certificates.k8s.io'], ['certificatesigningrequests'], ['create', 'get', 'list', 'watch']]) },
   { name: 'system:certificates.k8s.io:certificatesigningrequests:nodeclient', rules: rules([['certificates.k8s.io'], ['certificatesigningrequests/nodeclient'], ['create']]) },
@@ -156,7 +169,9 @@ export const defaultClusterRoleBindings: DefaultBinding[] = [
   { name: 'system:public-info-viewer', role: 'system:public-info-viewer', subjects: [{ kind: 'Group', name: 'system:authenticated' }, { kind: 'Group', name: 'system:unauthenticated' }] },
   { name: 'system:monitoring', role: 'system:monitoring', subjects: [{ kind: 'Group', name: 'system:monitoring' }] },
   { name: 'system:kube-scheduler', role: 'system:kube-scheduler', subjects: [{ kind: 'User', name: 'system:kube-scheduler' }] },
+  { name: 'system:volume-scheduler', role: 'system:volume-scheduler', subjects: [{ kind: 'User', name: 'system:kube-scheduler' }] },
   { name: 'system:kube-controller-manager', role: 'system:kube-controller-manager', subjects: [{ kind: 'User', name: 'system:kube-controller-manager' }] },
+  { name: 'system:orch:local-path-node', role: 'system:orch:local-path-node', subjects: [{ kind: 'Group', name: 'system:nodes' }] },
   // TLS bootstrapping as kubeadm sets it up: bootstrap tokens may send CSRs, whose node client
   // certificates are approved automatically, and so are nodes' renewals of their own
   { name: 'kubeadm:kubelet-bootstrap', role: 'system:node-bootstrapper', subjects: [{ kind: 'Group', name: 'system:bootstrappers' }] },
