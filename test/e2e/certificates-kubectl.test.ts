@@ -2,7 +2,8 @@
 // from `orch token create`, gets its client certificate through a CSR the approving controller
 // approves and the signing controller signs, and becomes Ready as system:node:<name>; then, with
 // kubectl 1.33 and 1.27, a kube-apiserver-client CSR is approved (or denied) with
-// `kubectl certificate`, and the issued certificate authenticates its user.
+// `kubectl certificate`, the issued certificate authenticates its user, and one its signer
+// refuses is marked Failed.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -115,6 +116,16 @@ describe('certificates with kubectl', requires(versions.length === 0 && 'no kube
       assert.match(selfApprove.stderr, new RegExp(`certificatesigningrequests.certificates.k8s.io "${bob}" is forbidden: User "${user}" cannot get resource "certificatesigningrequests" in API group "certificates.k8s.io" at the cluster scope`));
       assert.equal(ok(await run(['certificate', 'deny', bob])).trim(), `certificatesigningrequest.certificates.k8s.io/${bob} denied`);
       assert.match(ok(await run(['get', 'csr', bob])), /\sDenied\n$/);
+      // a request its signer refuses: approved, then Failed with the signer's reason
+      const carol = `carol-${v}`;
+      ok(await run(['create', '-f', '-'], JSON.stringify({ ...JSON.parse(manifest(carol)), spec: { ...JSON.parse(manifest(carol)).spec, usages: ['client auth', 'server auth'] } })));
+      ok(await run(['certificate', 'approve', carol]));
+      const failed = await until('signer refuses', async () => {
+        const out = ok(await run(['get', 'csr', carol, '-o', 'jsonpath={.status.conditions[?(@.type=="Failed")].reason}: {.status.conditions[?(@.type=="Failed")].message}']));
+        return out.startsWith('SignerValidationFailure') ? out : undefined;
+      }, 10_000, 100);
+      assert.equal(failed, 'SignerValidationFailure: invalid usage for client certificate: server auth');
+      assert.match(ok(await run(['get', 'csr', carol])), /\sApproved,Failed\n$/);
       const noCert = await until('denied stays unsigned', async () => ok(await run(['get', 'csr', bob, '-o', 'jsonpath={.status.conditions[0].type}/{.status.certificate}'])), 5000);
       assert.equal(noCert, 'Denied/');
     });
