@@ -6,6 +6,7 @@
 import type { PluginFactory } from './types.ts';
 import { alwaysAdmit, alwaysDeny } from './plugins/always.ts';
 import { namespaceLifecycle } from './plugins/namespace-lifecycle.ts';
+import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './plugins/certificates.ts';
 
 export interface PluginRow {
   name: string;
@@ -17,6 +18,9 @@ export interface PluginRow {
 export const admissionPlugins: readonly PluginRow[] = [
   { name: 'AlwaysAdmit', defaultOn: false, factory: alwaysAdmit },
   { name: 'NamespaceLifecycle', defaultOn: true, factory: namespaceLifecycle },
+  { name: 'CertificateApproval', defaultOn: true, factory: certificateApproval },
+  { name: 'CertificateSigning', defaultOn: true, factory: certificateSigning },
+  { name: 'CertificateSubjectRestriction', defaultOn: true, factory: certificateSubjectRestriction },
   // webhooks, ResourceQuota and AlwaysDeny come last in Kubernetes' order
   { name: 'AlwaysDeny', defaultOn: false, factory: alwaysDeny },
 ];

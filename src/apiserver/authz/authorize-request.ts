@@ -11,7 +11,6 @@ import { forbiddenError } from './forbidden.ts';
 import { anonymousUser, impersonate, unauthenticatedGroup, wantsImpersonation } from './impersonation.ts';
 import type { RbacIndex } from './rbac-index.ts';
 import { rbacWriteCheck } from './escalation.ts';
-import { csrWriteCheck } from './csr-signers.ts';
 
 export interface RequestAuthorization {
   authorizer: Authorizer;
@@ -45,10 +44,6 @@ export function authorizeRequest(ctx: RequestContext, authenticated: User | unde
   }
   if (setup.rbac && attrs.isResourceRequest && ['create', 'update', 'patch'].includes(attrs.verb) && !attrs.subresource) {
     const check = rbacWriteCheck(user, attrs.apiGroup, attrs.resource, attrs.namespace, setup.authorizer, setup.rbac);
-    if (check) ctx.admit = check;
-  }
-  if (attrs.isResourceRequest && attrs.apiGroup === 'certificates.k8s.io' && attrs.resource === 'certificatesigningrequests') {
-    const check = csrWriteCheck(user, attrs.subresource, attrs.verb, setup.authorizer);
     if (check) ctx.admit = check;
   }
 }

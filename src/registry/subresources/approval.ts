@@ -1,6 +1,6 @@
 // certificatesigningrequests/approval: where a CSR is approved or denied (`kubectl certificate
 // approve|deny` PUTs here). Only status.conditions change through it; who may add an Approved or
-// Denied condition for which signer is the API server's check (apiserver/authz/csr-signers.ts).
+// Denied condition for which signer is the CertificateApproval admission plugin's check.
 
 import { prepareApproval, validateApproval } from '../certificates/csr.ts';
 import { ownKind, type Subresource } from './subresource.ts';
