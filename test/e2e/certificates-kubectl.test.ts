@@ -114,6 +114,14 @@ describe('certificates with kubectl', requires(versions.length === 0 && 'no kube
       const selfApprove = await kubectl(k.path, kc, ['certificate', 'approve', bob]);
       assert.notEqual(selfApprove.code, 0);
       assert.match(selfApprove.stderr, new RegExp(`certificatesigningrequests.certificates.k8s.io "${bob}" is forbidden: User "${user}" cannot get resource "certificatesigningrequests" in API group "certificates.k8s.io" at the cluster scope`));
+      // allowed to write approvals by RBAC but not to approve for this signer: CertificateApproval refuses
+      ok(await run(['create', 'clusterrole', `csr-approver-${v}`, '--verb=get,list,update', '--resource=certificatesigningrequests,certificatesigningrequests/approval']));
+      ok(await run(['create', 'clusterrolebinding', `csr-approver-${v}`, `--clusterrole=csr-approver-${v}`, `--user=${user}`]));
+      const notForSigner = await until('the binding in effect', async () => {
+        const r = await kubectl(k.path, kc, ['certificate', 'approve', bob]);
+        return /user not permitted/.test(r.stderr) ? r : undefined;
+      }, 5000);
+      assert.equal(notForSigner.stderr.trim().split('\n').pop(), `Error from server (Forbidden): certificatesigningrequests.certificates.k8s.io "${bob}" is forbidden: user not permitted to approve requests with signerName "kubernetes.io/kube-apiserver-client"`);
       assert.equal(ok(await run(['certificate', 'deny', bob])).trim(), `certificatesigningrequest.certificates.k8s.io/${bob} denied`);
       assert.match(ok(await run(['get', 'csr', bob])), /\sDenied\n$/);
       // a request its signer refuses: approved, then Failed with the signer's reason
