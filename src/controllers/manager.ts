@@ -33,6 +33,7 @@ import { startPvcProtectionController, startPvProtectionController } from './vol
 import { startEphemeralVolumeController } from './volumes/ephemeral.ts';
 import { startSigningController } from './certificates/signing-controller.ts';
 import { startApprovingController } from './certificates/approver.ts';
+import { startCleanerController } from './certificates/cleaner.ts';
 import type { CertAndKey } from '../pki/certs.ts';
 
 /** settings from the command line that controllers read */
@@ -117,6 +118,7 @@ const controllers: Record<string, Entry> = {
     return { stop() {} };
   } },
   'certificatesigningrequest-approving-controller': { serviceAccount: 'certificate-controller', start: (c, l) => startApprovingController(c, l) },
+  'certificatesigningrequest-cleaner-controller': { serviceAccount: 'certificate-controller', start: (c, l) => startCleanerController(c, l) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -146,6 +148,7 @@ const aliases: Record<string, string> = {
   'clusterrole-aggregation': 'clusterrole-aggregation-controller',
   csrsigning: 'certificatesigningrequest-signing-controller',
   csrapproving: 'certificatesigningrequest-approving-controller',
+  csrcleaner: 'certificatesigningrequest-cleaner-controller',
 };
 
 export function controllerNames(): string[] {
