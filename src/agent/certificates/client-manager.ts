@@ -8,12 +8,12 @@
 
 import { X509Certificate } from 'node:crypto';
 import { access } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Logger } from '../../api/log.ts';
 import { loadKubeconfig, type ClientConfig } from '../../client/kubeconfig.ts';
 import { createClient, type Client } from '../../client/rest.ts';
 import { currentName, readCurrent, saveCurrent, usableFor, writeNodeKubeconfig } from './client-credentials.ts';
 import { requestNodeClientCertificate, type IssuedCertificate } from './request-certificate.ts';
-import { join } from 'node:path';
 
 export interface ClientCertificateOptions {
   kubeconfigPath: string;
