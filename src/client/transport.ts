@@ -31,12 +31,21 @@ export interface Transport {
   send(method: string, path: string, headers: Record<string, string>, body?: Buffer, timeoutMs?: number): Promise<RawResponse>;
   /** a bodiless request whose response the caller reads as a stream; close() abandons it */
   stream(method: string, path: string, headers: Record<string, string>, handlers: StreamHandlers): { close(): void };
+  /**
+   * new credentials from now on (a rotated client certificate, a refreshed token): requests
+   * already sent finish as they are, new ones go over new connections when the certificate changed
+   */
+  setCredentials(c: Credentials): void;
   close(): void;
 }
+
+export interface Credentials { cert?: Buffer; key?: Buffer; token?: string }
 
 interface Connection {
   send: Transport['send'];
   stream: Transport['stream'];
+  /** later requests use fresh connections (and so the current TLS context) */
+  renew(): void;
   close(): void;
 }
 
@@ -45,6 +54,7 @@ export function createTransport(cfg: ClientConfig, opts: { maxSockets?: number }
   const secure = base.protocol === 'https:';
   if (!secure && base.protocol !== 'http:') throw new Error(`unsupported server URL ${cfg.server}`);
   const auth: Record<string, string> = cfg.token ? { authorization: `Bearer ${cfg.token}` } : {};
+  let tlsMaterial = { ca: cfg.ca, cert: cfg.cert, key: cfg.key };
   const target: Target = {
     base, secure, auth,
     prefix: base.pathname.replace(/\/+$/, ''),
@@ -53,10 +63,13 @@ export function createTransport(cfg: ClientConfig, opts: { maxSockets?: number }
     // one secure context for every connection: building it parses the key and certificates,
     // which costs more than the handshake itself when connections come and go
     tls: secure
-      ? { secureContext: createSecureContext({ ca: cfg.ca, cert: cfg.cert, key: cfg.key }), servername: cfg.tlsServerName, rejectUnauthorized: !cfg.insecureSkipTLSVerify }
+      ? { secureContext: createSecureContext(tlsMaterial), servername: cfg.tlsServerName, rejectUnauthorized: !cfg.insecureSkipTLSVerify }
       : {},
   };
-  if (!secure) return http1(target, opts.maxSockets ?? 32);
+  if (!secure) {
+    const plain = http1(target, opts.maxSockets ?? 32);
+    return { ...plain, setCredentials(c) { if (c.token !== undefined) target.auth.authorization = `Bearer ${c.token}`; } };
+  }
   // HTTP/2 until the server shows it does not speak it (no h2 in ALPN); then HTTP/1.1 for good,
   // and what failed on the way is sent again there. The request's error comes a moment before
   // the connection's, hence the look one turn later.
@@ -77,6 +90,14 @@ export function createTransport(cfg: ClientConfig, opts: { maxSockets?: number }
         onError: err => void switched(used).then(yes => { if (yes) handle = conn.stream(method, path, headers, handlers); else handlers.onError(err); }),
       });
       return { close: () => handle.close() };
+    },
+    setCredentials(c) {
+      if (c.token !== undefined) target.auth.authorization = `Bearer ${c.token}`;
+      if (c.cert && c.key && secure) {
+        tlsMaterial = { ...tlsMaterial, cert: c.cert, key: c.key };
+        target.tls.secureContext = createSecureContext(tlsMaterial);
+        conn.renew();
+      }
     },
     close: () => conn.close(),
   };
@@ -170,6 +191,12 @@ function http2Connection(t: Target, notSpoken: () => void): Connection {
       req.on('error', err => handlers.onError(err));
       return { close: () => { if (!req.destroyed) req.close(http2.constants.NGHTTP2_CANCEL); } };
     },
+    renew() {
+      // streams open on the old session (watches) run to their end; new ones open a new session
+      const old = session;
+      session = undefined;
+      old?.close();
+    },
     close() {
       closed = true;
       session?.destroy();
@@ -182,8 +209,8 @@ function http1(t: Target, maxSockets: number): Connection {
   const makeAgent = (max: number) => t.secure
     ? new https.Agent({ keepAlive: true, maxSockets: max, ...t.tls })
     : new http.Agent({ keepAlive: true, maxSockets: max });
-  const agent = makeAgent(maxSockets);
-  const watchAgent = makeAgent(Infinity);
+  let agent = makeAgent(maxSockets);
+  let watchAgent = makeAgent(Infinity);
   const open = (a: Agent, method: string, path: string, headers: Record<string, string>, cb: (res: IncomingMessage) => void) =>
     (t.secure ? https : http).request({ host: t.host, port: t.port, method, path: t.prefix + path, agent: a, headers: { ...t.auth, ...headers }, ...t.tls }, cb);
 
@@ -208,6 +235,13 @@ function http1(t: Target, maxSockets: number): Connection {
       req.on('error', err => handlers.onError(err));
       req.end();
       return { close: () => req.destroy() };
+    },
+    renew() {
+      // the old agents' sockets finish what they carry; idle ones go after a minute
+      const old = [agent, watchAgent];
+      agent = makeAgent(maxSockets);
+      watchAgent = makeAgent(Infinity);
+      setTimeout(() => { for (const a of old) a.destroy(); }, 60_000).unref();
     },
     close() {
       agent.destroy();

@@ -1,6 +1,7 @@
 // What the API handlers and subresources may ask of the registry: every read, list, watch and
 // write of an object, and waiting for a revision. They never see storage.
 
+import type { Requester } from './strategy.ts';
 import type { KubeList, KubeObject } from '../api/object.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { Watcher } from '../storage/interface.ts';
@@ -42,6 +43,8 @@ export interface WriteOptions {
    * validation and before storage, dry runs included: admission that needs the requester
    */
   admit?: (obj: KubeObject, old?: KubeObject) => void | Promise<void>;
+  /** who asks (strategies that record the requester read it) */
+  user?: Requester;
   /** the API server's admission chain for this write (absent: none runs) */
   admission?: WriteAdmission;
 }

@@ -68,8 +68,8 @@ export class GenericStore implements Registry {
     if (!reached) throw tooLargeResourceVersion(rv, await storage.currentRevision());
   }
 
-  private ctx(info: ResourceInfo): StrategyContext {
-    return { info, now: this.clock.now(), random: this.random, listOther: this.deps.listOther };
+  private ctx(info: ResourceInfo, opts?: WriteOptions): StrategyContext {
+    return { info, now: this.clock.now(), random: this.random, listOther: this.deps.listOther, ...(opts?.user ? { user: opts.user } : {}) };
   }
 
   async get(info: ResourceInfo, namespace: string | undefined, name: string, revision?: number, allowStale = false): Promise<KubeObject> {
@@ -106,7 +106,7 @@ export class GenericStore implements Registry {
     } else {
       delete meta.namespace;
     }
-    const ctx = this.ctx(info);
+    const ctx = this.ctx(info, opts);
     const now = rfc3339(ctx.now);
     meta.uid = this.uid();
     meta.creationTimestamp = now;
@@ -199,7 +199,7 @@ export class GenericStore implements Registry {
 
   private async writeUpdate(info: ResourceInfo, namespace: string | undefined, current: KubeObject, body: KubeObject, revision: number, opts: WriteOptions): Promise<KubeObject> {
     const strategy = this.strategy(info);
-    const ctx = this.ctx(info);
+    const ctx = this.ctx(info, opts);
     // a subresource with writes of its own decides what of the body counts (status, finalize, binding)
     const writes = opts.subresource ? subresourceNamed(opts.subresource)?.writes : undefined;
     let obj = deepClone(body);

@@ -16,6 +16,7 @@ import { storageClassStrategy } from './storage/storage-classes.ts';
 import { limitRangeStrategy } from './core/limit-ranges.ts';
 import { validateResourceQuota, validateResourceQuotaUpdate } from './validation/resource-quota.ts';
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhook-configurations.ts';
+import { csrStrategy } from './certificates/csr.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
 const rbacNames = strategyWith({ allowCreateOnUpdate: true, nameRule: 'path-segment' });
@@ -55,6 +56,7 @@ const table: Record<string, Strategy> = {
   'horizontalpodautoscalers.autoscaling': autoscalerStrategy,
   'mutatingwebhookconfigurations.admissionregistration.k8s.io': mutatingWebhookConfigurationStrategy,
   'validatingwebhookconfigurations.admissionregistration.k8s.io': validatingWebhookConfigurationStrategy,
+  'certificatesigningrequests.certificates.k8s.io': csrStrategy,
 };
 
 export function strategyFor(info: Pick<ResourceInfo, 'group' | 'resource'>): Strategy {

@@ -9,6 +9,7 @@ import { namespaceLifecycle } from './plugins/namespace-lifecycle.ts';
 import { limitRanger } from './plugins/limit-ranger.ts';
 import { resourceQuota } from './plugins/resource-quota.ts';
 import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from './plugins/webhooks/index.ts';
+import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './plugins/certificates.ts';
 
 export interface PluginRow {
   name: string;
@@ -21,6 +22,9 @@ export const admissionPlugins: readonly PluginRow[] = [
   { name: 'AlwaysAdmit', defaultOn: false, factory: alwaysAdmit },
   { name: 'NamespaceLifecycle', defaultOn: true, factory: namespaceLifecycle },
   { name: 'LimitRanger', defaultOn: true, factory: limitRanger },
+  { name: 'CertificateApproval', defaultOn: true, factory: certificateApproval },
+  { name: 'CertificateSigning', defaultOn: true, factory: certificateSigning },
+  { name: 'CertificateSubjectRestriction', defaultOn: true, factory: certificateSubjectRestriction },
   // webhooks, ResourceQuota and AlwaysDeny come last in Kubernetes' order
   { name: 'MutatingAdmissionWebhook', defaultOn: true, factory: mutatingAdmissionWebhook },
   { name: 'ValidatingAdmissionWebhook', defaultOn: true, factory: validatingAdmissionWebhook },
