@@ -5,7 +5,8 @@ import type { FeatureGates } from '../api/feature-gates.ts';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import http from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { http } from '../streaming/node-http.ts';
 import type { Duplex, Readable } from 'node:stream';
 import type { Logger } from '../api/log.ts';
 import { badRequest, methodNotAllowed } from '../api/status.ts';
@@ -18,6 +19,7 @@ import { readBody } from './body.ts';
 import { sendError, sendJson, sendText } from './respond.ts';
 import { routeResource } from './router.ts';
 import type { HandlerDeps } from './handlers/deps.ts';
+import type { AdmissionChain } from './admission/chain.ts';
 import { serveNonResource } from './non-resource.ts';
 import { authenticateClientCert } from './authn/client-cert.ts';
 import { authorizeRequest, type RequestAuthorization } from './authz/authorize-request.ts';
@@ -48,6 +50,8 @@ export interface ApiServerOptions {
   authorization?: RequestAuthorization;
   /** bearer tokens, the service account signer, issuer discovery; absent: client certificates only */
   authentication?: Authentication;
+  /** the admission plugins writes pass through; absent: none */
+  admission?: AdmissionChain;
 }
 
 export interface ApiServer {
@@ -103,6 +107,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     nodeClientTls: opts.nodeClientTls,
     serviceAccountTokens: opts.authentication?.serviceAccountTokens,
     tokenAuthenticator: opts.authentication?.tokens,
+    admission: opts.admission,
   };
   const authz = opts.authorization;
   registerAccessReviews();
@@ -157,7 +162,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
 
   // an HTTP/1.1 Upgrade (WebSocket, SPDY) runs the same pipeline; its answer is written on the
   // client's connection until a subresource that relays it takes the connection over
-  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const abort = new LazyAbort();
     watches.add(abort); // long-running: ended, not waited for, on shutdown
     const res = new http.ServerResponse(req);

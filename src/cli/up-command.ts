@@ -11,12 +11,14 @@ import { dirname, join, resolve } from 'node:path';
 import { apiServerFeatureGates } from '../api/feature-gates.ts';
 import { createLogger, levelFromVerbosity, type Logger } from '../api/log.ts';
 import { mergeKubeconfig } from '../client/kubeconfig-merge.ts';
-import type { Client } from '../client/rest.ts';
+import { createClient, type Client } from '../client/rest.ts';
+import type { RunningServer } from '../apiserver/start.ts';
 import { flag, signalled, UsageError, verbosityFlag, type Command } from './command.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { startControlPlane } from './control-plane.ts';
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
 import { authorizationFlags, authorizationOptions } from './authorization-flags.ts';
+import { admissionFlags, admissionOptions } from './admission-flags.ts';
 import { defaultDataDir, runDir, upStateFile, type UpState } from './up-paths.ts';
 
 interface Runtime { state: Omit<UpState, 'pid'>; says: string; stop(): Promise<void> }
@@ -60,6 +62,18 @@ async function nodeReady(client: Client, name: string): Promise<void> {
   }
 }
 
+/** a client for node `nodeName` with its own certificate from the cluster CA, kept in certDir as the kubelet keeps its own */
+async function nodeClient(server: RunningServer, certDir: string, nodeName: string): Promise<Client> {
+  const [{ readCurrent, saveCurrent, usableFor }, { issueClientCert }] = await Promise.all([import('../agent/certificates/client-credentials.ts'), import('../apiserver/cluster-certs.ts')]);
+  let pair = await readCurrent(certDir);
+  // reissued a month before it expires, as the cluster's other certificates are
+  if (!pair || !usableFor(pair, nodeName, Date.now() + 30 * 24 * 3600_000)) {
+    pair = await issueClientCert({ caCert: server.clusterCA.cert, caKey: server.clusterCA.key }, { commonName: `system:node:${nodeName}`, organizations: ['system:nodes'] });
+    await saveCurrent(certDir, pair);
+  }
+  return createClient({ server: server.url, ca: Buffer.from(server.clusterCA.cert), cert: Buffer.from(pair.cert), key: Buffer.from(pair.key) }, { userAgent: 'orch-agent' });
+}
+
 /** the user's kubeconfig with this cluster merged in as context `orch` */
 async function writeUserKubeconfig(adminKubeconfig: string): Promise<string> {
   const path = join(homedir(), '.kube', 'config');
@@ -85,6 +99,7 @@ export const upCommand: Command = {
     'write-kubeconfig': { type: 'boolean', default: false, description: 'merge the admin kubeconfig into ~/.kube/config as context "orch" and make it current' },
     'feature-gates': featureGatesFlag,
     ...authorizationFlags,
+    ...admissionFlags,
     v: verbosityFlag,
   },
   async run(values) {
@@ -93,6 +108,7 @@ export const upCommand: Command = {
     const port = flag(() => { const n = Number(values.port); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --port ${JSON.stringify(values.port)}`); return n; });
     const agentPort = flag(() => { const n = Number(values['agent-port']); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --agent-port ${JSON.stringify(values['agent-port'])}`); return n; });
     const features = readFeatureGates(values['feature-gates'], apiServerFeatureGates);
+    const admission = admissionOptions(values);
     const dataDir = resolve(String(values['data-dir']));
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -104,7 +120,7 @@ export const upCommand: Command = {
     let plane;
     try {
       plane = await startControlPlane({
-        server: { dataDir, port, bindAddress: String(values['bind-address']), features, log, ...authorizationOptions(values) },
+        server: { dataDir, port, bindAddress: String(values['bind-address']), features, log, ...authorizationOptions(values), ...admission },
         // every controller with kube-controller-manager's defaults; local-path volumes in the data dir
         controllers: controllerOptions({ ...Object.fromEntries(Object.entries(controllerFlags).map(([k, f]) => [k, f.default])), 'local-path-dir': join(dataDir, 'storage') }),
         schedulerNames: ['default-scheduler'],
@@ -147,7 +163,8 @@ export const upCommand: Command = {
     try {
       agent = await startAgent({
         settings,
-        client,
+        // the node acts as itself (system:node:<name>), so the Node authorizer bounds it
+        connect: nodeName => nodeClient(server, join(dataDir, 'agent', 'pki'), nodeName),
         clusterCA: kubeconfig.ca?.toString('utf8'),
         hostnameOverride: String(values['node-name'] ?? '') || undefined,
         rootDir: join(dataDir, 'agent'),

@@ -1,6 +1,7 @@
 // What the API handlers and subresources may ask of the registry: every read, list, watch and
 // write of an object, and waiting for a revision. They never see storage.
 
+import type { Requester } from './strategy.ts';
 import type { KubeList, KubeObject } from '../api/object.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { Watcher } from '../storage/interface.ts';
@@ -47,6 +48,21 @@ export interface WriteOptions {
    * validation and before storage, dry runs included: admission that needs the requester
    */
   admit?: (obj: KubeObject, old?: KubeObject) => void | Promise<void>;
+  /** who asks (strategies that record the requester read it) */
+  user?: Requester;
+  /** the API server's admission chain for this write (absent: none runs) */
+  admission?: WriteAdmission;
+}
+
+/**
+ * Admission as the generic store calls it, at kube-apiserver's points: `mutate` once the object
+ * is prepared (on updates, once the stored object is read) and before it is validated,
+ * `validate` after the strategy's validation and before storage, dry runs included. `old` is
+ * absent on creates (an update that creates, an apply that creates, is a create).
+ */
+export interface WriteAdmission {
+  mutate(obj: KubeObject, old: KubeObject | undefined): Promise<void>;
+  validate(obj: KubeObject, old: KubeObject | undefined): Promise<void>;
 }
 
 export interface DeleteOptions {
@@ -56,6 +72,8 @@ export interface DeleteOptions {
   propagationPolicy?: string;
   /** the deprecated form of propagationPolicy Orphan (true) or Background (false) */
   orphanDependents?: boolean;
+  /** the API server's admission of the delete (both phases), given the stored object; dry runs included */
+  admission?: (current: KubeObject) => Promise<void>;
 }
 
 export interface DeleteResult {

@@ -11,6 +11,7 @@ import { decodeOptionalBody } from '../request-object.ts';
 import { dryRun, intParam } from './options.ts';
 import { queryBool } from '../query-params.ts';
 import { handleUnsafeDelete, unsafeDeleteConflicts, unsafeDeleteGate, unsafeDeleteOption } from './unsafe-delete.ts';
+import { deleteAdmission, optionsObject } from '../admission/request.ts';
 
 const deleteOptionsDefinition = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
 
@@ -60,10 +61,24 @@ export async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions 
   return opts;
 }
 
+/** the delete's admission, run by the registry on each object it deletes */
+export function withDeleteAdmission(ctx: RequestContext, deps: HandlerDeps, opts: DeleteOptions): DeleteOptions {
+  if (!deps.admission) return opts;
+  const extra: Record<string, unknown> = {};
+  if (opts.gracePeriodSeconds !== undefined) extra.gracePeriodSeconds = opts.gracePeriodSeconds;
+  if (opts.propagationPolicy !== undefined) extra.propagationPolicy = opts.propagationPolicy;
+  if (opts.orphanDependents !== undefined) extra.orphanDependents = opts.orphanDependents;
+  if (opts.preconditions) extra.preconditions = opts.preconditions;
+  const options = optionsObject('DeleteOptions', !!opts.dryRun, undefined, extra);
+  return { ...opts, admission: deleteAdmission(ctx, deps.admission, !!opts.dryRun, options) };
+}
+
 export async function handleDelete(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
-  const opts = await deleteOptions(ctx);
-  if (opts.unsafe) return handleUnsafeDelete(ctx, deps);
+  const parsed = await deleteOptions(ctx);
+  // the unsafe delete skips admission as it skips everything that reads the object
+  if (parsed.unsafe) return handleUnsafeDelete(ctx, deps);
+  const opts = withDeleteAdmission(ctx, deps, parsed);
   const warning = defaultPropagationWarning(info, opts);
   if (warning) ctx.warnings.push(warning);
   const { object, deleted } = await deps.registry.delete(info, ctx.info.namespace, ctx.info.name!, opts);

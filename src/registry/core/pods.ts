@@ -7,6 +7,7 @@ import { validatePodSpec } from '../validation/pod-spec.ts';
 import { validatePodSpecUpdate } from '../validation/immutable.ts';
 import { validateEphemeralContainers, validateNoEphemeralContainersOnCreate } from '../validation/ephemeral-containers.ts';
 import { defaultPodSpec } from '../defaults/pod-spec.ts';
+import { defaultRequestsFromLimits } from '../defaults/pod-requests.ts';
 import { addDefaultTolerations } from './pod-default-tolerations.ts';
 import { computeQosClass } from '../../api/qos.ts';
 
@@ -18,7 +19,8 @@ export const podStrategy = strategyWith<Pod>({
   prepareForCreate(obj) {
     if (!isObject(obj.spec)) obj.spec = { containers: [] };
     defaultPodSpec(obj.spec);
-    obj.status = { phase: 'Pending', qosClass: computeQosClass(obj) };
+    defaultRequestsFromLimits(obj.spec);
+    obj.status = { phase: 'Pending' };
   },
   // the Priority, ServiceAccount and DefaultTolerationSeconds admission plugins
   admitCreate(obj) {
@@ -26,6 +28,9 @@ export const podStrategy = strategyWith<Pod>({
     if (s.priority === undefined) s.priority = 0;
     if (s.serviceAccountName === undefined) s.serviceAccountName = 'default';
     addDefaultTolerations(s);
+    // the class follows the resources as the mutating admission plugins left them (LimitRanger's
+    // defaults): Kubernetes' PrepareForCreate, which sets it, runs after them
+    obj.status = { ...obj.status, qosClass: computeQosClass(obj) };
   },
   validateCreate: obj => [...validatePodSpec(obj.spec, 'spec'), ...validateEphemeralContainers(obj.spec), ...validateNoEphemeralContainersOnCreate(obj.spec)],
   // (ephemeral containers change only through pods/ephemeralcontainers: validatePodSpecUpdate refuses it here)

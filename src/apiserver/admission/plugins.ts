@@ -1,0 +1,33 @@
+// The built-in admission plugins, one row each, in the order kube-apiserver runs them
+// (its AllOrderedPlugins), with whether kube-apiserver enables each by default. Only plugins
+// orch implements are listed: naming another in the flags is the "unknown" error. A new plugin
+// is one row here, at its place in Kubernetes' order.
+
+import type { PluginFactory } from './types.ts';
+import { alwaysAdmit, alwaysDeny } from './plugins/always.ts';
+import { namespaceLifecycle } from './plugins/namespace-lifecycle.ts';
+import { limitRanger } from './plugins/limit-ranger.ts';
+import { resourceQuota } from './plugins/resource-quota.ts';
+import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from './plugins/webhooks/index.ts';
+import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './plugins/certificates.ts';
+
+export interface PluginRow {
+  name: string;
+  /** on unless --disable-admission-plugins names it (kube-apiserver's default-on set) */
+  defaultOn: boolean;
+  factory: PluginFactory;
+}
+
+export const admissionPlugins: readonly PluginRow[] = [
+  { name: 'AlwaysAdmit', defaultOn: false, factory: alwaysAdmit },
+  { name: 'NamespaceLifecycle', defaultOn: true, factory: namespaceLifecycle },
+  { name: 'LimitRanger', defaultOn: true, factory: limitRanger },
+  { name: 'CertificateApproval', defaultOn: true, factory: certificateApproval },
+  { name: 'CertificateSigning', defaultOn: true, factory: certificateSigning },
+  { name: 'CertificateSubjectRestriction', defaultOn: true, factory: certificateSubjectRestriction },
+  // webhooks, ResourceQuota and AlwaysDeny come last in Kubernetes' order
+  { name: 'MutatingAdmissionWebhook', defaultOn: true, factory: mutatingAdmissionWebhook },
+  { name: 'ValidatingAdmissionWebhook', defaultOn: true, factory: validatingAdmissionWebhook },
+  { name: 'ResourceQuota', defaultOn: true, factory: resourceQuota },
+  { name: 'AlwaysDeny', defaultOn: false, factory: alwaysDeny },
+];
