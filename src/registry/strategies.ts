@@ -13,6 +13,7 @@ import { autoscalerStrategy } from './autoscaling/hpa.ts';
 import { validateConfigMapSize } from './validation/data-size.ts';
 import { persistentVolumeClaimStrategy, persistentVolumeStrategy } from './core/persistent-volumes.ts';
 import { storageClassStrategy } from './storage/storage-classes.ts';
+import { validateMutatingPolicy, validatePolicyBinding, validateValidatingPolicy } from './admissionregistration/policy-validation.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
 const rbacNames = strategyWith({ allowCreateOnUpdate: true, nameRule: 'path-segment' });
@@ -49,6 +50,10 @@ const table: Record<string, Strategy> = {
   // status.observedGeneration of a budget says which spec the disruption controller counted for
   'poddisruptionbudgets.policy': strategyWith({ tracksGeneration: true }),
   'horizontalpodautoscalers.autoscaling': autoscalerStrategy,
+  'validatingadmissionpolicies.admissionregistration.k8s.io': strategyWith({ tracksGeneration: true, validateCreate: validateValidatingPolicy, validateUpdate: validateValidatingPolicy }),
+  'validatingadmissionpolicybindings.admissionregistration.k8s.io': strategyWith({ validateCreate: validatePolicyBinding, validateUpdate: validatePolicyBinding }),
+  'mutatingadmissionpolicies.admissionregistration.k8s.io': strategyWith({ tracksGeneration: true, validateCreate: validateMutatingPolicy, validateUpdate: validateMutatingPolicy }),
+  'mutatingadmissionpolicybindings.admissionregistration.k8s.io': strategyWith({ validateCreate: validatePolicyBinding, validateUpdate: validatePolicyBinding }),
 };
 
 export function strategyFor(info: Pick<ResourceInfo, 'group' | 'resource'>): Strategy {

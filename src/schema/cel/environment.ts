@@ -22,3 +22,6 @@ export const typeIdentifiers = new Set(['int', 'uint', 'double', 'string', 'byte
 
 /** functions the planner handles itself rather than through the function table */
 export const plannerFunctions = new Set(['has']);
+
+/** the variables admission policies' expressions may name (ValidatingAdmissionPolicy, MutatingAdmissionPolicy) */
+export const admissionPolicyVariables: readonly string[] = ['object', 'oldObject', 'params', 'request', 'namespaceObject', 'authorizer', 'variables'];

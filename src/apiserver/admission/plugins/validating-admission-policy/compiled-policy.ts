@@ -4,11 +4,10 @@
 // the policy's failurePolicy.
 
 import { CelCompileError, compileCel, type CompiledExpression } from '../../../../schema/cel/compile.ts';
+import { admissionPolicyVariables } from '../../../../schema/cel/environment.ts';
 import type { KubeObject } from '../../../../api/object.ts';
 import type { MatchResources } from './match-resources.ts';
 
-/** every variable a policy expression may name */
-export const policyVariables = ['object', 'oldObject', 'params', 'request', 'namespaceObject', 'authorizer', 'variables'];
 
 export interface Compiled { expression: string; program?: CompiledExpression; error?: string }
 
@@ -25,7 +24,7 @@ export interface CompiledPolicy {
 
 export function compileExpression(expression: string): Compiled {
   try {
-    return { expression, program: compileCel(expression, policyVariables) };
+    return { expression, program: compileCel(expression, admissionPolicyVariables) };
   } catch (err) {
     if (err instanceof CelCompileError) return { expression, error: `compilation failed: ${err.message}` };
     return { expression, error: `compilation failed: ${(err as Error).message}` };
