@@ -50,6 +50,8 @@ export interface RequestContext {
   signal: AbortSignal;
   /** warnings for the Warning response header */
   warnings: string[];
+  /** audit annotations admission plugins left on the request */
+  auditAnnotations?: Record<string, string>;
   /** the server's feature gates; absent: every gate at its default */
   features?: FeatureGates;
   /** the request as sent, for subresources that relay it (proxy) */

@@ -18,6 +18,7 @@ import { readBody } from './body.ts';
 import { sendError, sendJson, sendText } from './respond.ts';
 import { routeResource } from './router.ts';
 import type { HandlerDeps } from './handlers/deps.ts';
+import type { AdmissionChain } from './admission/chain.ts';
 import { serveNonResource } from './non-resource.ts';
 import { authenticateClientCert } from './authn/client-cert.ts';
 import { authorizeRequest, type RequestAuthorization } from './authz/authorize-request.ts';
@@ -48,6 +49,8 @@ export interface ApiServerOptions {
   authorization?: RequestAuthorization;
   /** bearer tokens, the service account signer, issuer discovery; absent: client certificates only */
   authentication?: Authentication;
+  /** the admission plugins writes pass through; absent: none */
+  admission?: AdmissionChain;
 }
 
 export interface ApiServer {
@@ -103,6 +106,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     nodeClientTls: opts.nodeClientTls,
     serviceAccountTokens: opts.authentication?.serviceAccountTokens,
     tokenAuthenticator: opts.authentication?.tokens,
+    admission: opts.admission,
   };
   const authz = opts.authorization;
   registerAccessReviews();

@@ -5,7 +5,6 @@ import type { FeatureGates } from '../api/feature-gates.ts';
 import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../api/log.ts';
-import { StatusError } from '../api/status.ts';
 import { createCatalog } from '../schema/catalog.ts';
 import { openStorage, type EtcdFlags } from '../storage/backends.ts';
 import { startCompactor } from '../storage/compactor.ts';
@@ -20,6 +19,8 @@ import { createHealth } from './health.ts';
 import { createApiServer } from './server.ts';
 import { buildAuthorization } from './authz/modes.ts';
 import { setupAuthentication, type AuthenticationFlags } from './authn/setup.ts';
+import { enabledAdmissionPlugins, type AdmissionFlags } from './admission/options.ts';
+import { buildAdmissionChain } from './admission/chain.ts';
 import { ensureDefaultStorageClass, ensureKubernetesEndpoints, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
 
 export interface ServerConfig {
@@ -45,6 +46,8 @@ export interface ServerConfig {
   anonymousAuth?: boolean;
   /** bearer tokens and service accounts, by kube-apiserver's flags */
   authentication?: AuthenticationFlags;
+  /** `--enable-admission-plugins` / `--disable-admission-plugins` (default: kube-apiserver's default-on plugins) */
+  admission?: AdmissionFlags;
   log: Logger;
 }
 
@@ -66,6 +69,8 @@ function advertiseAddress(bind: string): string {
 export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const started = Date.now();
   const log = cfg.log;
+  // bad admission flags stop the server before it opens anything
+  const admissionPlugins = enabledAdmissionPlugins(cfg.admission ?? {});
   // before anything is written into them: the database holds every Secret
   await securePrivateDirs(cfg.dataDir, cfg.certDir ?? join(cfg.dataDir, 'pki'), log);
   const health = createHealth({ now: () => Date.now(), livezGracePeriodMs: cfg.livezGracePeriodMs ?? 0 });
@@ -75,23 +80,9 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const storage = createCacher(backend, { log, indexers: storageIndexers() });
   health.addCheck(['healthz', 'livez', 'readyz'], { name: 'etcd', check: async () => { if (!(await storage.healthy())) throw new Error('storage is not reachable'); } });
 
-  const nsInfo = catalog.lookup('', 'v1', 'namespaces')!;
   const store: GenericStore = new GenericStore({
     storage,
     strategyFor,
-    async namespaceState(name) {
-      // the namespace lifecycle check reads the cache as it is, as Kubernetes reads its informer;
-      // a namespace the cache has not seen yet (created a moment ago) is looked up for real
-      for (const allowStale of [true, false]) {
-        try {
-          const ns = await store.get(nsInfo, undefined, name, undefined, allowStale);
-          return ns.metadata.deletionTimestamp ? 'terminating' : 'active';
-        } catch (err) {
-          if (!(err instanceof StatusError && err.code === 404)) throw err;
-        }
-      }
-      return 'absent';
-    },
     async listOther(group, resource) {
       const info = catalog.resources(group, group ? catalog.groups().find(g => g.name === group)?.preferredVersion ?? 'v1' : 'v1').find(r => r.resource === resource);
       return info ? (await store.list(info, undefined)).items : [];
@@ -108,7 +99,9 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const rbacDone = health.addPostStartHook('rbac/bootstrap-roles');
   const authz = await buildAuthorization({ modes: cfg.authorizationModes ?? 'Node,RBAC', anonymous: cfg.anonymousAuth ?? true, registry: store, catalog, log });
   rbacDone();
-  const server = createApiServer({ authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey } });
+  const admission = buildAdmissionChain(admissionPlugins, { registry: store, catalog, authorizer: authz.authorization.authorizer, now: () => new Date(), random: Math.random, features: cfg.features, log });
+  log.info('admission plugins', { order: admission.names.join(',') });
+  const server = createApiServer({ admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;

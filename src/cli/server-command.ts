@@ -5,6 +5,7 @@ import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { flag, verbosityFlag, type Command } from './command.ts';
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
 import { authorizationFlags, authorizationOptions } from './authorization-flags.ts';
+import { admissionFlags, admissionOptions } from './admission-flags.ts';
 import { apiServerFeatureGates } from '../api/feature-gates.ts';
 import { parseDuration } from '../api/duration.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
@@ -33,6 +34,7 @@ export const serverCommand: Command = {
     'watch-bookmark-interval': { type: 'string', default: '1m', description: 'how often watches that allow bookmarks get one' },
     'feature-gates': featureGatesFlag,
     ...authorizationFlags,
+    ...admissionFlags,
     ...authenticationFlags,
     ...controllerFlags,
     'disable-scheduler': { type: 'boolean', default: false, description: 'do not run the scheduler in this process (run `orch scheduler` apart, or place pods with spec.nodeName)' },
@@ -61,6 +63,7 @@ export const serverCommand: Command = {
           dataDir, port, bindAddress: String(values['bind-address']),
           runtimeConfig: String(values['runtime-config'] ?? '') || undefined,
           ...authorizationOptions(values),
+          ...admissionOptions(values),
           storageBackend: String(values['storage-backend']),
           etcd: {
             servers: String(values['etcd-servers'] ?? '').split(',').map(x => x.trim()).filter(Boolean),

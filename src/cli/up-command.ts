@@ -17,6 +17,7 @@ import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { startControlPlane } from './control-plane.ts';
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
 import { authorizationFlags, authorizationOptions } from './authorization-flags.ts';
+import { admissionFlags, admissionOptions } from './admission-flags.ts';
 import { defaultDataDir, runDir, upStateFile, type UpState } from './up-paths.ts';
 
 interface Runtime { state: Omit<UpState, 'pid'>; says: string; stop(): Promise<void> }
@@ -85,6 +86,7 @@ export const upCommand: Command = {
     'write-kubeconfig': { type: 'boolean', default: false, description: 'merge the admin kubeconfig into ~/.kube/config as context "orch" and make it current' },
     'feature-gates': featureGatesFlag,
     ...authorizationFlags,
+    ...admissionFlags,
     v: verbosityFlag,
   },
   async run(values) {
@@ -93,6 +95,7 @@ export const upCommand: Command = {
     const port = flag(() => { const n = Number(values.port); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --port ${JSON.stringify(values.port)}`); return n; });
     const agentPort = flag(() => { const n = Number(values['agent-port']); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --agent-port ${JSON.stringify(values['agent-port'])}`); return n; });
     const features = readFeatureGates(values['feature-gates'], apiServerFeatureGates);
+    const admission = admissionOptions(values);
     const dataDir = resolve(String(values['data-dir']));
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -104,7 +107,7 @@ export const upCommand: Command = {
     let plane;
     try {
       plane = await startControlPlane({
-        server: { dataDir, port, bindAddress: String(values['bind-address']), features, log, ...authorizationOptions(values) },
+        server: { dataDir, port, bindAddress: String(values['bind-address']), features, log, ...authorizationOptions(values), ...admission },
         // every controller with kube-controller-manager's defaults; local-path volumes in the data dir
         controllers: controllerOptions({ ...Object.fromEntries(Object.entries(controllerFlags).map(([k, f]) => [k, f.default])), 'local-path-dir': join(dataDir, 'storage') }),
         schedulerNames: ['default-scheduler'],

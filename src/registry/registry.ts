@@ -42,6 +42,19 @@ export interface WriteOptions {
    * validation and before storage, dry runs included: admission that needs the requester
    */
   admit?: (obj: KubeObject, old?: KubeObject) => void | Promise<void>;
+  /** the API server's admission chain for this write (absent: none runs) */
+  admission?: WriteAdmission;
+}
+
+/**
+ * Admission as the generic store calls it, at kube-apiserver's points: `mutate` once the object
+ * is prepared (on updates, once the stored object is read) and before it is validated,
+ * `validate` after the strategy's validation and before storage, dry runs included. `old` is
+ * absent on creates (an update that creates, an apply that creates, is a create).
+ */
+export interface WriteAdmission {
+  mutate(obj: KubeObject, old: KubeObject | undefined): Promise<void>;
+  validate(obj: KubeObject, old: KubeObject | undefined): Promise<void>;
 }
 
 export interface DeleteOptions {
@@ -51,6 +64,8 @@ export interface DeleteOptions {
   propagationPolicy?: string;
   /** the deprecated form of propagationPolicy Orphan (true) or Background (false) */
   orphanDependents?: boolean;
+  /** the API server's admission of the delete (both phases), given the stored object; dry runs included */
+  admission?: (current: KubeObject) => Promise<void>;
 }
 
 export interface DeleteResult {

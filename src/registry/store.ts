@@ -35,8 +35,6 @@ export interface StoreDeps {
   clock?: Clock;
   random?: () => number;
   uid?: () => string;
-  /** answers whether a namespace exists and is not terminating (namespaced creates need it) */
-  namespaceState?(name: string): Promise<'active' | 'terminating' | 'absent'>;
   listOther?: (group: string, resource: string) => Promise<KubeObject[]>;
 }
 
@@ -104,7 +102,6 @@ export class GenericStore implements Registry {
     obj.metadata ??= {};
     const meta = obj.metadata;
     if (info.namespaced) {
-      await this.requireNamespace(info, namespace!, meta.name ?? meta.generateName ?? '');
       meta.namespace = namespace;
     } else {
       delete meta.namespace;
@@ -122,6 +119,7 @@ export class GenericStore implements Registry {
     if (hasStatusSubresource(info) && !strategy.keepsStatusOnCreate) delete obj.status;
     await strategy.prepareForCreate(obj, ctx);
     this.recordManager(info, undefined, obj, opts, now);
+    await opts.admission?.mutate(obj, undefined);
     await strategy.admitCreate?.(obj, ctx);
 
     const named = !!meta.name;
@@ -132,6 +130,7 @@ export class GenericStore implements Registry {
       if (!named) meta.name = generateName(meta.generateName!, this.random);
       this.validate(info, obj, strategy.validateCreate(obj, ctx));
       await opts.admit?.(obj);
+      await opts.admission?.validate(obj, undefined);
       if (opts.dryRun) {
         const { kv } = await this.deps.storage.get(objectKey(info, namespace, meta.name!));
         if (kv) throw alreadyExists(info, meta.name!);
@@ -236,9 +235,11 @@ export class GenericStore implements Registry {
     obj.kind = info.kind;
     if (!writes) strategy.prepareForUpdate(obj, current, ctx);
     this.recordManager(info, current, obj, opts, rfc3339(ctx.now));
+    await opts.admission?.mutate(obj, current);
     if (strategy.tracksGeneration && specChanged(obj, current)) meta.generation = (old.generation ?? 0) + 1;
     this.validate(info, obj, writes ? writes.validate(obj, current, strategy, ctx) : strategy.validateUpdate(obj, current, ctx));
     await opts.admit?.(obj, current);
+    await opts.admission?.validate(obj, current);
 
     meta.resourceVersion = current.metadata.resourceVersion;
     if (jsonEqual(obj, current)) return current; // nothing changed: no write, no event
@@ -269,7 +270,7 @@ export class GenericStore implements Registry {
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw conflict(kind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion}). The object might have been modified`);
       }
-      strategy.checkDelete(current);
+      await opts.admission?.(current);
       // a negative grace period counts as one second, as Kubernetes' BeforeDelete has it
       const requested = opts.gracePeriodSeconds !== undefined && opts.gracePeriodSeconds < 0 ? 1 : opts.gracePeriodSeconds;
       // the orphan or foregroundDeletion finalizer the request calls for (not while a graceful deletion runs)
@@ -356,16 +357,6 @@ export class GenericStore implements Registry {
   private recordManager(info: ResourceInfo, current: KubeObject | undefined, obj: KubeObject, opts: WriteOptions, now: string): void {
     if (opts.manager === undefined || opts.operation === 'Apply') return;
     recordUpdate(current, obj, managerContext(info, opts.manager, opts.subresource, now));
-  }
-
-  private async requireNamespace(info: ResourceInfo, namespace: string, name: string): Promise<void> {
-    if (!this.deps.namespaceState) return;
-    const state = await this.deps.namespaceState(namespace);
-    if (state === 'absent') throw notFound({ group: '', resource: 'namespaces' }, namespace);
-    if (state === 'terminating') {
-      throw new StatusError(403, 'Forbidden', `${info.group ? info.resource + '.' + info.group : info.resource} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
-        { name, group: info.group || undefined, kind: info.resource, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] });
-    }
   }
 
   private validate(info: ResourceInfo, obj: KubeObject, strategyErrors: FieldError[]): void {

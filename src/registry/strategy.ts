@@ -52,8 +52,6 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   finalizersOf(obj: T): string[];
   /** changes made when the object is first marked for deletion (mutates obj) */
   markDeleting(obj: T): void;
-  /** refuses deletes that may never happen (system namespaces); throws a StatusError */
-  checkDelete(obj: T): void;
   /** how a delete proceeds for this object */
   deleteDecision(obj: T, requestedGrace: number | undefined): DeleteDecision;
 }
@@ -70,7 +68,6 @@ export const defaultStrategy: Strategy = {
   deleteDecision() { return { gracePeriodSeconds: 0 }; },
   finalizersOf(obj) { return obj.metadata.finalizers ?? []; },
   markDeleting() {},
-  checkDelete() {},
 };
 
 /** a strategy whose hooks read the resource's objects as `T`; the store calls it with any KubeObject of that resource */

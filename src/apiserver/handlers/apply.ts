@@ -40,7 +40,7 @@ export async function handleApply(ctx: RequestContext, deps: HandlerDeps, req: A
   const warnings = checkDecodedObject(config, info.definition, { kind: info.kind, version: info.version, fieldValidation: req.validation, duplicateFields: req.duplicates, wrap: false });
   ctx.warnings.push(...warnings);
   const mctx = () => managerContext(info, req.manager, sub, rfc3339(deps.now()));
-  const opts = { dryRun: req.dryRun, subresource: sub, manager: req.manager, operation: 'Apply' as const, ...admission(ctx) };
+  const opts = { dryRun: req.dryRun, subresource: sub, manager: req.manager, operation: 'Apply' as const, ...admission(ctx, deps, 'PatchOptions', req.dryRun, req.manager) };
   for (let attempt = 0; ; attempt++) {
     try {
       const out = await deps.registry.modify(info, ns, name, cur => applyConfiguration(cur, config, mctx(), req.force) as KubeObject, opts);

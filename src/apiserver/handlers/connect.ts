@@ -7,8 +7,10 @@ import type { HandlerDeps } from './deps.ts';
 import type { SubresourceCall } from '../../registry/subresources/subresource.ts';
 import { subresourceCall } from './subresource.ts';
 import { relayUpgrade, upgradeRequired } from '../connect-relay.ts';
+import { admitConnect } from './admit-now.ts';
 
 export async function connectSubresource(ctx: RequestContext, deps: HandlerDeps, target: (call: SubresourceCall) => Promise<{ url: string }>): Promise<void> {
+  await admitConnect(ctx, deps);
   const { url } = await target(subresourceCall(ctx, deps));
   const upgrade = ctx.incoming?.upgrade;
   if (!upgrade) throw upgradeRequired();

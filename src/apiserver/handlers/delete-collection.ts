@@ -3,13 +3,13 @@ import type { KubeObject } from '../../api/object.ts';
 import type { RequestContext } from '../context.ts';
 import type { HandlerDeps } from './deps.ts';
 import { sendObject } from '../respond.ts';
-import { deleteOptions } from './delete.ts';
+import { deleteOptions, withDeleteAdmission } from './delete.ts';
 import { selection } from './selection.ts';
 import { defaultPropagationWarning } from '../../registry/gc-policy.ts';
 
 export async function handleDeleteCollection(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
-  const opts = await deleteOptions(ctx);
+  const opts = withDeleteAdmission(ctx, deps, await deleteOptions(ctx));
   const warning = defaultPropagationWarning(info, opts);
   if (warning) ctx.warnings.push(warning);
   const sel = selection(ctx, info);

@@ -10,6 +10,7 @@ import { sendObject } from '../respond.ts';
 import { decodeOptionalBody } from '../request-object.ts';
 import { dryRun, intParam } from './options.ts';
 import { queryBool } from '../query-params.ts';
+import { deleteAdmission, optionsObject } from '../admission/request.ts';
 
 const deleteOptionsDefinition = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
 
@@ -53,9 +54,21 @@ export async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions>
   return opts;
 }
 
+/** the delete's admission, run by the registry on each object it deletes */
+export function withDeleteAdmission(ctx: RequestContext, deps: HandlerDeps, opts: DeleteOptions): DeleteOptions {
+  if (!deps.admission) return opts;
+  const extra: Record<string, unknown> = {};
+  if (opts.gracePeriodSeconds !== undefined) extra.gracePeriodSeconds = opts.gracePeriodSeconds;
+  if (opts.propagationPolicy !== undefined) extra.propagationPolicy = opts.propagationPolicy;
+  if (opts.orphanDependents !== undefined) extra.orphanDependents = opts.orphanDependents;
+  if (opts.preconditions) extra.preconditions = opts.preconditions;
+  const options = optionsObject('DeleteOptions', !!opts.dryRun, undefined, extra);
+  return { ...opts, admission: deleteAdmission(ctx, deps.admission, !!opts.dryRun, options) };
+}
+
 export async function handleDelete(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
-  const opts = await deleteOptions(ctx);
+  const opts = withDeleteAdmission(ctx, deps, await deleteOptions(ctx));
   const warning = defaultPropagationWarning(info, opts);
   if (warning) ctx.warnings.push(warning);
   const { object, deleted } = await deps.registry.delete(info, ctx.info.namespace, ctx.info.name!, opts);

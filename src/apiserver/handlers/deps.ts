@@ -6,6 +6,7 @@ import type { NodeClientTls } from '../node-stream.ts';
 import type { SummaryFetcher } from '../metrics-api/scrape.ts';
 import type { TokenAuthenticator } from '../authn/token.ts';
 import type { TokenService } from '../../registry/subresources/token-service.ts';
+import type { AdmissionChain } from '../admission/chain.ts';
 
 export interface HandlerDeps {
   registry: Registry;
@@ -23,4 +24,6 @@ export interface HandlerDeps {
   serviceAccountTokens?: TokenService;
   /** the bearer token chain, for TokenReview */
   tokenAuthenticator?: TokenAuthenticator;
+  /** the admission plugins writes pass through (absent: none) */
+  admission?: AdmissionChain;
 }

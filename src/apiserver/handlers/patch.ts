@@ -98,6 +98,6 @@ export async function handlePatch(ctx: RequestContext, deps: HandlerDeps): Promi
       delete patched.metadata.resourceVersion;
     }
     return patched;
-  }, { dryRun: isDryRun, subresource: sub?.name, manager, ...admission(ctx) });
+  }, { dryRun: isDryRun, subresource: sub?.name, manager, ...admission(ctx, deps, 'PatchOptions', isDryRun, manager) });
   sendObject(ctx, 200, view?.read ? view.read(info, out) : out);
 }

@@ -15,7 +15,8 @@ export async function handleUpdate(ctx: RequestContext, deps: HandlerDeps): Prom
   if (sub && !sub.view) throw methodNotAllowed();
   const validation = fieldValidation(ctx, 'UpdateOptions');
   const manager = managerName(ctx, 'UpdateOptions');
-  const opts = { dryRun: dryRun(ctx), subresource: sub?.name, manager, ...admission(ctx) };
+  const isDryRun = dryRun(ctx);
+  const opts = { dryRun: isDryRun, subresource: sub?.name, manager, ...admission(ctx, deps, 'UpdateOptions', isDryRun, manager) };
   const kind = sub ? sub.kind(info) : info;
   const body = await readObject(ctx, { definition: kind.definition!, kind: kind.kind, version: kind.version, fieldValidation: validation },
     o => checkTypeMeta(ctx, info, o, kind.kind, kind.group));

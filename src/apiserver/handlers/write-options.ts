@@ -5,13 +5,19 @@ import { invalid } from '../../api/status.ts';
 import { parseFieldValidation, type FieldValidation } from '../../schema/decode-checks/field-validation.ts';
 import { queryBool } from '../query-params.ts';
 import type { RequestContext } from '../context.ts';
-
-/** the request's admission check, passed to the registry with the other write options */
-export function admission(ctx: RequestContext): { admit?: RequestContext['admit'] } {
-  return ctx.admit ? { admit: ctx.admit } : {};
-}
+import type { HandlerDeps } from './deps.ts';
+import type { WriteOptions } from '../../registry/registry.ts';
+import { writeAdmission } from '../admission/request.ts';
 
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions';
+
+/** the request's admission (the plugin chain, and RBAC's escalation check), passed to the registry with the other write options */
+export function admission(ctx: RequestContext, deps: HandlerDeps, kind: OptionsKind, dryRun: boolean, manager?: string): Pick<WriteOptions, 'admit' | 'admission'> {
+  const out: Pick<WriteOptions, 'admit' | 'admission'> = {};
+  if (ctx.admit) out.admit = ctx.admit;
+  if (deps.admission) out.admission = writeAdmission(ctx, deps.admission, kind, dryRun, manager);
+  return out;
+}
 
 function optionsInvalid(kind: OptionsKind, field: string, type: 'FieldValueNotSupported' | 'FieldValueInvalid' | 'FieldValueRequired' | 'FieldValueForbidden', value: unknown, detail: string) {
   return invalid(kind, 'meta.k8s.io', '', [{ type, field, value, detail }]);

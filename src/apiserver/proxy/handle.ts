@@ -10,6 +10,7 @@ import { subresourceCall } from '../handlers/subresource.ts';
 import { backendUrl, joinHostPort, proxiedPath, splitRequestTarget } from './target.ts';
 import { isUpgrade, requestHeaders, rewriteLocation } from './headers.ts';
 import { relay } from './relay.ts';
+import { admitConnect } from '../handlers/admit-now.ts';
 
 const methods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -17,6 +18,7 @@ export async function handleProxy(ctx: RequestContext, deps: HandlerDeps, sub: S
   if (!methods.has(ctx.method)) throw methodNotAllowed();
   const incoming = ctx.incoming;
   if (!incoming) throw internalError(new Error('the request cannot be relayed'));
+  await admitConnect(ctx, deps, ctx.info.subresource!.split('/').slice(1).join('/'));
   const loc = await sub.proxyLocation!(subresourceCall(ctx, deps));
   if (loc.nodeAgent && !deps.nodeClientTls) throw internalError(new Error('no client certificate for node agents'));
 

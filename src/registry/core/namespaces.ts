@@ -2,14 +2,10 @@
 // controller has emptied them and removed the `kubernetes` finalizer through /finalize.
 
 import { strategyWith } from '../strategy.ts';
-import { forbidden } from '../../api/status.ts';
 import type { KubeObject } from '../../api/object.ts';
 import type { CoreV1Namespace } from '../../schema/generated/types.ts';
 
 type Namespace = CoreV1Namespace & KubeObject;
-
-// namespaces the cluster itself relies on
-const undeletable = new Set(['default', 'kube-system', 'kube-public']);
 
 function nameLabel(obj: Namespace): void {
   obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name ?? '' };
@@ -33,9 +29,6 @@ export const namespaceStrategy = strategyWith<Namespace>({
   },
   finalizersOf(obj) {
     return [...(obj.metadata.finalizers ?? []), ...(obj.spec?.finalizers ?? [])];
-  },
-  checkDelete(obj) {
-    if (undeletable.has(obj.metadata.name ?? '')) throw forbidden({ group: '', resource: 'namespaces' }, obj.metadata.name!, 'this namespace may not be deleted');
   },
   markDeleting(obj) {
     obj.status = { ...obj.status, phase: 'Terminating' };

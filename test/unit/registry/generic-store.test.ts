@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { StatusError } from '../../../src/api/status.ts';
 import type { KubeList, KubeObject } from '../../../src/api/object.ts';
 import type { WatchEventType } from '../../../src/registry/list-watch.ts';
+import type { WriteAdmission } from '../../../src/registry/registry.ts';
 import { testRegistry, type TestRegistry } from '../support/registry.ts';
 
 // ---- the injected world ---------------------------------------------------------------------
@@ -24,8 +25,6 @@ let uids = 0;
 /** values the next random() calls return, in order (0.5 once they run out); every call counted */
 let randoms: number[] = [];
 let randomCalls = 0;
-const namespaces: Record<string, 'active' | 'terminating'> = { default: 'active', other: 'active', closing: 'terminating' };
-const namespaceAsked: string[] = [];
 
 let reg: TestRegistry;
 before(async () => {
@@ -33,7 +32,6 @@ before(async () => {
     clock: { now: () => now },
     uid: () => `uid-${++uids}`,
     random: () => { randomCalls++; return randoms.length ? randoms.shift()! : 0.5; },
-    namespaceState: async ns => { namespaceAsked.push(ns); return namespaces[ns] ?? 'absent'; },
   });
 });
 after(() => reg.close());
@@ -126,16 +124,56 @@ test('create: pods start at generation 1 with a server-set status; configmaps ha
   assert.equal(c.metadata.generation, undefined);
 });
 
-test('create: a cluster-scoped object loses any namespace and asks for none', async () => {
-  namespaceAsked.length = 0;
+test('create: a cluster-scoped object loses any namespace', async () => {
   const ns = await reg.store.create(nsInfo(), undefined, { metadata: { name: 'made', namespace: 'default' } } as KubeObject);
   assert.equal(ns.metadata.namespace, undefined);
-  assert.deepEqual(namespaceAsked, [], 'no namespace is looked up for a cluster-scoped resource');
   assert.deepEqual(ns.metadata.labels, { 'kubernetes.io/metadata.name': 'made' });
   assert.deepEqual(ns.spec, { finalizers: ['kubernetes'] });
   assert.deepEqual(ns.status, { phase: 'Active' });
-  await reg.store.create(cm(), 'other', configMap('asks'));
-  assert.deepEqual(namespaceAsked, ['other'], 'a namespaced create asks about its namespace once');
+});
+
+/** admission hooks that record what they saw, and may change or refuse */
+function recordingAdmission(seen: string[], opts: { mutate?: (o: KubeObject) => void; refuse?: 'mutate' | 'validate' } = {}): WriteAdmission {
+  return {
+    async mutate(obj, old) {
+      seen.push(`mutate ${old ? 'update' : 'create'} name=${obj.metadata.name ?? ''} uid=${obj.metadata.uid ? 'set' : 'unset'}`);
+      opts.mutate?.(obj);
+      if (opts.refuse === 'mutate') throw new StatusError(403, 'Forbidden', 'no');
+    },
+    async validate(obj, old) {
+      seen.push(`validate ${old ? 'update' : 'create'} name=${obj.metadata.name ?? ''} note=${obj.metadata.annotations?.note ?? ''}`);
+      if (opts.refuse === 'validate') throw new StatusError(403, 'Forbidden', 'no');
+    },
+  };
+}
+
+test('admission hooks: mutating runs before the strategy validates (its changes are validated and stored), validating after, then storage', async () => {
+  const seen: string[] = [];
+  randoms = drawing('bcdfg');
+  const made = await reg.store.create(cm(), 'default', { metadata: { generateName: 'adm-' } } as KubeObject,
+    { admission: recordingAdmission(seen, { mutate: o => { o.metadata.annotations = { note: 'mutated' }; } }) });
+  assert.deepEqual(seen, ['mutate create name= uid=set', 'validate create name=adm-bcdfg note=mutated'], 'mutating sees no generated name yet; validating sees it');
+  assert.equal(made.metadata.annotations?.note, 'mutated');
+  // a mutation the strategy finds invalid is a 422, and validating admission never runs
+  seen.length = 0;
+  await rejectsUnwritten(reg.store.create(cm(), 'default', configMap('adm-bad'), { admission: recordingAdmission(seen, { mutate: o => { o.metadata.labels = { 'a b': 'x' }; } }) }), 422, 'Invalid');
+  assert.deepEqual(seen, ['mutate create name=adm-bad uid=set']);
+  // updates and patches: both phases see the stored object as old
+  seen.length = 0;
+  await reg.store.modify(cm(), 'default', made.metadata.name!, cur => ({ ...cur, data: { k: 'v' } }), { admission: recordingAdmission(seen) });
+  assert.deepEqual(seen, [`mutate update name=${made.metadata.name} uid=set`, `validate update name=${made.metadata.name} note=mutated`]);
+  // a refusal in either phase writes nothing, dry run or not
+  for (const refuse of ['mutate', 'validate'] as const) {
+    for (const dryRun of [false, true]) {
+      await rejectsUnwritten(reg.store.create(cm(), 'default', configMap(`adm-no-${refuse}`), { dryRun, admission: recordingAdmission([], { refuse }) }), 403, 'Forbidden');
+      await rejectsUnwritten(reg.store.modify(cm(), 'default', made.metadata.name!, cur => ({ ...cur, data: { k: 'w' } }), { dryRun, admission: recordingAdmission([], { refuse }) }), 403, 'Forbidden');
+    }
+  }
+  // deletes: the stored object, before it is marked or removed; a refusal keeps it
+  const deleting: string[] = [];
+  await rejectsUnwritten(reg.store.delete(cm(), 'default', made.metadata.name!, { admission: async cur => { deleting.push(cur.metadata.name!); throw new StatusError(403, 'Forbidden', 'no'); } }), 403, 'Forbidden');
+  assert.deepEqual(deleting, [made.metadata.name]);
+  await reg.store.get(cm(), 'default', made.metadata.name!);
 });
 
 test('create: generateName draws five characters with the injected random, and draws again on a collision', async () => {
@@ -174,32 +212,6 @@ test('create: a long generateName is cut to 58 characters before the suffix; nei
   const err = await rejectsUnwritten(reg.store.create(cm(), 'default', { metadata: {} } as KubeObject), 422, 'Invalid',
     'ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required');
   assert.deepEqual(err.status.details, { name: '', kind: 'ConfigMap', causes: [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }] });
-});
-
-test('create: the namespace must exist (404) and not be terminating (403, with the NamespaceTerminating cause)', async () => {
-  const missing = await rejectsUnwritten(reg.store.create(cm(), 'ghost', configMap('x')), 404, 'NotFound', 'namespaces "ghost" not found');
-  assert.deepEqual(missing.status.details, { name: 'ghost', kind: 'namespaces' });
-  const term = await rejectsUnwritten(reg.store.create(deployments(), 'closing', deployment('x')), 403, 'Forbidden',
-    'deployments.apps "x" is forbidden: unable to create new content in namespace closing because it is being terminated');
-  assert.deepEqual(term.status.details, {
-    name: 'x', group: 'apps', kind: 'deployments',
-    causes: [{ reason: 'NamespaceTerminating', message: 'namespace closing is being terminated', field: 'metadata.namespace' }],
-  });
-  // before a name is generated Kubernetes names the object by its generateName
-  await rejectsUnwritten(reg.store.create(cm(), 'closing', { metadata: { generateName: 'g-' } } as KubeObject), 403, 'Forbidden',
-    'configmaps "g-" is forbidden: unable to create new content in namespace closing because it is being terminated');
-  // the namespace is checked before anything else about the object
-  await rejects(reg.store.create(cm(), 'ghost', configMap('Not_Valid')), 404, 'NotFound');
-});
-
-test('create: without a namespaceState dependency no namespace is required', async () => {
-  const bare = await testRegistry();
-  try {
-    const out = await bare.store.create(bare.info('', 'configmaps'), 'nowhere', configMap('free'));
-    assert.equal(out.metadata.namespace, 'nowhere');
-  } finally {
-    await bare.close();
-  }
 });
 
 test('create: names follow each resource\'s rule, worded as Kubernetes words them', async () => {
@@ -255,7 +267,6 @@ test('create: dry run runs every check, answers the object as it would be, and w
   await reg.store.create(cm(), 'default', configMap('taken'));
   await rejectsUnwritten(reg.store.create(cm(), 'default', configMap('taken'), { dryRun: true }), 409, 'AlreadyExists', 'configmaps "taken" already exists');
   await rejectsUnwritten(reg.store.create(cm(), 'default', configMap('Dry_Bad'), { dryRun: true }), 422, 'Invalid');
-  await rejectsUnwritten(reg.store.create(cm(), 'closing', configMap('dry'), { dryRun: true }), 403, 'Forbidden');
 });
 
 test('create: AlreadyExists names the resource with its group', async () => {
@@ -658,15 +669,6 @@ test('delete: dry run answers what would happen and writes nothing', async () =>
   assert.equal((await reg.store.get(pods(), 'default', 'drydel')).metadata.deletionTimestamp, undefined);
   assert.equal((await reg.store.get(cm(), 'default', 'drydel')).metadata.deletionTimestamp, undefined);
   await reg.store.get(cm(), 'default', 'drydel2');
-});
-
-test('delete: default, kube-system and kube-public may never be deleted (403); other namespaces may', async () => {
-  for (const name of ['default', 'kube-system', 'kube-public']) {
-    await reg.store.create(nsInfo(), undefined, { metadata: { name } } as KubeObject);
-    const err = await rejectsUnwritten(reg.store.delete(nsInfo(), undefined, name), 403, 'Forbidden', `namespaces "${name}" is forbidden: this namespace may not be deleted`);
-    assert.deepEqual(err.status.details, { name, kind: 'namespaces' });
-    await rejectsUnwritten(reg.store.delete(nsInfo(), undefined, name, { dryRun: true }), 403, 'Forbidden');
-  }
 });
 
 // ---- managed fields ---------------------------------------------------------------------------

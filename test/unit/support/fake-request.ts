@@ -10,6 +10,7 @@ import { parseRequestInfo } from '../../../src/apiserver/request-info.ts';
 import { sendError } from '../../../src/apiserver/respond.ts';
 import { routeResource } from '../../../src/apiserver/router.ts';
 import { testRegistry } from './registry.ts';
+import { buildAdmissionChain } from '../../../src/apiserver/admission/chain.ts';
 import type { FeatureGates } from '../../../src/api/feature-gates.ts';
 import { statusFromError } from '../../../src/registry/storage-errors.ts';
 
@@ -57,6 +58,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** aborts the request (a watch) when it fires */
   signal?: AbortSignal;
+  /** the requester (default: the test's user, else an administrator) */
+  user?: RequestContext['user'];
 }
 
 export interface TestApi {
@@ -66,9 +69,11 @@ export interface TestApi {
 }
 
 /** the router and handlers over a test registry (SQLite and the watch cache, fixed uids and clock) */
-export async function testApi(opts: { features?: FeatureGates } = {}): Promise<TestApi> {
+export async function testApi(opts: { features?: FeatureGates; admission?: string[]; user?: RequestContext['user'] } = {}): Promise<TestApi> {
   const reg = await testRegistry();
   const deps: HandlerDeps = { registry: reg.store, catalog: reg.catalog, now: reg.clock.now, watchTimeoutSeconds: () => 60, bookmarkIntervalMs: 60_000 };
+  // admission only when a test names the plugins it wants (most tests write into namespaces they never made)
+  if (opts.admission) deps.admission = buildAdmissionChain(opts.admission, { registry: reg.store, catalog: reg.catalog, now: reg.clock.now, random: () => 0.5, features: opts.features });
   return {
     deps,
     async request(method, target, req = {}) {
@@ -82,7 +87,7 @@ export async function testApi(opts: { features?: FeatureGates } = {}): Promise<T
         body: async () => body,
         info: { path: rawPath } as RequestContext['info'],
         signal: req.signal ?? new AbortController().signal,
-        user: { name: 'tester', groups: ['system:masters'] },
+        user: req.user ?? opts.user ?? { name: 'tester', groups: ['system:masters'] },
         features: opts.features,
       };
       try {

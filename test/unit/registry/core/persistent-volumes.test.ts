@@ -11,7 +11,6 @@ import { testRegistry, type TestRegistry } from '../../support/registry.ts';
 let reg: TestRegistry;
 before(async () => {
   reg = await testRegistry({
-    namespaceState: async () => 'active',
     async listOther(group, resource) { return (await reg.store.list(reg.info(group, resource), undefined)).items; },
   });
 });

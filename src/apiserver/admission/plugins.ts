@@ -1,0 +1,22 @@
+// The built-in admission plugins, one row each, in the order kube-apiserver runs them
+// (its AllOrderedPlugins), with whether kube-apiserver enables each by default. Only plugins
+// orch implements are listed: naming another in the flags is the "unknown" error. A new plugin
+// is one row here, at its place in Kubernetes' order.
+
+import type { PluginFactory } from './types.ts';
+import { alwaysAdmit, alwaysDeny } from './plugins/always.ts';
+import { namespaceLifecycle } from './plugins/namespace-lifecycle.ts';
+
+export interface PluginRow {
+  name: string;
+  /** on unless --disable-admission-plugins names it (kube-apiserver's default-on set) */
+  defaultOn: boolean;
+  factory: PluginFactory;
+}
+
+export const admissionPlugins: readonly PluginRow[] = [
+  { name: 'AlwaysAdmit', defaultOn: false, factory: alwaysAdmit },
+  { name: 'NamespaceLifecycle', defaultOn: true, factory: namespaceLifecycle },
+  // webhooks, ResourceQuota and AlwaysDeny come last in Kubernetes' order
+  { name: 'AlwaysDeny', defaultOn: false, factory: alwaysDeny },
+];
