@@ -41,9 +41,10 @@ export function follow<T>(registry: Registry, catalog: Catalog, resource: string
         },
         end(err) {
           if (stopped) return;
-          // history compacted or backend gone: list everything again
+          // history compacted or backend gone: list everything again (timers unref'd: a server
+          // shutting down closes storage under the watch, and must not be kept alive by the retry)
           log?.warn('admission policy watch ended, restarting', { resource, err: err?.message });
-          setTimeout(() => { if (!stopped) { seen = new Set(); start(); } }, 100);
+          setTimeout(() => { if (!stopped) { seen = new Set(); start(); } }, 100).unref();
         },
       }).then(w => {
         if (stopped) w.cancel(); else watcher = w;
@@ -51,7 +52,7 @@ export function follow<T>(registry: Registry, catalog: Catalog, resource: string
         resolve();
       }, err => {
         log?.warn('admission policy watch failed, retrying', { resource, err: (err as Error).message });
-        setTimeout(() => { if (!stopped) start(); }, 1000);
+        setTimeout(() => { if (!stopped) start(); }, 1000).unref();
       });
     };
     start();

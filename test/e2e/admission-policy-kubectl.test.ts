@@ -1,0 +1,125 @@
+// ValidatingAdmissionPolicy through real kubectl (newest and oldest available) against `orch
+// server`: each version applies a policy with a ConfigMap as its paramKind and a binding; a
+// Deployment over the ConfigMap's limit is refused with exactly what kubectl prints against a
+// real cluster, one within it is created, and a Warn binding's failure is kubectl's "Warning:"
+// line on an admitted request. One server for every version; each works in its own namespace.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { kubectl, kubectls, type Run } from './support/kubectl.ts';
+import { startOrch, type OrchProcess } from './support/orch-process.ts';
+import { until } from './support/until.ts';
+import { requires } from '../support/requires.ts';
+
+const versions = kubectls();
+const needsKubectl = requires(versions.length === 0 && 'no kubectl binary found');
+
+function ok(r: Run): string {
+  assert.equal(r.code, 0, `kubectl failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** the policies, binding and param of one kubectl version, scoped to its namespace by label */
+function manifests(id: string): string {
+  return `apiVersion: v1
+kind: Namespace
+metadata: { name: vap-${id}, labels: { vap: "${id}" } }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: replica-limit, namespace: vap-${id} }
+data: { maxReplicas: "3" }
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: { name: max-replicas-${id} }
+spec:
+  failurePolicy: Fail
+  paramKind: { apiVersion: v1, kind: ConfigMap }
+  matchConstraints:
+    resourceRules:
+    - { apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments] }
+  validations:
+  - expression: object.spec.replicas <= int(params.data.maxReplicas)
+    messageExpression: "'replicas must be at most ' + params.data.maxReplicas"
+    reason: Forbidden
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: { name: max-replicas-${id}-binding }
+spec:
+  policyName: max-replicas-${id}
+  validationActions: [Deny]
+  paramRef: { name: replica-limit, parameterNotFoundAction: Deny }
+  matchResources:
+    namespaceSelector: { matchLabels: { vap: "${id}" } }
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: { name: single-replica-${id} }
+spec:
+  matchConstraints:
+    resourceRules:
+    - { apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments] }
+  validations:
+  - { expression: "object.spec.replicas <= 1", message: more than one replica }
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: { name: single-replica-${id}-warn }
+spec:
+  policyName: single-replica-${id}
+  validationActions: [Warn]
+  matchResources:
+    namespaceSelector: { matchLabels: { vap: "${id}" } }
+`;
+}
+
+describe('ValidatingAdmissionPolicy with kubectl', needsKubectl, () => {
+  let orch: OrchProcess;
+  before(async () => { orch = await startOrch(); });
+  after(async () => { await orch?.stop(); await orch?.cleanup(); });
+
+  for (const v of versions) {
+    test(`kubectl ${v.label}: a policy with ConfigMap params denies, admits and warns as a real cluster prints`, async () => {
+      const id = v.label.replace('.', '');
+      const k = (...args: string[]) => kubectl(v.path, orch.kubeconfig, args);
+      const applied = ok(await kubectl(v.path, orch.kubeconfig, ['apply', '-f', '-'], manifests(id)));
+      assert.match(applied, new RegExp(`validatingadmissionpolicy.admissionregistration.k8s.io/max-replicas-${id} created`));
+      assert.match(applied, new RegExp(`validatingadmissionpolicybinding.admissionregistration.k8s.io/max-replicas-${id}-binding created`));
+      const ns = `vap-${id}`;
+      const why = `ValidatingAdmissionPolicy 'max-replicas-${id}' with binding 'max-replicas-${id}-binding' denied request: replicas must be at most 3`;
+      // the policy applies once the server's watch has delivered it (well under a second)
+      const denied = await until('the policy to deny', async () => {
+        const r = await k('-n', ns, 'create', 'deployment', 'web', '--image=nginx', '--replicas=5');
+        return r.code !== 0 && r;
+      }, 10_000, 100);
+      assert.equal(denied.stderr, `error: failed to create deployment: deployments.apps "web" is forbidden: ${why}\n`);
+      const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: api, namespace: ${ns} }
+spec:
+  replicas: 4
+  selector: { matchLabels: { app: api } }
+  template:
+    metadata: { labels: { app: api } }
+    spec: { containers: [{ name: c, image: nginx }] }
+`;
+      const viaApply = await kubectl(v.path, orch.kubeconfig, ['apply', '-f', '-'], deployment);
+      assert.equal(viaApply.code, 1);
+      assert.equal(viaApply.stderr, `Error from server (Forbidden): error when creating "STDIN": deployments.apps "api" is forbidden: ValidatingAdmissionPolicy 'max-replicas-${id}' with binding 'max-replicas-${id}-binding' denied request: replicas must be at most 3\n`);
+      // within the limit: admitted, with the Warn binding's failure as kubectl's Warning line
+      const warned = await k('-n', ns, 'create', 'deployment', 'web', '--image=nginx', '--replicas=2');
+      assert.equal(warned.code, 0, warned.stderr);
+      assert.equal(warned.stdout, 'deployment.apps/web created\n');
+      assert.equal(warned.stderr, `Warning: Validation failed for ValidatingAdmissionPolicy 'single-replica-${id}' with binding 'single-replica-${id}-warn': more than one replica\n`);
+      // scaling past the param's limit is an update the policy refuses too
+      const scaled = await k('-n', ns, 'scale', 'deployment', 'web', '--replicas=9');
+      assert.equal(scaled.code, 1);
+      assert.match(scaled.stderr, new RegExp(`deployments.apps "web" is forbidden: ${why.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      // the param changes: the new limit applies to the next request
+      ok(await k('-n', ns, 'patch', 'configmap', 'replica-limit', '-p', '{"data":{"maxReplicas":"9"}}'));
+      await until('the raised limit', async () => (await k('-n', ns, 'scale', 'deployment', 'web', '--replicas=9')).code === 0, 10_000, 100);
+    });
+  }
+});
