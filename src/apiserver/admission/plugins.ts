@@ -7,6 +7,7 @@ import type { PluginFactory } from './types.ts';
 import { alwaysAdmit, alwaysDeny } from './plugins/always.ts';
 import { namespaceLifecycle } from './plugins/namespace-lifecycle.ts';
 import { validatingAdmissionPolicy } from './plugins/validating-admission-policy/plugin.ts';
+import { mutatingAdmissionPolicy } from './plugins/mutating-admission-policy/plugin.ts';
 
 export interface PluginRow {
   name: string;
@@ -19,6 +20,8 @@ export const admissionPlugins: readonly PluginRow[] = [
   { name: 'AlwaysAdmit', defaultOn: false, factory: alwaysAdmit },
   { name: 'NamespaceLifecycle', defaultOn: true, factory: namespaceLifecycle },
   // webhooks, ResourceQuota and AlwaysDeny come last in Kubernetes' order
+  // (MutatingAdmissionWebhook goes between these two, ValidatingAdmissionWebhook after them)
+  { name: 'MutatingAdmissionPolicy', defaultOn: true, factory: mutatingAdmissionPolicy },
   { name: 'ValidatingAdmissionPolicy', defaultOn: true, factory: validatingAdmissionPolicy },
   { name: 'AlwaysDeny', defaultOn: false, factory: alwaysDeny },
 ];

@@ -2,7 +2,7 @@
 // rules): CEL's standard library plus the Kubernetes libraries policies use — cel-go's strings
 // extension (as @bufbuild/cel provides it), lists, regex, quantity, URLs and the authorizer.
 
-import { celEnv, type CelEnv, type CelFunc } from '@bufbuild/cel';
+import { CelScalar, celEnv, celFunc, type CelEnv, type CelFunc } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { authorizerLibrary } from './authorizer.ts';
 import { listLibrary } from './lists.ts';
@@ -11,8 +11,13 @@ import { regexLibrary } from './regex.ts';
 import { celTypeRegistry } from './types.ts';
 import { urlLibrary } from './urls.ts';
 
+/** JSON Pointer escaping of one path segment, for JSONPatch mutations */
+const jsonPatchLibrary = [
+  celFunc('jsonpatch.escapeKey', [CelScalar.STRING], CelScalar.STRING, (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1')),
+];
+
 export const kubernetesLibraries: CelFunc[] = [
-  ...strings, ...listLibrary, ...regexLibrary, ...quantityLibrary, ...urlLibrary, ...authorizerLibrary,
+  ...strings, ...listLibrary, ...regexLibrary, ...quantityLibrary, ...urlLibrary, ...authorizerLibrary, ...jsonPatchLibrary,
 ];
 
 export const kubernetesEnv: CelEnv = celEnv({ funcs: kubernetesLibraries, registry: celTypeRegistry });

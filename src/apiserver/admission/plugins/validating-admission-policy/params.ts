@@ -15,7 +15,7 @@ export interface ParamRef { name?: string; namespace?: string; selector?: unknow
 /** a binding or policy that cannot be applied as configured */
 export class ConfigurationError extends Error {}
 
-export async function resolveParams(registry: Registry, catalog: Catalog, policy: CompiledPolicy, ref: ParamRef | undefined, requestNamespace: string): Promise<Array<KubeObject | null>> {
+export async function resolveParams(registry: Registry, catalog: Catalog, policy: Pick<CompiledPolicy, 'paramKind'>, ref: ParamRef | undefined, requestNamespace: string): Promise<Array<KubeObject | null>> {
   const kind = policy.paramKind;
   if (!kind || !ref) return [null];
   const apiVersion = kind.apiVersion ?? '';

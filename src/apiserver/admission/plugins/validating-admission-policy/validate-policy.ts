@@ -54,7 +54,12 @@ class LazyVariables extends Map<string, unknown> {
   }
 }
 
-function evaluator(p: CompiledPolicy, inputs: PolicyInputs, authorizerValue: unknown): (c: Compiled) => CelResult {
+/** what evaluation needs of a policy: its variables (validating and mutating policies alike) */
+export interface PolicyScope { variables: Array<Compiled & { name: string }> }
+
+export type Run = (c: Compiled) => CelResult;
+
+function evaluator(p: PolicyScope, inputs: PolicyInputs, authorizerValue: unknown): Run {
   const bindings: Record<string, unknown> = {
     object: toCelInput(inputs.object), oldObject: toCelInput(inputs.oldObject), params: toCelInput(inputs.params),
     request: toCelInput(inputs.request), namespaceObject: toCelInput(inputs.namespaceObject),
@@ -65,10 +70,7 @@ function evaluator(p: CompiledPolicy, inputs: PolicyInputs, authorizerValue: unk
     const r = c.program!.run(bindings);
     return isCelError(r) ? celError(`expression '${c.expression}' resulted in error: ${r.message}`) : r;
   };
-  bindings.variables = new LazyVariables(p.variables, c => {
-    const r = c.program!.run(bindings);
-    return r;
-  });
+  bindings.variables = new LazyVariables(p.variables, c => c.program!.run(bindings));
   return run;
 }
 
@@ -76,7 +78,7 @@ function errorDecision(p: CompiledPolicy, message: string, index?: number): Poli
   return { action: p.failurePolicy === 'Ignore' ? 'admit' : 'deny', evaluation: 'error', message, index };
 }
 
-function messageFor(v: CompiledPolicy['validations'][number], run: (c: Compiled) => CelResult): string {
+function messageFor(v: CompiledPolicy['validations'][number], run: Run): string {
   if (v.messageExpression && !v.messageExpression.error) {
     const r = run(v.messageExpression);
     if (typeof r === 'string') {
@@ -88,19 +90,27 @@ function messageFor(v: CompiledPolicy['validations'][number], run: (c: Compiled)
   return `failed expression: ${v.check.expression.trim()}`;
 }
 
-function evaluateAll(p: CompiledPolicy, run: (c: Compiled) => CelResult): PolicyResult {
+/**
+ * The matchConditions: any false skips the policy; otherwise errors (all of them, as Go's
+ * aggregate prints several) fail the request under Fail and skip the policy under Ignore.
+ */
+export function matchConditionsOutcome(conditions: Compiled[], failurePolicy: string, run: Run): 'match' | 'skip' | { error: string } {
   const failures: string[] = [];
-  for (const c of p.matchConditions) {
+  for (const c of conditions) {
     const r = run(c);
-    if (r === false) return { matched: false, decisions: [], annotations: [] };
+    if (r === false) return 'skip';
     if (isCelError(r)) failures.push(r.message);
     else if (typeof r !== 'boolean') failures.push(`expression '${c.expression}' resulted in unsupported return type: ${celTypeName(r)}`);
   }
-  if (failures.length) {
-    if (p.failurePolicy === 'Ignore') return { matched: false, decisions: [], annotations: [] };
-    const joined = failures.length === 1 ? failures[0]! : `[${failures.join(', ')}]`;
-    return { matched: true, decisions: [errorDecision(p, `failed to evaluate matchConditions: ${joined}`)], annotations: [] };
-  }
+  if (!failures.length) return 'match';
+  if (failurePolicy === 'Ignore') return 'skip';
+  return { error: `failed to evaluate matchConditions: ${failures.length === 1 ? failures[0]! : `[${failures.join(', ')}]`}` };
+}
+
+function evaluateAll(p: CompiledPolicy, run: Run): PolicyResult {
+  const outcome = matchConditionsOutcome(p.matchConditions, p.failurePolicy, run);
+  if (outcome === 'skip') return { matched: false, decisions: [], annotations: [] };
+  if (outcome !== 'match') return { matched: true, decisions: [errorDecision(p, outcome.error)], annotations: [] };
   const decisions = p.validations.map((v, index): PolicyDecision => {
     const r = run(v.check);
     if (isCelError(r)) return errorDecision(p, r.message, index);
@@ -121,9 +131,12 @@ function evaluateAll(p: CompiledPolicy, run: (c: Compiled) => CelResult): Policy
   return { matched: true, decisions, annotations };
 }
 
+/** runs `fn` with an evaluator over the inputs (the authorizer bound for its length) */
+export function inScope<T>(p: PolicyScope, inputs: PolicyInputs, fn: (run: Run) => T): T {
+  if (inputs.authorizer) return withAuthorizer(inputs.authorizer, inputs.requestResource, value => fn(evaluator(p, inputs, value)));
+  return fn(evaluator(p, inputs, undefined));
+}
+
 export function validatePolicy(p: CompiledPolicy, inputs: PolicyInputs): PolicyResult {
-  if (inputs.authorizer) {
-    return withAuthorizer(inputs.authorizer, inputs.requestResource, value => evaluateAll(p, evaluator(p, inputs, value)));
-  }
-  return evaluateAll(p, evaluator(p, inputs, undefined));
+  return inScope(p, inputs, run => evaluateAll(p, run));
 }
