@@ -53,7 +53,7 @@ test('matchConditions skip; failures are refused in the dispatcher\'s words unle
     const plugin = mutatingAdmissionPolicy({ registry: r.store, catalog: r.catalog, now: () => new Date(), random: Math.random }, {
       policies: () => policies, bindings: () => [bind('s', 'skip'), bind('b', 'broken'), bind('i', 'ignored')], synced: Promise.resolve(),
     });
-    const err = await plugin.admit!(attributes(r.info('apps', 'deployments'), { object: withContainers() })).then(() => undefined, e => e);
+    const err = await Promise.resolve(plugin.admit!(attributes(r.info('apps', 'deployments'), { object: withContainers() }))).then(() => undefined, (e: unknown) => e);
     assert.ok(err instanceof StatusError);
     assert.equal(err.status.code, 403);
     assert.match(err.message, /^deployments\.apps "web" is forbidden: policy 'broken' with binding 'b' denied request: JSON Patch: /);
