@@ -71,6 +71,26 @@ spec:
   validationActions: [Warn]
   matchResources:
     namespaceSelector: { matchLabels: { vap: "${id}" } }
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: { name: team-label-${id} }
+spec:
+  matchConstraints:
+    resourceRules:
+    - { apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments] }
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{metadata: Object.metadata{labels: {'team': 'kubectl-${id}'}}}"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: { name: team-label-${id} }
+spec:
+  policyName: team-label-${id}
+  matchResources:
+    namespaceSelector: { matchLabels: { vap: "${id}" } }
 `;
 }
 
@@ -122,6 +142,8 @@ spec:
       assert.equal(patched.code, 1);
       assert.equal(patched.stderr, `${warning(1)}The deployments "web" is invalid: : ${why}\n`);
       ok(await k('-n', ns, 'scale', 'deployment', 'web', '--replicas=1'));
+      // the MutatingAdmissionPolicy labelled what was created
+      assert.equal(ok(await k('-n', ns, 'get', 'deployment', 'web', '-o', 'jsonpath={.metadata.labels.team}')), `kubectl-${id}`);
       // the param changes: the new limit applies to the next request
       ok(await k('-n', ns, 'patch', 'configmap', 'replica-limit', '-p', '{"data":{"maxReplicas":"9"}}'));
       await until('the raised limit', async () => (await k(...patch)).code === 0, 10_000, 100);

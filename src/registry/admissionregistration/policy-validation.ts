@@ -9,10 +9,11 @@ import type { KubeObject } from '../../api/object.ts';
 import { CelCompileError, compileCel } from '../../schema/cel/compile.ts';
 import { admissionPolicyVariables } from '../../schema/cel/environment.ts';
 
-function compileErrors(field: string, expression: unknown): FieldError[] {
+/** `mutation`: a MutatingAdmissionPolicy's mutation, which may build typed objects (Object{...}) */
+function compileErrors(field: string, expression: unknown, mutation = false): FieldError[] {
   if (typeof expression !== 'string' || expression === '') return [{ type: 'FieldValueRequired', field }];
   try {
-    compileCel(expression, admissionPolicyVariables);
+    compileCel(expression, admissionPolicyVariables, { objectConstruction: mutation });
     return [];
   } catch (err) {
     if (!(err instanceof CelCompileError)) throw err;
@@ -57,8 +58,8 @@ export function validateMutatingPolicy(obj: KubeObject): FieldError[] {
     ...each(spec.mutations, 'spec.mutations', (m, p) => {
       const apply = m.applyConfiguration as Record<string, unknown> | undefined;
       const patch = m.jsonPatch as Record<string, unknown> | undefined;
-      if (m.patchType === 'ApplyConfiguration' && apply) return compileErrors(`${p}.applyConfiguration.expression`, apply.expression);
-      if (m.patchType === 'JSONPatch' && patch) return compileErrors(`${p}.jsonPatch.expression`, patch.expression);
+      if (m.patchType === 'ApplyConfiguration' && apply) return compileErrors(`${p}.applyConfiguration.expression`, apply.expression, true);
+      if (m.patchType === 'JSONPatch' && patch) return compileErrors(`${p}.jsonPatch.expression`, patch.expression, true);
       return [];
     }),
   ];

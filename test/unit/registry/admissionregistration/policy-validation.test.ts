@@ -30,3 +30,17 @@ test('a binding needs its policy name and known validation actions', async () =>
     assert.equal(err.message, 'ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io "b" is invalid: [spec.policyName: Required value, spec.validationActions[1]: Unsupported value: "Block": supported values: "Audit", "Deny", "Warn"]');
   } finally { await r.close(); }
 });
+
+test('a mutating policy may build typed objects in its mutations, not elsewhere', async () => {
+  const r = await testRegistry();
+  try {
+    const info = r.info('admissionregistration.k8s.io', 'mutatingadmissionpolicies');
+    const body = (expression: string, condition = 'true') => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicy', metadata: { name: 'm' }, spec: {
+      matchConstraints: { resourceRules: [] }, matchConditions: [{ name: 'c', expression: condition }],
+      mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression } }],
+    } }) as unknown as KubeObject;
+    const err = await r.store.create(info, undefined, body("Object{metadata: Object.metadata{labels: {'a': 'b'}}}", 'Object{}')).then(() => undefined, e => e);
+    assert.match(err.message, /^MutatingAdmissionPolicy\.admissionregistration\.k8s\.io "m" is invalid: spec\.matchConditions\[0\]\.expression: Invalid value: "Object\{\}": compilation failed: ERROR: <input>:1:1: undeclared reference to 'Object'/);
+    await r.store.create(info, undefined, body("Object{metadata: Object.metadata{labels: {'a': 'b'}}}"));
+  } finally { await r.close(); }
+});

@@ -41,6 +41,13 @@ export function watchedMutatingPolicyStore(deps: AdmissionDeps): MutatingPolicyS
   };
 }
 
+/** the admission chain hands the store's own object to plugins: a mutation changes it in place */
+function replaceContents(target: KubeObject, next: KubeObject): void {
+  if (target === next) return;
+  for (const k of Object.keys(target)) delete (target as Record<string, unknown>)[k];
+  Object.assign(target, next);
+}
+
 function refusal(a: AdmissionAttributes, failures: Failure[]): StatusError {
   const messages = failures.map(f => `policy '${f.policy}' with binding '${f.binding}' denied request: ${f.message}`);
   const name = requestName(a);
@@ -92,7 +99,7 @@ export function mutatingAdmissionPolicy(deps: AdmissionDeps, store: MutatingPoli
             for (const m of p.mutations) {
               try {
                 const result = inScope(p, inputs(), run => run(m.expression));
-                a.object = applyMutation(m.patchType, result, a.object!, a.resource);
+                replaceContents(a.object!, applyMutation(m.patchType, result, a.object!, a.resource));
               } catch (err) {
                 if (!(err instanceof MutationError)) throw err;
                 fail(err.message);

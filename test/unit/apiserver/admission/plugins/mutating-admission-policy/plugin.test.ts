@@ -32,9 +32,10 @@ test('ApplyConfiguration merges fields and list-map items by key; JSONPatch appl
     const plugin = mutatingAdmissionPolicy({ registry: r.store, catalog: r.catalog, now: () => new Date(), random: Math.random }, {
       policies: () => policies, bindings: () => [bind('a', 'a-apply'), bind('b', 'b-patch')], synced: Promise.resolve(),
     });
-    const a = attributes(r.info('apps', 'deployments'), { object: withContainers() });
-    await plugin.admit!(a);
-    const o = a.object as unknown as { metadata: { labels: object; annotations: object }; spec: { replicas: number; template: { spec: { containers: object[] } } } };
+    const object = withContainers();
+    await plugin.admit!(attributes(r.info('apps', 'deployments'), { object }));
+    // changed in place: the chain hands plugins the object the store goes on to write
+    const o = object as unknown as { metadata: { labels: object; annotations: object }; spec: { replicas: number; template: { spec: { containers: object[] } } } };
     assert.deepEqual(o.metadata.labels, { app: 'web', team: 'x' });
     assert.deepEqual(o.metadata.annotations, { 'a~1b': 'seen' });
     assert.equal(o.spec.replicas, 2);
