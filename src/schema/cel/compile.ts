@@ -43,8 +43,7 @@ const objectTypeName = /^(Object(\.[A-Za-z0-9_]+)*|JSONPatch)$/;
 
 /**
  * Typed object construction as plain maps: Kubernetes types `Object.spec{...}` from the schema,
- * and what orch does with the result (merge it, or read a patch) only needs its fields. Also
- * `jsonpatch.escapeKey(k)`, a qualified function, becomes a call of that name.
+ * and what orch does with the result (merge it, or read a patch) only needs its fields.
  */
 function objectsAsMaps(e: Expr | undefined, nextId: () => bigint): void {
   if (!e) return;
@@ -52,11 +51,6 @@ function objectsAsMaps(e: Expr | undefined, nextId: () => bigint): void {
   switch (k.case) {
     case 'selectExpr': objectsAsMaps(k.value.operand, nextId); return;
     case 'callExpr': {
-      const t = k.value.target;
-      if (t?.exprKind.case === 'identExpr' && t.exprKind.value.name === 'jsonpatch' && k.value.function === 'escapeKey') {
-        k.value.function = 'jsonpatch.escapeKey';
-        k.value.target = undefined;
-      }
       objectsAsMaps(k.value.target, nextId);
       k.value.args.forEach(a => objectsAsMaps(a, nextId));
       return;
@@ -77,6 +71,37 @@ function objectsAsMaps(e: Expr | undefined, nextId: () => bigint): void {
     case 'comprehensionExpr': {
       const c = k.value;
       [c.iterRange, c.accuInit, c.loopCondition, c.loopStep, c.result].forEach(x => objectsAsMaps(x, nextId));
+      return;
+    }
+    default: return;
+  }
+}
+
+/**
+ * Qualified function names (`sets.contains(a, b)`, `jsonpatch.escapeKey(k)`) parse as a method
+ * call on an identifier; cel-go's checker resolves them to the function of the full name, and so
+ * does this, unless the identifier is a variable.
+ */
+function qualifiedCalls(e: Expr | undefined, variables: ReadonlySet<string>): void {
+  if (!e) return;
+  const k = e.exprKind;
+  switch (k.case) {
+    case 'selectExpr': qualifiedCalls(k.value.operand, variables); return;
+    case 'callExpr': {
+      const t = k.value.target;
+      if (t?.exprKind.case === 'identExpr' && !variables.has(t.exprKind.value.name)) {
+        const full = `${t.exprKind.value.name}.${k.value.function}`;
+        if (kubernetesEnv.funcs.find(full)) { k.value.function = full; k.value.target = undefined; }
+      }
+      qualifiedCalls(k.value.target, variables);
+      k.value.args.forEach(a => qualifiedCalls(a, variables));
+      return;
+    }
+    case 'listExpr': k.value.elements.forEach(x => qualifiedCalls(x, variables)); return;
+    case 'structExpr': k.value.entries.forEach(en => { if (en.keyKind.case === 'mapKey') qualifiedCalls(en.keyKind.value, variables); qualifiedCalls(en.value, variables); }); return;
+    case 'comprehensionExpr': {
+      const c = k.value;
+      [c.iterRange, c.accuInit, c.loopCondition, c.loopStep, c.result].forEach(x => qualifiedCalls(x, variables));
       return;
     }
     default: return;
@@ -134,11 +159,13 @@ export function compileCel(expression: string, variables: Iterable<string>, opts
   } catch (err) {
     throw new CelCompileError(syntaxError(expression, err as Error));
   }
+  const declared = new Set(variables);
+  qualifiedCalls(parsed.expr, declared);
   if (opts.objectConstruction) {
     let id = 1n << 40n; // ids above any the parser gave
     objectsAsMaps(parsed.expr, () => ++id);
   }
-  const missing = undeclared(parsed, new Set(variables));
+  const missing = undeclared(parsed, declared);
   if (missing.length) {
     const positions = parsed.sourceInfo?.positions ?? {};
     throw new CelCompileError(missing.map(m => located(expression, Number(positions[String(m.id)] ?? 0), `undeclared reference to '${m.name}' (in container '')`)).join('\n'));

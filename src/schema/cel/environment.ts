@@ -1,8 +1,10 @@
 // The one Kubernetes CEL environment of orch, shared by admission policies (and CRD validation
 // rules): CEL's standard library plus the Kubernetes libraries policies use — cel-go's strings
-// extension (as @bufbuild/cel provides it), lists, regex, quantity, URLs and the authorizer.
+// extension (as @bufbuild/cel provides it) and sets extension, lists, regex, quantity, URLs, the
+// authorizer, and jsonpatch.escapeKey for mutations.
 
 import { CelScalar, celEnv, celFunc, type CelEnv, type CelFunc } from '@bufbuild/cel';
+import { setsLibrary } from './sets.ts';
 import { strings } from '@bufbuild/cel/ext';
 import { authorizerLibrary } from './authorizer.ts';
 import { listLibrary } from './lists.ts';
@@ -17,7 +19,7 @@ const jsonPatchLibrary = [
 ];
 
 export const kubernetesLibraries: CelFunc[] = [
-  ...strings, ...listLibrary, ...regexLibrary, ...quantityLibrary, ...urlLibrary, ...authorizerLibrary, ...jsonPatchLibrary,
+  ...strings, ...listLibrary, ...regexLibrary, ...quantityLibrary, ...urlLibrary, ...authorizerLibrary, ...jsonPatchLibrary, ...setsLibrary,
 ];
 
 export const kubernetesEnv: CelEnv = celEnv({ funcs: kubernetesLibraries, registry: celTypeRegistry });
