@@ -107,6 +107,13 @@ describe('ValidatingAdmissionPolicy with kubectl', needsKubectl, () => {
       assert.match(applied, new RegExp(`validatingadmissionpolicy.admissionregistration.k8s.io/max-replicas-${id} created`));
       assert.match(applied, new RegExp(`validatingadmissionpolicybinding.admissionregistration.k8s.io/max-replicas-${id}-binding created`));
       const ns = `vap-${id}`;
+      // kube-apiserver's table columns
+      const table = ok(await k('get', 'validatingadmissionpolicies', `max-replicas-${id}`)).split('\n');
+      assert.match(table[0]!, /^NAME\s+VALIDATIONS\s+PARAMKIND\s+AGE$/);
+      assert.match(table[1]!, new RegExp(`^max-replicas-${id}\\s+1\\s+v1/ConfigMap\\s+\\d+s$`));
+      const bindings = ok(await k('get', 'validatingadmissionpolicybindings', `max-replicas-${id}-binding`)).split('\n');
+      assert.match(bindings[0]!, /^NAME\s+POLICYNAME\s+PARAMREF\s+AGE$/);
+      assert.match(bindings[1]!, new RegExp(`^max-replicas-${id}-binding\\s+max-replicas-${id}\\s+\\*/replica-limit\\s+\\d+s$`));
       const why = `ValidatingAdmissionPolicy 'max-replicas-${id}' with binding 'max-replicas-${id}-binding' denied request: replicas must be at most 3`;
       // the policy applies once the server's watch has delivered it (well under a second)
       const denied = await until('the policy to deny', async () => {
