@@ -14,6 +14,7 @@ import { ConfigurationError, resolveParams, type ParamRef } from './params.ts';
 import { admissionGroup, follow } from './policy-source.ts';
 import { admissionRequest } from './request-input.ts';
 import { validatePolicy, type PolicyDecision } from './validate-policy.ts';
+import { recordTypeChecking } from './type-checking.ts';
 
 export const validationFailureAnnotation = 'validation.policy.admission.k8s.io/validation_failure';
 
@@ -32,7 +33,10 @@ const exempt = new Set(['validatingwebhookconfigurations', 'mutatingwebhookconfi
   'validatingadmissionpolicybindings', 'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings']);
 
 export function watchedPolicyStore(deps: AdmissionDeps): PolicyStore {
-  const policies = follow(deps.registry, deps.catalog, 'validatingadmissionpolicies', compilePolicy, deps.log);
+  const policies = follow(deps.registry, deps.catalog, 'validatingadmissionpolicies', o => {
+    recordTypeChecking(o, deps.registry, deps.catalog, deps.log);
+    return compilePolicy(o);
+  }, deps.log);
   const bindings = follow(deps.registry, deps.catalog, 'validatingadmissionpolicybindings', o => o, deps.log);
   return {
     policies: () => policies.items.values(),

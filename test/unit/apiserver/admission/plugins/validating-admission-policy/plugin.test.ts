@@ -146,3 +146,21 @@ test('the authorizer variable asks the server\'s authorizer for the requester', 
     assert.deepEqual(asked, ['jane delete deployments']);
   } finally { plugin.stop(); await r.close(); }
 });
+
+test('type checking: status.typeChecking names fields the matched kinds lack, once per generation', async () => {
+  const { r, plugin, put } = await setup();
+  try {
+    const info = r.info('admissionregistration.k8s.io', 'validatingadmissionpolicies');
+    await put(policy('typo', { validations: [{ expression: 'object.spec.replica > 1' }, { expression: 'object.spec.replicas > 1' }] }));
+    let got: KubeObject | undefined;
+    for (let i = 0; i < 50 && !(got?.status as { observedGeneration?: number } | undefined)?.observedGeneration; i++) {
+      await new Promise(res => setTimeout(res, 20));
+      got = await r.store.get(info, undefined, 'typo');
+    }
+    assert.deepEqual(got!.status, {
+      observedGeneration: 1,
+      typeChecking: { expressionWarnings: [{ fieldRef: 'spec.validations[0].expression', warning: "apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replica'\n | object.spec.replica > 1\n | ...........^" }] },
+    });
+    assert.equal(got!.metadata.generation, 1);
+  } finally { plugin.stop(); await r.close(); }
+});
