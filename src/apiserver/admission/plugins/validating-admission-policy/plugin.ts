@@ -34,7 +34,12 @@ const exempt = new Set(['validatingwebhookconfigurations', 'mutatingwebhookconfi
 
 export function watchedPolicyStore(deps: AdmissionDeps): PolicyStore {
   const policies = follow(deps.registry, deps.catalog, 'validatingadmissionpolicies', o => {
-    recordTypeChecking(o, deps.registry, deps.catalog, deps.log);
+    try {
+      recordTypeChecking(o, deps.registry, deps.catalog, deps.log);
+    } catch (err) {
+      // status is advice; the policy is enforced whatever its check says
+      deps.log?.warn('policy type checking failed', { policy: o.metadata.name, err: (err as Error).message });
+    }
     return compilePolicy(o);
   }, deps.log);
   const bindings = follow(deps.registry, deps.catalog, 'validatingadmissionpolicybindings', o => o, deps.log);
