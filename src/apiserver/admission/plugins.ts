@@ -6,6 +6,8 @@
 import type { PluginFactory } from './types.ts';
 import { alwaysAdmit, alwaysDeny } from './plugins/always.ts';
 import { namespaceLifecycle } from './plugins/namespace-lifecycle.ts';
+import { serviceAccount } from './plugins/service-account.ts';
+import { nodeRestriction } from './plugins/node-restriction.ts';
 
 export interface PluginRow {
   name: string;
@@ -17,6 +19,9 @@ export interface PluginRow {
 export const admissionPlugins: readonly PluginRow[] = [
   { name: 'AlwaysAdmit', defaultOn: false, factory: alwaysAdmit },
   { name: 'NamespaceLifecycle', defaultOn: true, factory: namespaceLifecycle },
+  { name: 'ServiceAccount', defaultOn: true, factory: serviceAccount },
+  // off in kube-apiserver; orch server and orch up enable it, as kubeadm does (see cli/admission-flags.ts)
+  { name: 'NodeRestriction', defaultOn: false, factory: nodeRestriction },
   // webhooks, ResourceQuota and AlwaysDeny come last in Kubernetes' order
   { name: 'AlwaysDeny', defaultOn: false, factory: alwaysDeny },
 ];

@@ -20,11 +20,10 @@ export const podStrategy = strategyWith<Pod>({
     defaultPodSpec(obj.spec);
     obj.status = { phase: 'Pending', qosClass: computeQosClass(obj) };
   },
-  // the Priority, ServiceAccount and DefaultTolerationSeconds admission plugins
+  // the Priority and DefaultTolerationSeconds admission plugins (ServiceAccount is apiserver/admission's)
   admitCreate(obj) {
     const s = obj.spec!;
     if (s.priority === undefined) s.priority = 0;
-    if (s.serviceAccountName === undefined) s.serviceAccountName = 'default';
     addDefaultTolerations(s);
   },
   validateCreate: obj => [...validatePodSpec(obj.spec, 'spec'), ...validateEphemeralContainers(obj.spec), ...validateNoEphemeralContainersOnCreate(obj.spec)],
