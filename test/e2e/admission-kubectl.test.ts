@@ -1,7 +1,8 @@
 // The built-in admission plugins through real kubectl (1.33 and 1.27 against one `orch server`),
 // printing exactly what kube-apiserver's refusals print: NamespaceLifecycle (a missing
 // namespace, a terminating one, the namespaces that may not go), ServiceAccount (an account
-// that does not exist) and NodeRestriction (a node's writes narrowed to its own objects).
+// that does not exist), NodeRestriction (a node's writes narrowed to its own objects) and
+// PodSecurity (a refusal, a workload's warning, a tightened namespace label's warnings).
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -71,11 +72,20 @@ metadata: { name: closing }
 apiVersion: v1
 kind: ConfigMap
 metadata: { name: held, namespace: closing, finalizers: [example.com/hold] }
+---
+apiVersion: v1
+kind: Namespace
+metadata: { name: psa, labels: { pod-security.kubernetes.io/enforce: restricted } }
+---
+apiVersion: v1
+kind: Namespace
+metadata: { name: loose }
 `));
     // the finalizer keeps the namespace terminating while the test looks
     ok(await admin('delete', 'namespace', 'closing', '--wait=false'));
     await until('closing is terminating', async () => (await admin('get', 'namespace', 'closing', '-o', 'jsonpath={.status.phase}')).stdout === 'Terminating');
-    await until('the default service account exists', async () => (await admin('get', 'serviceaccount', 'default', '-o', 'name')).code === 0);
+    for (const ns of ['default', 'psa', 'loose']) await until(`the default service account in ${ns}`, async () => (await admin('-n', ns, 'get', 'serviceaccount', 'default', '-o', 'name')).code === 0);
+    ok(await admin('-n', 'loose', 'run', 'hosty', '--image=busybox', '--overrides={"spec":{"hostNetwork":true}}'));
     ok(await kubectl(versions[0]!.path, orch.kubeconfig, ['create', '-f', '-'], `apiVersion: v1
 kind: Pod
 metadata: { name: on-n2 }
@@ -115,6 +125,25 @@ spec: { nodeName: n2, containers: [{ name: c, image: busybox }] }
       refused(await n('taint', 'node', 'n1', 'k=v:NoSchedule'), 'Forbidden', 'nodes "n1" is forbidden: node "n1" is not allowed to modify taints');
       refused(await n('delete', 'pod', 'on-n2'), 'Forbidden', 'pods "on-n2" is forbidden: node "n1" can only delete pods with spec.nodeName set to itself');
       assert.match(ok(await n('label', 'node', 'n1', `topology.kubernetes.io/zone=z${k.label.replace(/\W/g, '')}`, '--overwrite')), /^node\/n1 (labeled|not labeled)\n$/);
+    }
+  });
+
+  test('PodSecurity: a pod refused by the restricted level, a Deployment warned about, a tightened namespace warned about its pods', async () => {
+    const restricted = (c: string) => `violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "${c}" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "${c}" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "${c}" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "${c}" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")`;
+    for (const k of versions) {
+      const v = k.label.replace(/\W/g, '');
+      const run = (...args: string[]) => kubectl(k.path, orch.kubeconfig, args);
+      refused(await run('-n', 'psa', 'run', `p${v}`, '--image=busybox'), 'Forbidden', `pods "p${v}" is forbidden: ${restricted(`p${v}`)}`);
+      const d = await run('-n', 'psa', 'create', 'deployment', `d${v}`, '--image=busybox');
+      assert.equal(d.code, 0, d.stderr);
+      assert.equal(d.stderr, `Warning: would ${restricted('busybox').replace(/^violates/, 'violate')}\n`);
+      assert.equal(d.stdout, `deployment.apps/d${v} created\n`);
+      const level = k === versions[0] ? 'baseline' : 'restricted';
+      const l = await run('label', 'namespace', 'loose', `pod-security.kubernetes.io/enforce=${level}`, '--overwrite');
+      assert.equal(l.code, 0, l.stderr);
+      const reasons = level === 'baseline' ? 'host namespaces' : 'allowPrivilegeEscalation != false, unrestricted capabilities, host namespaces, runAsNonRoot != true, seccompProfile';
+      assert.equal(l.stderr, `Warning: existing pods in namespace "loose" violate the new PodSecurity enforce level "${level}:latest"\nWarning: hosty: ${reasons}\n`);
+      assert.equal(l.stdout, 'namespace/loose labeled\n');
     }
   });
 });

@@ -8,6 +8,7 @@ import { alwaysAdmit, alwaysDeny } from './plugins/always.ts';
 import { namespaceLifecycle } from './plugins/namespace-lifecycle.ts';
 import { serviceAccount } from './plugins/service-account.ts';
 import { nodeRestriction } from './plugins/node-restriction.ts';
+import { podSecurity } from './plugins/pod-security.ts';
 
 export interface PluginRow {
   name: string;
@@ -22,6 +23,7 @@ export const admissionPlugins: readonly PluginRow[] = [
   { name: 'ServiceAccount', defaultOn: true, factory: serviceAccount },
   // off in kube-apiserver; orch server and orch up enable it, as kubeadm does (see cli/admission-flags.ts)
   { name: 'NodeRestriction', defaultOn: false, factory: nodeRestriction },
+  { name: 'PodSecurity', defaultOn: true, factory: podSecurity },
   // webhooks, ResourceQuota and AlwaysDeny come last in Kubernetes' order
   { name: 'AlwaysDeny', defaultOn: false, factory: alwaysDeny },
 ];
