@@ -9,6 +9,9 @@ import { namespaceLifecycle } from './plugins/namespace-lifecycle.ts';
 import { serviceAccount } from './plugins/service-account.ts';
 import { nodeRestriction } from './plugins/node-restriction.ts';
 import { podSecurity } from './plugins/pod-security.ts';
+import { defaultTolerationSeconds } from './plugins/default-toleration-seconds.ts';
+import { defaultStorageClass } from './plugins/default-storage-class.ts';
+import { storageObjectInUseProtection } from './plugins/storage-object-in-use-protection.ts';
 
 export interface PluginRow {
   name: string;
@@ -24,6 +27,9 @@ export const admissionPlugins: readonly PluginRow[] = [
   // off in kube-apiserver; orch server and orch up enable it, as kubeadm does (see cli/admission-flags.ts)
   { name: 'NodeRestriction', defaultOn: false, factory: nodeRestriction },
   { name: 'PodSecurity', defaultOn: true, factory: podSecurity },
+  { name: 'DefaultTolerationSeconds', defaultOn: true, factory: defaultTolerationSeconds },
+  { name: 'DefaultStorageClass', defaultOn: true, factory: defaultStorageClass },
+  { name: 'StorageObjectInUseProtection', defaultOn: true, factory: storageObjectInUseProtection },
   // webhooks, ResourceQuota and AlwaysDeny come last in Kubernetes' order
   { name: 'AlwaysDeny', defaultOn: false, factory: alwaysDeny },
 ];
