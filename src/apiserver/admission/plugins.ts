@@ -6,6 +6,12 @@
 import type { PluginFactory } from './types.ts';
 import { alwaysAdmit, alwaysDeny } from './plugins/always.ts';
 import { namespaceLifecycle } from './plugins/namespace-lifecycle.ts';
+import { serviceAccount } from './plugins/service-account.ts';
+import { nodeRestriction } from './plugins/node-restriction.ts';
+import { podSecurity } from './plugins/pod-security.ts';
+import { defaultTolerationSeconds } from './plugins/default-toleration-seconds.ts';
+import { defaultStorageClass } from './plugins/default-storage-class.ts';
+import { storageObjectInUseProtection } from './plugins/storage-object-in-use-protection.ts';
 import { validatingAdmissionPolicy } from './plugins/validating-admission-policy/plugin.ts';
 import { mutatingAdmissionPolicy } from './plugins/mutating-admission-policy/plugin.ts';
 
@@ -19,6 +25,13 @@ export interface PluginRow {
 export const admissionPlugins: readonly PluginRow[] = [
   { name: 'AlwaysAdmit', defaultOn: false, factory: alwaysAdmit },
   { name: 'NamespaceLifecycle', defaultOn: true, factory: namespaceLifecycle },
+  { name: 'ServiceAccount', defaultOn: true, factory: serviceAccount },
+  // off in kube-apiserver; orch server and orch up enable it, as kubeadm does (see cli/admission-flags.ts)
+  { name: 'NodeRestriction', defaultOn: false, factory: nodeRestriction },
+  { name: 'PodSecurity', defaultOn: true, factory: podSecurity },
+  { name: 'DefaultTolerationSeconds', defaultOn: true, factory: defaultTolerationSeconds },
+  { name: 'DefaultStorageClass', defaultOn: true, factory: defaultStorageClass },
+  { name: 'StorageObjectInUseProtection', defaultOn: true, factory: storageObjectInUseProtection },
   // webhooks, ResourceQuota and AlwaysDeny come last in Kubernetes' order
   // (MutatingAdmissionWebhook goes between these two, ValidatingAdmissionWebhook after them)
   { name: 'MutatingAdmissionPolicy', defaultOn: true, factory: mutatingAdmissionPolicy },

@@ -7,7 +7,6 @@ import { validatePodSpec } from '../validation/pod-spec.ts';
 import { validatePodSpecUpdate } from '../validation/immutable.ts';
 import { validateEphemeralContainers, validateNoEphemeralContainersOnCreate } from '../validation/ephemeral-containers.ts';
 import { defaultPodSpec } from '../defaults/pod-spec.ts';
-import { addDefaultTolerations } from './pod-default-tolerations.ts';
 import { computeQosClass } from '../../api/qos.ts';
 
 type Pod = CoreV1Pod & KubeObject;
@@ -20,12 +19,10 @@ export const podStrategy = strategyWith<Pod>({
     defaultPodSpec(obj.spec);
     obj.status = { phase: 'Pending', qosClass: computeQosClass(obj) };
   },
-  // the Priority, ServiceAccount and DefaultTolerationSeconds admission plugins
+  // what the Priority admission plugin gives a pod that names no class (the plugins orch has are apiserver/admission's)
   admitCreate(obj) {
     const s = obj.spec!;
     if (s.priority === undefined) s.priority = 0;
-    if (s.serviceAccountName === undefined) s.serviceAccountName = 'default';
-    addDefaultTolerations(s);
   },
   validateCreate: obj => [...validatePodSpec(obj.spec, 'spec'), ...validateEphemeralContainers(obj.spec), ...validateNoEphemeralContainersOnCreate(obj.spec)],
   // (ephemeral containers change only through pods/ephemeralcontainers: validatePodSpecUpdate refuses it here)
