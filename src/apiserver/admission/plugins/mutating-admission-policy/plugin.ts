@@ -8,10 +8,10 @@
 import type { KubeObject } from '../../../../api/object.ts';
 import { StatusError } from '../../../../api/status.ts';
 import type { AdmissionAttributes, AdmissionDeps, AdmissionPlugin } from '../../types.ts';
-import { requestName } from '../validating-admission-policy/deny.ts';
+import { admissionNotReady, requestName } from '../validating-admission-policy/deny.ts';
 import { matchesResources, type MatchContext, type MatchResources } from '../validating-admission-policy/match-resources.ts';
 import { resolveParams, type ParamRef } from '../validating-admission-policy/params.ts';
-import { admissionGroup, follow } from '../validating-admission-policy/policy-source.ts';
+import { admissionGroup, follow, readyWithin } from '../validating-admission-policy/policy-source.ts';
 import { admissionRequest } from '../validating-admission-policy/request-input.ts';
 import { inScope, matchConditionsOutcome } from '../validating-admission-policy/validate-policy.ts';
 import { compileMutatingPolicy, type CompiledMutatingPolicy } from './compiled-policy.ts';
@@ -65,7 +65,8 @@ export function mutatingAdmissionPolicy(deps: AdmissionDeps, store: MutatingPoli
     async admit(a) {
       if (a.resource.group === admissionGroup && exempt.has(a.resource.resource)) return;
       if (!a.object || a.operation === 'DELETE') return;
-      await store.synced;
+      // until the policies have been read, kube-apiserver refuses rather than skip them
+      if (!await readyWithin(store.synced, 10_000)) throw admissionNotReady(a);
       const policies = [...store.policies()].sort((x, y) => x.name.localeCompare(y.name));
       if (!policies.length) return;
       const bindings = [...store.bindings()];

@@ -4,7 +4,7 @@
 // and that reason's code, with the message repeated as a cause — which kubectl prints as
 // `The deployments "web" is invalid: : ValidatingAdmissionPolicy ...`.
 
-import { StatusError, type StatusReason } from '../../../../api/status.ts';
+import { StatusError, forbidden, type StatusReason } from '../../../../api/status.ts';
 import type { AdmissionAttributes } from '../../types.ts';
 
 const codes: Record<string, number> = { Forbidden: 403, Unauthorized: 401, RequestEntityTooLarge: 413, Invalid: 422 };
@@ -26,4 +26,9 @@ export function policyDenial(a: AdmissionAttributes, kind: string, policy: strin
   return new StatusError(codes[r] ?? 422, r as StatusReason, `${qualified} "${name}" is forbidden: ${why}`, {
     name, ...(group ? { group } : {}), kind: resource, causes: [{ message: why }],
   });
+}
+
+/** the policies are not read yet: kube-apiserver's answer from a plugin that is not ready */
+export function admissionNotReady(a: AdmissionAttributes): StatusError {
+  return forbidden({ group: a.resource.group, resource: a.resource.resource }, requestName(a), 'not yet ready to handle request');
 }

@@ -8,10 +8,10 @@ import type { KubeObject } from '../../../../api/object.ts';
 import type { AuthorizationCheck, CelAuthorizer } from '../../../../schema/cel/authorizer.ts';
 import type { AdmissionAttributes, AdmissionDeps, AdmissionPlugin } from '../../types.ts';
 import { compilePolicy, type CompiledPolicy } from './compiled-policy.ts';
-import { policyDenial } from './deny.ts';
+import { admissionNotReady, policyDenial } from './deny.ts';
 import { matchesResources, type MatchContext, type MatchResources } from './match-resources.ts';
 import { ConfigurationError, resolveParams, type ParamRef } from './params.ts';
-import { admissionGroup, follow } from './policy-source.ts';
+import { admissionGroup, follow, readyWithin } from './policy-source.ts';
 import { admissionRequest } from './request-input.ts';
 import { validatePolicy, type PolicyDecision } from './validate-policy.ts';
 import { recordTypeChecking } from './type-checking.ts';
@@ -71,7 +71,8 @@ export function validatingAdmissionPolicy(deps: AdmissionDeps, store: PolicyStor
     stop() { store.stop?.(); },
     async validate(a) {
       if (a.resource.group === admissionGroup && exempt.has(a.resource.resource)) return;
-      await store.synced;
+      // until the policies have been read, kube-apiserver refuses rather than skip them
+      if (!await readyWithin(store.synced, 10_000)) throw admissionNotReady(a);
       const policies = [...store.policies()].sort((x, y) => x.name.localeCompare(y.name));
       if (!policies.length) return;
       const bindings = [...store.bindings()];

@@ -59,3 +59,14 @@ export function follow<T>(registry: Registry, catalog: Catalog, resource: string
   });
   return { items, synced, stop() { stopped = true; watcher?.cancel(); } };
 }
+
+/** resolves once `synced` does; false when it has not within `ms` (the plugin is not ready) */
+export async function readyWithin(synced: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>(res => { timer = setTimeout(() => res(false), ms); timer.unref(); });
+  try {
+    return await Promise.race([synced.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
