@@ -74,7 +74,12 @@ export function validatePolicyBinding(obj: KubeObject): FieldError[] {
     if (!actions.length) errors.push({ type: 'FieldValueRequired', field: 'spec.validationActions', detail: 'at least one validation action is required' });
     actions.forEach((a, i) => {
       if (!['Deny', 'Warn', 'Audit'].includes(a)) errors.push({ type: 'FieldValueNotSupported', field: `spec.validationActions[${i}]`, value: a, detail: 'supported values: "Audit", "Deny", "Warn"' });
+      else if (actions.indexOf(a) < i) errors.push({ type: 'FieldValueDuplicate', field: `spec.validationActions[${i}]`, value: a });
     });
+    // the same failure in the response and in its warnings says nothing new
+    if (actions.includes('Deny') && actions.includes('Warn')) {
+      errors.push({ type: 'FieldValueInvalid', field: 'spec.validationActions', value: actions, detail: 'must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)' });
+    }
   }
   return errors;
 }

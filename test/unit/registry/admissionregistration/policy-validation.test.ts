@@ -28,6 +28,8 @@ test('a binding needs its policy name and known validation actions', async () =>
     const info = r.info('admissionregistration.k8s.io', 'validatingadmissionpolicybindings');
     const err = await r.store.create(info, undefined, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b' }, spec: { validationActions: ['Deny', 'Block'] } } as unknown as KubeObject).then(() => undefined, e => e);
     assert.equal(err.message, 'ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io "b" is invalid: [spec.policyName: Required value, spec.validationActions[1]: Unsupported value: "Block": supported values: "Audit", "Deny", "Warn"]');
+    const both = await r.store.create(info, undefined, { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: ['Deny', 'Warn', 'Warn'] } } as unknown as KubeObject).then(() => undefined, e => e);
+    assert.equal(both.message, 'ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io "b" is invalid: [spec.validationActions[2]: Duplicate value: "Warn", spec.validationActions: Invalid value: ["Deny","Warn","Warn"]: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)]');
   } finally { await r.close(); }
 });
 
