@@ -14,6 +14,7 @@ export const admissionFlags: Record<string, Flag> = {
   // authorizer leaves nodes' writes to it
   'enable-admission-plugins': { type: 'string', default: 'NodeRestriction', description: `admission plugins to enable besides the default-on ones (${admissionPlugins.filter(p => p.defaultOn).map(p => p.name).join(', ')}), comma-separated; known: ${names()}` },
   'disable-admission-plugins': { type: 'string', default: '', description: 'admission plugins to disable, even default-on ones, comma-separated' },
+  'admission-control-config-file': { type: 'string', default: '', description: 'an AdmissionConfiguration (apiserver.config.k8s.io/v1) with plugins\' configurations (PodSecurity: defaults and exemptions)' },
 };
 
 /** the flags as the server takes them; bad names are a usage error with kube-apiserver's message */
@@ -21,6 +22,7 @@ export function admissionOptions(values: Record<string, string | boolean | undef
   const admission = {
     enable: pluginList(String(values['enable-admission-plugins'] ?? 'NodeRestriction')),
     disable: pluginList(String(values['disable-admission-plugins'] ?? '')),
+    configFile: String(values['admission-control-config-file'] ?? '') || undefined,
   };
   flag(() => enabledAdmissionPlugins(admission));
   return { admission };

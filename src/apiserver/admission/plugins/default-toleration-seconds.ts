@@ -10,10 +10,11 @@ export const defaultTolerationSecondsValue = 300;
 const taintKeys = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'];
 
 function toleratesNoExecute(list: CoreV1Toleration[], key: string): boolean {
-  return list.some(t => (t.effect === undefined || t.effect === '' || t.effect === 'NoExecute') && (t.key === key || ((t.key ?? '') === '' && t.operator === 'Exists')));
+  return list.some(t => !!t && (t.effect === undefined || t.effect === '' || t.effect === 'NoExecute') && (t.key === key || ((t.key ?? '') === '' && t.operator === 'Exists')));
 }
 
 export function addDefaultTolerations(spec: Pick<CoreV1PodSpec, 'tolerations'>): void {
+  if (spec.tolerations != null && !Array.isArray(spec.tolerations)) return; // malformed: the strategy refuses it
   const list = spec.tolerations ?? [];
   const added = taintKeys.filter(k => !toleratesNoExecute(list, k)).map(key => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: defaultTolerationSecondsValue }));
   if (added.length) spec.tolerations = [...list, ...added];

@@ -76,8 +76,8 @@ async function admitMirrorPod(node: string, a: AdmissionAttributes, pod: Pod, re
   if (spec.serviceAccountName) throw no(`node ${q} can not create pods that reference a service account`);
   if (podReferences(spec, 'secret')) throw no(`node ${q} can not create pods that reference secrets`);
   if (podReferences(spec, 'configMap')) throw no(`node ${q} can not create pods that reference configmaps`);
-  if (spec.volumes?.some(v => v.projected?.sources?.some(s => s.clusterTrustBundle))) throw no(`node ${q} can not create pods that reference clustertrustbundles`);
-  if (spec.volumes?.some(v => v.persistentVolumeClaim)) throw no(`node ${q} can not create pods that reference persistentvolumeclaims`);
+  if (spec.volumes?.some(v => v?.projected?.sources?.some(s => s?.clusterTrustBundle))) throw no(`node ${q} can not create pods that reference clustertrustbundles`);
+  if (spec.volumes?.some(v => v?.persistentVolumeClaim)) throw no(`node ${q} can not create pods that reference persistentvolumeclaims`);
 }
 
 function sameLabels(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {

@@ -11,6 +11,7 @@ import { admissionForbidden } from '../errors.ts';
 import { violations, type Violation } from './pod-security/checks.ts';
 import { policyName, policyOf, type LevelVersion, type Policy } from './pod-security/policy.ts';
 import { existingPodWarnings } from './pod-security/namespace-change.ts';
+import { podSecurityConfig, type PodSecurityConfig } from './pod-security/config.ts';
 
 /** where each workload kind keeps its pod template's spec */
 const templates: Record<string, (o: KubeObject) => CoreV1PodSpec | undefined> = {
@@ -29,11 +30,20 @@ function spec(o: KubeObject): { template?: { spec?: CoreV1PodSpec } } | undefine
 
 const described = (vs: Violation[]) => vs.map(v => `${v.reason} (${v.detail})`).join(', ');
 
+/** why a request is not checked at all (the audit annotation's value), if it is exempt */
+function exemption(config: PodSecurityConfig, a: AdmissionAttributes, podSpec: CoreV1PodSpec | undefined): string | undefined {
+  if (config.exemptNamespaces.has(a.namespace)) return 'namespace';
+  if (config.exemptUsers.has(a.user.name)) return 'user';
+  if (podSpec?.runtimeClassName && config.exemptRuntimeClasses.has(podSpec.runtimeClassName)) return 'runtimeClass';
+  return undefined;
+}
+
 export function podSecurity(deps: AdmissionDeps): AdmissionPlugin {
   const nsInfo = deps.catalog.lookup('', 'v1', 'namespaces')!;
+  const config = podSecurityConfig(deps.pluginConfig?.['PodSecurity']);
   async function policyFor(namespace: string): Promise<Policy | undefined> {
     try {
-      return policyOf((await deps.registry.get(nsInfo, undefined, namespace, undefined, true)).metadata.labels);
+      return policyOf((await deps.registry.get(nsInfo, undefined, namespace, undefined, true)).metadata.labels, config.defaults);
     } catch {
       return undefined; // NamespaceLifecycle answers for a missing namespace
     }
@@ -43,6 +53,8 @@ export function podSecurity(deps: AdmissionDeps): AdmissionPlugin {
    * workload's template only draws warnings, for the enforce level and the warn level both
    */
   function judge(a: AdmissionAttributes, policy: Policy, podSpec: CoreV1PodSpec, isPod: boolean): void {
+    const exempt = exemption(config, a, podSpec);
+    if (exempt) return a.annotate('pod-security.kubernetes.io/exempt', exempt);
     const at = (p: LevelVersion) => violations(p.level, podSpec);
     const would = (p: LevelVersion, vs: Violation[]) => `would violate PodSecurity ${JSON.stringify(policyName(p))}: ${described(vs)}`;
     a.annotate('pod-security.kubernetes.io/enforce-policy', policyName(policy.enforce));
@@ -63,7 +75,8 @@ export function podSecurity(deps: AdmissionDeps): AdmissionPlugin {
       const gr = `${a.resource.resource}.${a.resource.group}`;
       if (gr === 'namespaces.') {
         if (a.operation !== 'UPDATE' || a.subresource) return;
-        for (const w of await existingPodWarnings(deps, a)) a.warn(w);
+        if (config.exemptNamespaces.has(a.name)) return;
+        for (const w of await existingPodWarnings(deps, a, config)) a.warn(w);
         return;
       }
       if (!a.namespace || !a.object || (a.operation !== 'CREATE' && a.operation !== 'UPDATE')) return;

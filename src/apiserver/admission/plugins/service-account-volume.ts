@@ -30,14 +30,16 @@ export function tokenVolume(name: string): CoreV1Volume {
 /** mounts the token into `spec` (a pod being created); the volume is added only if a container mounts it */
 export function mountServiceAccountToken(spec: CoreV1PodSpec, random: () => number): void {
   const volumes = spec.volumes ?? [];
-  // a pod that carries one already (its spec copied from another pod's) keeps it and its name
-  const existing = volumes.find(v => v.name.startsWith(tokenVolumePrefix))?.name;
+  // a pod that carries one already (its spec copied from another pod's) keeps it and its name;
+  // malformed entries (null) are the strategy's to refuse, after admission
+  const existing = volumes.find(v => typeof v?.name === 'string' && v.name.startsWith(tokenVolumePrefix))?.name;
   const name = existing ?? tokenVolumePrefix + Array.from({ length: 5 }, () => alphabet[Math.floor(random() * alphabet.length) % alphabet.length]).join('');
   let needed = false;
   for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
-    const mounts = c.volumeMounts ?? [];
+    if (!c || typeof c !== 'object') continue;
+    const mounts = Array.isArray(c.volumeMounts) ? c.volumeMounts : [];
     // something of the pod's own at the token path keeps the token out of that container
-    if (mounts.some(m => m.mountPath === tokenMountPath)) continue;
+    if (mounts.some(m => m?.mountPath === tokenMountPath)) continue;
     c.volumeMounts = [...mounts, { name, readOnly: true, mountPath: tokenMountPath }];
     needed = true;
   }

@@ -53,6 +53,7 @@ export function serviceAccount(deps: AdmissionDeps): AdmissionPlugin {
       if (!handles(a)) return;
       const pod = a.object;
       if (isMirror(pod)) return checkMirror(a, pod);
+      if (pod.spec !== undefined && (pod.spec === null || typeof pod.spec !== 'object')) return; // the strategy refuses it
       const spec = pod.spec ??= { containers: [] };
       if (!spec.serviceAccountName) spec.serviceAccountName = defaultAccount;
       const sa = await lookup(a, spec.serviceAccountName);
@@ -81,7 +82,7 @@ function checkMirror(a: AdmissionAttributes, pod: Pod): void {
   const spec = pod.spec;
   if (spec?.serviceAccountName) throw admissionForbidden(a, 'a mirror pod may not reference service accounts');
   if (spec && podReferences(spec, 'secret')) throw admissionForbidden(a, 'a mirror pod may not reference secrets');
-  if (spec?.volumes?.some(v => v.projected?.sources?.some(s => s.serviceAccountToken))) {
+  if (spec?.volumes?.some(v => v?.projected?.sources?.some(s => s?.serviceAccountToken))) {
     throw admissionForbidden(a, 'a mirror pod may not use ServiceAccountToken volume projections');
   }
 }

@@ -12,18 +12,21 @@ export type Policy = Record<Mode, LevelVersion>;
 export const labelPrefix = 'pod-security.kubernetes.io/';
 const levels: readonly Level[] = ['privileged', 'baseline', 'restricted'];
 
-function read(labels: Record<string, string>, mode: Mode): LevelVersion {
-  const level = labels[`${labelPrefix}${mode}`];
-  const version = labels[`${labelPrefix}${mode}-version`];
+/** the configured defaults, by label name without the prefix ("enforce", "enforce-version", ...) */
+export type Defaults = Readonly<Record<string, string>>;
+
+function read(labels: Record<string, string>, mode: Mode, defaults: Defaults): LevelVersion {
+  const level = labels[`${labelPrefix}${mode}`] ?? defaults[mode];
+  const version = labels[`${labelPrefix}${mode}-version`] ?? defaults[`${mode}-version`];
   const badLevel = level !== undefined && !levels.includes(level as Level);
   const badVersion = version !== undefined && version !== 'latest' && !/^v1\.(0|[1-9][0-9]*)$/.test(version);
   if (badLevel || badVersion) return { level: 'restricted', version: 'latest' };
   return { level: (level as Level | undefined) ?? 'privileged', version: version ?? 'latest' };
 }
 
-export function policyOf(labels: Record<string, string> | undefined): Policy {
+export function policyOf(labels: Record<string, string> | undefined, defaults: Defaults = {}): Policy {
   const l = labels ?? {};
-  return { enforce: read(l, 'enforce'), warn: read(l, 'warn'), audit: read(l, 'audit') };
+  return { enforce: read(l, 'enforce', defaults), warn: read(l, 'warn', defaults), audit: read(l, 'audit', defaults) };
 }
 
 /** "restricted:latest", as messages name a policy */
