@@ -7,7 +7,7 @@
 import type { KubeObject } from '../../../../api/object.ts';
 import { labelSelectorFromObject, matchesLabels } from '../../../../api/selectors/label.ts';
 import type { Registry } from '../../../../registry/registry.ts';
-import type { Catalog } from '../../../../schema/types.ts';
+import type { Catalog, ResourceInfo } from '../../../../schema/types.ts';
 import type { CompiledPolicy } from './compiled-policy.ts';
 
 export interface ParamRef { name?: string; namespace?: string; selector?: unknown; parameterNotFoundAction?: string }
@@ -15,15 +15,19 @@ export interface ParamRef { name?: string; namespace?: string; selector?: unknow
 /** a binding or policy that cannot be applied as configured */
 export class ConfigurationError extends Error {}
 
+/** the resource a paramKind names, or the error that makes its policy misconfigured */
+export function paramResource(catalog: Catalog, kind: NonNullable<CompiledPolicy['paramKind']>): ResourceInfo | string {
+  const apiVersion = kind.apiVersion ?? '';
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') as [string, string] : ['', apiVersion];
+  return catalog.byKind(group, version, kind.kind ?? '')
+    ?? `failed to find resource referenced by paramKind: '${group ? `${group}/` : ''}${version}, Kind=${kind.kind ?? ''}'`;
+}
+
 export async function resolveParams(registry: Registry, catalog: Catalog, policy: Pick<CompiledPolicy, 'paramKind'>, ref: ParamRef | undefined, requestNamespace: string): Promise<Array<KubeObject | null>> {
   const kind = policy.paramKind;
   if (!kind || !ref) return [null];
-  const apiVersion = kind.apiVersion ?? '';
-  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') as [string, string] : ['', apiVersion];
-  const info = catalog.byKind(group, version, kind.kind ?? '');
-  if (!info) {
-    throw new ConfigurationError(`failed to find resource referenced by paramKind: '${group ? `${group}/` : ''}${version}, Kind=${kind.kind ?? ''}'`);
-  }
+  const info = paramResource(catalog, kind);
+  if (typeof info === 'string') throw new ConfigurationError(info);
   let namespace: string | undefined;
   if (info.namespaced) {
     namespace = ref.namespace || requestNamespace;

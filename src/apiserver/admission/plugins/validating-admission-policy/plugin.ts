@@ -10,7 +10,7 @@ import type { AdmissionAttributes, AdmissionDeps, AdmissionPlugin } from '../../
 import { compilePolicy, type CompiledPolicy } from './compiled-policy.ts';
 import { admissionNotReady, policyDenial } from './deny.ts';
 import { matchesResources, type MatchContext, type MatchResources } from './match-resources.ts';
-import { ConfigurationError, resolveParams, type ParamRef } from './params.ts';
+import { ConfigurationError, paramResource, resolveParams, type ParamRef } from './params.ts';
 import { admissionGroup, follow, readyWithin } from './policy-source.ts';
 import { admissionRequest } from './request-input.ts';
 import { validatePolicy, type PolicyDecision } from './validate-policy.ts';
@@ -88,9 +88,15 @@ export function validatingAdmissionPolicy(deps: AdmissionDeps, store: PolicyStor
       const request = admissionRequest(a);
       const authorizer = celAuthorizer(deps, a);
       const requestResource = { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name };
-      let denial: { policy: string; binding: string; decision: PolicyDecision } | undefined;
+      let denial: { policy: string; binding?: string; decision: PolicyDecision } | undefined;
       for (const p of policies) {
         if (!await matchesResources(p.matchConstraints, a, ctx, true)) continue;
+        // a paramKind that names nothing served misconfigures the policy, whatever its bindings
+        const kindError = p.paramKind ? paramResource(deps.catalog, p.paramKind) : undefined;
+        if (typeof kindError === 'string') {
+          if (p.failurePolicy !== 'Ignore') denial ??= { policy: p.name, decision: { action: 'deny', evaluation: 'error', message: `failed to configure policy: ${kindError}` } };
+          continue;
+        }
         const annotations = new Map<string, string[]>();
         for (const b of bindings.filter(x => (x.spec as BindingSpec | undefined)?.policyName === p.name).sort((x, y) => x.metadata.name!.localeCompare(y.metadata.name!))) {
           const spec = b.spec as BindingSpec;

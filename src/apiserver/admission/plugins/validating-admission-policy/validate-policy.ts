@@ -104,7 +104,8 @@ export function matchConditionsOutcome(conditions: Compiled[], failurePolicy: st
   }
   if (!failures.length) return 'match';
   if (failurePolicy === 'Ignore') return 'skip';
-  return { error: `failed to evaluate matchConditions: ${failures.length === 1 ? failures[0]! : `[${failures.join(', ')}]`}` };
+  // Go's error aggregate: one error as itself, several as [a, b]
+  return { error: failures.length === 1 ? failures[0]! : `[${failures.join(', ')}]` };
 }
 
 function evaluateAll(p: CompiledPolicy, run: Run): PolicyResult {
@@ -114,8 +115,8 @@ function evaluateAll(p: CompiledPolicy, run: Run): PolicyResult {
   const decisions = p.validations.map((v, index): PolicyDecision => {
     const r = run(v.check);
     if (isCelError(r)) return errorDecision(p, r.message, index);
-    if (typeof r !== 'boolean') return errorDecision(p, `expression '${v.check.expression}' resulted in unsupported return type: ${celTypeName(r)}`, index);
-    if (r) return { action: 'admit', evaluation: 'admit', message: '', index };
+    // anything but true denies (Kubernetes' type check would have refused a non-bool expression)
+    if (r === true) return { action: 'admit', evaluation: 'admit', message: '', index };
     return { action: 'deny', evaluation: 'deny', message: messageFor(v, run), reason: v.reason || 'Invalid', index };
   });
   const annotations = p.auditAnnotations.flatMap((an): AnnotationResult[] => {

@@ -164,3 +164,13 @@ test('type checking: status.typeChecking names fields the matched kinds lack, on
     assert.equal(got!.metadata.generation, 1);
   } finally { plugin.stop(); await r.close(); }
 });
+
+test('a paramKind that names nothing served misconfigures the policy (no binding named)', async () => {
+  const { r, plugin, put } = await setup();
+  try {
+    await put(policy('nokind', { paramKind: { apiVersion: 'example.com/v1', kind: 'Limit' }, validations: [{ expression: 'true' }] }));
+    await put(binding('nokind-b', 'nokind', { paramRef: { name: 'x', parameterNotFoundAction: 'Deny' } }));
+    const err = await refusal(plugin, attributes(r.info('apps', 'deployments'), { object: deployment(1) }));
+    assert.equal(err.message, "deployments.apps \"web\" is forbidden: ValidatingAdmissionPolicy 'nokind' denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Limit'");
+  } finally { plugin.stop(); await r.close(); }
+});
