@@ -147,5 +147,6 @@ const audited = new WeakSet<AdmissionAttributes>();
 function auditFailure(a: AdmissionAttributes, policy: string, binding: string, d: PolicyDecision, actions: string[]): void {
   if (audited.has(a)) return;
   audited.add(a);
-  a.annotate(validationFailureAnnotation, JSON.stringify([{ expressionIndex: d.index ?? 0, message: d.message, validationActions: actions, binding, policy }]));
+  // the fields in the order kube-apiserver's ValidationFailureValue marshals them
+  a.annotate(validationFailureAnnotation, JSON.stringify([{ message: d.message, policy, binding, expressionIndex: d.index ?? 0, validationActions: actions }]));
 }

@@ -103,7 +103,7 @@ test('Warn and Audit actions admit, with a warning and the validation_failure an
     await plugin.validate!(a);
     assert.deepEqual(a.warnings, ["Validation failed for ValidatingAdmissionPolicy 'p' with binding 'b': too many"]);
     assert.deepEqual(a.annotations, {
-      [validationFailureAnnotation]: '[{"expressionIndex":0,"message":"too many","validationActions":["Warn","Audit"],"binding":"b","policy":"p"}]',
+      [validationFailureAnnotation]: '[{"message":"too many","policy":"p","binding":"b","expressionIndex":0,"validationActions":["Warn","Audit"]}]',
       'p/seen': 'replicas 5',
     });
   } finally { plugin.stop(); await r.close(); }
