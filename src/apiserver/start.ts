@@ -21,6 +21,7 @@ import { buildAuthorization } from './authz/modes.ts';
 import { setupAuthentication, type AuthenticationFlags } from './authn/setup.ts';
 import { enabledAdmissionPlugins, type AdmissionFlags } from './admission/options.ts';
 import { buildAdmissionChain } from './admission/chain.ts';
+import { readAdmissionConfig } from './admission/config-file.ts';
 import { ensureDefaultStorageClass, ensureKubernetesEndpoints, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
 
 export interface ServerConfig {
@@ -75,6 +76,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const log = cfg.log;
   // bad admission flags stop the server before it opens anything
   const admissionPlugins = enabledAdmissionPlugins(cfg.admission ?? {});
+  const pluginConfig = cfg.admission?.configFile ? await readAdmissionConfig(cfg.admission.configFile) : undefined;
   // before anything is written into them: the database holds every Secret
   await securePrivateDirs(cfg.dataDir, cfg.certDir ?? join(cfg.dataDir, 'pki'), log);
   const health = createHealth({ now: () => Date.now(), livezGracePeriodMs: cfg.livezGracePeriodMs ?? 0 });
@@ -103,7 +105,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const rbacDone = health.addPostStartHook('rbac/bootstrap-roles');
   const authz = await buildAuthorization({ modes: cfg.authorizationModes ?? 'Node,RBAC', anonymous: cfg.anonymousAuth ?? true, registry: store, catalog, log });
   rbacDone();
-  const admission = buildAdmissionChain(admissionPlugins, { registry: store, catalog, authorizer: authz.authorization.authorizer, now: () => new Date(), random: Math.random, features: cfg.features, log });
+  const admission = buildAdmissionChain(admissionPlugins, { registry: store, catalog, authorizer: authz.authorization.authorizer, now: () => new Date(), random: Math.random, features: cfg.features, log, pluginConfig });
   log.info('admission plugins', { order: admission.names.join(',') });
   const server = createApiServer({ admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);

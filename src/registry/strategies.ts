@@ -17,6 +17,7 @@ import { limitRangeStrategy } from './core/limit-ranges.ts';
 import { validateResourceQuota, validateResourceQuotaUpdate } from './validation/resource-quota.ts';
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhook-configurations.ts';
 import { csrStrategy } from './certificates/csr.ts';
+import { validateMutatingPolicy, validatePolicyBinding, validateValidatingPolicy } from './admissionregistration/policy-validation.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
 const rbacNames = strategyWith({ allowCreateOnUpdate: true, nameRule: 'path-segment' });
@@ -57,6 +58,10 @@ const table: Record<string, Strategy> = {
   'mutatingwebhookconfigurations.admissionregistration.k8s.io': mutatingWebhookConfigurationStrategy,
   'validatingwebhookconfigurations.admissionregistration.k8s.io': validatingWebhookConfigurationStrategy,
   'certificatesigningrequests.certificates.k8s.io': csrStrategy,
+  'validatingadmissionpolicies.admissionregistration.k8s.io': strategyWith({ tracksGeneration: true, validateCreate: validateValidatingPolicy, validateUpdate: validateValidatingPolicy }),
+  'validatingadmissionpolicybindings.admissionregistration.k8s.io': strategyWith({ validateCreate: validatePolicyBinding, validateUpdate: validatePolicyBinding }),
+  'mutatingadmissionpolicies.admissionregistration.k8s.io': strategyWith({ tracksGeneration: true, validateCreate: validateMutatingPolicy, validateUpdate: validateMutatingPolicy }),
+  'mutatingadmissionpolicybindings.admissionregistration.k8s.io': strategyWith({ validateCreate: validatePolicyBinding, validateUpdate: validatePolicyBinding }),
 };
 
 export function strategyFor(info: Pick<ResourceInfo, 'group' | 'resource'>): Strategy {

@@ -19,16 +19,36 @@ import { skipForMissing } from '../support/requires.ts';
 import { kubectl, kubectls, type Run } from './support/kubectl.ts';
 import { repoRoot } from './support/orch-process.ts';
 import { until } from './support/until.ts';
+import { unmountAllUnder } from '../../src/agent/pods/volumes/host-mounts.ts';
 
 const loop = ['sh', '-c', "trap 'exit 0' TERM; while true; do sleep 1; done"];
 
-async function up(dataDir: string, runtime: string, t: { after(fn: () => unknown): void }): Promise<void> {
+/**
+ * Cleanup in one hook, last made first undone: node:test runs `after` hooks in the order they
+ * were registered, and one that throws skips the rest, so a data dir removed before `orch up`
+ * stops (its pods' kube-api-access tmpfs still mounted: EBUSY) left orch up running and the test
+ * file hanging.
+ */
+function teardownOf(t: { after(fn: () => unknown): void }): (fn: () => unknown) => void {
+  const steps: Array<() => unknown> = [];
+  t.after(async () => { for (const fn of steps.reverse()) await fn(); });
+  return fn => { steps.push(fn); };
+}
+
+async function tempDir(onTeardown: (fn: () => unknown) => void): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'orch-accept-'));
+  // the pods' tmpfs volumes stay mounted after Ctrl-C, as the kubelet leaves them
+  onTeardown(async () => { await unmountAllUnder(dir); await rm(dir, { recursive: true, force: true }); });
+  return dir;
+}
+
+async function up(dataDir: string, runtime: string, onTeardown: (fn: () => unknown) => void): Promise<void> {
   const child = spawn(join(repoRoot, 'bin/orch'), ['up', '--data-dir', dataDir, '--port', '0', '--agent-port', '0', '--runtime', runtime], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '', err = '';
   child.stdout!.on('data', d => { out += d; });
   child.stderr!.on('data', d => { err += d; });
   const exited = new Promise<void>(r => child.once('exit', () => r()));
-  t.after(async () => { child.kill('SIGINT'); await exited; });
+  onTeardown(async () => { child.kill('SIGINT'); await exited; });
   await Promise.race([
     until('orch up Ready', async () => /^node \S+ Ready/m.test(out), 60_000),
     exited.then(() => { throw new Error(`orch up exited: ${err}`); }),
@@ -138,15 +158,15 @@ async function daemonSetAcrossTwoNodes(kubeconfig: string, image: string, k: { p
 test('kubectl workflows against orch up on the simulated runtime', { timeout: 420_000 }, async t => {
   const versions = kubectls();
   if (!versions.length) return t.skip(skipForMissing('kubectl not installed'));
-  const dir = await mkdtemp(join(tmpdir(), 'orch-accept-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
+  const onTeardown = teardownOf(t);
+  const dir = await tempDir(onTeardown);
   const dataDir = join(dir, 'data');
-  await up(dataDir, 'sim', t);
+  await up(dataDir, 'sim', onTeardown);
   const kubeconfig = join(dataDir, 'admin.kubeconfig');
   await Promise.all(versions.map(workflows(kubeconfig, ['registry.local/app:1.0', 'registry.local/app:2.0'], false)));
   // a second node joins for the DaemonSet
   const pool = await startNodePool({ kubeconfig, nodes: 1 });
-  t.after(() => pool.stop());
+  onTeardown(() => pool.stop());
   await daemonSetAcrossTwoNodes(kubeconfig, 'registry.local/app:1.0', versions[0]!);
 });
 
@@ -155,10 +175,10 @@ test('kubectl workflows against orch up on its own containerd', { timeout: 420_0
   if (skip) return t.skip(skipForMissing(skip));
   const versions = kubectls();
   if (!versions.length) return t.skip(skipForMissing('kubectl not installed'));
-  const dir = await mkdtemp(join(tmpdir(), 'orch-accept-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
+  const onTeardown = teardownOf(t);
+  const dir = await tempDir(onTeardown);
   const dataDir = join(dir, 'data');
-  await up(dataDir, 'containerd', t);
+  await up(dataDir, 'containerd', onTeardown);
   const kubeconfig = join(dataDir, 'admin.kubeconfig');
   const images: [string, string] = ['docker.io/library/busybox:1', 'docker.io/library/busybox:2'];
   for (const name of images) {
@@ -169,6 +189,6 @@ test('kubectl workflows against orch up on its own containerd', { timeout: 420_0
   await Promise.all(versions.map(workflows(kubeconfig, images, true)));
   // a second node (on the simulated runtime) joins for the DaemonSet
   const pool = await startNodePool({ kubeconfig, nodes: 1 });
-  t.after(() => pool.stop());
+  onTeardown(() => pool.stop());
   await daemonSetAcrossTwoNodes(kubeconfig, images[0], versions[0]!);
 });

@@ -16,6 +16,7 @@ import { skipForMissing } from '../support/requires.ts';
 import { kubectl, kubectls } from './support/kubectl.ts';
 import { repoRoot } from './support/orch-process.ts';
 import { until } from './support/until.ts';
+import { unmountAllUnder } from '../../src/agent/pods/volumes/host-mounts.ts';
 
 interface Up { out(): string; stop(signal?: NodeJS.Signals): Promise<number | null> }
 
@@ -40,7 +41,8 @@ test('orch up on the simulated runtime: one command, kubectl, Ctrl-C, and back w
   const versions = kubectls();
   if (!versions.length) return t.skip(skipForMissing('kubectl not installed'));
   const dir = await mkdtemp(join(tmpdir(), 'orch-up-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
+  // the pods' tmpfs volumes (kube-api-access) stay mounted after Ctrl-C, as the kubelet leaves them
+  t.after(async () => { await unmountAllUnder(dir); await rm(dir, { recursive: true, force: true }); });
   const home = join(dir, 'home');
   await mkdir(join(home, '.kube'), { recursive: true });
   // a user's kubeconfig with a cluster of their own, which the merge must keep
@@ -92,7 +94,8 @@ test('orch up on a containerd of its own: an imported image runs, Ctrl-C stops i
   if (!versions.length) return t.skip(skipForMissing('kubectl not installed'));
   const k = versions[0]!;
   const dir = await mkdtemp(join(tmpdir(), 'orch-up-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
+  // the pods' tmpfs volumes (kube-api-access) stay mounted after Ctrl-C, as the kubelet leaves them
+  t.after(async () => { await unmountAllUnder(dir); await rm(dir, { recursive: true, force: true }); });
   const dataDir = join(dir, 'data');
   const kubeconfig = join(dataDir, 'admin.kubeconfig');
   const first = await up(['--data-dir', dataDir]);

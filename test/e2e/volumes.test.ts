@@ -196,6 +196,20 @@ test('volumes on containerd: what containers see, and what the pod leaves behind
     assert.equal(await readFile(join(hostDir, 'shared/hello'), 'utf8'), 'from the host', 'hostPath contents are the host\'s and stay');
   });
 
+  await t.test('in-cluster credentials: the ServiceAccount plugin\'s kube-api-access volume holds a token for the pod, the cluster CA and the namespace', async () => {
+    const dir = '/var/run/secrets/kubernetes.io/serviceaccount';
+    assert.equal((await post(c, 'pods', podBody('incluster', rt, { command: ['sh', '-c', `echo "token=$(cat ${dir}/token)"; echo "ns=$(cat ${dir}/namespace)"; echo "ca=$(head -1 ${dir}/ca.crt)"; while true; do sleep 1; done`] }))).status, 201);
+    const log = await until('credentials printed', async () => { const l = String(await logOf(c, 'incluster')); return l.includes('ca=') && l; }, 60_000);
+    assert.match(log, /^ns=default$/m);
+    assert.match(log, /^ca=-----BEGIN CERTIFICATE-----$/m);
+    const token = /^token=(\S+)$/m.exec(log)![1]!;
+    const review = (await c.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } }), headers: json })).json();
+    assert.equal(review.status.authenticated, true, JSON.stringify(review.status));
+    assert.equal(review.status.user.username, 'system:serviceaccount:default:default');
+    assert.deepEqual(review.status.user.extra['authentication.kubernetes.io/pod-name'], ['incluster']);
+    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/incluster?gracePeriodSeconds=0')).status, 200);
+  });
+
   await t.test('fsGroup: a non-root container reads a 0400 Secret and writes an emptyDir through the pod\'s group; the Secret deleted, it runs on with the last files', async () => {
     const body = podBody('grouped', rt, {
       command: ['sh', '-c', 'echo "secret=$(cat /sec/token)"; echo hi > /data/f && echo "write=ok"; echo "groups=$(id -G)"; ls -ln /data/f; while true; do echo "still=$(cat /sec/token)"; sleep 1; done'],

@@ -8,6 +8,8 @@ import { admissionPlugins } from './plugins.ts';
 export interface AdmissionFlags {
   enable?: readonly string[];
   disable?: readonly string[];
+  /** --admission-control-config-file */
+  configFile?: string;
 }
 
 /** a comma-separated flag value as a list (empty entries dropped, as pflag's StringSlice keeps none of them here) */

@@ -61,6 +61,8 @@ export interface AdmissionDeps {
   random(): number;
   features?: FeatureGates;
   log?: Logger;
+  /** each plugin's configuration from --admission-control-config-file, by plugin name */
+  pluginConfig?: Readonly<Record<string, unknown>>;
 }
 
 export type PluginFactory = (deps: AdmissionDeps) => AdmissionPlugin;

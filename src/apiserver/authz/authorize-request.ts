@@ -3,8 +3,7 @@
 // any handler runs, so nothing of an object reaches a user who may not read it.
 
 import type { IncomingHttpHeaders } from 'node:http';
-import { forbidden, StatusError, unauthorized } from '../../api/status.ts';
-import { nodeIdentity } from './node.ts';
+import { StatusError, unauthorized } from '../../api/status.ts';
 import type { RequestContext, User } from '../context.ts';
 import { attributesOf, type Authorizer } from './attributes.ts';
 import { forbiddenError } from './forbidden.ts';
@@ -37,11 +36,6 @@ export function authorizeRequest(ctx: RequestContext, authenticated: User | unde
   const attrs = attributesOf(user, ctx.info, ctx.query);
   const verdict = setup.authorizer.authorize(attrs);
   if (verdict.decision !== 'allow') throw forbiddenError(attrs, verdict.reason);
-  // NodeRestriction's first rule, applied here: a node changes no other Node object
-  const node = nodeIdentity(user);
-  if (node && attrs.apiGroup === '' && attrs.resource === 'nodes' && ['update', 'patch', 'delete'].includes(attrs.verb) && attrs.name !== node) {
-    throw forbidden({ group: '', resource: 'nodes' }, attrs.name, `node ${JSON.stringify(node)} is not allowed to modify node ${JSON.stringify(attrs.name)}`);
-  }
   if (setup.rbac && attrs.isResourceRequest && ['create', 'update', 'patch'].includes(attrs.verb) && !attrs.subresource) {
     const check = rbacWriteCheck(user, attrs.apiGroup, attrs.resource, attrs.namespace, setup.authorizer, setup.rbac);
     if (check) ctx.admit = check;

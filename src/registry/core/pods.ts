@@ -8,7 +8,6 @@ import { validatePodSpecUpdate } from '../validation/immutable.ts';
 import { validateEphemeralContainers, validateNoEphemeralContainersOnCreate } from '../validation/ephemeral-containers.ts';
 import { defaultPodSpec } from '../defaults/pod-spec.ts';
 import { defaultRequestsFromLimits } from '../defaults/pod-requests.ts';
-import { addDefaultTolerations } from './pod-default-tolerations.ts';
 import { computeQosClass } from '../../api/qos.ts';
 
 type Pod = CoreV1Pod & KubeObject;
@@ -22,12 +21,10 @@ export const podStrategy = strategyWith<Pod>({
     defaultRequestsFromLimits(obj.spec);
     obj.status = { phase: 'Pending' };
   },
-  // the Priority, ServiceAccount and DefaultTolerationSeconds admission plugins
+  // what the Priority admission plugin gives a pod that names no class (the plugins orch has are apiserver/admission's)
   admitCreate(obj) {
     const s = obj.spec!;
     if (s.priority === undefined) s.priority = 0;
-    if (s.serviceAccountName === undefined) s.serviceAccountName = 'default';
-    addDefaultTolerations(s);
     // the class follows the resources as the mutating admission plugins left them (LimitRanger's
     // defaults): Kubernetes' PrepareForCreate, which sets it, runs after them
     obj.status = { ...obj.status, qosClass: computeQosClass(obj) };

@@ -38,6 +38,76 @@ function syntaxError(src: string, err: Error): string {
   return located(src, offset + Number(m[2]) - 1, `Syntax error: ${m[3]}`);
 }
 
+/** the typed objects MutatingAdmissionPolicy expressions build (`Object{spec: Object.spec{...}}`, `JSONPatch{...}`) */
+const objectTypeName = /^(Object(\.[A-Za-z0-9_]+)*|JSONPatch)$/;
+
+/**
+ * Typed object construction as plain maps: Kubernetes types `Object.spec{...}` from the schema,
+ * and what orch does with the result (merge it, or read a patch) only needs its fields.
+ */
+function objectsAsMaps(e: Expr | undefined, nextId: () => bigint): void {
+  if (!e) return;
+  const k = e.exprKind;
+  switch (k.case) {
+    case 'selectExpr': objectsAsMaps(k.value.operand, nextId); return;
+    case 'callExpr': {
+      objectsAsMaps(k.value.target, nextId);
+      k.value.args.forEach(a => objectsAsMaps(a, nextId));
+      return;
+    }
+    case 'listExpr': k.value.elements.forEach(x => objectsAsMaps(x, nextId)); return;
+    case 'structExpr': {
+      const typed = k.value.messageName !== '' && objectTypeName.test(k.value.messageName);
+      if (typed) k.value.messageName = '';
+      for (const en of k.value.entries) {
+        if (typed && en.keyKind.case === 'fieldKey') {
+          const key = { $typeName: 'cel.expr.Expr', id: nextId(), exprKind: { case: 'constExpr', value: { $typeName: 'cel.expr.Constant', constantKind: { case: 'stringValue', value: en.keyKind.value } } } };
+          en.keyKind = { case: 'mapKey', value: key as never };
+        } else if (en.keyKind.case === 'mapKey') objectsAsMaps(en.keyKind.value, nextId);
+        objectsAsMaps(en.value, nextId);
+      }
+      return;
+    }
+    case 'comprehensionExpr': {
+      const c = k.value;
+      [c.iterRange, c.accuInit, c.loopCondition, c.loopStep, c.result].forEach(x => objectsAsMaps(x, nextId));
+      return;
+    }
+    default: return;
+  }
+}
+
+/**
+ * Qualified function names (`sets.contains(a, b)`, `jsonpatch.escapeKey(k)`) parse as a method
+ * call on an identifier; cel-go's checker resolves them to the function of the full name, and so
+ * does this, unless the identifier is a variable.
+ */
+function qualifiedCalls(e: Expr | undefined, variables: ReadonlySet<string>): void {
+  if (!e) return;
+  const k = e.exprKind;
+  switch (k.case) {
+    case 'selectExpr': qualifiedCalls(k.value.operand, variables); return;
+    case 'callExpr': {
+      const t = k.value.target;
+      if (t?.exprKind.case === 'identExpr' && !variables.has(t.exprKind.value.name)) {
+        const full = `${t.exprKind.value.name}.${k.value.function}`;
+        if (kubernetesEnv.funcs.find(full)) { k.value.function = full; k.value.target = undefined; }
+      }
+      qualifiedCalls(k.value.target, variables);
+      k.value.args.forEach(a => qualifiedCalls(a, variables));
+      return;
+    }
+    case 'listExpr': k.value.elements.forEach(x => qualifiedCalls(x, variables)); return;
+    case 'structExpr': k.value.entries.forEach(en => { if (en.keyKind.case === 'mapKey') qualifiedCalls(en.keyKind.value, variables); qualifiedCalls(en.value, variables); }); return;
+    case 'comprehensionExpr': {
+      const c = k.value;
+      [c.iterRange, c.accuInit, c.loopCondition, c.loopStep, c.result].forEach(x => qualifiedCalls(x, variables));
+      return;
+    }
+    default: return;
+  }
+}
+
 /** every undeclared identifier and function, in source order */
 function undeclared(parsed: Parsed, variables: ReadonlySet<string>): Array<{ id: bigint; name: string }> {
   const found: Array<{ id: bigint; name: string }> = [];
@@ -58,7 +128,9 @@ function undeclared(parsed: Parsed, variables: ReadonlySet<string>): Array<{ id:
         return;
       }
       case 'listExpr': k.value.elements.forEach(x => visit(x, scope)); return;
-      case 'structExpr': k.value.entries.forEach(en => { if (en.keyKind.case === 'mapKey') visit(en.keyKind.value, scope); visit(en.value, scope); }); return;
+      case 'structExpr':
+        if (k.value.messageName) found.push({ id: e.id, name: k.value.messageName });
+        k.value.entries.forEach(en => { if (en.keyKind.case === 'mapKey') visit(en.keyKind.value, scope); visit(en.value, scope); }); return;
       case 'comprehensionExpr': {
         const c = k.value;
         visit(c.iterRange, scope);
@@ -80,14 +152,20 @@ function undeclared(parsed: Parsed, variables: ReadonlySet<string>): Array<{ id:
  * Compiles `expression` for an environment declaring `variables` (`object`, `params`, ...);
  * throws a CelCompileError whose message is what Kubernetes reports after "compilation failed: ".
  */
-export function compileCel(expression: string, variables: Iterable<string>): CompiledExpression {
+export function compileCel(expression: string, variables: Iterable<string>, opts: { objectConstruction?: boolean } = {}): CompiledExpression {
   let parsed: Parsed;
   try {
     parsed = parse(expression);
   } catch (err) {
     throw new CelCompileError(syntaxError(expression, err as Error));
   }
-  const missing = undeclared(parsed, new Set(variables));
+  const declared = new Set(variables);
+  qualifiedCalls(parsed.expr, declared);
+  if (opts.objectConstruction) {
+    let id = 1n << 40n; // ids above any the parser gave
+    objectsAsMaps(parsed.expr, () => ++id);
+  }
+  const missing = undeclared(parsed, declared);
   if (missing.length) {
     const positions = parsed.sourceInfo?.positions ?? {};
     throw new CelCompileError(missing.map(m => located(expression, Number(positions[String(m.id)] ?? 0), `undeclared reference to '${m.name}' (in container '')`)).join('\n'));

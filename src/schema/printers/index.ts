@@ -8,6 +8,7 @@ import { podPrinter, podTemplatePrinter } from './pods.ts';
 import { configMapPrinter, endpointsPrinter, eventPrinter, namespacePrinter, nodePrinter, resourceQuotaPrinter, secretPrinter, serviceAccountPrinter, servicePrinter } from './core.ts';
 import { pvcPrinter, pvPrinter, storageClassPrinter, volumeAttachmentPrinter } from './storage.ts';
 import { controllerRevisionPrinter, cronJobPrinter, daemonSetPrinter, deploymentPrinter, jobPrinter, replicaSetPrinter, replicationControllerPrinter, statefulSetPrinter } from './workloads.ts';
+import { admissionPolicyBindingPrinter, mutatingAdmissionPolicyPrinter, validatingAdmissionPolicyPrinter } from './admission-policies.ts';
 import { csrPrinter, endpointSlicePrinter, hpaPrinter, ingressClassPrinter, ingressPrinter, leasePrinter, networkPolicyPrinter, pdbPrinter, priorityClassPrinter, roleBindingPrinter, runtimeClassPrinter, webhookConfigurationPrinter } from './other.ts';
 
 export type { Printer, Column, RowCondition } from './types.ts';
@@ -56,6 +57,10 @@ const printers: Record<string, Printer> = {
   'certificatesigningrequests.certificates.k8s.io': csrPrinter,
   'mutatingwebhookconfigurations.admissionregistration.k8s.io': webhookConfigurationPrinter,
   'validatingwebhookconfigurations.admissionregistration.k8s.io': webhookConfigurationPrinter,
+  'validatingadmissionpolicies.admissionregistration.k8s.io': validatingAdmissionPolicyPrinter,
+  'validatingadmissionpolicybindings.admissionregistration.k8s.io': admissionPolicyBindingPrinter,
+  'mutatingadmissionpolicies.admissionregistration.k8s.io': mutatingAdmissionPolicyPrinter,
+  'mutatingadmissionpolicybindings.admissionregistration.k8s.io': admissionPolicyBindingPrinter,
   'runtimeclasses.node.k8s.io': runtimeClassPrinter,
   'endpointslices.discovery.k8s.io': endpointSlicePrinter,
 };

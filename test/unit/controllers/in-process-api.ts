@@ -18,6 +18,8 @@ export async function startInProcessApi(): Promise<InProcessApi> {
   const dir = mkdtempSync(join(tmpdir(), 'orch-ctl-'));
   const server = await startServer({ dataDir: dir, port: 0, bindAddress: '127.0.0.1', log: silentLogger, compactionIntervalMs: 0 });
   const client = createClient(await loadKubeconfig(server.kubeconfigPath));
+  // what the service account controller (not running here) makes: pods need their account
+  await client.create('/api/v1/namespaces/default/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
   return {
     client,
     async close() {

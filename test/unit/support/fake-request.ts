@@ -74,11 +74,11 @@ export interface TestApi {
 }
 
 /** the router and handlers over a test registry (SQLite and the watch cache, fixed uids and clock) */
-export async function testApi(opts: { features?: FeatureGates; admission?: string[]; user?: User; authorizer?: Authorizer } = {}): Promise<TestApi> {
+export async function testApi(opts: { features?: FeatureGates; admission?: string[]; pluginConfig?: Record<string, unknown>; user?: User; authorizer?: Authorizer } = {}): Promise<TestApi> {
   const reg = await testRegistry();
   const deps: HandlerDeps = { registry: reg.store, catalog: reg.catalog, now: reg.clock.now, watchTimeoutSeconds: () => 60, bookmarkIntervalMs: 60_000 };
   // admission only when a test names the plugins it wants (most tests write into namespaces they never made)
-  if (opts.admission) deps.admission = buildAdmissionChain(opts.admission, { registry: reg.store, catalog: reg.catalog, now: reg.clock.now, random: () => 0.5, features: opts.features });
+  if (opts.admission) deps.admission = buildAdmissionChain(opts.admission, { registry: reg.store, catalog: reg.catalog, now: reg.clock.now, random: () => 0.5, features: opts.features, pluginConfig: opts.pluginConfig });
   return {
     deps,
     storage: reg.storage,

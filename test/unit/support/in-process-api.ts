@@ -21,6 +21,8 @@ export async function startInProcessApi(): Promise<InProcessApi> {
   const server = await startServer({ dataDir: dir, port: 0, bindAddress: '127.0.0.1', log: silentLogger, compactionIntervalMs: 0 });
   const config = await loadKubeconfig(server.kubeconfigPath);
   const client = createClient(config);
+  // what the service account controller (not running here) makes: pods need their account
+  await client.create('/api/v1/namespaces/default/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
   return {
     client, config,
     async close() {

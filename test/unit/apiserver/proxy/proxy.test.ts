@@ -98,6 +98,8 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'proxy-unit-'));
   server = await startServer({ dataDir: dir, port: 0, bindAddress: '127.0.0.1', log: silentLogger, compactionIntervalMs: 0 });
   api = rawClient(server.kubeconfigPath);
+  // what the service account controller (not running here) makes: pods need their account
+  assert.equal((await api.request('POST', '/api/v1/namespaces/default/serviceaccounts', { body: JSON.stringify({ metadata: { name: 'default' } }) })).status, 201);
   backend = http.createServer((req, res) => {
     let body = '';
     req.on('data', d => { body += d; });

@@ -30,6 +30,8 @@ async function cluster(t: import('node:test').TestContext): Promise<{ client: Cl
   const dir = mkdtempSync(join(tmpdir(), 'orch-jobs-'));
   const server = await startServer({ dataDir: dir, port: 0, bindAddress: '127.0.0.1', log: silentLogger, compactionIntervalMs: 0 });
   const client = createClient(await loadKubeconfig(server.kubeconfigPath));
+  // what the service account controller (not running here) makes: pods need their account
+  await client.create('/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'default' } });
   const running: Array<{ stop(): void }> = [];
   t.after(async () => { for (const c of running) c.stop(); client.close(); await server.shutdown(); rmSync(dir, { recursive: true, force: true }); });
   return { client, run: (...c) => { running.push(...c); } };

@@ -26,7 +26,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'orch-storage-flow-'));
   server = await startServer({ dataDir: dir, port: 0, bindAddress: '127.0.0.1', log: silentLogger, compactionIntervalMs: 0 });
   client = createClient(await loadKubeconfig(server.kubeconfigPath));
-  stops.push(startControllers({ client, enabled: ['persistentvolume-binder', 'local-path-provisioner', 'pvc-protection', 'pv-protection', 'ephemeral-volume'], log: silentLogger, settings: { localPathDir: join(dir, 'volumes') } }));
+  stops.push(startControllers({ client, enabled: ['serviceaccount-controller', 'persistentvolume-binder', 'local-path-provisioner', 'pvc-protection', 'pv-protection', 'ephemeral-volume'], log: silentLogger, settings: { localPathDir: join(dir, 'volumes') } }));
   // the node agents' part: the directories of deleted volumes go
   for (const n of ['n1', 'n2']) stops.push(startLocalPathCleanup(client, n, silentLogger));
   stops.push(startScheduler({ client, log: silentLogger, retryUnschedulableMs: 1000 }));

@@ -36,3 +36,17 @@ test('indexOf and lastIndexOf by CEL equality', () => {
   assert.equal(evaluate('[[1], [2]].indexOf([2])'), 1);
   assert.equal(evaluate('[1, 2].lastIndexOf(2.0)'), 1);
 });
+
+test('the sets extension, called by its qualified names', () => {
+  assert.equal(evaluate('sets.contains([1, 2, 3], [3, 1])'), true);
+  assert.equal(evaluate('sets.contains([1, 2], [4])'), false);
+  assert.equal(evaluate('sets.equivalent([1, 2, 2], [2, 1])'), true);
+  assert.equal(evaluate('sets.equivalent([1], [1, 2])'), false);
+  assert.equal(evaluate("sets.intersects(['a', 'b'], ['c', 'b'])"), true);
+  assert.equal(evaluate('sets.intersects([1.0], [1])'), true);
+  assert.equal(evaluate("sets.contains(object.allowed, ['x'])", { object: { allowed: ['x', 'y'] } }), true);
+});
+
+test('jsonpatch.escapeKey escapes a JSON Pointer segment', () => {
+  assert.equal(evaluate("jsonpatch.escapeKey('a/b~c')"), 'a~1b~0c');
+});
