@@ -16,6 +16,8 @@ test('status.used is counted, kept current as objects change, and status.hard fo
   t.after(() => ctl.stop());
 
   await client.create('/api/v1/namespaces', { metadata: { name: 'team' } });
+  // the ServiceAccount admission plugin wants the account a pod runs as (no controller makes it here)
+  await client.create('/api/v1/namespaces/team/serviceaccounts', { metadata: { name: 'default' } });
   const ns = '/api/v1/namespaces/team';
   const pod = (name: string, cpu: string) => ({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'busybox', resources: { requests: { cpu, memory: '64Mi' }, limits: { cpu, memory: '64Mi' } } }] } });
   await client.create(`${ns}/pods`, pod('a', '250m'));
