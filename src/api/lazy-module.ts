@@ -6,10 +6,11 @@
 
 import { createRequire } from 'node:module';
 
-const load = createRequire(import.meta.url);
-
-/** the module `specifier`, required on the first call and the same object ever after */
-export function lazyModule<T>(specifier: string): () => T {
+/**
+ * the module `specifier` (a package, or a path relative to the module `from`, given as its
+ * import.meta.url), required on the first call and the same object ever after
+ */
+export function lazyModule<T>(specifier: string, from: string = import.meta.url): () => T {
   let mod: T | undefined;
-  return () => (mod ??= load(specifier) as T);
+  return () => (mod ??= createRequire(from)(specifier) as T);
 }

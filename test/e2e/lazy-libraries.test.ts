@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
-const lazy = ['@bufbuild/cel', 'cbor-x', 'yaml', 'ws', '@peculiar/x509', 'jose'];
+const lazy = ['@bufbuild/cel', '@bufbuild/re2', 'cbor-x', 'yaml', 'ws', '@peculiar/x509', 'jose'];
 
 // records every specifier the loader resolves and, at exit, Node's own modules loaded
 const hook = `

@@ -5,7 +5,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFile, rename, symlink, unlink, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { stringify } from 'yaml';
+import { yamlLibrary } from '../../api/yaml-library.ts';
 import { writeFileAtomic } from '../../pki/atomic-write.ts';
 import type { IssuedCertificate } from './request-certificate.ts';
 
@@ -50,7 +50,7 @@ export async function writeNodeKubeconfig(path: string, server: string, caPem: s
   const file = resolve(certFile);
   const cluster: Record<string, string> = { server };
   if (caPem) cluster['certificate-authority-data'] = Buffer.from(caPem).toString('base64');
-  await writeFileAtomic(path, stringify({
+  await writeFileAtomic(path, yamlLibrary().stringify({
     apiVersion: 'v1', kind: 'Config',
     clusters: [{ name: 'default-cluster', cluster }],
     users: [{ name: 'default-auth', user: { 'client-certificate': file, 'client-key': file } }],

@@ -4,12 +4,12 @@
 
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
-import { parse } from 'yaml';
+import { yamlLibrary } from '../../api/yaml-library.ts';
 
 interface PluginEntry { name?: string; path?: string; configuration?: unknown }
 
 export async function readAdmissionConfig(path: string): Promise<Record<string, unknown>> {
-  const doc = parse(await readFile(path, 'utf8')) as { apiVersion?: string; kind?: string; plugins?: PluginEntry[] } | null;
+  const doc = yamlLibrary().parse(await readFile(path, 'utf8')) as { apiVersion?: string; kind?: string; plugins?: PluginEntry[] } | null;
   if (!doc || doc.kind !== 'AdmissionConfiguration' || !/^apiserver\.config\.k8s\.io\/v1(alpha1)?$/.test(doc.apiVersion ?? '')) {
     throw new Error(`unable to read admission control configuration from ${JSON.stringify(path)}: not an apiserver.config.k8s.io/v1 AdmissionConfiguration`);
   }
@@ -17,7 +17,7 @@ export async function readAdmissionConfig(path: string): Promise<Record<string, 
   for (const p of doc.plugins ?? []) {
     if (!p.name) continue;
     if (p.configuration !== undefined) out[p.name] = p.configuration;
-    else if (p.path) out[p.name] = parse(await readFile(isAbsolute(p.path) ? p.path : join(dirname(path), p.path), 'utf8'));
+    else if (p.path) out[p.name] = yamlLibrary().parse(await readFile(isAbsolute(p.path) ? p.path : join(dirname(path), p.path), 'utf8'));
   }
   return out;
 }

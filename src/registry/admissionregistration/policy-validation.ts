@@ -6,17 +6,16 @@
 
 import type { FieldError } from '../../api/status.ts';
 import type { KubeObject } from '../../api/object.ts';
-import { CelCompileError, compileCel } from '../../schema/cel/compile.ts';
-import { admissionPolicyVariables } from '../../schema/cel/environment.ts';
+import { cel } from '../../schema/cel/on-demand.ts';
 
 /** `mutation`: a MutatingAdmissionPolicy's mutation, which may build typed objects (Object{...}) */
 function compileErrors(field: string, expression: unknown, mutation = false): FieldError[] {
   if (typeof expression !== 'string' || expression === '') return [{ type: 'FieldValueRequired', field }];
   try {
-    compileCel(expression, admissionPolicyVariables, { objectConstruction: mutation });
+    cel().compileCel(expression, cel().admissionPolicyVariables, { objectConstruction: mutation });
     return [];
   } catch (err) {
-    if (!(err instanceof CelCompileError)) throw err;
+    if (!(err instanceof cel().CelCompileError)) throw err;
     return [{ type: 'FieldValueInvalid', field, value: expression, detail: `compilation failed: ${err.message}` }];
   }
 }

@@ -10,8 +10,8 @@ import { dns1035Label } from '../../api/names.ts';
 import { qualifiedNameErrors } from '../../api/label-rules.ts';
 import { jsonEqual } from '../../api/object.ts';
 import { labelSelectorFromObject } from '../../api/selectors/label.ts';
-import { compileCel } from '../../schema/cel/compile.ts';
 import { validateFullyQualifiedName, validateWebhookService, validateWebhookUrl } from './webhook-client.ts';
+import { cel } from '../../schema/cel/on-demand.ts';
 
 type Json = Record<string, any>;
 
@@ -95,7 +95,7 @@ function validateMatchConditions(field: string, conditions: Json[] | undefined):
     const expr = String(c.expression ?? '').trim();
     if (!expr) errs.push({ type: 'FieldValueRequired', field: `${at}.expression` });
     else {
-      try { compileCel(expr, ['object', 'oldObject', 'request', 'authorizer']); } catch (err) {
+      try { cel().compileCel(expr, ['object', 'oldObject', 'request', 'authorizer']); } catch (err) {
         errs.push({ type: 'FieldValueInvalid', field: `${at}.expression`, value: expr, detail: `compilation failed: ${(err as Error).message}` });
       }
     }

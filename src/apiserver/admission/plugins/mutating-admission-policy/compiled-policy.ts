@@ -3,10 +3,9 @@
 // compiled with typed object construction (`Object{...}`, `JSONPatch{...}`) read as maps.
 
 import type { KubeObject } from '../../../../api/object.ts';
-import { CelCompileError, compileCel } from '../../../../schema/cel/compile.ts';
-import { admissionPolicyVariables } from '../../../../schema/cel/environment.ts';
 import { compileExpression, type Compiled } from '../validating-admission-policy/compiled-policy.ts';
 import type { MatchResources } from '../validating-admission-policy/match-resources.ts';
+import { cel } from '../../../../schema/cel/on-demand.ts';
 
 export interface Mutation { patchType: string; expression: Compiled }
 
@@ -22,9 +21,9 @@ export interface CompiledMutatingPolicy {
 
 function compileMutation(expression: string): Compiled {
   try {
-    return { expression, program: compileCel(expression, admissionPolicyVariables, { objectConstruction: true }) };
+    return { expression, program: cel().compileCel(expression, cel().admissionPolicyVariables, { objectConstruction: true }) };
   } catch (err) {
-    return { expression, error: `compilation failed: ${err instanceof CelCompileError ? err.message : (err as Error).message}` };
+    return { expression, error: `compilation failed: ${err instanceof cel().CelCompileError ? err.message : (err as Error).message}` };
   }
 }
 

@@ -3,10 +3,10 @@
 // when the policy is evaluated ("compilation error: compilation failed: ERROR: ..."), through
 // the policy's failurePolicy.
 
-import { CelCompileError, compileCel, type CompiledExpression } from '../../../../schema/cel/compile.ts';
-import { admissionPolicyVariables } from '../../../../schema/cel/environment.ts';
+import type { CompiledExpression } from '../../../../schema/cel/compile.ts';
 import type { KubeObject } from '../../../../api/object.ts';
 import type { MatchResources } from './match-resources.ts';
+import { cel } from '../../../../schema/cel/on-demand.ts';
 
 
 export interface Compiled { expression: string; program?: CompiledExpression; error?: string }
@@ -24,9 +24,9 @@ export interface CompiledPolicy {
 
 export function compileExpression(expression: string): Compiled {
   try {
-    return { expression, program: compileCel(expression, admissionPolicyVariables) };
+    return { expression, program: cel().compileCel(expression, cel().admissionPolicyVariables) };
   } catch (err) {
-    if (err instanceof CelCompileError) return { expression, error: `compilation failed: ${err.message}` };
+    if (err instanceof cel().CelCompileError) return { expression, error: `compilation failed: ${err.message}` };
     return { expression, error: `compilation failed: ${(err as Error).message}` };
   }
 }

@@ -7,10 +7,10 @@
 import type { KubeObject } from '../../../../api/object.ts';
 import type { Logger } from '../../../../api/log.ts';
 import type { Registry } from '../../../../registry/registry.ts';
-import { renderProblem, undefinedFields } from '../../../../schema/cel/field-check.ts';
 import { schemaNode, type SchemaNode } from '../../../../schema/schema-walker.ts';
 import type { Catalog } from '../../../../schema/types.ts';
 import type { NamedRule } from './match-resources.ts';
+import { cel } from '../../../../schema/cel/on-demand.ts';
 
 export interface ExpressionWarning { fieldRef: string; warning: string }
 
@@ -50,8 +50,8 @@ export function typeCheck(policy: KubeObject, catalog: Catalog): ExpressionWarni
   const warnings: ExpressionWarning[] = [];
   for (const [fieldRef, expression] of expressions(policy)) {
     const parts = kinds.flatMap(k => {
-      const problems = undefinedFields(expression, new Map([['object', k.node], ['oldObject', k.node]]));
-      return problems.length ? [`${k.gvk}: ${problems.map(p => renderProblem(expression, p)).join('\n')}`] : [];
+      const problems = cel().undefinedFields(expression, new Map([['object', k.node], ['oldObject', k.node]]));
+      return problems.length ? [`${k.gvk}: ${problems.map(p => cel().renderProblem(expression, p)).join('\n')}`] : [];
     });
     if (parts.length) warnings.push({ fieldRef, warning: parts.join('\n') });
   }

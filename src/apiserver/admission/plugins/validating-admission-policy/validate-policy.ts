@@ -3,10 +3,10 @@
 // annotations, in kube-apiserver's validator order and words. Errors become decisions through
 // the policy's failurePolicy: Fail denies with the error as message, Ignore admits.
 
-import { celError, isCelError, type CelResult } from '@bufbuild/cel';
-import { withAuthorizer, type CelAuthorizer, type RequestResource } from '../../../../schema/cel/authorizer.ts';
-import { celTypeName, toCelInput } from '../../../../schema/cel/values.ts';
+import type { CelResult } from '@bufbuild/cel';
+import type { CelAuthorizer, RequestResource } from '../../../../schema/cel/authorizer.ts';
 import type { Compiled, CompiledPolicy } from './compiled-policy.ts';
+import { cel } from '../../../../schema/cel/on-demand.ts';
 
 export interface PolicyInputs {
   object: unknown; oldObject: unknown; params: unknown; request: unknown; namespaceObject: unknown;
@@ -46,10 +46,10 @@ class LazyVariables extends Map<string, unknown> {
     if (!def) return undefined;
     let r = this.done.get(name);
     if (r === undefined) {
-      r = def.error ? celError(`composited variable "${name}" fails to compile: ${def.error}`) : this.run(def);
+      r = def.error ? cel().celError(`composited variable "${name}" fails to compile: ${def.error}`) : this.run(def);
       this.done.set(name, r);
     }
-    if (isCelError(r)) throw new Error(r.message);
+    if (cel().isCelError(r)) throw new Error(r.message);
     return r;
   }
 }
@@ -61,14 +61,14 @@ export type Run = (c: Compiled) => CelResult;
 
 function evaluator(p: PolicyScope, inputs: PolicyInputs, authorizerValue: unknown): Run {
   const bindings: Record<string, unknown> = {
-    object: toCelInput(inputs.object), oldObject: toCelInput(inputs.oldObject), params: toCelInput(inputs.params),
-    request: toCelInput(inputs.request), namespaceObject: toCelInput(inputs.namespaceObject),
+    object: cel().toCelInput(inputs.object), oldObject: cel().toCelInput(inputs.oldObject), params: cel().toCelInput(inputs.params),
+    request: cel().toCelInput(inputs.request), namespaceObject: cel().toCelInput(inputs.namespaceObject),
   };
   if (authorizerValue !== undefined) bindings.authorizer = authorizerValue;
   const run = (c: Compiled): CelResult => {
-    if (c.error) return celError(`compilation error: ${c.error}`);
+    if (c.error) return cel().celError(`compilation error: ${c.error}`);
     const r = c.program!.run(bindings);
-    return isCelError(r) ? celError(`expression '${c.expression}' resulted in error: ${r.message}`) : r;
+    return cel().isCelError(r) ? cel().celError(`expression '${c.expression}' resulted in error: ${r.message}`) : r;
   };
   bindings.variables = new LazyVariables(p.variables, c => c.program!.run(bindings));
   return run;
@@ -99,8 +99,8 @@ export function matchConditionsOutcome(conditions: Compiled[], failurePolicy: st
   for (const c of conditions) {
     const r = run(c);
     if (r === false) return 'skip';
-    if (isCelError(r)) failures.push(r.message);
-    else if (typeof r !== 'boolean') failures.push(`expression '${c.expression}' resulted in unsupported return type: ${celTypeName(r)}`);
+    if (cel().isCelError(r)) failures.push(r.message);
+    else if (typeof r !== 'boolean') failures.push(`expression '${c.expression}' resulted in unsupported return type: ${cel().celTypeName(r)}`);
   }
   if (!failures.length) return 'match';
   if (failurePolicy === 'Ignore') return 'skip';
@@ -114,17 +114,17 @@ function evaluateAll(p: CompiledPolicy, run: Run): PolicyResult {
   if (outcome !== 'match') return { matched: true, decisions: [errorDecision(p, outcome.error)], annotations: [] };
   const decisions = p.validations.map((v, index): PolicyDecision => {
     const r = run(v.check);
-    if (isCelError(r)) return errorDecision(p, r.message, index);
+    if (cel().isCelError(r)) return errorDecision(p, r.message, index);
     // anything but true denies (Kubernetes' type check would have refused a non-bool expression)
     if (r === true) return { action: 'admit', evaluation: 'admit', message: '', index };
     return { action: 'deny', evaluation: 'deny', message: messageFor(v, run), reason: v.reason || 'Invalid', index };
   });
   const annotations = p.auditAnnotations.flatMap((an): AnnotationResult[] => {
     const r = run(an.value);
-    if (isCelError(r)) return p.failurePolicy === 'Ignore' ? [] : [{ key: an.key, error: r.message }];
+    if (cel().isCelError(r)) return p.failurePolicy === 'Ignore' ? [] : [{ key: an.key, error: r.message }];
     if (r === null) return [];
     if (typeof r !== 'string') {
-      return [{ key: an.key, error: `valueExpression '${an.value.expression}' resulted in unsupported return type: ${celTypeName(r)}. Return type must be either string or null.` }];
+      return [{ key: an.key, error: `valueExpression '${an.value.expression}' resulted in unsupported return type: ${cel().celTypeName(r)}. Return type must be either string or null.` }];
     }
     const value = r.trim();
     return value ? [{ key: an.key, value: Buffer.from(value).subarray(0, maxAnnotationBytes).toString() }] : [];
@@ -134,7 +134,7 @@ function evaluateAll(p: CompiledPolicy, run: Run): PolicyResult {
 
 /** runs `fn` with an evaluator over the inputs (the authorizer bound for its length) */
 export function inScope<T>(p: PolicyScope, inputs: PolicyInputs, fn: (run: Run) => T): T {
-  if (inputs.authorizer) return withAuthorizer(inputs.authorizer, inputs.requestResource, value => fn(evaluator(p, inputs, value)));
+  if (inputs.authorizer) return cel().withAuthorizer(inputs.authorizer, inputs.requestResource, value => fn(evaluator(p, inputs, value)));
   return fn(evaluator(p, inputs, undefined));
 }
 

@@ -2,9 +2,9 @@
 // (`object`, `oldObject`, `request`, `authorizer`), a boolean out, compiled and evaluated in
 // orch's one Kubernetes CEL environment (schema/cel), as CRD rules and admission policies are.
 
-import { compileCel, isCelError } from '../../../../schema/cel/compile.ts';
-import { withAuthorizer, type CelAuthorizer, type RequestResource } from '../../../../schema/cel/authorizer.ts';
-import { toCelInput } from '../../../../schema/cel/values.ts';
+import type { CelAuthorizer, RequestResource } from '../../../../schema/cel/authorizer.ts';
+import type { CompiledExpression } from '../../../../schema/cel/compile.ts';
+import { cel } from '../../../../schema/cel/on-demand.ts';
 
 export interface MatchConditionVariables {
   object: unknown;
@@ -27,21 +27,21 @@ function goWording(message: string): string {
 
 /** the expression compiled once; an Error with Kubernetes' "compilation failed: ..." when it does not compile */
 export function compileMatchCondition(expression: string): MatchConditionProgram | Error {
-  let program: ReturnType<typeof compileCel>;
+  let program: CompiledExpression;
   try {
-    program = compileCel(expression, variables);
+    program = cel().compileCel(expression, variables);
   } catch (err) {
     return new Error(`compilation failed: ${(err as Error).message}`);
   }
   return vars => {
     const bindings = (authorizer: unknown) => program.run({
-      object: toCelInput(vars.object),
-      oldObject: toCelInput(vars.oldObject),
-      request: toCelInput(vars.request),
+      object: cel().toCelInput(vars.object),
+      oldObject: cel().toCelInput(vars.oldObject),
+      request: cel().toCelInput(vars.request),
       authorizer: authorizer ?? null,
     });
-    const out = vars.authorizer ? withAuthorizer(vars.authorizer, vars.requestResource, bindings) : bindings(undefined);
-    if (isCelError(out)) return new Error(`expression '${expression}' resulted in error: ${goWording(out.message)}`);
+    const out = vars.authorizer ? cel().withAuthorizer(vars.authorizer, vars.requestResource, bindings) : bindings(undefined);
+    if (cel().isCelError(out)) return new Error(`expression '${expression}' resulted in error: ${goWording(out.message)}`);
     if (typeof out !== 'boolean') return new Error(`expression '${expression}' resulted in error: no such overload`);
     return out;
   };
