@@ -17,11 +17,12 @@ import { containerdBenchSkipReason, runRuntimePodStart } from './support/pod-sta
 import { runUpBench } from './support/up-bench.ts';
 import { runWorkloadsBench } from './support/workloads-bench.ts';
 import { runStreamingBench, streamingBenchSkipReason } from './support/streaming-bench.ts';
+import { runAuthzBench } from './authz.ts';
 
 const quick = process.argv.includes('--quick');
 // --only=lists,fanout runs just those sections (start always runs: it brings up the server)
 const only = process.argv.find(a => a.startsWith('--only='))?.slice('--only='.length).split(',');
-const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up', 'workloads', 'streaming'];
+const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up', 'workloads', 'streaming', 'authz'];
 for (const s of only ?? []) if (!sections.includes(s)) throw new Error(`unknown section ${s}; sections: ${sections.join(', ')}`);
 const want = (section: string) => !only || only.includes(section);
 const scale = quick ? 0.2 : 1;
@@ -274,6 +275,11 @@ async function main(): Promise<void> {
         say(ratio('port-forward vs direct TCP', r.forwardedMBps, r.directMBps));
         say(ratio("port-forward vs containerd's server", r.forwardedMBps, r.runtimeMBps));
       }
+    }
+    if (want('authz')) {
+      // RBAC against AlwaysAllow on two servers of their own, loaded side by side (bench/authz.ts)
+      say('');
+      await runAuthzBench({ quick, say });
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

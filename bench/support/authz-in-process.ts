@@ -1,5 +1,6 @@
 // The authorization step alone, in process: what the Node,RBAC chain adds to each request
-// (attributes built, node check, RBAC rules looked up by subject and matched), with 400 other
+// (attributes built, node check, RBAC rules looked up by subject and matched, by the authorizer's
+// own decision function), with 400 other
 // roles and bindings in the index. Free of the machine's load swings that the HTTP figures have.
 
 import { attributesOf } from '../../src/apiserver/authz/attributes.ts';
@@ -7,7 +8,7 @@ import { createChain } from '../../src/apiserver/authz/chain.ts';
 import { nodeAuthorize } from '../../src/apiserver/authz/node.ts';
 import { NodeGraph } from '../../src/apiserver/authz/node-graph.ts';
 import { RbacIndex } from '../../src/apiserver/authz/rbac-index.ts';
-import { ruleAllows } from '../../src/apiserver/authz/rules.ts';
+import { rbacDecision } from '../../src/apiserver/authz/rbac.ts';
 import { parseRequestInfo } from '../../src/apiserver/request-info.ts';
 
 export function authorizeNanoseconds(n = 500_000): number {
@@ -21,7 +22,7 @@ export function authorizeNanoseconds(n = 500_000): number {
   const graph = new NodeGraph();
   const chain = createChain([
     { authorize: a => nodeAuthorize(graph, a) },
-    { authorize: a => ({ decision: ix.rulesFor(a.user, a.namespace).rules.some(r => ruleAllows(a, r)) ? 'allow' : 'no-opinion', reason: '' }) },
+    { authorize: a => rbacDecision(ix, a) },
   ]);
   const user = { name: 'jane', groups: ['system:authenticated'] };
   const q = new URLSearchParams();

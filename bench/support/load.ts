@@ -36,6 +36,8 @@ export async function runLoad(url: string, tls: TlsClient, opts: {
   concurrency: number;
   request: (i: number) => { method: string; path: string; body?: string; accept?: string };
   expect?: number;
+  /** run for this long instead (total then only caps the count): loads side by side share a window */
+  durationMs?: number;
 }): Promise<LoadResult> {
   const session = connect(url, tls);
   await new Promise<void>((res, rej) => { session.once('connect', () => res()); session.once('error', rej); });
@@ -60,12 +62,14 @@ export async function runLoad(url: string, tls: TlsClient, opts: {
     if (r.body !== undefined) stream.end(r.body); else stream.end();
   });
   const started = performance.now();
+  const until = opts.durationMs === undefined ? Infinity : started + opts.durationMs;
+  let done = 0;
   const workers = Array.from({ length: opts.concurrency }, async () => {
-    while (next < opts.total) await one(next++);
+    while (next < opts.total && performance.now() < until) { await one(next++); done++; }
   });
   await Promise.all(workers);
   const seconds = (performance.now() - started) / 1000;
   session.close();
   latencies.sort((a, b) => a - b);
-  return { requests: opts.total, errors, seconds, perSecond: opts.total / seconds, p50ms: percentile(latencies, 50), p99ms: percentile(latencies, 99) };
+  return { requests: done, errors, seconds, perSecond: done / seconds, p50ms: percentile(latencies, 50), p99ms: percentile(latencies, 99) };
 }

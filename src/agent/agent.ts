@@ -92,8 +92,13 @@ export interface AgentSettings {
 
 export interface AgentOptions {
   settings: AgentSettings;
-  /** absent: standalone */
+  /** absent (and no connect): standalone */
   client?: Client;
+  /**
+   * makes the client once the node's name is known, for credentials that name the node (its own
+   * client certificate, TLS bootstrapping); used when `client` is absent
+   */
+  connect?: (nodeName: string) => Promise<Client>;
   /** PEM of the cluster CA, trusted for client certificates when clientCAFile is not set */
   clusterCA?: string;
   hostnameOverride?: string;
@@ -136,6 +141,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   await mkdir(opts.rootDir, { recursive: true });
   const facts = await readMachineFacts(files, opts.hostnameOverride);
   const nodeName = facts.hostname;
+  const apiClient: Client | undefined = opts.client ?? (opts.connect ? await opts.connect(nodeName) : undefined);
 
   const swap = await swapOnBytes(files);
   const swapProblem = swapStartupProblem(swap, s.failSwapOn ?? true);
@@ -181,7 +187,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   server.route('/stats/summary', summaryRoute(stats));
   server.route('/metrics/resource', resourceMetricsRoute(stats));
   server.route('/pods', podsRoute(() => pods?.workers.pods() ?? []));
-  const nodeEvents = opts.client ? eventRecorder(opts.client, 'kubelet', log, nodeName, () => clock.now()) : undefined;
+  const nodeEvents = apiClient ? eventRecorder(apiClient, 'kubelet', log, nodeName, () => clock.now()) : undefined;
   const eviction = evictionManager({
     thresholds,
     transitionPeriodMs: parseDuration(s.evictionPressureTransitionPeriod ?? '5m'),
@@ -208,7 +214,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   let allocatable: Record<string, string> | undefined;
   let lease: { stop(): void } | undefined;
   let localVolumes: { stop(): void } | undefined;
-  if (opts.client && (s.registerNode ?? true)) {
+  if (apiClient && (s.registerNode ?? true)) {
     const observe = async () => {
       lastLoop = clock.now();
       const [usage, runtime] = await Promise.all([readMachineUsage(files, opts.rootDir, opts.diskStats), opts.runtime.state()]);
@@ -223,7 +229,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       };
     };
     reporter = startStatusReporter({
-      client: opts.client,
+      client: apiClient,
       node: registrationNode({ name: nodeName, facts, labels: opts.nodeLabels ?? {}, taints: s.registerWithTaints ?? [], podCIDR: s.podCIDR }),
       observe,
       updateFrequencyMs: updateMs,
@@ -231,7 +237,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       clock,
       log,
     });
-    const client = opts.client;
+    const client = apiClient;
     const r = reporter;
     void reporter.registered.then(() => {
       lease = startLeaseHeartbeat({ client, nodeName, leaseDurationSeconds: s.nodeLeaseDurationSeconds, clock, log, nodeUid: () => r.uid() });
@@ -257,7 +263,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     const internal = () => addressesNow().filter(a => a.type === 'InternalIP').map(a => a.address);
     pods = await startPodManager({
       cri: opts.cri,
-      client: opts.client,
+      client: apiClient,
       nodeName,
       nodeUid: () => reporter?.uid(),
       nodeIPs: () => (opts.nodeIPs?.length ? opts.nodeIPs : internal()),
@@ -291,7 +297,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       clock, log,
       nodeEvent: (reason, message) => nodeEvents?.record({ apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, uid: nodeName } }, 'Warning', reason, message),
     });
-    if (opts.client) localVolumes = startLocalPathCleanup(opts.client, nodeName, log.with({ component: 'local-path' }));
+    if (apiClient) localVolumes = startLocalPathCleanup(apiClient, nodeName, log.with({ component: 'local-path' }));
     server.route('/containerLogs', containerLogsRoute((ns, pod, container, previous) => findLogFile(manager.workers, manager.reader, podLogsDir, ns, pod, container, previous, uid => manager.statusOf(uid))));
     const streaming = { cri: opts.cri, targets: streamTargets(manager.workers, manager.reader), log: log.with({ component: 'streaming' }) };
     server.upgradeRoute('/exec', commandRoute('exec', streaming));
@@ -321,6 +327,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       reporter?.stop();
       lease?.stop();
       await Promise.all([server.close(), healthz?.close()]);
+      // a client the agent made for itself is its own to close
+      if (!opts.client) apiClient?.close();
     },
   };
 }

@@ -16,6 +16,7 @@ export interface FeatureSpec {
 
 /** the gates of the API server (and the commands that share its flags) that orch implements */
 export const apiServerFeatureGates: Readonly<Record<string, FeatureSpec>> = {
+  AllowUnsafeMalformedObjectDeletion: { default: false, stage: 'ALPHA' },
   APIResponseCompression: { default: true, stage: 'BETA' },
   CBORServingAndStorage: { default: false, stage: 'ALPHA' },
   ShardedListAndWatch: { default: false, stage: 'ALPHA' },

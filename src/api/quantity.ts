@@ -21,7 +21,18 @@ const decimalExponent: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k:
 const binaryExponent: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 
 /** a quantity as an exact fraction: numerator / 10^scale */
-function exact(q: unknown): { num: bigint; scale: number } | undefined {
+export interface ExactQuantity { num: bigint; scale: number }
+
+/** which suffixes a quantity is written with, as Go's Quantity keeps its Format */
+export type QuantityFamily = 'BinarySI' | 'DecimalSI' | 'DecimalExponent';
+
+/** the family of a quantity's text (a number given as such is DecimalSI) */
+export function quantityFamily(q: unknown): QuantityFamily {
+  const suffix = /([eE][+-]?\d+|[KMGTPE]i)$/.exec(String(q).trim())?.[1] ?? '';
+  return suffix.endsWith('i') ? 'BinarySI' : /^[eE]/.test(suffix) ? 'DecimalExponent' : 'DecimalSI';
+}
+
+export function exactQuantity(q: unknown): ExactQuantity | undefined {
   const text = typeof q === 'number' ? String(q) : q;
   if (typeof text !== 'string') return undefined;
   const m = /^([+-]?)(\d*)(?:\.(\d*))?([eE][+-]?\d+|[KMGTPE]i|[numkMGTPE]?)$/.exec(text.trim());
@@ -45,7 +56,7 @@ function exact(q: unknown): { num: bigint; scale: number } | undefined {
  * is malformed
  */
 export function compareQuantities(a: unknown, b: unknown): -1 | 0 | 1 | undefined {
-  const x = exact(a), y = exact(b);
+  const x = exactQuantity(a), y = exactQuantity(b);
   if (!x || !y) {
     const fx = parseQuantity(a), fy = parseQuantity(b);
     if (fx === undefined || fy === undefined) return undefined;
@@ -66,15 +77,18 @@ const binarySuffixes = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
  * Undefined when malformed.
  */
 export function canonicalQuantity(q: unknown): string | undefined {
-  const x = exact(q);
-  if (!x) return undefined;
-  const suffix = /([eE][+-]?\d+|[KMGTPE]i)$/.exec(String(q).trim())?.[1] ?? '';
+  const x = exactQuantity(q);
+  return x && formatQuantity(x, quantityFamily(q));
+}
+
+/** an exact value written canonically in a family's suffixes (see canonicalQuantity) */
+export function formatQuantity(x: ExactQuantity, family: QuantityFamily): string {
   let { num, scale } = x;
   while (scale > 0 && num % 10n === 0n) { num /= 10n; scale--; }
   const negative = num < 0n;
   if (negative) num = -num;
   const sign = negative ? '-' : '';
-  if (suffix.endsWith('i') && scale === 0 && num >= 1024n) {
+  if (family === 'BinarySI' && scale === 0 && num >= 1024n) {
     let unit = 0;
     while (unit < 6 && num % 1024n === 0n) { num /= 1024n; unit++; }
     return `${sign}${num}${binarySuffixes[unit]}`;
@@ -87,7 +101,7 @@ export function canonicalQuantity(q: unknown): string | undefined {
     num = (num + div - 1n) / div;
     e = -9;
   }
-  const exponent = /^[eE]/.test(suffix);
+  const exponent = family === 'DecimalExponent';
   let e3 = Math.floor(e / 3) * 3;
   if (!exponent && e3 > 18) e3 = 18;
   num *= 10n ** BigInt(e - e3);

@@ -1,5 +1,6 @@
-// The cluster's TLS material under DATA_DIR/pki: a CA, the API server's serving certificate and an
-// admin client certificate (CN kubernetes-admin, O system:masters). Made on first start, reused
+// The cluster's TLS material under DATA_DIR/pki: a CA, the API server's serving certificate, an
+// admin client certificate (CN kubernetes-admin, O system:masters) and the controller manager's
+// and scheduler's own client certificates. Made on first start, reused
 // afterwards, and reissued only when a certificate no longer fits (names, signer, expiry).
 
 import { X509Certificate as NodeCert } from 'node:crypto';
@@ -24,6 +25,9 @@ export interface Pki {
   /** what the API server shows node agents when it proxies to them (pods/log) */
   kubeletClientCert: string;
   kubeletClientKey: string;
+  /** the controller manager's and the scheduler's own identities (system:kube-controller-manager, system:kube-scheduler) */
+  controllerManager: CertAndKey;
+  scheduler: CertAndKey;
 }
 
 export interface PkiOptions {
@@ -108,7 +112,12 @@ export async function ensurePki(dataDir: string, opts: PkiOptions): Promise<Pki>
   const server = await ensureLeaf('apiserver', { commonName: 'kube-apiserver', days: LEAF_DAYS, usage: 'server', dnsNames: names.dnsNames, ips: names.ips });
   const admin = await ensureLeaf('admin', { commonName: ADMIN_USER, organizations: [ADMIN_GROUP], days: LEAF_DAYS, usage: 'client' });
   const kubeletClient = await ensureLeaf('apiserver-kubelet-client', { commonName: 'kube-apiserver-kubelet-client', organizations: [ADMIN_GROUP], days: LEAF_DAYS, usage: 'client' });
-  return { dir, caCert: ca.cert, caKey: ca.key, serverCert: server.cert, serverKey: server.key, adminCert: admin.cert, adminKey: admin.key, kubeletClientCert: kubeletClient.cert, kubeletClientKey: kubeletClient.key };
+  const controllerManager = await ensureLeaf('controller-manager', { commonName: 'system:kube-controller-manager', days: LEAF_DAYS, usage: 'client' });
+  const scheduler = await ensureLeaf('scheduler', { commonName: 'system:kube-scheduler', days: LEAF_DAYS, usage: 'client' });
+  return {
+    dir, caCert: ca.cert, caKey: ca.key, serverCert: server.cert, serverKey: server.key, adminCert: admin.cert, adminKey: admin.key,
+    kubeletClientCert: kubeletClient.cert, kubeletClientKey: kubeletClient.key, controllerManager, scheduler,
+  };
 }
 
 /** a client certificate signed by the cluster CA (node agents, controllers, extra users) */

@@ -1,7 +1,7 @@
 // kubeconfig files that kubectl and client libraries use as they are: the CA and the client
 // credentials embedded as base64 *-data fields, so the file stands alone.
 
-import { stringify } from 'yaml';
+import { yamlLibrary } from '../api/yaml-library.ts';
 import { writeFileAtomic } from '../pki/atomic-write.ts';
 
 export interface KubeconfigParams {
@@ -21,7 +21,7 @@ export function kubeconfigYaml(p: KubeconfigParams): string {
   const cluster = p.clusterName ?? 'orch';
   const user = p.userName ?? 'admin';
   const context = p.contextName ?? 'orch';
-  return stringify({
+  return yamlLibrary().stringify({
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name: cluster, cluster: { server: p.server, 'certificate-authority-data': b64(p.caCertPem) } }],

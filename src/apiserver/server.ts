@@ -5,7 +5,8 @@ import type { FeatureGates } from '../api/feature-gates.ts';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import http from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { http } from '../streaming/node-http.ts';
 import type { Duplex, Readable } from 'node:stream';
 import type { Logger } from '../api/log.ts';
 import { badRequest, methodNotAllowed } from '../api/status.ts';
@@ -161,7 +162,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
 
   // an HTTP/1.1 Upgrade (WebSocket, SPDY) runs the same pipeline; its answer is written on the
   // client's connection until a subresource that relays it takes the connection over
-  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const abort = new LazyAbort();
     watches.add(abort); // long-running: ended, not waited for, on shutdown
     const res = new http.ServerResponse(req);
@@ -196,7 +197,11 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       // a path that does not decode is answered before any other work
       const info = ctx.info = parseRequestInfo(method, target.rawPath, query);
       if (info.verb === 'watch') watches.add(abort);
-      if (!authz?.anonymous && anonymousPaths.test(info.path)) {
+      // a server without authorization set up serves its health and version to anyone; with it,
+      // these paths are authenticated and authorized like any other (system:public-info-viewer
+      // grants them to every caller, and --anonymous-auth=false makes a caller without
+      // credentials a 401 here too, as in Kubernetes)
+      if (!authz && anonymousPaths.test(info.path)) {
         await serveNonResource(ctx, nonResource);
         return;
       }

@@ -56,6 +56,10 @@ export interface RunningServer {
   url: string;
   port: number;
   kubeconfigPath: string;
+  /** kubeconfigs of the controller manager and the scheduler, each with its own identity */
+  componentKubeconfigs: { controllerManager: string; scheduler: string };
+  /** the cluster CA with its key, for the CSR signers of an in-process controller manager */
+  clusterCA: { cert: string; key: string };
   /** readyz fails first, then (after the shutdown delay) in-flight requests finish and it stops */
   shutdown(): Promise<void>;
 }
@@ -109,6 +113,9 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const url = `https://${host}:${port}`;
   const kubeconfigPath = join(cfg.dataDir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfigPath, { server: url, caCertPem: pki.caCert, clientCertPem: pki.adminCert, clientKeyPem: pki.adminKey });
+  const componentKubeconfigs = { controllerManager: join(cfg.dataDir, 'controller-manager.kubeconfig'), scheduler: join(cfg.dataDir, 'scheduler.kubeconfig') };
+  await writeKubeconfig(componentKubeconfigs.controllerManager, { server: url, caCertPem: pki.caCert, clientCertPem: pki.controllerManager.cert, clientKeyPem: pki.controllerManager.key, userName: 'system:kube-controller-manager' });
+  await writeKubeconfig(componentKubeconfigs.scheduler, { server: url, caCertPem: pki.caCert, clientCertPem: pki.scheduler.cert, clientKeyPem: pki.scheduler.key, userName: 'system:kube-scheduler' });
 
   const nsDone = health.addPostStartHook('start-system-namespaces-controller');
   const bootDone = health.addPostStartHook('bootstrap-controller');
@@ -124,7 +131,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
 
   let stopping: Promise<void> | undefined;
   return {
-    url, port, kubeconfigPath,
+    url, port, kubeconfigPath, componentKubeconfigs, clusterCA: { cert: pki.caCert, key: pki.caKey },
     shutdown() {
       stopping ??= (async () => {
         health.beginShutdown();

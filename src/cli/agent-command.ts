@@ -11,6 +11,12 @@ import { acquireLockFile, type HeldLock } from '../agent/lock-file.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
 import { createClient } from '../client/rest.ts';
 import { flag, signalled, verbosityFlag, type Command } from './command.ts';
+import { startClientCertificates } from '../agent/certificates/client-manager.ts';
+
+/** the CA a kubeconfig trusts, which the agent's endpoint trusts for client certificates too */
+async function clusterCAOf(path: string): Promise<string | undefined> {
+  return (await loadKubeconfig(path).catch(() => undefined))?.ca?.toString('utf8');
+}
 
 /** "a=b,c=d" → { a: 'b', c: 'd' } */
 export function parseLabels(s: string): Record<string, string> {
@@ -29,6 +35,8 @@ export const agentCommand: Command = {
   usage: 'orch agent [--kubeconfig FILE] [--config FILE] [--config-dir DIR] [--root-dir DIR] [flags]',
   flags: {
     kubeconfig: { type: 'string', default: '', description: 'kubeconfig for the API server; without it the agent runs standalone' },
+    'bootstrap-kubeconfig': { type: 'string', default: '', description: 'kubeconfig with a bootstrap token: when --kubeconfig is missing or its certificate no longer fits, the agent asks for a client certificate with it (a CSR), then writes --kubeconfig' },
+    'rotate-certificates': { type: 'boolean', default: false, description: 'renew the client certificate through the certificates API as it nears expiry (as rotateCertificates in --config)' },
     config: { type: 'string', default: '', description: 'KubeletConfiguration file (kubelet.config.k8s.io/v1beta1)' },
     'config-dir': { type: 'string', default: '', description: 'directory of drop-in configuration files (*.conf), merged over --config in lexical order' },
     'root-dir': { type: 'string', default: '/var/lib/agent', description: 'the agent\'s state directory' },
@@ -60,8 +68,21 @@ export const agentCommand: Command = {
     config.featureGates = { ...config.featureGates, ...flagGates };
     const labels = flag(() => parseLabels(String(values['node-labels'] ?? '')));
     const rootDir = resolve(String(values['root-dir']));
-    const kubeconfig = values.kubeconfig ? await loadKubeconfig(String(values.kubeconfig)) : undefined;
+    const bootstrap = String(values['bootstrap-kubeconfig'] ?? '');
+    if (bootstrap && !values.kubeconfig) {
+      process.stderr.write('Error: --bootstrap-kubeconfig needs --kubeconfig, the file the agent writes its credentials to\n');
+      return 1;
+    }
+    if (values['rotate-certificates']) config.rotateCertificates = true;
+    // with bootstrapping or rotation the node's credentials are managed once its name is known
+    const managed = !!bootstrap || !!config.rotateCertificates;
+    const kubeconfig = values.kubeconfig && !managed ? await loadKubeconfig(String(values.kubeconfig)) : undefined;
     const client = kubeconfig ? createClient(kubeconfig, { userAgent: 'orch-agent' }) : undefined;
+    const kubeconfigPath = resolve(String(values.kubeconfig ?? ''));
+    const certDir = String(values['cert-dir'] ?? '') ? resolve(String(values['cert-dir'])) : join(rootDir, 'pki');
+    const connect = values.kubeconfig && managed ? (nodeName: string) => startClientCertificates({
+      kubeconfigPath, bootstrapKubeconfigPath: bootstrap ? resolve(bootstrap) : undefined, certDir, nodeName, rotate: !!config.rotateCertificates, log: log.with({ component: 'certificates' }),
+    }) : undefined;
     const endpoint = config.containerRuntimeEndpoint;
     let lock: HeldLock | undefined;
     let contended: () => void = () => {};
@@ -78,12 +99,13 @@ export const agentCommand: Command = {
       agent = await startAgent({
         settings: config,
         client,
-        clusterCA: kubeconfig?.ca?.toString('utf8'),
+        connect,
+        clusterCA: kubeconfig?.ca?.toString('utf8') ?? (managed ? await clusterCAOf(bootstrap || kubeconfigPath) : undefined),
         hostnameOverride: String(values['hostname-override'] ?? '') || undefined,
         nodeLabels: labels,
         nodeIPs: String(values['node-ip'] ?? '').split(',').map(x => x.trim()).filter(Boolean),
         rootDir,
-        certDir: String(values['cert-dir'] ?? '') ? resolve(String(values['cert-dir'])) : join(rootDir, 'pki'),
+        certDir,
         runtime: criRuntimeProbe(() => connectCri(endpoint, { timeoutMs: 10_000 })),
         cri: await connectCri(endpoint, { timeoutMs: parseDuration(config.runtimeRequestTimeout), imageEndpoint: config.imageServiceEndpoint || undefined }),
         log,
@@ -94,7 +116,7 @@ export const agentCommand: Command = {
       await lock?.release();
       return 1;
     }
-    process.stdout.write(`orch agent running: node ${agent.nodeName}, port ${agent.port}${client ? '' : ' (standalone)'}\n`);
+    process.stdout.write(`orch agent running: node ${agent.nodeName}, port ${agent.port}${client || connect ? '' : ' (standalone)'}\n`);
     await new Promise<void>(done => {
       void signalled().then(done);
       contended = () => { log.warn('another agent wants the lock file; exiting'); done(); };

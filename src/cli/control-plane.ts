@@ -1,6 +1,9 @@
 // The API server with the controllers and the scheduler beside it, as `orch server` and `orch up`
-// run them: the controllers are clients of the API like any other, here with the admin
-// credentials, and the scheduler and the taint eviction controller share one pod informer. Each
+// run them: clients of the API like any other, each under its own name as kubeadm sets them up.
+// The controller manager is system:kube-controller-manager and runs each controller as its
+// service account (--use-service-account-credentials); it signs CSRs with the cluster CA handed
+// to it here (--cluster-signing-cert-file/-key-file). The scheduler is system:kube-scheduler.
+// The scheduler and the taint eviction controller share one pod informer. Each
 // runs while it holds its Lease (kube-controller-manager, kube-scheduler), so that an
 // `orch controller-manager` or `orch scheduler` started beside it, or a second server on the same
 // etcd, stands by rather than doing the same work twice.
@@ -14,6 +17,7 @@ import { createClient, type Client } from '../client/rest.ts';
 import { startControllers, type ControllerSettings } from '../controllers/manager.ts';
 import { podInformer } from '../controllers/pod-view.ts';
 import { startScheduler } from '../controllers/scheduler/scheduler.ts';
+import { serviceAccountClient } from '../controllers/service-account-clients.ts';
 import { runElected, type LeaderElectionSettings } from './leader-election-flags.ts';
 
 /**
@@ -44,19 +48,24 @@ export async function startControlPlane(o: ControlPlaneOptions): Promise<Control
   const server = await startServer(o.server);
   const kubeconfig = await loadKubeconfig(server.kubeconfigPath);
   const client = createClient(kubeconfig);
-  // without --root-ca-file, the CA that kube-root-ca.crt publishes is the admin kubeconfig's
+  const managerConfig = await loadKubeconfig(server.componentKubeconfigs.controllerManager);
+  const manager = createClient(managerConfig, { userAgent: 'orch-controller-manager' });
+  const schedulerClient = createClient(await loadKubeconfig(server.componentKubeconfigs.scheduler), { userAgent: 'orch-scheduler' });
+  // without --root-ca-file, the CA that kube-root-ca.crt publishes is the kubeconfig's
   o.controllers.settings.rootCA ??= kubeconfig.ca?.toString('utf8');
-  const pods = podInformer(client, o.log.with({ component: 'pod-informer' }));
+  o.controllers.settings.clusterSigning ??= server.clusterCA;
+  const pods = podInformer(manager, o.log.with({ component: 'pod-informer' }));
+  const clientFor = (account: string) => serviceAccountClient(manager, managerConfig, account, o.log.with({ component: 'controller-credentials' }));
   // a server that runs no controllers takes no lease: a controller manager beside it leads
-  const running = o.controllers.enabled.length === 0 ? undefined : runElected(client, o.log, elected('kube-controller-manager', o.server.dataDir), 'kube-controller-manager', () => startControllers({ client, log: o.log, ...o.controllers, shared: { pods } }));
-  const scheduler = o.schedulerNames.length ? runElected(client, o.log, elected('kube-scheduler', o.server.dataDir), 'default-scheduler', () => startScheduler({ client, log: o.log.with({ component: 'scheduler' }), schedulerNames: o.schedulerNames, pods })) : undefined;
+  const running = o.controllers.enabled.length === 0 ? undefined : runElected(manager, o.log, elected('kube-controller-manager', o.server.dataDir), 'kube-controller-manager', () => startControllers({ client: manager, clientFor, log: o.log, ...o.controllers, shared: { pods } }));
+  const scheduler = o.schedulerNames.length ? runElected(schedulerClient, o.log, elected('kube-scheduler', o.server.dataDir), 'default-scheduler', () => startScheduler({ client: schedulerClient, log: o.log.with({ component: 'scheduler' }), schedulerNames: o.schedulerNames, pods })) : undefined;
   return {
     server,
     client,
     async stop() {
       await Promise.all([running?.stop(), scheduler?.stop()]);
       pods.stop();
-      client.close();
+      for (const c of [client, manager, schedulerClient]) c.close();
       await server.shutdown();
     },
   };

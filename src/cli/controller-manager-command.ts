@@ -5,6 +5,7 @@ import { apiServerFeatureGates } from '../api/feature-gates.ts';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
 import { startControllers } from '../controllers/manager.ts';
+import { serviceAccountClient } from '../controllers/service-account-clients.ts';
 import { apiClient, kubeconfigFlag } from './api-client-flags.ts';
 import { signalled, verbosityFlag, type Command } from './command.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
@@ -17,6 +18,7 @@ export const controllerManagerCommand: Command = {
   flags: {
     kubeconfig: kubeconfigFlag,
     ...controllerFlags,
+    'use-service-account-credentials': { type: 'boolean', default: false, description: 'run each controller as its own service account in kube-system (a token from the TokenRequest API), bound by its system:controller:<name> role' },
     ...leaderElectionFlags('kube-controller-manager'),
     'feature-gates': featureGatesFlag,
     v: verbosityFlag,
@@ -26,8 +28,10 @@ export const controllerManagerCommand: Command = {
     const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
     log.info('feature gates', readFeatureGates(values['feature-gates'], apiServerFeatureGates).effective());
     const controllers = controllerOptions(values);
-    controllers.settings.rootCA ??= (await loadKubeconfig(String(values.kubeconfig))).ca?.toString('utf8');
-    const running = runElected(client, log, leaderElectionOptions(values), 'kube-controller-manager', () => startControllers({ client, log, ...controllers }));
+    const kubeconfig = await loadKubeconfig(String(values.kubeconfig));
+    controllers.settings.rootCA ??= kubeconfig.ca?.toString('utf8');
+    const clientFor = values['use-service-account-credentials'] ? (account: string) => serviceAccountClient(client, kubeconfig, account, log.with({ component: 'controller-credentials' })) : undefined;
+    const running = runElected(client, log, leaderElectionOptions(values), 'kube-controller-manager', () => startControllers({ client, clientFor, log, ...controllers }));
     process.stdout.write(`orch controller-manager running: ${controllers.enabled.join(', ')}\n`);
     await signalled();
     await running.stop();

@@ -11,7 +11,8 @@ import { dirname, join, resolve } from 'node:path';
 import { apiServerFeatureGates } from '../api/feature-gates.ts';
 import { createLogger, levelFromVerbosity, type Logger } from '../api/log.ts';
 import { mergeKubeconfig } from '../client/kubeconfig-merge.ts';
-import type { Client } from '../client/rest.ts';
+import { createClient, type Client } from '../client/rest.ts';
+import type { RunningServer } from '../apiserver/start.ts';
 import { flag, signalled, UsageError, verbosityFlag, type Command } from './command.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { startControlPlane } from './control-plane.ts';
@@ -59,6 +60,18 @@ async function nodeReady(client: Client, name: string): Promise<void> {
     if (node?.status?.conditions?.some(c => c.type === 'Ready' && c.status === 'True')) return;
     await new Promise(r => setTimeout(r, 50));
   }
+}
+
+/** a client for node `nodeName` with its own certificate from the cluster CA, kept in certDir as the kubelet keeps its own */
+async function nodeClient(server: RunningServer, certDir: string, nodeName: string): Promise<Client> {
+  const [{ readCurrent, saveCurrent, usableFor }, { issueClientCert }] = await Promise.all([import('../agent/certificates/client-credentials.ts'), import('../apiserver/cluster-certs.ts')]);
+  let pair = await readCurrent(certDir);
+  // reissued a month before it expires, as the cluster's other certificates are
+  if (!pair || !usableFor(pair, nodeName, Date.now() + 30 * 24 * 3600_000)) {
+    pair = await issueClientCert({ caCert: server.clusterCA.cert, caKey: server.clusterCA.key }, { commonName: `system:node:${nodeName}`, organizations: ['system:nodes'] });
+    await saveCurrent(certDir, pair);
+  }
+  return createClient({ server: server.url, ca: Buffer.from(server.clusterCA.cert), cert: Buffer.from(pair.cert), key: Buffer.from(pair.key) }, { userAgent: 'orch-agent' });
 }
 
 /** the user's kubeconfig with this cluster merged in as context `orch` */
@@ -150,7 +163,8 @@ export const upCommand: Command = {
     try {
       agent = await startAgent({
         settings,
-        client,
+        // the node acts as itself (system:node:<name>), so the Node authorizer bounds it
+        connect: nodeName => nodeClient(server, join(dataDir, 'agent', 'pki'), nodeName),
         clusterCA: kubeconfig.ca?.toString('utf8'),
         hostnameOverride: String(values['node-name'] ?? '') || undefined,
         rootDir: join(dataDir, 'agent'),

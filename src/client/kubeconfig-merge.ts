@@ -2,7 +2,7 @@
 // cluster, its user and a context under one name replace any earlier entries of that name, the
 // rest of the file is kept, and the context becomes the current one.
 
-import { parse, stringify } from 'yaml';
+import { yamlLibrary } from '../api/yaml-library.ts';
 
 type Fields = Record<string, unknown>;
 interface Named { name?: unknown; [k: string]: unknown }
@@ -11,8 +11,8 @@ const list = (v: unknown): Named[] => (Array.isArray(v) ? (v as Named[]) : []);
 
 /** `existing` with the current context of `incoming` added as `name` (its user as `<name>-admin`) */
 export function mergeKubeconfig(existing: string, incoming: string, name: string): string {
-  const into = ((existing.trim() ? parse(existing) : undefined) ?? { apiVersion: 'v1', kind: 'Config', preferences: {} }) as Fields;
-  const from = parse(incoming) as Fields;
+  const into = ((existing.trim() ? yamlLibrary().parse(existing) : undefined) ?? { apiVersion: 'v1', kind: 'Config', preferences: {} }) as Fields;
+  const from = yamlLibrary().parse(incoming) as Fields;
   const ctx = list(from['contexts']).find(c => c.name === from['current-context'])?.['context'] as Fields | undefined;
   const cluster = list(from['clusters']).find(c => c.name === ctx?.['cluster'])?.['cluster'];
   const user = list(from['users']).find(u => u.name === ctx?.['user'])?.['user'];
@@ -25,5 +25,5 @@ export function mergeKubeconfig(existing: string, incoming: string, name: string
   put('users', userName, { name: userName, user });
   put('contexts', name, { name, context: { cluster: name, user: userName } });
   into['current-context'] = name;
-  return stringify(into, { lineWidth: 0 });
+  return yamlLibrary().stringify(into, { lineWidth: 0 });
 }

@@ -4,7 +4,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
-import { parse } from 'yaml';
+import { yamlLibrary } from '../api/yaml-library.ts';
 
 export interface ClientConfig {
   server: string;
@@ -37,7 +37,7 @@ export async function loadKubeconfig(path: string, context?: string): Promise<Cl
 
 export async function parseKubeconfig(text: string, opts: { baseDir?: string; context?: string; source?: string } = {}): Promise<ClientConfig> {
   const where = `kubeconfig ${opts.source ?? ''}`.trim();
-  const kc = (parse(text) ?? {}) as Fields;
+  const kc = (yamlLibrary().parse(text) ?? {}) as Fields;
   const ctxName = opts.context ?? str(kc['current-context']);
   if (!ctxName) throw new Error(`${where}: no current context`);
   const ctx = entry(kc.contexts, ctxName, 'context');

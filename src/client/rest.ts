@@ -4,7 +4,7 @@
 import { ApiError, apiErrorFromResponse } from './api-error.ts';
 import type { ClientConfig } from './kubeconfig.ts';
 import { resourcePath, withQuery, type Query } from './paths.ts';
-import { createTransport } from './transport.ts';
+import { createTransport, type Credentials } from './transport.ts';
 import { openWatch, type WatchEvent, type WatchHandle } from './watch.ts';
 
 export { ApiError, resourcePath, withQuery };
@@ -39,6 +39,8 @@ export interface Client {
   deleteCollection<T = any>(path: string, query?: Query, options?: DeleteOptions): Promise<T>;
   /** see openWatch: onError(undefined) means the server ended the watch cleanly; `accept` asks for another representation (a metadata-only view) */
   watch(path: string, query: Query | undefined, onEvent: (e: WatchEvent) => void, onError: (err?: Error) => void, accept?: string): WatchHandle;
+  /** a rotated client certificate or refreshed token, used from the next request on */
+  setCredentials(c: Credentials): void;
   /** ends open watches and closes idle connections */
   close(): void;
 }
@@ -86,6 +88,7 @@ export function createClient(cfg: ClientConfig, opts: ClientOptions = {}): Clien
       watches.add(handle);
       return handle;
     },
+    setCredentials(c) { transport.setCredentials(c); },
     close() {
       for (const w of [...watches]) w.stop();
       transport.close();

@@ -5,7 +5,8 @@
 // HTTP/1.1 with keep-alive agents instead, as does plain HTTP; there, watches get their own agent
 // so that long-lived streams never take the sockets ordinary requests queue for.
 
-import http from 'node:http';
+import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { http } from '../streaming/node-http.ts';
 import https from 'node:https';
 import http2 from 'node:http2';
 import type { Readable } from 'node:stream';
@@ -14,10 +15,10 @@ import type { ClientConfig } from './kubeconfig.ts';
 
 const idempotent = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
-export interface RawResponse { statusCode: number; headers: http.IncomingHttpHeaders; body: string }
+export interface RawResponse { statusCode: number; headers: IncomingHttpHeaders; body: string }
 
 /** a response being read as a stream: its status, headers and body */
-export interface StreamResponse { statusCode: number; headers: http.IncomingHttpHeaders; body: Readable }
+export interface StreamResponse { statusCode: number; headers: IncomingHttpHeaders; body: Readable }
 
 export interface StreamHandlers {
   onResponse(res: StreamResponse): void;
@@ -30,12 +31,21 @@ export interface Transport {
   send(method: string, path: string, headers: Record<string, string>, body?: Buffer, timeoutMs?: number): Promise<RawResponse>;
   /** a bodiless request whose response the caller reads as a stream; close() abandons it */
   stream(method: string, path: string, headers: Record<string, string>, handlers: StreamHandlers): { close(): void };
+  /**
+   * new credentials from now on (a rotated client certificate, a refreshed token): requests
+   * already sent finish as they are, new ones go over new connections when the certificate changed
+   */
+  setCredentials(c: Credentials): void;
   close(): void;
 }
+
+export interface Credentials { cert?: Buffer; key?: Buffer; token?: string }
 
 interface Connection {
   send: Transport['send'];
   stream: Transport['stream'];
+  /** later requests use fresh connections (and so the current TLS context) */
+  renew(): void;
   close(): void;
 }
 
@@ -44,6 +54,7 @@ export function createTransport(cfg: ClientConfig, opts: { maxSockets?: number }
   const secure = base.protocol === 'https:';
   if (!secure && base.protocol !== 'http:') throw new Error(`unsupported server URL ${cfg.server}`);
   const auth: Record<string, string> = cfg.token ? { authorization: `Bearer ${cfg.token}` } : {};
+  let tlsMaterial = { ca: cfg.ca, cert: cfg.cert, key: cfg.key };
   const target: Target = {
     base, secure, auth,
     prefix: base.pathname.replace(/\/+$/, ''),
@@ -52,10 +63,13 @@ export function createTransport(cfg: ClientConfig, opts: { maxSockets?: number }
     // one secure context for every connection: building it parses the key and certificates,
     // which costs more than the handshake itself when connections come and go
     tls: secure
-      ? { secureContext: createSecureContext({ ca: cfg.ca, cert: cfg.cert, key: cfg.key }), servername: cfg.tlsServerName, rejectUnauthorized: !cfg.insecureSkipTLSVerify }
+      ? { secureContext: createSecureContext(tlsMaterial), servername: cfg.tlsServerName, rejectUnauthorized: !cfg.insecureSkipTLSVerify }
       : {},
   };
-  if (!secure) return http1(target, opts.maxSockets ?? 32);
+  if (!secure) {
+    const plain = http1(target, opts.maxSockets ?? 32);
+    return { ...plain, setCredentials(c) { if (c.token !== undefined) target.auth.authorization = `Bearer ${c.token}`; } };
+  }
   // HTTP/2 until the server shows it does not speak it (no h2 in ALPN); then HTTP/1.1 for good,
   // and what failed on the way is sent again there. The request's error comes a moment before
   // the connection's, hence the look one turn later.
@@ -77,6 +91,14 @@ export function createTransport(cfg: ClientConfig, opts: { maxSockets?: number }
       });
       return { close: () => handle.close() };
     },
+    setCredentials(c) {
+      if (c.token !== undefined) target.auth.authorization = `Bearer ${c.token}`;
+      if (c.cert && c.key && secure) {
+        tlsMaterial = { ...tlsMaterial, cert: c.cert, key: c.key };
+        target.tls.secureContext = createSecureContext(tlsMaterial);
+        conn.renew();
+      }
+    },
     close: () => conn.close(),
   };
 }
@@ -91,7 +113,7 @@ interface Target {
   tls: { secureContext?: import('node:tls').SecureContext; servername?: string; rejectUnauthorized?: boolean };
 }
 
-function collect(body: Readable, statusCode: number, headers: http.IncomingHttpHeaders, resolve: (r: RawResponse) => void, reject: (e: Error) => void): void {
+function collect(body: Readable, statusCode: number, headers: IncomingHttpHeaders, resolve: (r: RawResponse) => void, reject: (e: Error) => void): void {
   const chunks: Buffer[] = [];
   body.on('data', (c: Buffer) => chunks.push(c));
   body.on('end', () => resolve({ statusCode, headers, body: Buffer.concat(chunks).toString('utf8') }));
@@ -144,7 +166,7 @@ function http2Connection(t: Target, notSpoken: () => void): Connection {
         req.on('response', h => {
           responded = true;
           const { ':status': status, ...rest } = h;
-          collect(req, Number(status), rest as http.IncomingHttpHeaders, resolve, reject);
+          collect(req, Number(status), rest as IncomingHttpHeaders, resolve, reject);
         });
         if (timeoutMs) req.setTimeout(timeoutMs, () => req.close(http2.constants.NGHTTP2_CANCEL, () => reject(new Error(`${method} ${path}: no response within ${timeoutMs}ms`))));
         req.on('error', (err: NodeJS.ErrnoException) => {
@@ -164,10 +186,16 @@ function http2Connection(t: Target, notSpoken: () => void): Connection {
       const { req } = request(method, path, headers, true);
       req.on('response', h => {
         const { ':status': status, ...rest } = h;
-        handlers.onResponse({ statusCode: Number(status), headers: rest as http.IncomingHttpHeaders, body: req });
+        handlers.onResponse({ statusCode: Number(status), headers: rest as IncomingHttpHeaders, body: req });
       });
       req.on('error', err => handlers.onError(err));
       return { close: () => { if (!req.destroyed) req.close(http2.constants.NGHTTP2_CANCEL); } };
+    },
+    renew() {
+      // streams open on the old session (watches) run to their end; new ones open a new session
+      const old = session;
+      session = undefined;
+      old?.close();
     },
     close() {
       closed = true;
@@ -181,9 +209,9 @@ function http1(t: Target, maxSockets: number): Connection {
   const makeAgent = (max: number) => t.secure
     ? new https.Agent({ keepAlive: true, maxSockets: max, ...t.tls })
     : new http.Agent({ keepAlive: true, maxSockets: max });
-  const agent = makeAgent(maxSockets);
-  const watchAgent = makeAgent(Infinity);
-  const open = (a: http.Agent, method: string, path: string, headers: Record<string, string>, cb: (res: http.IncomingMessage) => void) =>
+  let agent = makeAgent(maxSockets);
+  let watchAgent = makeAgent(Infinity);
+  const open = (a: Agent, method: string, path: string, headers: Record<string, string>, cb: (res: IncomingMessage) => void) =>
     (t.secure ? https : http).request({ host: t.host, port: t.port, method, path: t.prefix + path, agent: a, headers: { ...t.auth, ...headers }, ...t.tls }, cb);
 
   return {
@@ -207,6 +235,13 @@ function http1(t: Target, maxSockets: number): Connection {
       req.on('error', err => handlers.onError(err));
       req.end();
       return { close: () => req.destroy() };
+    },
+    renew() {
+      // the old agents' sockets finish what they carry; idle ones go after a minute
+      const old = [agent, watchAgent];
+      agent = makeAgent(maxSockets);
+      watchAgent = makeAgent(Infinity);
+      setTimeout(() => { for (const a of old) a.destroy(); }, 60_000).unref();
     },
     close() {
       agent.destroy();

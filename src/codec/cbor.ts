@@ -5,13 +5,22 @@
 // fields (Secret data and the like) as byte strings. Values are those the JSON form holds
 // (zero values, canonical quantities), so both forms say the same.
 
-import { Decoder, Encoder } from 'cbor-x';
+import type * as CborX from 'cbor-x';
+import { lazyModule } from '../api/lazy-module.ts';
 import { goJson, nodeOf } from './go-json.ts';
 import type { SchemaNode } from '../schema/schema-walker.ts';
 
 const selfDescribed = Uint8Array.of(0xd9, 0xd9, 0xf7);
-const encoder = new Encoder({ useRecords: false, mapsAsObjects: true, variableMapSize: true, tagUint8Array: false } as ConstructorParameters<typeof Encoder>[0]);
-const decoder = new Decoder({ useRecords: false, mapsAsObjects: true } as ConstructorParameters<typeof Decoder>[0]);
+const cborX = lazyModule<typeof CborX>('cbor-x');
+let coders: { encoder: CborX.Encoder; decoder: CborX.Decoder } | undefined;
+/** cbor-x's encoder and decoder, made on the first CBOR body */
+function cbor(): { encoder: CborX.Encoder; decoder: CborX.Decoder } {
+  const { Encoder, Decoder } = cborX();
+  return coders ??= {
+    encoder: new Encoder({ useRecords: false, mapsAsObjects: true, variableMapSize: true, tagUint8Array: false } as ConstructorParameters<typeof Encoder>[0]),
+    decoder: new Decoder({ useRecords: false, mapsAsObjects: true } as ConstructorParameters<typeof Decoder>[0]),
+  };
+}
 
 /** a CBOR body that cannot be read; its message is fit for a 400 */
 export class CborError extends Error {}
@@ -48,7 +57,7 @@ function toCbor(v: unknown, node: SchemaNode | undefined): unknown {
 export function encodeCbor(obj: Record<string, unknown>): Uint8Array {
   // the values the JSON form holds: zero values, canonical quantities and times
   const value = JSON.parse(goJson(obj)) as Record<string, unknown>;
-  const body = encoder.encode(toCbor(value, nodeOf(obj['apiVersion'], obj['kind']) ?? watchEventNode(obj)));
+  const body = cbor().encoder.encode(toCbor(value, nodeOf(obj['apiVersion'], obj['kind']) ?? watchEventNode(obj)));
   const out = new Uint8Array(selfDescribed.length + body.length);
   out.set(selfDescribed);
   out.set(body, selfDescribed.length);
@@ -81,7 +90,7 @@ function fromCbor(v: unknown, path: string): unknown {
 export function decodeCbor(bytes: Uint8Array): unknown {
   let item: unknown;
   try {
-    item = decoder.decode(bytes);
+    item = cbor().decoder.decode(bytes);
   } catch (err) {
     throw new CborError(`unable to decode CBOR: ${(err as Error).message}`);
   }

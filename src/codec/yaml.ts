@@ -2,7 +2,8 @@
 // converts to and from JSON, so both directions here follow YAML 1.1 scalars (yes/no/on/off
 // are booleans, 0777 is octal) while timestamps stay strings, as they do for Go clients.
 
-import { isMap, isScalar, isSeq, parseAllDocuments, stringify, type Document, type CreateNodeOptions, type ParseOptions, type DocumentOptions, type SchemaOptions, type ToStringOptions, type Node } from 'yaml';
+import type { Document, CreateNodeOptions, ParseOptions, DocumentOptions, SchemaOptions, ToStringOptions, Node } from 'yaml';
+import { yamlLibrary } from '../api/yaml-library.ts';
 import { badRequest, StatusError } from '../api/status.ts';
 import { notAnObjectError } from './json.ts';
 import { maxBodyNesting, nestedTooDeeply } from './nesting.ts';
@@ -44,12 +45,12 @@ function describe(err: { message: string; linePos?: [{ line: number; col: number
 }
 
 function keyText(key: unknown): string {
-  if (isScalar(key)) return String(key.value);
+  if (yamlLibrary().isScalar(key)) return String(key.value);
   return String(key);
 }
 
 function findDuplicates(node: Node | null | undefined, path: string, out: string[]): void {
-  if (isMap(node)) {
+  if (yamlLibrary().isMap(node)) {
     const seen = new Set<string>();
     for (const pair of node.items) {
       const key = keyText(pair.key);
@@ -57,7 +58,7 @@ function findDuplicates(node: Node | null | undefined, path: string, out: string
       if (seen.has(key)) { if (!out.includes(child)) out.push(child); } else seen.add(key);
       findDuplicates(pair.value as Node | null, child, out);
     }
-  } else if (isSeq(node)) {
+  } else if (yamlLibrary().isSeq(node)) {
     node.items.forEach((item, i) => findDuplicates(item as Node | null, `${path}[${i}]`, out));
   }
 }
@@ -104,10 +105,10 @@ function toJsonShape(root: unknown): unknown {
 
 /** the single YAML document in `text`, as a JSON-shaped value */
 export function decodeYaml(text: string, opts: { requireObject?: boolean } = {}): DecodedYaml {
-  const parsed = depthGuarded(() => parseAllDocuments(text, readOptions));
+  const parsed = depthGuarded(() => yamlLibrary().parseAllDocuments(text, readOptions));
   const docs: Document.Parsed[] = Array.isArray(parsed) ? parsed : [];
   // a `---` with nothing after it makes an empty (null) document; it is not a second object
-  const real = docs.filter(d => d.errors.length > 0 || !(d.contents === null || (isScalar(d.contents) && d.contents.value === null)));
+  const real = docs.filter(d => d.errors.length > 0 || !(d.contents === null || (yamlLibrary().isScalar(d.contents) && d.contents.value === null)));
   if (real.length > 1) throw badRequest('error converting YAML to JSON: the body holds more than one YAML document; send one object per request');
   const doc = real[0];
   if (!doc) throw badRequest("couldn't get version/kind; json parse error: unexpected end of JSON input");
@@ -131,5 +132,5 @@ export function decodeYaml(text: string, opts: { requireObject?: boolean } = {})
 
 /** a value as YAML, the way Kubernetes writes it: sorted keys, YAML 1.1 quoting, no folding */
 export function encodeYaml(value: unknown): string {
-  return stringify(value, writeOptions);
+  return yamlLibrary().stringify(value, writeOptions);
 }

@@ -31,6 +31,11 @@ import { startVolumeBinder } from './volumes/binder.ts';
 import { startLocalPathProvisioner } from './volumes/local-path.ts';
 import { startPvcProtectionController, startPvProtectionController } from './volumes/protection.ts';
 import { startEphemeralVolumeController } from './volumes/ephemeral.ts';
+import { startResourceQuotaController } from './resourcequota/controller.ts';
+import { startSigningController } from './certificates/signing-controller.ts';
+import { startApprovingController } from './certificates/approver.ts';
+import { startCleanerController } from './certificates/cleaner.ts';
+import type { CertAndKey } from '../pki/certs.ts';
 
 /** settings from the command line that controllers read */
 export interface ControllerSettings {
@@ -50,6 +55,14 @@ export interface ControllerSettings {
   hpaDownscaleStabilizationMs?: number;
   /** --horizontal-pod-autoscaler-tolerance */
   hpaTolerance?: number;
+  /** --resource-quota-sync-period */
+  resourceQuotaSyncPeriodMs?: number;
+  /** --concurrent-resource-quota-syncs */
+  concurrentResourceQuotaSyncs?: number;
+  /** --cluster-signing-cert-file/--cluster-signing-key-file: the CA the CSR signers sign with */
+  clusterSigning?: CertAndKey;
+  /** --cluster-signing-duration */
+  clusterSigningDurationMs?: number;
   /** --local-path-dir: where the local-path provisioner puts volumes on each node */
   localPathDir?: string;
 }
@@ -68,38 +81,50 @@ export interface SharedInformers {
 
 type Starter = (client: Client, log: Logger, settings: ControllerSettings, shared: SharedInformers & { informers: InformerFactory }) => { stop(): void };
 
-interface Entry { start: Starter; offByDefault?: boolean }
+/**
+ * serviceAccount: the account in kube-system the controller acts as when the manager uses
+ * service account credentials (its system:controller:<account> role says what it may do)
+ */
+interface Entry { start: Starter; serviceAccount?: string; offByDefault?: boolean }
 
 const controllers: Record<string, Entry> = {
-  namespace: { start: (c, l) => startNamespaceController(c, l) },
-  nodelifecycle: { start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
-  'taint-eviction-controller': { start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
-  'garbage-collector-controller': { start: (c, l, s) => startGarbageCollector(c, l, { workers: s.concurrentGCSyncs }) },
-  replicaset: { start: (c, l, _s, shared) => startReplicaController(c, l, { kind: replicaSetKind, pods: shared.ownedPods }) },
-  replicationcontroller: { start: (c, l, _s, shared) => startReplicaController(c, l, { kind: replicationControllerKind, pods: shared.ownedPods }) },
-  deployment: { start: (c, l) => startDeploymentController(c, l) },
-  'job-controller': { start: (c, l, _s, shared) => startJobController(c, l, { jobs: shared.jobs }) },
-  'cronjob-controller': { start: (c, l, _s, shared) => startCronJobController(c, l, { jobs: shared.jobs }) },
-  'ttl-after-finished-controller': { start: (c, l, _s, shared) => startTtlAfterFinishedController(c, l, { jobs: shared.jobs }) },
-  statefulset: { start: (c, l, _s, shared) => startStatefulSetController(c, l, { pods: shared.ownedPods }) },
-  daemonset: { start: (c, l, _s, shared) => startDaemonSetController(c, l, { pods: shared.ownedPods }) },
-  'endpoints-controller': { start: (c, l, _s, shared) => startEndpointsController(c, l, { informers: shared.informers }) },
-  'endpointslice-controller': { start: (c, l, s, shared) => startEndpointSliceController(c, l, { informers: shared.informers, maxEndpointsPerSlice: s.maxEndpointsPerSlice }) },
-  'endpointslice-mirroring-controller': { start: (c, l, _s, shared) => startMirroringController(c, l, { informers: shared.informers }) },
-  'serviceaccount-controller': { start: (c, l, _s, shared) => startServiceAccountController(c, l, shared.informers) },
-  'root-ca-certificate-publisher-controller': { start: (c, l, s, shared) => {
+  namespace: { serviceAccount: 'namespace-controller', start: (c, l) => startNamespaceController(c, l) },
+  nodelifecycle: { serviceAccount: 'node-controller', start: (c, l, s) => startNodeLifecycleController(c, l, { gracePeriodMs: s.nodeMonitorGracePeriodMs, monitorPeriodMs: s.nodeMonitorPeriodMs }) },
+  'taint-eviction-controller': { serviceAccount: 'taint-eviction-controller', start: (c, l, _s, shared) => startTaintEvictionController(c, l, { pods: shared.pods }) },
+  'garbage-collector-controller': { serviceAccount: 'generic-garbage-collector', start: (c, l, s) => startGarbageCollector(c, l, { workers: s.concurrentGCSyncs }) },
+  replicaset: { serviceAccount: 'replicaset-controller', start: (c, l, _s, shared) => startReplicaController(c, l, { kind: replicaSetKind, pods: shared.ownedPods }) },
+  replicationcontroller: { serviceAccount: 'replication-controller', start: (c, l, _s, shared) => startReplicaController(c, l, { kind: replicationControllerKind, pods: shared.ownedPods }) },
+  deployment: { serviceAccount: 'deployment-controller', start: (c, l) => startDeploymentController(c, l) },
+  'job-controller': { serviceAccount: 'job-controller', start: (c, l, _s, shared) => startJobController(c, l, { jobs: shared.jobs }) },
+  'cronjob-controller': { serviceAccount: 'cronjob-controller', start: (c, l, _s, shared) => startCronJobController(c, l, { jobs: shared.jobs }) },
+  'ttl-after-finished-controller': { serviceAccount: 'ttl-after-finished-controller', start: (c, l, _s, shared) => startTtlAfterFinishedController(c, l, { jobs: shared.jobs }) },
+  statefulset: { serviceAccount: 'statefulset-controller', start: (c, l, _s, shared) => startStatefulSetController(c, l, { pods: shared.ownedPods }) },
+  daemonset: { serviceAccount: 'daemon-set-controller', start: (c, l, _s, shared) => startDaemonSetController(c, l, { pods: shared.ownedPods }) },
+  'endpoints-controller': { serviceAccount: 'endpoint-controller', start: (c, l, _s, shared) => startEndpointsController(c, l, { informers: shared.informers }) },
+  'endpointslice-controller': { serviceAccount: 'endpointslice-controller', start: (c, l, s, shared) => startEndpointSliceController(c, l, { informers: shared.informers, maxEndpointsPerSlice: s.maxEndpointsPerSlice }) },
+  'endpointslice-mirroring-controller': { serviceAccount: 'endpointslicemirroring-controller', start: (c, l, _s, shared) => startMirroringController(c, l, { informers: shared.informers }) },
+  'serviceaccount-controller': { serviceAccount: 'service-account-controller', start: (c, l, _s, shared) => startServiceAccountController(c, l, shared.informers) },
+  'root-ca-certificate-publisher-controller': { serviceAccount: 'root-ca-cert-publisher', start: (c, l, s, shared) => {
     if (s.rootCA) return startRootCAPublisher(c, l, shared.informers, s.rootCA);
     l.warn('no cluster CA known (--root-ca-file, or certificate-authority data in the kubeconfig): kube-root-ca.crt is not published');
     return { stop() {} };
   } },
-  'disruption-controller': { start: (c, l, _s, shared) => startDisruptionController(c, l, { informers: shared.informers }) },
-  'horizontal-pod-autoscaler-controller': { start: (c, l, s, shared) => startHpaController(c, l, { informers: shared.informers, syncPeriodMs: s.hpaSyncPeriodMs, downscaleStabilizationMs: s.hpaDownscaleStabilizationMs, tolerance: s.hpaTolerance }) },
-  'persistentvolume-binder': { start: (c, l, _s, shared) => startVolumeBinder(c, l, { pods: shared.pods }) },
-  'pvc-protection': { start: (c, l, _s, shared) => startPvcProtectionController(c, l, { pods: shared.pods }) },
-  'pv-protection': { start: (c, l) => startPvProtectionController(c, l) },
-  'ephemeral-volume': { start: (c, l, _s, shared) => startEphemeralVolumeController(c, l, { pods: shared.pods }) },
-  'local-path-provisioner': { start: (c, l, s) => startLocalPathProvisioner(c, l, { dir: s.localPathDir }) },
-  'clusterrole-aggregation-controller': { start: (c, l, _s, shared) => startClusterRoleAggregationController(c, l, shared.informers) },
+  'disruption-controller': { serviceAccount: 'disruption-controller', start: (c, l, _s, shared) => startDisruptionController(c, l, { informers: shared.informers }) },
+  'horizontal-pod-autoscaler-controller': { serviceAccount: 'horizontal-pod-autoscaler', start: (c, l, s, shared) => startHpaController(c, l, { informers: shared.informers, syncPeriodMs: s.hpaSyncPeriodMs, downscaleStabilizationMs: s.hpaDownscaleStabilizationMs, tolerance: s.hpaTolerance }) },
+  'persistentvolume-binder': { serviceAccount: 'persistent-volume-binder', start: (c, l, _s, shared) => startVolumeBinder(c, l, { pods: shared.pods }) },
+  'pvc-protection': { serviceAccount: 'pvc-protection-controller', start: (c, l, _s, shared) => startPvcProtectionController(c, l, { pods: shared.pods }) },
+  'pv-protection': { serviceAccount: 'pv-protection-controller', start: (c, l) => startPvProtectionController(c, l) },
+  'ephemeral-volume': { serviceAccount: 'ephemeral-volume-controller', start: (c, l, _s, shared) => startEphemeralVolumeController(c, l, { pods: shared.pods }) },
+  'local-path-provisioner': { serviceAccount: 'persistent-volume-binder', start: (c, l, s) => startLocalPathProvisioner(c, l, { dir: s.localPathDir }) },
+  'resourcequota-controller': { serviceAccount: 'resourcequota-controller', start: (c, l, s, shared) => startResourceQuotaController(c, l, { informers: shared.informers, resyncMs: s.resourceQuotaSyncPeriodMs, workers: s.concurrentResourceQuotaSyncs }) },
+  'clusterrole-aggregation-controller': { serviceAccount: 'clusterrole-aggregation-controller', start: (c, l, _s, shared) => startClusterRoleAggregationController(c, l, shared.informers) },
+  'certificatesigningrequest-signing-controller': { serviceAccount: 'certificate-controller', start: (c, l, s) => {
+    if (s.clusterSigning) return startSigningController(c, l, { ca: s.clusterSigning, maxDurationMs: s.clusterSigningDurationMs });
+    l.warn('no signing CA (--cluster-signing-cert-file, --cluster-signing-key-file): certificate signing requests are not signed');
+    return { stop() {} };
+  } },
+  'certificatesigningrequest-approving-controller': { serviceAccount: 'certificate-controller', start: (c, l) => startApprovingController(c, l) },
+  'certificatesigningrequest-cleaner-controller': { serviceAccount: 'certificate-controller', start: (c, l) => startCleanerController(c, l) },
 };
 
 /** the names kube-controller-manager also accepts for these */
@@ -127,6 +152,10 @@ const aliases: Record<string, string> = {
   'persistentvolume-protection-controller': 'pv-protection',
   'ephemeral-volume-controller': 'ephemeral-volume',
   'clusterrole-aggregation': 'clusterrole-aggregation-controller',
+  resourcequota: 'resourcequota-controller',
+  csrsigning: 'certificatesigningrequest-signing-controller',
+  csrapproving: 'certificatesigningrequest-approving-controller',
+  csrcleaner: 'certificatesigningrequest-cleaner-controller',
 };
 
 export function controllerNames(): string[] {
@@ -161,6 +190,8 @@ export interface StartControllersOptions {
   log: Logger;
   settings?: ControllerSettings;
   shared?: SharedInformers;
+  /** --use-service-account-credentials: the client acting as a controller's service account (absent: every controller uses `client`) */
+  clientFor?: (serviceAccount: string) => Client;
 }
 
 /** controllers that read every Job: when several run, they share one informer */
@@ -178,10 +209,18 @@ export function startControllers(opts: StartControllersOptions): { stop(): void 
   if (!shared.jobs && names.filter(n => readJobs.has(n)).length > 1) {
     ownJobs = shared.jobs = createInformer(opts.client, '/apis/batch/v1/jobs', { log: opts.log });
   }
+  // one client per service account, shared by the controllers that run as it
+  const accountClients = new Map<string, Client>();
+  const clientOf = (entry: Entry): Client => {
+    if (!opts.clientFor || !entry.serviceAccount) return opts.client;
+    let c = accountClients.get(entry.serviceAccount);
+    if (!c) accountClients.set(entry.serviceAccount, c = opts.clientFor(entry.serviceAccount));
+    return c;
+  };
   const running = names.map(name => {
     const l = opts.log.with({ controller: name });
     l.info('starting controller');
-    return controllers[name]!.start(opts.client, l, opts.settings ?? {}, shared);
+    return controllers[name]!.start(clientOf(controllers[name]!), l, opts.settings ?? {}, shared);
   });
   // informers started once every controller has its handlers on them; one no controller listens to never is
   if (madeOwnedPods && names.some(n => podOwners.has(n))) madeOwnedPods.start();
@@ -192,6 +231,7 @@ export function startControllers(opts: StartControllersOptions): { stop(): void 
       madeOwnedPods?.stop();
       ownJobs?.stop();
       if (!opts.shared?.informers) informers.stop();
+      for (const c of accountClients.values()) c.close();
     },
   };
 }

@@ -20,7 +20,7 @@ let x509Lib: Promise<typeof X509> | undefined;
  * The certificate builder, loaded on first use: it is a large library, and a server restarting
  * with certificates that are still good never needs it (checks use node:crypto alone).
  */
-function loadX509(): Promise<typeof X509> {
+export function loadX509(): Promise<typeof X509> {
   return x509Lib ??= (async () => {
     await import('reflect-metadata'); // @peculiar/x509 resolves its parts through tsyringe, which needs it
     const lib = await import('@peculiar/x509');
@@ -51,29 +51,29 @@ export interface CertRequest {
 }
 
 /** a distinguished name as structured attributes, so commas or '=' in a value need no escaping */
-function distinguishedName(commonName: string, organizations: string[] = []): X509.JsonName {
+export function distinguishedName(commonName: string, organizations: string[] = []): X509.JsonName {
   return [...organizations.map(o => ({ O: [o] })), { CN: [commonName] }];
 }
 
 // positive 128-bit serial: clear the top bit so DER does not read it as negative
-function serialNumber(): string {
+export function serialNumber(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
   bytes[0] = (bytes[0]! & 0x7f) | 0x01;
   return Buffer.from(bytes).toString('hex');
 }
 
-async function newKeyPair(): Promise<CryptoKeyPair> {
+export async function newKeyPair(): Promise<CryptoKeyPair> {
   return await subtle.generateKey(ecdsa, true, ['sign', 'verify']) as CryptoKeyPair;
 }
 
-async function privateKeyPem(key: CryptoKey): Promise<string> {
+export async function privateKeyPem(key: CryptoKey): Promise<string> {
   return KeyObject.from(key).export({ type: 'pkcs8', format: 'pem' }) as string;
 }
 
-interface Signer { key: CryptoKey; algorithm: SigningAlgorithm }
+export interface Signer { key: CryptoKey; algorithm: SigningAlgorithm }
 
 /** reads a CA private key in any PEM form Node understands (PKCS#8, SEC1, PKCS#1) */
-async function importSigningKey(pem: string): Promise<Signer> {
+export async function importSigningKey(pem: string): Promise<Signer> {
   const nodeKey = createPrivateKey(pem);
   const der = nodeKey.export({ type: 'pkcs8', format: 'der' });
   if (nodeKey.asymmetricKeyType === 'ec') {

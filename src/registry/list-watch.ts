@@ -3,6 +3,7 @@
 
 import type { StatusError } from '../api/status.ts';
 import { statusFromError } from './storage-errors.ts';
+import { corruptDeleteEvent, isCorrupt, storeReadError } from './corrupt-object.ts';
 import { apiVersionOf, type KubeList, type KubeObject } from '../api/object.ts';
 import { prefixEnd, StorageError, type IndexHint, type KeyValue, type Storage, type Watcher } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
@@ -42,7 +43,21 @@ export async function listObjects(storage: Storage, info: ResourceInfo, namespac
 export async function listJson(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: Omit<ListOptions, 'filter' | 'name'> = {}): Promise<Buffer> {
   const { list, stored } = await readList(storage, info, namespace, opts, true);
   const open = `{"kind":${goString(list.kind)},"apiVersion":${goString(list.apiVersion)},"metadata":${goJson(list.metadata, listMeta)},"items":[`;
-  return jsonListFromStorage(open, stored, list.apiVersion, info.kind, ']}\n');
+  try {
+    return jsonListFromStorage(open, stored, list.apiVersion, info.kind, ']}\n');
+  } catch (err) {
+    if (!isCorrupt(err)) throw err;
+    // name every corrupt item, not only the first the splice met
+    const corrupt: StorageError[] = [];
+    for (const kv of stored) {
+      try { decodeFromStorage(kv, list.apiVersion); } catch (e) { if (isCorrupt(e)) corrupt.push(e); else throw e; }
+    }
+    throw storeReadError(qualifiedName(info), corrupt);
+  }
+}
+
+function qualifiedName(info: ResourceInfo): string {
+  return info.group ? `${info.resource}.${info.group}` : info.resource;
 }
 
 async function readList(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: ListOptions, asJson: boolean): Promise<JsonList> {
@@ -59,6 +74,7 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
   const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
   const items: KubeObject[] = [];
   const stored: KeyValue[] = [];
+  const corrupt: StorageError[] = [];
   let count = 0;
   let served = 0;
   let nextStart: string | undefined;
@@ -75,7 +91,14 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
         if (asJson) {
           stored.push(kv);
         } else {
-          const obj = decodeFromStorage(kv, apiVersion);
+          let obj: KubeObject;
+          try {
+            obj = decodeFromStorage(kv, apiVersion);
+          } catch (err) {
+            if (!isCorrupt(err)) throw err;
+            corrupt.push(err);
+            continue;
+          }
           if (opts.name !== undefined && obj.metadata.name !== opts.name) continue;
           if (opts.filter && !opts.filter(obj)) continue;
           items.push(obj);
@@ -102,6 +125,7 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
     if (err instanceof StorageError) throw statusFromError(err, { revision, continued: !!opts.continueToken });
     throw err;
   }
+  if (corrupt.length) throw storeReadError(qualifiedName(info), corrupt);
   const metadata: KubeList['metadata'] = { resourceVersion: String(served) };
   if (nextStart !== undefined) {
     metadata.continue = encodeContinue({ revision: served, start: nextStart });
@@ -139,14 +163,26 @@ export async function watchObjects(storage: Storage, info: ResourceInfo, namespa
     after = Number(list.metadata.resourceVersion);
     sink.synced?.(after);
   }
+  let ended = false;
   return storage.watch(prefix, {
     afterRevision: after,
     index: opts.index,
     onEvents(events) {
+      if (ended) return;
       for (const ev of events) {
         if (ev.type === 'delete') {
           if (!ev.prevKv) continue;
-          const obj = decodeShared(ev.prevKv, apiVersion, ev.kv.modRevision);
+          let obj: KubeObject;
+          try {
+            obj = decodeShared(ev.prevKv, apiVersion, ev.kv.modRevision);
+          } catch (err) {
+            if (!isCorrupt(err)) throw err;
+            // an unsafe delete of a corrupt object: the watcher cannot be told what went, so
+            // its watch ends and its client lists again (as a reflector does on StoreReadError)
+            ended = true;
+            sink.end(corruptDeleteEvent(err));
+            return;
+          }
           if (matches(obj)) sink.event('DELETED', obj);
           continue;
         }

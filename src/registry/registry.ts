@@ -1,6 +1,7 @@
 // What the API handlers and subresources may ask of the registry: every read, list, watch and
 // write of an object, and waiting for a revision. They never see storage.
 
+import type { Requester } from './strategy.ts';
 import type { KubeList, KubeObject } from '../api/object.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { Watcher } from '../storage/interface.ts';
@@ -22,6 +23,11 @@ export interface Registry {
   update(info: ResourceInfo, namespace: string | undefined, name: string, body: KubeObject, opts?: WriteOptions): Promise<{ object: KubeObject; created: boolean }>;
   modify(info: ResourceInfo, namespace: string | undefined, name: string, change: (current: KubeObject) => KubeObject | Promise<KubeObject>, opts?: WriteOptions): Promise<KubeObject>;
   delete(info: ResourceInfo, namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<DeleteResult>;
+  /**
+   * the unsafe delete: removes an object whose stored bytes do not decode, ignoring finalizers
+   * and preconditions; a readable object is refused (422), an absent one is NotFound
+   */
+  deleteCorrupt(info: ResourceInfo, namespace: string | undefined, name: string): Promise<void>;
   /** a delete of this resource answers with the object rather than a Success Status */
   returnsDeletedObject(info: ResourceInfo): boolean;
   /** the newest revision written */
@@ -42,6 +48,8 @@ export interface WriteOptions {
    * validation and before storage, dry runs included: admission that needs the requester
    */
   admit?: (obj: KubeObject, old?: KubeObject) => void | Promise<void>;
+  /** who asks (strategies that record the requester read it) */
+  user?: Requester;
   /** the API server's admission chain for this write (absent: none runs) */
   admission?: WriteAdmission;
 }

@@ -5,6 +5,7 @@
 
 import { alreadyExists, conflict, expired, internalError, notFound, serviceUnavailable, timeout, toStatusError, StatusError, type QualifiedResource } from '../api/status.ts';
 import { StorageError } from '../storage/interface.ts';
+import { corruptObjectStatus } from './corrupt-object.ts';
 
 /** what the failed operation was about, for the wording */
 export interface ErrorSubject {
@@ -45,6 +46,7 @@ export function statusFromError(err: unknown, about: ErrorSubject = {}): StatusE
     case 'compacted': return expired(about.continued ? continueTooOld : `too old resource version: ${about.revision ?? 0} (${err.revision ?? 0})`);
     case 'future-revision': return tooLargeResourceVersion(about.revision ?? 0, err.revision ?? 0);
     case 'unavailable': return serviceUnavailable(`storage is unavailable: ${err.message}`);
+    case 'corrupt': return corruptObjectStatus(err);
     default: return internalError(err);
   }
 }

@@ -14,6 +14,7 @@ import type { DeleteOptions, DeleteResult, Registry, WriteOptions } from './regi
 import { subresourceNamed } from './subresources/table.ts';
 import { hasStatusSubresource } from './subresources/status.ts';
 import { decodeFromStorage, encodeForStorage, jsonFromStorage } from './stored-object.ts';
+import { isCorrupt } from './corrupt-object.ts';
 import { immutableField } from './validation/immutable.ts';
 import { objectKey } from './keys.ts';
 import { validateMetadata } from './validation/metadata.ts';
@@ -68,8 +69,8 @@ export class GenericStore implements Registry {
     if (!reached) throw tooLargeResourceVersion(rv, await storage.currentRevision());
   }
 
-  private ctx(info: ResourceInfo): StrategyContext {
-    return { info, now: this.clock.now(), random: this.random, listOther: this.deps.listOther };
+  private ctx(info: ResourceInfo, opts?: WriteOptions): StrategyContext {
+    return { info, now: this.clock.now(), random: this.random, listOther: this.deps.listOther, ...(opts?.user ? { user: opts.user } : {}) };
   }
 
   async get(info: ResourceInfo, namespace: string | undefined, name: string, revision?: number, allowStale = false): Promise<KubeObject> {
@@ -106,7 +107,7 @@ export class GenericStore implements Registry {
     } else {
       delete meta.namespace;
     }
-    const ctx = this.ctx(info);
+    const ctx = this.ctx(info, opts);
     const now = rfc3339(ctx.now);
     meta.uid = this.uid();
     meta.creationTimestamp = now;
@@ -199,7 +200,7 @@ export class GenericStore implements Registry {
 
   private async writeUpdate(info: ResourceInfo, namespace: string | undefined, current: KubeObject, body: KubeObject, revision: number, opts: WriteOptions): Promise<KubeObject> {
     const strategy = this.strategy(info);
-    const ctx = this.ctx(info);
+    const ctx = this.ctx(info, opts);
     // a subresource with writes of its own decides what of the body counts (status, finalize, binding)
     const writes = opts.subresource ? subresourceNamed(opts.subresource)?.writes : undefined;
     let obj = deepClone(body);
@@ -330,6 +331,26 @@ export class GenericStore implements Registry {
         throw err;
       }
     }
+  }
+
+  async deleteCorrupt(info: ResourceInfo, namespace: string | undefined, name: string): Promise<void> {
+    const key = objectKey(info, namespace, name);
+    const { kv } = await this.deps.storage.get(key);
+    if (!kv) throw notFound(info, name);
+    try {
+      decodeFromStorage(kv, apiVersionOf(info.group, info.version));
+    } catch (err) {
+      if (!isCorrupt(err)) throw err;
+      try {
+        // pinned to the revision found corrupt: an object written since is left alone
+        await this.deps.storage.delete(key, kv.modRevision);
+        return;
+      } catch (e) {
+        throw this.storageToStatus(e, info, name);
+      }
+    }
+    // worded as Kubernetes does, naming the resource where the kind usually goes
+    throw invalid(info.resource, info.group, name, [{ type: 'FieldValueInvalid', field: 'ignoreStoreReadErrorWithClusterBreakingPotential', value: true, detail: 'is exclusively used to delete corrupt object(s), try again by removing this option' }]);
   }
 
   private async removeNow(info: ResourceInfo, namespace: string | undefined, name: string, revision: number): Promise<DeleteResult> {

@@ -1,7 +1,8 @@
 // How objects are kept in storage: Go-ordered JSON without resourceVersion (the storage revision is the
 // resourceVersion, so it is filled in on the way out and never stored twice).
 
-import type { KubeObject } from '../api/object.ts';
+import { isObject, type KubeObject } from '../api/object.ts';
+import { corruptObject } from './corrupt-object.ts';
 import type { KeyValue } from '../storage/interface.ts';
 import { copyValue, valueBytes, valueLength } from '../storage/packed-value.ts';
 import { goJson, goJsonListItem, goString } from '../codec/go-json.ts';
@@ -185,8 +186,16 @@ export function jsonFromStorage(kv: KeyValue, apiVersion: string, kind: string):
 }
 
 /** the stored object as the client sees it through apiVersion */
-export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'>, apiVersion: string, rv: number = kv.modRevision): KubeObject {
-  const obj = convertObject(JSON.parse(dec.decode(kv.value)) as KubeObject, apiVersion);
+export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'> & { key?: string }, apiVersion: string, rv: number = kv.modRevision): KubeObject {
+  let stored: KubeObject;
+  try {
+    stored = JSON.parse(dec.decode(kv.value)) as KubeObject;
+    if (!isObject(stored) || !isObject(stored.metadata)) throw new Error('the stored value is not an object with metadata');
+  } catch (err) {
+    // bytes that are not an object: a corrupt object, which only an unsafe delete removes
+    throw corruptObject(kv.key ?? '', err);
+  }
+  const obj = convertObject(stored, apiVersion);
   obj.metadata.resourceVersion = String(rv);
   return obj;
 }

@@ -13,6 +13,10 @@ import { autoscalerStrategy } from './autoscaling/hpa.ts';
 import { validateConfigMapSize } from './validation/data-size.ts';
 import { persistentVolumeClaimStrategy, persistentVolumeStrategy } from './core/persistent-volumes.ts';
 import { storageClassStrategy } from './storage/storage-classes.ts';
+import { limitRangeStrategy } from './core/limit-ranges.ts';
+import { validateResourceQuota, validateResourceQuotaUpdate } from './validation/resource-quota.ts';
+import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhook-configurations.ts';
+import { csrStrategy } from './certificates/csr.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
 const rbacNames = strategyWith({ allowCreateOnUpdate: true, nameRule: 'path-segment' });
@@ -34,7 +38,8 @@ const table: Record<string, Strategy> = {
   'events': createOnUpdate,
   'events.events.k8s.io': createOnUpdate,
   'leases.coordination.k8s.io': createOnUpdate,
-  'limitranges': createOnUpdate,
+  'limitranges': limitRangeStrategy,
+  'resourcequotas': strategyWith({ validateCreate: validateResourceQuota, validateUpdate: validateResourceQuotaUpdate }),
   'roles.rbac.authorization.k8s.io': rbacNames,
   'rolebindings.rbac.authorization.k8s.io': rbacNames,
   'clusterroles.rbac.authorization.k8s.io': rbacNames,
@@ -49,6 +54,9 @@ const table: Record<string, Strategy> = {
   // status.observedGeneration of a budget says which spec the disruption controller counted for
   'poddisruptionbudgets.policy': strategyWith({ tracksGeneration: true }),
   'horizontalpodautoscalers.autoscaling': autoscalerStrategy,
+  'mutatingwebhookconfigurations.admissionregistration.k8s.io': mutatingWebhookConfigurationStrategy,
+  'validatingwebhookconfigurations.admissionregistration.k8s.io': validatingWebhookConfigurationStrategy,
+  'certificatesigningrequests.certificates.k8s.io': csrStrategy,
 };
 
 export function strategyFor(info: Pick<ResourceInfo, 'group' | 'resource'>): Strategy {

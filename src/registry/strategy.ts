@@ -6,8 +6,18 @@ import type { NameRule } from '../api/names.ts';
 import type { KubeObject } from '../api/object.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 
+/** who asks for a write (the authenticated user), for strategies that record it (CSRs' spec.username) */
+export interface Requester {
+  name: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
+}
+
 export interface StrategyContext {
   info: ResourceInfo;
+  /** the requester, when the write comes through the API */
+  user?: Requester;
   now: Date;
   random: () => number;
   /** look up live objects of another resource (e.g. services read each other's cluster IPs) */
@@ -46,6 +56,10 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   admitCreate?(obj: T, ctx: StrategyContext): void | Promise<void>;
   /** carry server-owned fields over on an update of the main resource (mutates obj); subresources with writes of their own replace it */
   prepareForUpdate(obj: T, old: T, ctx: StrategyContext): void;
+  /** a resource whose status writes keep more than the spec (CSRs keep their approval conditions); mutates obj */
+  prepareForStatusUpdate?(obj: T, old: T, ctx: StrategyContext): void;
+  /** the checks of a write through status, when they differ from validateUpdate */
+  validateStatusUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
   validateCreate(obj: T, ctx: StrategyContext): FieldError[];
   validateUpdate(obj: T, old: T, ctx: StrategyContext): FieldError[];
   /** finalizers that keep a deleted object in storage (namespaces add spec.finalizers) */

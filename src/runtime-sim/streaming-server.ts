@@ -4,7 +4,8 @@
 // channel protocols). Exec runs the command in the sim's shell with its streams attached;
 // attach follows PID 1's output; port forwarding connects to the pod's listeners (network.ts).
 
-import http from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { http } from '../streaming/node-http.ts';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { commandModuleFor, portForwardModuleFor } from '../streaming/protocols.ts';
@@ -25,7 +26,7 @@ function writer(streams: CommandStreams) {
   };
 }
 
-async function serveCommand(rt: SimRuntime, r: Extract<StreamingRequest, { kind: 'exec' | 'attach' }>, req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+async function serveCommand(rt: SimRuntime, r: Extract<StreamingRequest, { kind: 'exec' | 'attach' }>, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
   const module = commandModuleFor(req);
   if (!module) return writeHttpError(socket, 400, 'unable to upgrade: unsupported protocol');
   const c = rt.containers.find(r.containerId);
@@ -52,7 +53,7 @@ async function serveCommand(rt: SimRuntime, r: Extract<StreamingRequest, { kind:
   streams.finish(undefined);
 }
 
-async function servePortForward(rt: SimRuntime, sandboxId: string, req: http.IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> {
+async function servePortForward(rt: SimRuntime, sandboxId: string, req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> {
   const module = portForwardModuleFor(req);
   if (!module) return writeHttpError(socket, 400, 'unable to upgrade: unsupported protocol');
   const ports = url.searchParams.getAll('port').flatMap(p => p.split(',')).map(Number);
@@ -72,7 +73,7 @@ export async function startStreamingServer(rt: SimRuntime): Promise<{ requests: 
   const server = http.createServer((_req, res) => res.writeHead(400, { 'content-type': 'text/plain' }).end('the streaming server takes upgrades only\n'));
   const sockets = new Set<Duplex>();
   let requests: StreamingRequests | undefined;
-  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());

@@ -75,19 +75,22 @@ export interface WatchOptions {
   onProgress?(revision: number): void;
 }
 
-export type StorageErrorCode = 'key-exists' | 'not-found' | 'conflict' | 'compacted' | 'future-revision' | 'unavailable';
+export type StorageErrorCode = 'key-exists' | 'not-found' | 'conflict' | 'compacted' | 'future-revision' | 'unavailable' | 'corrupt';
 
 export class StorageError extends Error {
   code: StorageErrorCode;
   /** for 'conflict' and 'key-exists': the current value; for 'compacted': the compacted revision */
   current?: KeyValue;
   revision?: number;
-  constructor(code: StorageErrorCode, message: string, extra?: { current?: KeyValue; revision?: number }) {
+  /** for 'corrupt': the key whose value could not be decoded */
+  key?: string;
+  constructor(code: StorageErrorCode, message: string, extra?: { current?: KeyValue; revision?: number; key?: string }) {
     super(message);
     this.name = 'StorageError';
     this.code = code;
     this.current = extra?.current;
     this.revision = extra?.revision;
+    this.key = extra?.key;
   }
 }
 

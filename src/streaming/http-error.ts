@@ -3,12 +3,12 @@
 // routes, the simulated runtime's streaming server and the SPDY handshake share it.
 
 import type { Duplex } from 'node:stream';
-import { STATUS_CODES } from 'node:http';
+import { http } from './node-http.ts';
 
 export function writeHttpError(socket: Duplex, code: number, message: string, headers: [string, string][] = []): void {
   const body = `${message}\n`;
   const lines = [
-    `HTTP/1.1 ${code} ${STATUS_CODES[code] ?? 'Error'}`,
+    `HTTP/1.1 ${code} ${http.STATUS_CODES[code] ?? 'Error'}`,
     'Content-Type: text/plain; charset=utf-8',
     'X-Content-Type-Options: nosniff',
     ...headers.map(([k, v]) => `${k}: ${v}`),

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { kubectl, kubectls, type Run } from './support/kubectl.ts';
 import { startOrch, type OrchProcess } from './support/orch-process.ts';
 import { requires } from '../support/requires.ts';
+import { until } from './support/until.ts';
 
 function ok(r: Run): string {
   assert.equal(r.code, 0, `kubectl failed: ${r.stderr}`);
@@ -41,6 +42,8 @@ describe('bearer tokens with kubectl', requires(versions.length === 0 && 'no kub
     }));
     const admin = versions[0]!.path;
     ok(await kubectl(admin, orch.kubeconfig, ['create', 'serviceaccount', 'builder']));
+    // the service account controller makes `default` a moment after start, as in any cluster
+    await until('the default service account', async () => (await kubectl(admin, orch.kubeconfig, ['get', 'serviceaccount', 'default'])).code === 0, 10_000, 100);
   });
   after(async () => { await orch?.stop(); await orch?.cleanup(); });
 

@@ -4,7 +4,7 @@
 
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { yamlLibrary } from '../../api/yaml-library.ts';
 import { decodeProblems } from './decode.ts';
 import { withDefaults } from './defaults.ts';
 import { mergeConfig } from './merge.ts';
@@ -19,7 +19,7 @@ async function readDocument(path: string): Promise<Record<string, unknown>> {
     throw new AgentConfigError(`failed to load kubelet config file "${path}": ${(err as Error).message}`);
   }
   let doc: unknown;
-  try { doc = parse(text, { uniqueKeys: true }); } catch (err) {
+  try { doc = yamlLibrary().parse(text, { uniqueKeys: true }); } catch (err) {
     throw new AgentConfigError(`failed to load kubelet config file "${path}": ${(err as Error).message.split('\n')[0]}`);
   }
   const problems = decodeProblems(doc ?? {});

@@ -20,6 +20,8 @@ export interface AgentConfig {
   healthzBindAddress: string;
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
+  /** renew the client certificate through the certificates API before it expires (default false, as the kubelet's) */
+  rotateCertificates?: boolean;
   authentication: { x509: { clientCAFile?: string }; webhook: { enabled: boolean; cacheTTL: string }; anonymous: { enabled: boolean } };
   authorization: { mode: string; webhook: { cacheAuthorizedTTL: string; cacheUnauthorizedTTL: string } };
   clusterDomain: string;

@@ -2,7 +2,7 @@
 // check, each bounded by the probe's timeout. Success and failure as the kubelet judges them:
 // exit code 0, HTTP status 200–399, a connection made, SERVING.
 
-import http from 'node:http';
+import { http } from '../../streaming/node-http.ts';
 import https from 'node:https';
 import net from 'node:net';
 import { credentials, makeGenericClientConstructor } from '@grpc/grpc-js';

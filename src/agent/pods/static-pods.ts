@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { yamlLibrary } from '../../api/yaml-library.ts';
 import { defaultPullPolicy } from './images.ts';
 import type { Pod } from './types.ts';
 import type { CoreV1Pod, CoreV1PodSpec } from '../../schema/generated/types.ts';
@@ -70,7 +70,7 @@ export async function readStaticPods(dir: string, nodeName: string, now: number,
   const out: Pod[] = [];
   for (const n of names) {
     try {
-      out.push(staticPod(parse(await readFile(join(dir, n), 'utf8')), nodeName, now));
+      out.push(staticPod(yamlLibrary().parse(await readFile(join(dir, n), 'utf8')), nodeName, now));
     } catch (err) {
       onError(join(dir, n), (err as Error).message);
     }

@@ -3,7 +3,8 @@
 // added by the parts of the agent that serve them (health here; logs and checkpoints later).
 
 import { createServer as createHttpsServer, type Server } from 'node:https';
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { http } from '../../streaming/node-http.ts';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -89,7 +90,7 @@ export async function startAgentServer(opts: AgentServerOptions): Promise<AgentS
 
 /** the unauthenticated local health port (healthzPort, 10248 on 127.0.0.1), as the kubelet has */
 export async function startHealthzServer(address: string, port: number, health: HealthRegistry): Promise<{ port: number; close(): Promise<void> }> {
-  const server = createHttpServer((req, res) => {
+  const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://agent');
     if (url.pathname !== '/healthz' && !url.pathname.startsWith('/healthz/')) { res.writeHead(404).end('404 page not found\n'); return; }
     answerHealth(health, url, res);

@@ -3,7 +3,8 @@
 // read with a real CEL parser. An object belongs to the shard when the 64-bit FNV-1a hash of the
 // named field falls in one of the half-open ranges; every server computes the same answer.
 
-import { parse } from '@bufbuild/cel';
+import type * as Cel from '@bufbuild/cel';
+import { lazyModule } from '../lazy-module.ts';
 import type { KubeObject } from '../object.ts';
 
 export interface ShardSelector {
@@ -17,7 +18,9 @@ export interface ShardSelector {
 /** a selector that cannot be honoured; the message says exactly what is wrong */
 export class ShardSelectorError extends Error {}
 
-type Expr = ReturnType<typeof parse>['expr'];
+const cel = lazyModule<typeof Cel>('@bufbuild/cel');
+
+type Expr = ReturnType<typeof Cel.parse>['expr'];
 
 const fieldPaths: Record<string, 'uid' | 'namespace'> = { 'object.metadata.uid': 'uid', 'object.metadata.namespace': 'namespace' };
 const startForm = /^0x[0-9a-f]{16}$/;
@@ -35,7 +38,7 @@ export function fnv1a64(s: string): bigint {
 export function parseShardSelector(text: string): ShardSelector {
   let expr: Expr;
   try {
-    expr = parse(text).expr;
+    expr = cel().parse(text).expr;
   } catch (err) {
     throw new ShardSelectorError(`invalid shard selector: ${(err as Error).message}`);
   }

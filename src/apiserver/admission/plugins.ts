@@ -12,6 +12,10 @@ import { podSecurity } from './plugins/pod-security.ts';
 import { defaultTolerationSeconds } from './plugins/default-toleration-seconds.ts';
 import { defaultStorageClass } from './plugins/default-storage-class.ts';
 import { storageObjectInUseProtection } from './plugins/storage-object-in-use-protection.ts';
+import { limitRanger } from './plugins/limit-ranger.ts';
+import { resourceQuota } from './plugins/resource-quota.ts';
+import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from './plugins/webhooks/index.ts';
+import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './plugins/certificates.ts';
 
 export interface PluginRow {
   name: string;
@@ -23,6 +27,7 @@ export interface PluginRow {
 export const admissionPlugins: readonly PluginRow[] = [
   { name: 'AlwaysAdmit', defaultOn: false, factory: alwaysAdmit },
   { name: 'NamespaceLifecycle', defaultOn: true, factory: namespaceLifecycle },
+  { name: 'LimitRanger', defaultOn: true, factory: limitRanger },
   { name: 'ServiceAccount', defaultOn: true, factory: serviceAccount },
   // off in kube-apiserver; orch server and orch up enable it, as kubeadm does (see cli/admission-flags.ts)
   { name: 'NodeRestriction', defaultOn: false, factory: nodeRestriction },
@@ -30,6 +35,12 @@ export const admissionPlugins: readonly PluginRow[] = [
   { name: 'DefaultTolerationSeconds', defaultOn: true, factory: defaultTolerationSeconds },
   { name: 'DefaultStorageClass', defaultOn: true, factory: defaultStorageClass },
   { name: 'StorageObjectInUseProtection', defaultOn: true, factory: storageObjectInUseProtection },
+  { name: 'CertificateApproval', defaultOn: true, factory: certificateApproval },
+  { name: 'CertificateSigning', defaultOn: true, factory: certificateSigning },
+  { name: 'CertificateSubjectRestriction', defaultOn: true, factory: certificateSubjectRestriction },
   // webhooks, ResourceQuota and AlwaysDeny come last in Kubernetes' order
+  { name: 'MutatingAdmissionWebhook', defaultOn: true, factory: mutatingAdmissionWebhook },
+  { name: 'ValidatingAdmissionWebhook', defaultOn: true, factory: validatingAdmissionWebhook },
+  { name: 'ResourceQuota', defaultOn: true, factory: resourceQuota },
   { name: 'AlwaysDeny', defaultOn: false, factory: alwaysDeny },
 ];

@@ -2,7 +2,8 @@
 // SelfSubjectRulesReview: virtual kinds answered by the server's authorizer chain, as
 // kube-apiserver's authorization.k8s.io storage answers them (validated, never stored).
 
-import { badRequest, invalid, type FieldError } from '../../api/status.ts';
+import { badRequest, invalid } from '../../api/status.ts';
+import { localReviewSpecErrors, reviewSpecErrors, type ReviewSpec } from './review-validation.ts';
 import type { KubeObject } from '../../api/object.ts';
 import type { RequestContext, User } from '../context.ts';
 import { registerVirtualKind } from '../virtual-kinds.ts';
@@ -10,17 +11,7 @@ import type { Attributes, Authorizer } from './attributes.ts';
 
 const group = 'authorization.k8s.io';
 
-interface ResourceAttributes { namespace?: string; verb?: string; group?: string; version?: string; resource?: string; subresource?: string; name?: string }
-interface NonResourceAttributes { path?: string; verb?: string }
-interface Spec { resourceAttributes?: ResourceAttributes; nonResourceAttributes?: NonResourceAttributes; user?: string; groups?: string[]; uid?: string; extra?: Record<string, string[]> }
-
-function checkAttributes(spec: Spec, errs: FieldError[]): void {
-  if (spec.resourceAttributes && spec.nonResourceAttributes) {
-    errs.push({ type: 'FieldValueInvalid', field: 'spec.nonResourceAttributes', value: spec.nonResourceAttributes, detail: 'cannot be specified in combination with resourceAttributes' });
-  } else if (!spec.resourceAttributes && !spec.nonResourceAttributes) {
-    errs.push({ type: 'FieldValueRequired', field: 'spec.resourceAttributes', detail: 'exactly one of nonResourceAttributes or resourceAttributes must be specified' });
-  }
-}
+type Spec = ReviewSpec;
 
 function attributes(user: User, spec: Spec): Attributes {
   const r = spec.resourceAttributes;
@@ -53,9 +44,7 @@ function subjectOf(spec: Spec): User {
 
 export function subjectAccessReview(ctx: RequestContext, obj: KubeObject): KubeObject {
   const spec = (obj.spec ?? {}) as Spec;
-  const errs: FieldError[] = [];
-  checkAttributes(spec, errs);
-  if (!spec.user && !spec.groups?.length) errs.push({ type: 'FieldValueInvalid', field: 'spec.user', value: '', detail: 'at least one of user or group must be specified' });
+  const errs = reviewSpecErrors(spec, true);
   if (errs.length) throw invalid('SubjectAccessReview', group, obj.metadata.name ?? '', errs);
   return answer(obj, authorizerOf(ctx), attributes(subjectOf(spec), spec));
 }
@@ -64,14 +53,8 @@ export function localSubjectAccessReview(ctx: RequestContext, obj: KubeObject): 
   const spec = (obj.spec ?? {}) as Spec;
   const namespace = ctx.info.namespace ?? '';
   if (obj.metadata.namespace && obj.metadata.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-  const errs: FieldError[] = [];
-  checkAttributes(spec, errs);
-  if (spec.nonResourceAttributes && !spec.resourceAttributes) errs.push({ type: 'FieldValueInvalid', field: 'spec.nonResourceAttributes', value: spec.nonResourceAttributes, detail: 'disallowed on this kind of request' });
-  if (!spec.user && !spec.groups?.length) errs.push({ type: 'FieldValueInvalid', field: 'spec.user', value: '', detail: 'at least one of user or group must be specified' });
+  const errs = localReviewSpecErrors(spec, namespace);
   if (errs.length) throw invalid('LocalSubjectAccessReview', group, obj.metadata.name ?? '', errs);
-  if (spec.resourceAttributes?.namespace && spec.resourceAttributes.namespace !== namespace) {
-    throw badRequest(`spec.resourceAttributes.namespace must match namespace: ${namespace}`);
-  }
   const a = attributes(subjectOf(spec), spec);
   a.namespace = namespace;
   return answer({ ...obj, metadata: { ...obj.metadata, namespace } }, authorizerOf(ctx), a);
@@ -79,8 +62,7 @@ export function localSubjectAccessReview(ctx: RequestContext, obj: KubeObject): 
 
 export function selfSubjectAccessReview(ctx: RequestContext, obj: KubeObject): KubeObject {
   const spec = (obj.spec ?? {}) as Spec;
-  const errs: FieldError[] = [];
-  checkAttributes(spec, errs);
+  const errs = reviewSpecErrors(spec, false);
   if (errs.length) throw invalid('SelfSubjectAccessReview', group, obj.metadata.name ?? '', errs);
   return answer(obj, authorizerOf(ctx), attributes(ctx.user!, spec));
 }

@@ -97,6 +97,46 @@ export const defaultClusterRoles: DefaultClusterRole[] = [
       [['resource.k8s.io'], ['resourceclaims', 'resourceslices'], read],
     ),
   },
+  // what the scheduler's volume binding writes (claims' selected node, volumes' claimRef)
+  {
+    name: 'system:volume-scheduler',
+    rules: rules(
+      [[''], ['persistentvolumes'], ['get', 'list', 'patch', 'update', 'watch']],
+      [['storage.k8s.io'], ['storageclasses'], read],
+      [[''], ['persistentvolumeclaims'], ['get', 'list', 'patch', 'update', 'watch']],
+    ),
+  },
+  // orch's own (no Kubernetes counterpart): each node agent removes the data of the local-path
+  // volumes on its node once they are deleted, and then their finalizer, as the local-path
+  // provisioner's helper does in a Kubernetes cluster; the Node authorizer has no rule for it
+  { name: 'system:orch:local-path-node', rules: rules([[''], ['persistentvolumes'], ['get', 'list', 'watch', 'update']]) },
+  // TLS bootstrapping: who may send a CSR, and whose node client CSRs the approver approves
+  { name: 'system:node-bootstrapper', rules: rules([['certificates.k8s.io'], ['certificatesigningrequests'], ['create', 'get', 'list', 'watch']]) },
+  { name: 'system:certificates.k8s.io:certificatesigningrequests:nodeclient', rules: rules([['certificates.k8s.io'], ['certificatesigningrequests/nodeclient'], ['create']]) },
+  { name: 'system:certificates.k8s.io:certificatesigningrequests:selfnodeclient', rules: rules([['certificates.k8s.io'], ['certificatesigningrequests/selfnodeclient'], ['create']]) },
+  ...['kube-apiserver-client', 'kube-apiserver-client-kubelet', 'kubelet-serving', 'legacy-unknown'].map(signer => ({
+    name: `system:certificates.k8s.io:${signer}-approver`,
+    rules: [{ apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: [`kubernetes.io/${signer}`], verbs: ['approve'] }],
+  })),
+  {
+    // what kube-controller-manager needs under its own name: leader election, informers over
+    // everything, and tokens for the per-controller service accounts it runs the controllers as
+    name: 'system:kube-controller-manager',
+    rules: [
+      ...rules([['', 'events.k8s.io'], ['events'], ['create', 'patch', 'update']], [['coordination.k8s.io'], ['leases'], ['create']]),
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], resourceNames: ['kube-controller-manager'], verbs: ['get', 'update'] },
+      ...rules(
+        [[''], ['secrets', 'serviceaccounts'], ['create']],
+        [[''], ['secrets'], ['delete']],
+        [[''], ['configmaps', 'namespaces', 'secrets', 'serviceaccounts'], ['get']],
+        [[''], ['secrets', 'serviceaccounts'], ['update']],
+        [['authentication.k8s.io'], ['tokenreviews'], ['create']],
+        [['authorization.k8s.io'], ['subjectaccessreviews'], ['create']],
+        [['*'], ['*'], ['list', 'watch']],
+        [[''], ['serviceaccounts/token'], ['create']],
+      ),
+    ],
+  },
   {
     name: 'system:kube-scheduler',
     rules: rules(
@@ -129,6 +169,14 @@ export const defaultClusterRoleBindings: DefaultBinding[] = [
   { name: 'system:public-info-viewer', role: 'system:public-info-viewer', subjects: [{ kind: 'Group', name: 'system:authenticated' }, { kind: 'Group', name: 'system:unauthenticated' }] },
   { name: 'system:monitoring', role: 'system:monitoring', subjects: [{ kind: 'Group', name: 'system:monitoring' }] },
   { name: 'system:kube-scheduler', role: 'system:kube-scheduler', subjects: [{ kind: 'User', name: 'system:kube-scheduler' }] },
+  { name: 'system:volume-scheduler', role: 'system:volume-scheduler', subjects: [{ kind: 'User', name: 'system:kube-scheduler' }] },
+  { name: 'system:kube-controller-manager', role: 'system:kube-controller-manager', subjects: [{ kind: 'User', name: 'system:kube-controller-manager' }] },
+  { name: 'system:orch:local-path-node', role: 'system:orch:local-path-node', subjects: [{ kind: 'Group', name: 'system:nodes' }] },
+  // TLS bootstrapping as kubeadm sets it up: bootstrap tokens may send CSRs, whose node client
+  // certificates are approved automatically, and so are nodes' renewals of their own
+  { name: 'kubeadm:kubelet-bootstrap', role: 'system:node-bootstrapper', subjects: [{ kind: 'Group', name: 'system:bootstrappers' }] },
+  { name: 'kubeadm:node-autoapprove-bootstrap', role: 'system:certificates.k8s.io:certificatesigningrequests:nodeclient', subjects: [{ kind: 'Group', name: 'system:bootstrappers' }] },
+  { name: 'kubeadm:node-autoapprove-certificate-rotation', role: 'system:certificates.k8s.io:certificatesigningrequests:selfnodeclient', subjects: [{ kind: 'Group', name: 'system:nodes' }] },
 ];
 
 export { aggregateLabel };

@@ -14,7 +14,12 @@ export function forbiddenMessage(a: Attributes): string {
 
 export function forbiddenError(a: Attributes, reason: string): StatusError {
   const msg = forbiddenMessage(a) + (reason ? `: ${reason}` : '');
-  if (!a.isResourceRequest) return new StatusError(403, 'Forbidden', `forbidden: ${msg}`, {});
+  if (!a.isResourceRequest) {
+    const err = new StatusError(403, 'Forbidden', `forbidden: ${msg}`);
+    // Kubernetes sends the empty details of a path (`"details":{}`); clients see it
+    err.status.details = {};
+    return err;
+  }
   const err = forbidden({ group: a.apiGroup, resource: a.resource }, a.name, msg);
   // Kubernetes leaves an empty name out of the details
   if (!a.name && err.status.details) delete err.status.details.name;

@@ -11,7 +11,12 @@ interface Binding { roleRef: RoleRef; subjects: Subject[]; namespace: string }
 
 export type RbacKind = 'Role' | 'ClusterRole' | 'RoleBinding' | 'ClusterRoleBinding';
 
-export interface ResolvedRules { rules: PolicyRule[]; errors: string[] }
+export interface ResolvedRules {
+  rules: PolicyRule[];
+  errors: string[];
+  /** per rule, the reason Kubernetes' RBAC gives when that rule allows (naming its grant) */
+  reasons: string[];
+}
 
 const saPrefix = 'system:serviceaccount:';
 
@@ -23,6 +28,16 @@ function subjectKey(s: Subject, bindingNamespace: string): string | undefined {
     case 'ServiceAccount': { const ns = s.namespace || bindingNamespace; return ns ? `u:${saPrefix}${ns}:${s.name}` : undefined; }
     default: return undefined;
   }
+}
+
+/** `RoleBinding "name/namespace" of Role "r" to User "jane"`, the words of Kubernetes' reasons */
+function describeGrant(key: string, b: Binding, subject: Subject | undefined): string {
+  const name = key.slice(key.indexOf('/') + 1);
+  const binding = b.namespace ? `RoleBinding ${JSON.stringify(`${name}/${b.namespace}`)}` : `ClusterRoleBinding ${JSON.stringify(name)}`;
+  const who = !subject ? '' : subject.kind === 'ServiceAccount'
+    ? ` to ServiceAccount ${JSON.stringify(`${subject.name}/${subject.namespace || b.namespace}`)}`
+    : ` to ${subject.kind} ${JSON.stringify(subject.name)}`;
+  return `${binding} of ${b.roleRef.kind} ${JSON.stringify(b.roleRef.name)}${who}`;
 }
 
 function userKeys(user: User): string[] {
@@ -102,19 +117,24 @@ export class RbacIndex {
     if (hit) return hit;
     const rules: PolicyRule[] = [];
     const errors: string[] = [];
+    const reasons: string[] = [];
     const seen = new Set<string>();
+    const keys = userKeys(user);
     for (const ns of namespace ? ['', namespace] : ['']) {
-      for (const sk of userKeys(user)) {
+      for (const sk of keys) {
         for (const key of this.bySubject.get(sk)?.get(ns) ?? []) {
           if (seen.has(key)) continue;
           seen.add(key);
           const b = this.bindings.get(key)!;
           const got = this.refRules(b.roleRef, ns);
-          if (typeof got === 'string') errors.push(got); else rules.push(...got);
+          if (typeof got === 'string') { errors.push(got); continue; }
+          // the binding's first subject that is this user, as Kubernetes names it
+          const reason = `RBAC: allowed by ${describeGrant(key, b, b.subjects.find(s => keys.includes(subjectKey(s, ns) ?? '')))}`;
+          for (const r of got) { rules.push(r); reasons.push(reason); }
         }
       }
     }
-    const out = { rules, errors };
+    const out = { rules, errors, reasons };
     if (this.memo.size > 10_000) this.memo.clear();
     this.memo.set(memoKey, out);
     return out;

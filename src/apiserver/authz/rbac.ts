@@ -5,7 +5,7 @@
 import type { Logger } from '../../api/log.ts';
 import type { Catalog } from '../../schema/types.ts';
 import type { Registry, Watcher } from '../../registry/registry.ts';
-import type { Attributes, Authorizer } from './attributes.ts';
+import type { Attributes, Authorizer, Decision } from './attributes.ts';
 import { RbacIndex, type RbacKind } from './rbac-index.ts';
 import { ruleAllows } from './rules.ts';
 
@@ -23,6 +23,13 @@ export interface RbacAuthorizer extends Authorizer {
 export function rbacReason(errors: string[]): string {
   if (!errors.length) return '';
   return `RBAC: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}`;
+}
+
+/** the decision on one request: allowed by the first rule that allows it (named in the reason), else no opinion */
+export function rbacDecision(index: RbacIndex, a: Attributes): { decision: Decision; reason: string } {
+  const { rules, errors, reasons } = index.rulesFor(a.user, a.namespace);
+  for (let i = 0; i < rules.length; i++) if (ruleAllows(a, rules[i]!)) return { decision: 'allow', reason: reasons[i]! };
+  return { decision: 'no-opinion', reason: rbacReason(errors) };
 }
 
 export function createRbacAuthorizer(registry: Registry, catalog: Catalog, log: Logger): RbacAuthorizer {
@@ -60,11 +67,7 @@ export function createRbacAuthorizer(registry: Registry, catalog: Catalog, log: 
   return {
     index,
     synced,
-    authorize(a: Attributes) {
-      const { rules, errors } = index.rulesFor(a.user, a.namespace);
-      for (const r of rules) if (ruleAllows(a, r)) return { decision: 'allow', reason: '' };
-      return { decision: 'no-opinion', reason: rbacReason(errors) };
-    },
+    authorize: a => rbacDecision(index, a),
     rulesFor(user, namespace) {
       const { rules, errors } = index.rulesFor(user, namespace);
       return {

@@ -10,6 +10,7 @@ import { sendObject } from '../respond.ts';
 import { decodeOptionalBody } from '../request-object.ts';
 import { dryRun, intParam } from './options.ts';
 import { queryBool } from '../query-params.ts';
+import { handleUnsafeDelete, unsafeDeleteConflicts, unsafeDeleteGate, unsafeDeleteOption } from './unsafe-delete.ts';
 import { deleteAdmission, optionsObject } from '../admission/request.ts';
 
 const deleteOptionsDefinition = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
@@ -18,10 +19,10 @@ function invalidDeleteOptions(field: string, value: unknown, supported: string):
   return invalid('DeleteOptions', 'meta.k8s.io', '', [{ type: 'FieldValueNotSupported', field, value, detail: `supported values: ${supported}` }]);
 }
 
-/** DeleteOptions from the body (kubectl sends one) and the query */
-export async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions> {
+/** DeleteOptions from the body (kubectl sends one) and the query; `unsafe`: see unsafe-delete.ts */
+export async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions & { unsafe?: boolean }> {
   const body = await decodeOptionalBody(ctx);
-  const opts: DeleteOptions = { dryRun: dryRun(ctx, 'DeleteOptions') };
+  const opts: DeleteOptions & { unsafe?: boolean } = { dryRun: dryRun(ctx, 'DeleteOptions') };
   if (body !== undefined) {
     if (!isObject(body)) throw notAnObjectError(body);
     // the body decodes as DeleteOptions or not at all: another kind is not quietly ignored
@@ -36,6 +37,7 @@ export async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions>
     if (typeof body.propagationPolicy === 'string') opts.propagationPolicy = body.propagationPolicy;
     if (typeof body.orphanDependents === 'boolean') opts.orphanDependents = body.orphanDependents;
     if (isObject(body.preconditions)) opts.preconditions = body.preconditions as DeleteOptions['preconditions'];
+    if (body[unsafeDeleteOption] === true) opts.unsafe = true;
   }
   const grace = intParam(ctx, 'gracePeriodSeconds');
   if (grace !== undefined) opts.gracePeriodSeconds = grace;
@@ -43,6 +45,10 @@ export async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions>
   if (pp) opts.propagationPolicy = pp;
   const orphan = queryBool(ctx.query, 'orphanDependents');
   if (orphan !== undefined) opts.orphanDependents = orphan;
+  const unsafe = queryBool(ctx.query, unsafeDeleteOption);
+  if (unsafe !== undefined) opts.unsafe = unsafe;
+  // with its feature gate off, the option is dropped before anything looks at it
+  if (!ctx.features?.enabled(unsafeDeleteGate)) delete opts.unsafe;
   const errors: FieldError[] = [];
   if (opts.orphanDependents !== undefined && opts.propagationPolicy !== undefined) {
     errors.push({ type: 'FieldValueInvalid', field: 'propagationPolicy', value: opts.propagationPolicy, detail: 'orphanDependents and deletionPropagation cannot be both set' });
@@ -50,6 +56,7 @@ export async function deleteOptions(ctx: RequestContext): Promise<DeleteOptions>
   if (opts.propagationPolicy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(opts.propagationPolicy)) {
     errors.push({ type: 'FieldValueNotSupported', field: 'propagationPolicy', value: opts.propagationPolicy, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' });
   }
+  if (opts.unsafe) errors.push(...unsafeDeleteConflicts(opts));
   if (errors.length) throw invalid('DeleteOptions', 'meta.k8s.io', '', errors);
   return opts;
 }
@@ -68,7 +75,10 @@ export function withDeleteAdmission(ctx: RequestContext, deps: HandlerDeps, opts
 
 export async function handleDelete(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
-  const opts = withDeleteAdmission(ctx, deps, await deleteOptions(ctx));
+  const parsed = await deleteOptions(ctx);
+  // the unsafe delete skips admission as it skips everything that reads the object
+  if (parsed.unsafe) return handleUnsafeDelete(ctx, deps);
+  const opts = withDeleteAdmission(ctx, deps, parsed);
   const warning = defaultPropagationWarning(info, opts);
   if (warning) ctx.warnings.push(warning);
   const { object, deleted } = await deps.registry.delete(info, ctx.info.namespace, ctx.info.name!, opts);

@@ -11,10 +11,11 @@ import { writeAdmission } from '../admission/request.ts';
 
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions';
 
-/** the request's admission (the plugin chain, and RBAC's escalation check), passed to the registry with the other write options */
-export function admission(ctx: RequestContext, deps: HandlerDeps, kind: OptionsKind, dryRun: boolean, manager?: string): Pick<WriteOptions, 'admit' | 'admission'> {
-  const out: Pick<WriteOptions, 'admit' | 'admission'> = {};
+/** the request's admission (the plugin chain, and RBAC's escalation check) and requester, passed to the registry with the other write options */
+export function admission(ctx: RequestContext, deps: HandlerDeps, kind: OptionsKind, dryRun: boolean, manager?: string): Pick<WriteOptions, 'admit' | 'admission' | 'user'> {
+  const out: Pick<WriteOptions, 'admit' | 'admission' | 'user'> = {};
   if (ctx.admit) out.admit = ctx.admit;
+  if (ctx.user) out.user = ctx.user;
   if (deps.admission) out.admission = writeAdmission(ctx, deps.admission, kind, dryRun, manager);
   return out;
 }

@@ -4,9 +4,9 @@
 // (html-links.ts). A backend that cannot be reached is a
 // 503 "error trying to reach service: ...". Nothing relayed is logged.
 
-import http from 'node:http';
+import { http } from '../../streaming/node-http.ts';
 import https from 'node:https';
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import { serviceUnavailable } from '../../api/status.ts';
 import type { RequestContext } from '../context.ts';
@@ -29,7 +29,7 @@ export interface RelayRequest {
 }
 
 /** the 101 response line and headers as the backend sent them */
-function rawSwitchingResponse(res: http.IncomingMessage): string {
+function rawSwitchingResponse(res: IncomingMessage): string {
   const lines = [`HTTP/1.1 ${res.statusCode} ${res.statusMessage ?? 'Switching Protocols'}`];
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
   return `${lines.join('\r\n')}\r\n\r\n`;

@@ -7,6 +7,7 @@ import { validatePodSpec } from '../validation/pod-spec.ts';
 import { validatePodSpecUpdate } from '../validation/immutable.ts';
 import { validateEphemeralContainers, validateNoEphemeralContainersOnCreate } from '../validation/ephemeral-containers.ts';
 import { defaultPodSpec } from '../defaults/pod-spec.ts';
+import { defaultRequestsFromLimits } from '../defaults/pod-requests.ts';
 import { computeQosClass } from '../../api/qos.ts';
 
 type Pod = CoreV1Pod & KubeObject;
@@ -17,12 +18,17 @@ export const podStrategy = strategyWith<Pod>({
   prepareForCreate(obj) {
     if (!isObject(obj.spec)) obj.spec = { containers: [] };
     defaultPodSpec(obj.spec);
-    obj.status = { phase: 'Pending', qosClass: computeQosClass(obj) };
+    defaultRequestsFromLimits(obj.spec);
+    obj.status = { phase: 'Pending' };
   },
-  // what the Priority admission plugin gives a pod that names no class (the plugins orch has are apiserver/admission's)
+  // after the admission chain's mutating plugins (apiserver/admission): the priority the Priority
+  // plugin gives a pod that names no class, and the QoS class
   admitCreate(obj) {
     const s = obj.spec!;
     if (s.priority === undefined) s.priority = 0;
+    // the class follows the resources as the mutating admission plugins left them (LimitRanger's
+    // defaults): Kubernetes' PrepareForCreate, which sets it, runs after them
+    obj.status = { ...obj.status, qosClass: computeQosClass(obj) };
   },
   validateCreate: obj => [...validatePodSpec(obj.spec, 'spec'), ...validateEphemeralContainers(obj.spec), ...validateNoEphemeralContainersOnCreate(obj.spec)],
   // (ephemeral containers change only through pods/ephemeralcontainers: validatePodSpecUpdate refuses it here)

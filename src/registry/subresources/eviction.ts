@@ -4,7 +4,7 @@
 // pod recorded in status.disruptedPods for the controller) with conflicts retried. The pod gets
 // the DisruptionTarget condition, then is deleted with the Eviction's deleteOptions.
 
-import { badRequest, conflict, StatusError, timeout } from '../../api/status.ts';
+import { badRequest, conflict, invalid, StatusError, timeout } from '../../api/status.ts';
 import { isObject, type KubeObject } from '../../api/object.ts';
 import { rfc3339 } from '../../api/time.ts';
 import type { DeleteOptions } from '../registry.ts';
@@ -78,6 +78,10 @@ async function evict(call: SubresourceCall, body: KubeObject): Promise<Subresour
   if ((body.metadata?.name ?? '') !== call.name) throw badRequest('name in URL does not match name in Eviction object');
   if (body.metadata?.namespace && body.metadata.namespace !== call.namespace) {
     throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  // an eviction never takes the unsafe delete of corrupt objects (that is DELETE's alone)
+  if (isObject(body.deleteOptions) && body.deleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
+    throw invalid('Eviction', 'policy', call.name, [{ type: 'FieldValueInvalid', field: 'deleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential', value: true, detail: 'can not be set for pod eviction, try after removing the option' }]);
   }
   const original = evictionDeleteOptions(body, call.dryRun);
   const pinnedByCaller = !!original.preconditions?.resourceVersion;

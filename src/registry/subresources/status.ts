@@ -13,8 +13,12 @@ export const statusSubresource: Subresource = {
   ownedFields: [['status']],
   view: { apply: true },
   writes: {
-    prepare: (obj, current) => ({ ...deepClone(current), status: obj.status }),
-    validate: (obj, current, strategy, ctx) => strategy.validateUpdate(obj, current, ctx),
+    prepare: (obj, current, strategy, ctx) => {
+      const next = { ...deepClone(current), status: obj.status };
+      strategy.prepareForStatusUpdate?.(next, current, ctx);
+      return next;
+    },
+    validate: (obj, current, strategy, ctx) => (strategy.validateStatusUpdate ?? strategy.validateUpdate)(obj, current, ctx),
   },
 };
 

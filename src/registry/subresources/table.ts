@@ -16,6 +16,7 @@ import { ephemeralContainersSubresource } from './ephemeral-containers.ts';
 import { evictionSubresource } from './eviction.ts';
 import { proxySubresource } from './proxy.ts';
 import { tokenSubresource } from './token-request.ts';
+import { approvalSubresource } from './approval.ts';
 
 const registered = new Map<string, Subresource>();
 
@@ -38,6 +39,7 @@ registerSubresource(ephemeralContainersSubresource);
 registerSubresource(evictionSubresource);
 registerSubresource(proxySubresource);
 registerSubresource(tokenSubresource);
+registerSubresource(approvalSubresource);
 
 function servedOn(sub: Subresource, info: ResourceInfo): boolean {
   return sub.servedFor ? sub.servedFor(info) : info.subresources.some(s => s.name === sub.name);

@@ -3,13 +3,14 @@
 // goes to the background, which here means the listener outlives the command, as a daemon would,
 // until the container ends. Real sockets, real HTTP: a forwarded connection reaches it.
 
-import http from 'node:http';
+import type { ServerResponse } from 'node:http';
+import { http } from '../../streaming/node-http.ts';
 import { posix } from 'node:path';
 import type { CommandIo, ShellAccess } from './host.ts';
 
 const types: Record<string, string> = { '.html': 'text/html', '.htm': 'text/html', '.txt': 'text/plain', '.css': 'text/css', '.js': 'application/javascript', '.json': 'application/json' };
 
-function notFound(res: http.ServerResponse): void {
+function notFound(res: ServerResponse): void {
   res.writeHead(404, { 'Content-Type': 'text/html', Connection: 'close' });
   res.end('<HTML><HEAD><TITLE>404 Not Found</TITLE></HEAD>\n<BODY><H1>404 Not Found</H1>\nThe requested URL was not found\n</BODY></HTML>\n');
 }

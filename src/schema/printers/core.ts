@@ -146,9 +146,10 @@ export const resourceQuotaPrinter: Printer<Of<CoreV1ResourceQuota>> = {
     const hard = st.hard ?? {};
     const used = st.used ?? {};
     const requests: string[] = [], limits: string[] = [];
-    for (const k of Object.keys(hard).sort()) {
+    // every resource spec limits, with the figures status has (0 before the controller counts)
+    for (const k of Object.keys(q.spec?.hard ?? {}).sort()) {
       const pieces = k.split('.');
-      (pieces.length > 1 && pieces[0] === 'limits' ? limits : requests).push(`${k}: ${used[k] ?? '0'}/${hard[k]}`);
+      (pieces.length > 1 && pieces[0] === 'limits' ? limits : requests).push(`${k}: ${used[k] ?? '0'}/${hard[k] ?? '0'}`);
     }
     return [nameOf(q), requests.join(', '), limits.join(', '), objAge(q, now)];
   },

@@ -3,7 +3,7 @@
 // connection. The tests drive the server ends with it, and a node agent can speak SPDY to a
 // runtime's streaming server through it.
 
-import http from 'node:http';
+import { http } from '../node-http.ts';
 import https from 'node:https';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import type { Status } from '../../api/status.ts';

@@ -6,7 +6,8 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, createWebSocketStream, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
+import { wsLibrary } from '../websocket/ws-library.ts';
 import type { PortForwardStreams } from '../streams.ts';
 import { SpdyUpgradeError, negotiateProtocol } from './handshake.ts';
 import { writeHttpError } from '../http-error.ts';
@@ -58,7 +59,7 @@ export function acceptTunnelledPortForwardUpgrade(req: IncomingMessage, socket: 
   // `SPDY/3.1+…` outright, so the header is taken out of its sight and the answer added back
   const protocol = SPDY_TUNNEL_PREFIX + chosen;
   delete req.headers['sec-websocket-protocol'];
-  const wss = new WebSocketServer({ noServer: true });
+  const wss = new (wsLibrary().WebSocketServer)({ noServer: true });
   wss.on('headers', (headers: string[]) => headers.push(`Sec-WebSocket-Protocol: ${protocol}`));
   return new Promise((resolve, reject) => {
     // ws answers a malformed WebSocket request itself and never calls back: the socket closes
@@ -69,7 +70,7 @@ export function acceptTunnelledPortForwardUpgrade(req: IncomingMessage, socket: 
 
 /** the WebSocket's binary messages as one byte stream both ways */
 export function webSocketBytes(ws: WebSocket): Duplex {
-  const bytes = createWebSocketStream(ws);
+  const bytes = wsLibrary().createWebSocketStream(ws);
   // a peer that goes away mid-stream ends the session, it is not an error of the stream's user
   bytes.on('error', () => bytes.destroy());
   return bytes;

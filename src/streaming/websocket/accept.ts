@@ -5,7 +5,8 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
+import { wsLibrary } from './ws-library.ts';
 import { chooseProtocol, offeredProtocols } from './channels.ts';
 
 export function isWebSocketUpgrade(req: IncomingMessage): boolean {
@@ -25,6 +26,6 @@ export function unsupportedProtocolMessage(req: IncomingMessage, supported: read
 export function acceptWebSocket(req: IncomingMessage, socket: Duplex, head: Buffer, supported: readonly string[]): Promise<{ ws: WebSocket; protocol: string }> {
   const protocol = negotiated(req, supported);
   if (protocol === undefined) return Promise.reject(new Error(unsupportedProtocolMessage(req, supported)));
-  const server = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024, clientTracking: false, handleProtocols: () => protocol || false });
+  const server = new (wsLibrary().WebSocketServer)({ noServer: true, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024, clientTracking: false, handleProtocols: () => protocol || false });
   return new Promise(resolve => server.handleUpgrade(req, socket, head, ws => resolve({ ws, protocol })));
 }

@@ -4,7 +4,8 @@
 // what the server picks (containerd 1.6's streaming server knows up to v4).
 
 import { PassThrough, Writable } from 'node:stream';
-import { WebSocket, type ClientOptions } from 'ws';
+import type { WebSocket, ClientOptions } from 'ws';
+import { wsLibrary } from './ws-library.ts';
 import type { Status } from '../../api/status.ts';
 import type { TerminalSize } from '../streams.ts';
 import { commandProtocolNames, decodeFrame, encodeClose, encodeFrame, encodeResize, errorChannel, parseChannelProtocol, resizeChannel, stderrChannel, stdinChannel, stdoutChannel } from './channels.ts';
@@ -41,7 +42,7 @@ export function webSocketUrl(url: string): string {
  */
 export function openWebSocket(url: string, opts: DialOptions, fallback: readonly string[], onMessage: (ws: WebSocket, message: Buffer, isBinary: boolean) => void): Promise<WebSocket> {
   const wsOpts: ClientOptions = { perMessageDeflate: false, maxPayload: 64 * 1024 * 1024, headers: opts.headers, ...opts.tls };
-  const ws = new WebSocket(webSocketUrl(url), [...(opts.protocols ?? fallback)], wsOpts);
+  const ws = new (wsLibrary().WebSocket)(webSocketUrl(url), [...(opts.protocols ?? fallback)], wsOpts);
   ws.on('message', (message: Buffer, isBinary: boolean) => onMessage(ws, message, isBinary));
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(ws));

@@ -22,9 +22,9 @@ test('refusals in component-base\'s words', () => {
 });
 
 test('effective values: defaults, then AllAlpha/AllBeta, then gates named on their own', () => {
-  assert.deepEqual(featureGates({}, apiServerFeatureGates).effective(), { APIResponseCompression: true, CBORServingAndStorage: false, ShardedListAndWatch: false });
+  assert.deepEqual(featureGates({}, apiServerFeatureGates).effective(), { AllowUnsafeMalformedObjectDeletion: false, APIResponseCompression: true, CBORServingAndStorage: false, ShardedListAndWatch: false });
   const g = featureGates({ AllAlpha: true, CBORServingAndStorage: false, AllBeta: false }, apiServerFeatureGates);
-  assert.deepEqual(g.effective(), { APIResponseCompression: false, CBORServingAndStorage: false, ShardedListAndWatch: true });
+  assert.deepEqual(g.effective(), { AllowUnsafeMalformedObjectDeletion: true, APIResponseCompression: false, CBORServingAndStorage: false, ShardedListAndWatch: true });
   assert.equal(g.enabled('Unknown'), false);
 });
 

@@ -70,9 +70,14 @@ test('first start: a CA, a serving certificate with every wanted name, an admin 
   assert.deepEqual(kubeletClient.keyUsage, [clientAuth]);
   assert.ok(kubeletClient.verify(ca.publicKey));
 
+  // the controller manager's and the scheduler's own identities
+  assert.equal(new X509Certificate(pki.controllerManager.cert).subject, 'CN=system:kube-controller-manager');
+  assert.equal(new X509Certificate(pki.scheduler.cert).subject, 'CN=system:kube-scheduler');
+  assert.ok(new X509Certificate(pki.scheduler.cert).verify(ca.publicKey));
+
   const pkiDir = join(dir, 'pki');
   assert.equal(pki.dir, pkiDir);
-  assert.deepEqual((await readdir(pkiDir)).sort(), ['admin.crt', 'admin.key', 'apiserver-kubelet-client.crt', 'apiserver-kubelet-client.key', 'apiserver.crt', 'apiserver.key', 'ca.crt', 'ca.key'], 'no temp files left');
+  assert.deepEqual((await readdir(pkiDir)).sort(), ['admin.crt', 'admin.key', 'apiserver-kubelet-client.crt', 'apiserver-kubelet-client.key', 'apiserver.crt', 'apiserver.key', 'ca.crt', 'ca.key', 'controller-manager.crt', 'controller-manager.key', 'scheduler.crt', 'scheduler.key'], 'no temp files left');
   assert.equal((await stat(pkiDir)).mode & 0o777, 0o700);
   for (const f of ['ca.key', 'apiserver.key', 'admin.key']) assert.equal((await stat(join(pkiDir, f))).mode & 0o777, 0o600, f);
   for (const f of ['ca.crt', 'apiserver.crt', 'admin.crt']) assert.equal((await stat(join(pkiDir, f))).mode & 0o777, 0o644, f);

@@ -12,6 +12,9 @@ import { routeResource } from '../../../src/apiserver/router.ts';
 import { testRegistry } from './registry.ts';
 import { buildAdmissionChain } from '../../../src/apiserver/admission/chain.ts';
 import type { FeatureGates } from '../../../src/api/feature-gates.ts';
+import type { Storage } from '../../../src/storage/interface.ts';
+import type { User } from '../../../src/apiserver/user.ts';
+import type { Authorizer } from '../../../src/apiserver/authz/attributes.ts';
 import { statusFromError } from '../../../src/registry/storage-errors.ts';
 
 export interface Recorded {
@@ -64,18 +67,21 @@ export interface RequestOptions {
 
 export interface TestApi {
   deps: HandlerDeps;
+  /** the storage under the registry, for writing what the registry never would (corrupt bytes) */
+  storage: Storage;
   request(method: string, target: string, opts?: RequestOptions): Promise<Recorded>;
   close(): Promise<void>;
 }
 
 /** the router and handlers over a test registry (SQLite and the watch cache, fixed uids and clock) */
-export async function testApi(opts: { features?: FeatureGates; admission?: string[]; pluginConfig?: Record<string, unknown>; user?: RequestContext['user'] } = {}): Promise<TestApi> {
+export async function testApi(opts: { features?: FeatureGates; admission?: string[]; pluginConfig?: Record<string, unknown>; user?: User; authorizer?: Authorizer } = {}): Promise<TestApi> {
   const reg = await testRegistry();
   const deps: HandlerDeps = { registry: reg.store, catalog: reg.catalog, now: reg.clock.now, watchTimeoutSeconds: () => 60, bookmarkIntervalMs: 60_000 };
   // admission only when a test names the plugins it wants (most tests write into namespaces they never made)
   if (opts.admission) deps.admission = buildAdmissionChain(opts.admission, { registry: reg.store, catalog: reg.catalog, now: reg.clock.now, random: () => 0.5, features: opts.features, pluginConfig: opts.pluginConfig });
   return {
     deps,
+    storage: reg.storage,
     async request(method, target, req = {}) {
       const [rawPath, q = ''] = target.split('?') as [string, string?];
       const query = new URLSearchParams(q);
@@ -88,6 +94,7 @@ export async function testApi(opts: { features?: FeatureGates; admission?: strin
         info: { path: rawPath } as RequestContext['info'],
         signal: req.signal ?? new AbortController().signal,
         user: req.user ?? opts.user ?? { name: 'tester', groups: ['system:masters'] },
+        authorizer: opts.authorizer,
         features: opts.features,
       };
       try {

@@ -1,0 +1,109 @@
+// Compiling a CEL expression as Kubernetes does before it runs one: parse, then check every
+// identifier and function against what the environment declares, so a typo is a compile error
+// ("undeclared reference to 'x' (in container '')") when the policy is read, not a runtime error
+// on each request. @bufbuild/cel has no public type checker, so argument types are not checked
+// ahead (a wrong overload fails at evaluation, as "found no matching overload"). Errors are
+// written as cel-go writes them: `ERROR: <input>:line:col: message`, the line, and a caret.
+
+import { isCelError, parse, plan, type CelResult } from '@bufbuild/cel';
+import { kubernetesEnv, plannerFunctions, typeIdentifiers } from './environment.ts';
+
+type Parsed = ReturnType<typeof parse>;
+type Expr = NonNullable<Parsed['expr']>;
+
+export class CelCompileError extends Error {}
+
+export interface CompiledExpression {
+  readonly expression: string;
+  /** evaluates with the given bindings (already CEL inputs); a CelError on failure */
+  run(bindings: Record<string, unknown>): CelResult;
+}
+
+/** the location `offset` is at, 1-based line and column, with cel-go's snippet and caret */
+function located(src: string, offset: number, message: string): string {
+  const before = src.slice(0, offset);
+  const line = before.split('\n').length;
+  const lineStart = before.lastIndexOf('\n') + 1;
+  const column = offset - lineStart;
+  const text = src.slice(lineStart).split('\n')[0];
+  return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${text}\n | ${'.'.repeat(column)}^`;
+}
+
+function syntaxError(src: string, err: Error): string {
+  const m = /^<input>:(\d+):(\d+): (.*)$/s.exec(err.message);
+  if (!m) return `ERROR: <input>:1:1: Syntax error: ${err.message}`;
+  const lines = src.split('\n');
+  let offset = 0;
+  for (let i = 0; i < Number(m[1]) - 1; i++) offset += lines[i]!.length + 1;
+  return located(src, offset + Number(m[2]) - 1, `Syntax error: ${m[3]}`);
+}
+
+/** every undeclared identifier and function, in source order */
+function undeclared(parsed: Parsed, variables: ReadonlySet<string>): Array<{ id: bigint; name: string }> {
+  const found: Array<{ id: bigint; name: string }> = [];
+  const visit = (e: Expr | undefined, scope: ReadonlySet<string>): void => {
+    if (!e) return;
+    const k = e.exprKind;
+    switch (k.case) {
+      case 'identExpr':
+        if (!scope.has(k.value.name) && !variables.has(k.value.name) && !typeIdentifiers.has(k.value.name)) found.push({ id: e.id, name: k.value.name });
+        return;
+      case 'selectExpr': return visit(k.value.operand, scope);
+      case 'callExpr': {
+        const fn = k.value.function;
+        const operator = /^[_@!]/.test(fn);
+        if (!operator && !plannerFunctions.has(fn) && !kubernetesEnv.funcs.find(fn)) found.push({ id: e.id, name: fn });
+        visit(k.value.target, scope);
+        k.value.args.forEach(a => visit(a, scope));
+        return;
+      }
+      case 'listExpr': k.value.elements.forEach(x => visit(x, scope)); return;
+      case 'structExpr': k.value.entries.forEach(en => { if (en.keyKind.case === 'mapKey') visit(en.keyKind.value, scope); visit(en.value, scope); }); return;
+      case 'comprehensionExpr': {
+        const c = k.value;
+        visit(c.iterRange, scope);
+        visit(c.accuInit, scope);
+        const inner = new Set([...scope, c.accuVar, c.iterVar, ...(c.iterVar2 ? [c.iterVar2] : [])]);
+        visit(c.loopCondition, inner);
+        visit(c.loopStep, inner);
+        visit(c.result, new Set([...scope, c.accuVar]));
+        return;
+      }
+      default: return;
+    }
+  };
+  visit(parsed.expr, new Set());
+  return found;
+}
+
+/**
+ * Compiles `expression` for an environment declaring `variables` (`object`, `params`, ...);
+ * throws a CelCompileError whose message is what Kubernetes reports after "compilation failed: ".
+ */
+export function compileCel(expression: string, variables: Iterable<string>): CompiledExpression {
+  let parsed: Parsed;
+  try {
+    parsed = parse(expression);
+  } catch (err) {
+    throw new CelCompileError(syntaxError(expression, err as Error));
+  }
+  const missing = undeclared(parsed, new Set(variables));
+  if (missing.length) {
+    const positions = parsed.sourceInfo?.positions ?? {};
+    throw new CelCompileError(missing.map(m => located(expression, Number(positions[String(m.id)] ?? 0), `undeclared reference to '${m.name}' (in container '')`)).join('\n'));
+  }
+  const program = plan(kubernetesEnv, parsed);
+  return {
+    expression,
+    run(bindings) {
+      try {
+        return program(bindings as never);
+      } catch (err) {
+        // the planner's own failures (an unsupported construct) are errors of this evaluation
+        return err as never;
+      }
+    },
+  };
+}
+
+export { isCelError };
