@@ -4,11 +4,12 @@
 
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
-import { parse } from 'yaml';
 
 interface PluginEntry { name?: string; path?: string; configuration?: unknown }
 
 export async function readAdmissionConfig(path: string): Promise<Record<string, unknown>> {
+  // loaded only when a configuration is given (an idle CLI keeps YAML unloaded)
+  const { parse } = await import('yaml');
   const doc = parse(await readFile(path, 'utf8')) as { apiVersion?: string; kind?: string; plugins?: PluginEntry[] } | null;
   if (!doc || doc.kind !== 'AdmissionConfiguration' || !/^apiserver\.config\.k8s\.io\/v1(alpha1)?$/.test(doc.apiVersion ?? '')) {
     throw new Error(`unable to read admission control configuration from ${JSON.stringify(path)}: not an apiserver.config.k8s.io/v1 AdmissionConfiguration`);
