@@ -364,6 +364,8 @@ async function healthy(client: FuzzClient): Promise<boolean> {
 export async function seed(client: FuzzClient): Promise<void> {
   const post = (path: string, obj: Json) => client.send({ transport: 'h2', method: 'POST', path, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(obj)) });
   await post('/api/v1/namespaces', { metadata: { name: fuzzNamespace } });
+  // pods need the namespace's default service account, which no controller makes here (quietServerArgs)
+  await post(`/api/v1/namespaces/${fuzzNamespace}/serviceaccounts`, { metadata: { name: 'default' } });
   for (const k of kinds) for (const name of ['a', 'b']) await post(k.collection, k.object(name));
 }
 

@@ -6,10 +6,6 @@
 import type { PluginFactory } from './types.ts';
 import { alwaysAdmit, alwaysDeny } from './plugins/always.ts';
 import { namespaceLifecycle } from './plugins/namespace-lifecycle.ts';
-import { limitRanger } from './plugins/limit-ranger.ts';
-import { resourceQuota } from './plugins/resource-quota.ts';
-import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from './plugins/webhooks/index.ts';
-import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './plugins/certificates.ts';
 import { serviceAccount } from './plugins/service-account.ts';
 import { nodeRestriction } from './plugins/node-restriction.ts';
 import { podSecurity } from './plugins/pod-security.ts';
@@ -18,6 +14,10 @@ import { defaultStorageClass } from './plugins/default-storage-class.ts';
 import { storageObjectInUseProtection } from './plugins/storage-object-in-use-protection.ts';
 import { validatingAdmissionPolicy } from './plugins/validating-admission-policy/plugin.ts';
 import { mutatingAdmissionPolicy } from './plugins/mutating-admission-policy/plugin.ts';
+import { limitRanger } from './plugins/limit-ranger.ts';
+import { resourceQuota } from './plugins/resource-quota.ts';
+import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from './plugins/webhooks/index.ts';
+import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './plugins/certificates.ts';
 
 export interface PluginRow {
   name: string;

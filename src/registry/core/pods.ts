@@ -21,7 +21,8 @@ export const podStrategy = strategyWith<Pod>({
     defaultRequestsFromLimits(obj.spec);
     obj.status = { phase: 'Pending' };
   },
-  // what the Priority admission plugin gives a pod that names no class (the plugins orch has are apiserver/admission's)
+  // after the admission chain's mutating plugins (apiserver/admission): the priority the Priority
+  // plugin gives a pod that names no class, and the QoS class
   admitCreate(obj) {
     const s = obj.spec!;
     if (s.priority === undefined) s.priority = 0;

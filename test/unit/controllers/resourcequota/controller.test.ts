@@ -12,7 +12,8 @@ test('status.used is counted, kept current as objects change, and status.hard fo
   const api = await startInProcessApi();
   t.after(() => api.close());
   const { client } = api;
-  const ctl = startControllers({ client, enabled: ['resourcequota'], log: silentLogger });
+  // the service account controller too: pods need their namespace's default account
+  const ctl = startControllers({ client, enabled: ['resourcequota', 'serviceaccount-controller'], log: silentLogger });
   t.after(() => ctl.stop());
 
   await client.create('/api/v1/namespaces', { metadata: { name: 'team' } });
