@@ -20,6 +20,7 @@ import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
 import { authorizationFlags, authorizationOptions } from './authorization-flags.ts';
 import { admissionFlags, admissionOptions } from './admission-flags.ts';
 import { defaultDataDir, runDir, upStateFile, type UpState } from './up-paths.ts';
+import { unmountAllUnder } from '../agent/pods/volumes/host-mounts.ts';
 
 interface Runtime { state: Omit<UpState, 'pid'>; says: string; stop(): Promise<void> }
 
@@ -193,6 +194,10 @@ export const upCommand: Command = {
     say('orch up: stopping');
     await agent.stop();
     await runtime.stop();
+    // the pods of a runtime orch ran are gone with it, and so go their volumes' mounts (token and
+    // secret tmpfs), which would otherwise keep the data dir from being removed; the next start
+    // makes them again. An external runtime's pods run on, mounts and all, as the kubelet leaves them.
+    if (runtime.state.runtime !== 'external') await unmountAllUnder(join(dataDir, 'agent', 'pods'));
     await plane.stop();
     await rm(upStateFile(dataDir), { force: true });
     return 0;

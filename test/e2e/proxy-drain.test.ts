@@ -148,9 +148,11 @@ test('proxies and drain against orch up (simulated runtime)', { timeout: 240_000
   const versions = kubectls();
   if (!versions.length) return t.skip(skipForMissing('kubectl not installed'));
   const dir = await mkdtemp(join(tmpdir(), 'proxy-e2e-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
   const dataDir = join(dir, 'data');
+  // after-hooks run in the order they are added: orch up stops (and unmounts its pods' volumes)
+  // before its data dir goes
   const node = await up(dataDir, t);
+  t.after(() => rm(dir, { recursive: true, force: true }));
   const kubeconfig = join(dataDir, 'admin.kubeconfig');
   const c = rawClient(kubeconfig);
 

@@ -16,7 +16,7 @@ import { skipForMissing } from '../support/requires.ts';
 import { kubectl, kubectls } from './support/kubectl.ts';
 import { repoRoot } from './support/orch-process.ts';
 import { until } from './support/until.ts';
-import { unmountAllUnder } from '../../src/agent/pods/volumes/host-mounts.ts';
+import { mountTable, unmountAllUnder } from '../../src/agent/pods/volumes/host-mounts.ts';
 
 interface Up { out(): string; stop(signal?: NodeJS.Signals): Promise<number | null> }
 
@@ -41,7 +41,7 @@ test('orch up on the simulated runtime: one command, kubectl, Ctrl-C, and back w
   const versions = kubectls();
   if (!versions.length) return t.skip(skipForMissing('kubectl not installed'));
   const dir = await mkdtemp(join(tmpdir(), 'orch-up-'));
-  // the pods' tmpfs volumes (kube-api-access) stay mounted after Ctrl-C, as the kubelet leaves them
+  // a run that fails half-way may leave the pods' tmpfs volumes mounted
   t.after(async () => { await unmountAllUnder(dir); await rm(dir, { recursive: true, force: true }); });
   const home = join(dir, 'home');
   await mkdir(join(home, '.kube'), { recursive: true });
@@ -122,6 +122,8 @@ test('orch up on a containerd of its own: an imported image runs, Ctrl-C stops i
   assert.equal(await first.stop('SIGINT'), 0);
   // nothing of the runtime is left running: no shim, no containerd on its socket
   assert.equal((await run('pgrep', ['-f', socket!])).trim(), '', 'no containerd or shim left');
+  // and its pods' volumes (the token's tmpfs) are unmounted with them
+  assert.deepEqual((await mountTable()).map(m => m.target).filter(t => t.startsWith(join(dataDir, 'agent'))), []);
 
   const second = await up(['--data-dir', dataDir]);
   t.after(() => second.stop('SIGTERM'));
