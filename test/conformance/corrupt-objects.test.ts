@@ -34,8 +34,9 @@ async function corruptBehaviour(store: GenericStore, settle: () => Promise<unkno
   const get = await statusOf(store.get(cms, 'default', 'bad1'));
   assert.equal(get?.code, 500);
   assert.match(get!.message!, /^Internal error occurred: StorageError: corrupt object, Code: 7, Key: \/registry\/configmaps\/default\/bad1, ResourceVersion: 0, AdditionalErrorMsg: failed to decode/);
-  for (const list of [store.list(cms, 'default'), store.listJson(cms, 'default')]) {
-    const s = await statusOf(list);
+  // one at a time: a second list rejecting before anyone awaits it is an unhandled rejection
+  for (const list of [() => store.list(cms, 'default'), () => store.listJson(cms, 'default')]) {
+    const s = await statusOf(list());
     assert.deepEqual([s?.code, s?.reason, s?.message], [500, 'StoreReadError', 'failed to read one or more configmaps from the storage']);
     assert.deepEqual(s!.details!.causes!.map(c => c.field), [key('bad1'), key('bad2')]);
   }
