@@ -9,7 +9,7 @@ import type { KubeObject } from '../../../../api/object.ts';
 import { StatusError } from '../../../../api/status.ts';
 import type { AdmissionAttributes, AdmissionDeps, AdmissionPlugin } from '../../types.ts';
 import { admissionNotReady, requestName } from '../validating-admission-policy/deny.ts';
-import { matchesResources, type MatchContext, type MatchResources } from '../validating-admission-policy/match-resources.ts';
+import { matchesResources, requestNamespace, type MatchResources } from '../validating-admission-policy/match-resources.ts';
 import { resolveParams, type ParamRef } from '../validating-admission-policy/params.ts';
 import { admissionGroup, follow, readyWithin } from '../validating-admission-policy/policy-source.ts';
 import { admissionRequest } from '../validating-admission-policy/request-input.ts';
@@ -70,12 +70,7 @@ export function mutatingAdmissionPolicy(deps: AdmissionDeps, store: MutatingPoli
       const policies = [...store.policies()].sort((x, y) => x.name.localeCompare(y.name));
       if (!policies.length) return;
       const bindings = [...store.bindings()];
-      const nsInfo = deps.catalog.lookup('', 'v1', 'namespaces');
-      let namespaceObject: Promise<KubeObject | null> | undefined;
-      const readNamespace = () => namespaceObject ??= (!a.namespace || !nsInfo
-        ? Promise.resolve(null)
-        : deps.registry.get(nsInfo, undefined, a.namespace, undefined, true).catch(() => null));
-      const ctx: MatchContext = { catalog: deps.catalog, namespaceLabels: async () => (await readNamespace())?.metadata.labels as Record<string, string> | undefined };
+      const { read: readNamespace, ctx } = requestNamespace(deps, a);
       const failures: Failure[] = [];
       for (const p of policies) {
         if (!await matchesResources(p.matchConstraints, a, ctx, true)) continue;

@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../../../api/object.ts';
 import { labelSelectorFromObject, matchesLabels } from '../../../../api/selectors/label.ts';
 import type { Catalog } from '../../../../schema/types.ts';
-import type { AdmissionAttributes } from '../../types.ts';
+import type { AdmissionAttributes, AdmissionDeps } from '../../types.ts';
 
 export interface NamedRule {
   apiGroups?: string[]; apiVersions?: string[]; resources?: string[]; operations?: string[];
@@ -22,6 +22,19 @@ export interface MatchResources {
 export interface MatchContext {
   catalog: Catalog;
   namespaceLabels(namespace: string): Promise<Record<string, string> | undefined>;
+}
+
+/**
+ * a request's namespace, read once and only if something asks (the namespace selector, or
+ * `namespaceObject` in CEL), and the match context built on it; both kinds of policy use it
+ */
+export function requestNamespace(deps: Pick<AdmissionDeps, 'catalog' | 'registry'>, a: AdmissionAttributes): { read(): Promise<KubeObject | null>; ctx: MatchContext } {
+  const nsInfo = deps.catalog.lookup('', 'v1', 'namespaces');
+  let namespaceObject: Promise<KubeObject | null> | undefined;
+  const read = () => namespaceObject ??= (!a.namespace || !nsInfo
+    ? Promise.resolve(null)
+    : deps.registry.get(nsInfo, undefined, a.namespace, undefined, true).catch(() => null));
+  return { read, ctx: { catalog: deps.catalog, namespaceLabels: async () => (await read())?.metadata.labels as Record<string, string> | undefined } };
 }
 
 const has = (list: string[] | undefined, v: string) => !!list && (list.includes('*') || list.includes(v));

@@ -9,7 +9,7 @@ import type { AuthorizationCheck, CelAuthorizer } from '../../../../schema/cel/a
 import type { AdmissionAttributes, AdmissionDeps, AdmissionPlugin } from '../../types.ts';
 import { compilePolicy, type CompiledPolicy } from './compiled-policy.ts';
 import { admissionNotReady, policyDenial } from './deny.ts';
-import { matchesResources, type MatchContext, type MatchResources } from './match-resources.ts';
+import { matchesResources, requestNamespace, type MatchResources } from './match-resources.ts';
 import { ConfigurationError, paramResource, resolveParams, type ParamRef } from './params.ts';
 import { admissionGroup, follow, readyWithin } from './policy-source.ts';
 import { admissionRequest } from './request-input.ts';
@@ -76,15 +76,7 @@ export function validatingAdmissionPolicy(deps: AdmissionDeps, store: PolicyStor
       const policies = [...store.policies()].sort((x, y) => x.name.localeCompare(y.name));
       if (!policies.length) return;
       const bindings = [...store.bindings()];
-      const nsInfo = deps.catalog.lookup('', 'v1', 'namespaces');
-      let namespaceObject: Promise<KubeObject | null> | undefined;
-      const readNamespace = () => namespaceObject ??= (!a.namespace || !nsInfo
-        ? Promise.resolve(null)
-        : deps.registry.get(nsInfo, undefined, a.namespace, undefined, true).catch(() => null));
-      const ctx: MatchContext = {
-        catalog: deps.catalog,
-        namespaceLabels: async () => ((await readNamespace())?.metadata.labels as Record<string, string> | undefined),
-      };
+      const { read: readNamespace, ctx } = requestNamespace(deps, a);
       const request = admissionRequest(a);
       const authorizer = celAuthorizer(deps, a);
       const requestResource = { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name };
