@@ -11,11 +11,12 @@ import type { AdmissionAttributes, AdmissionDeps, AdmissionPlugin } from '../../
 import { admissionNotReady, requestName } from '../validating-admission-policy/deny.ts';
 import { matchesResources, requestNamespace, type MatchResources } from '../validating-admission-policy/match-resources.ts';
 import { resolveParams, type ParamRef } from '../validating-admission-policy/params.ts';
-import { admissionGroup, follow, readyWithin } from '../validating-admission-policy/policy-source.ts';
+import { follow, readyWithin } from '../validating-admission-policy/policy-source.ts';
 import { admissionRequest } from '../validating-admission-policy/request-input.ts';
 import { inScope, matchConditionsOutcome } from '../validating-admission-policy/validate-policy.ts';
 import { compileMutatingPolicy, type CompiledMutatingPolicy } from './compiled-policy.ts';
 import { applyMutation, MutationError } from './mutate.ts';
+import { isAdmissionConfiguration } from '../admission-configuration.ts';
 
 export interface MutatingPolicyStore {
   policies(): Iterable<CompiledMutatingPolicy>;
@@ -26,9 +27,6 @@ export interface MutatingPolicyStore {
 
 interface BindingSpec { policyName?: string; paramRef?: ParamRef; matchResources?: MatchResources }
 interface Failure { policy: string; binding: string; message: string }
-
-const exempt = new Set(['validatingwebhookconfigurations', 'mutatingwebhookconfigurations', 'validatingadmissionpolicies',
-  'validatingadmissionpolicybindings', 'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings']);
 
 export function watchedMutatingPolicyStore(deps: AdmissionDeps): MutatingPolicyStore {
   const policies = follow(deps.registry, deps.catalog, 'mutatingadmissionpolicies', compileMutatingPolicy, deps.log);
@@ -63,7 +61,7 @@ export function mutatingAdmissionPolicy(deps: AdmissionDeps, store: MutatingPoli
     name: 'MutatingAdmissionPolicy',
     stop() { store.stop?.(); },
     async admit(a) {
-      if (a.resource.group === admissionGroup && exempt.has(a.resource.resource)) return;
+      if (isAdmissionConfiguration(a.resource.group, a.resource.resource)) return;
       if (!a.object || a.operation === 'DELETE') return;
       // until the policies have been read, kube-apiserver refuses rather than skip them
       if (!await readyWithin(store.synced, 10_000)) throw admissionNotReady(a);

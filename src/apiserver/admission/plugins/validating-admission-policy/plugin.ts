@@ -5,16 +5,17 @@
 // bindings are evaluated before the first denial refuses the request, as kube-apiserver does.
 
 import type { KubeObject } from '../../../../api/object.ts';
-import type { AuthorizationCheck, CelAuthorizer } from '../../../../schema/cel/authorizer.ts';
 import type { AdmissionAttributes, AdmissionDeps, AdmissionPlugin } from '../../types.ts';
 import { compilePolicy, type CompiledPolicy } from './compiled-policy.ts';
 import { admissionNotReady, policyDenial } from './deny.ts';
 import { matchesResources, requestNamespace, type MatchResources } from './match-resources.ts';
 import { ConfigurationError, paramResource, resolveParams, type ParamRef } from './params.ts';
-import { admissionGroup, follow, readyWithin } from './policy-source.ts';
+import { follow, readyWithin } from './policy-source.ts';
 import { admissionRequest } from './request-input.ts';
 import { validatePolicy, type PolicyDecision } from './validate-policy.ts';
 import { recordTypeChecking } from './type-checking.ts';
+import { isAdmissionConfiguration } from '../admission-configuration.ts';
+import { celAuthorizer } from '../cel-authorizer.ts';
 
 export const validationFailureAnnotation = 'validation.policy.admission.k8s.io/validation_failure';
 
@@ -27,10 +28,6 @@ export interface PolicyStore {
 }
 
 interface BindingSpec { policyName?: string; paramRef?: ParamRef; matchResources?: MatchResources; validationActions?: string[] }
-
-/** admission configuration objects are never subject to policies, so a bad policy cannot lock them */
-const exempt = new Set(['validatingwebhookconfigurations', 'mutatingwebhookconfigurations', 'validatingadmissionpolicies',
-  'validatingadmissionpolicybindings', 'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings']);
 
 export function watchedPolicyStore(deps: AdmissionDeps): PolicyStore {
   const policies = follow(deps.registry, deps.catalog, 'validatingadmissionpolicies', o => {
@@ -51,26 +48,13 @@ export function watchedPolicyStore(deps: AdmissionDeps): PolicyStore {
   };
 }
 
-function celAuthorizer(deps: AdmissionDeps, a: AdmissionAttributes): CelAuthorizer | undefined {
-  const authz = deps.authorizer;
-  if (!authz) return undefined;
-  return {
-    check(c: AuthorizationCheck) {
-      const user = c.serviceAccount
-        ? { name: `system:serviceaccount:${c.serviceAccount.namespace}:${c.serviceAccount.name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${c.serviceAccount.namespace}`, 'system:authenticated'] }
-        : a.user;
-      return authz.authorize({ user, verb: c.verb, isResourceRequest: c.isResourceRequest, path: c.path, apiGroup: c.apiGroup, resource: c.resource, subresource: c.subresource, namespace: c.namespace, name: c.name });
-    },
-  };
-}
-
 export function validatingAdmissionPolicy(deps: AdmissionDeps, store: PolicyStore = watchedPolicyStore(deps)): AdmissionPlugin & { stop(): void } {
   return {
     name: 'ValidatingAdmissionPolicy',
     /** ends the watches (a server's shutdown, a test's end) */
     stop() { store.stop?.(); },
     async validate(a) {
-      if (a.resource.group === admissionGroup && exempt.has(a.resource.resource)) return;
+      if (isAdmissionConfiguration(a.resource.group, a.resource.resource)) return;
       // until the policies have been read, kube-apiserver refuses rather than skip them
       if (!await readyWithin(store.synced, 10_000)) throw admissionNotReady(a);
       const policies = [...store.policies()].sort((x, y) => x.name.localeCompare(y.name));
@@ -78,7 +62,7 @@ export function validatingAdmissionPolicy(deps: AdmissionDeps, store: PolicyStor
       const bindings = [...store.bindings()];
       const { read: readNamespace, ctx } = requestNamespace(deps, a);
       const request = admissionRequest(a);
-      const authorizer = celAuthorizer(deps, a);
+      const authorizer = celAuthorizer(deps.authorizer, a.user);
       const requestResource = { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name };
       let denial: { policy: string; binding?: string; decision: PolicyDecision } | undefined;
       for (const p of policies) {

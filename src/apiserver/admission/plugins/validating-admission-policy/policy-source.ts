@@ -7,7 +7,7 @@ import type { Logger } from '../../../../api/log.ts';
 import type { Registry, Watcher } from '../../../../registry/registry.ts';
 import type { Catalog } from '../../../../schema/types.ts';
 
-export const admissionGroup = 'admissionregistration.k8s.io';
+const admissionGroup = 'admissionregistration.k8s.io';
 
 /** objects of one resource by name, kept current; `synced` once the first list arrived */
 export interface Followed<T> {

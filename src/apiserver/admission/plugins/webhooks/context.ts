@@ -5,12 +5,12 @@ import type { Logger } from '../../../../api/log.ts';
 import type { Registry } from '../../../../registry/registry.ts';
 import type { Catalog } from '../../../../schema/types.ts';
 import type { Authorizer } from '../../../authz/attributes.ts';
-import type { User } from '../../../user.ts';
 import type { AdmissionAttributes } from '../../types.ts';
 import { requestFor, versioned, type CallDeps } from './call.ts';
 import type { Invocation, MatchContext } from './invocation.ts';
 import { endpointSliceResolver, type ServiceResolver } from './service-resolver.ts';
 import { isExemptFromWebhooks } from './rules.ts';
+import { celAuthorizer } from '../cel-authorizer.ts';
 
 export interface WebhookPluginDeps {
   registry: Registry;
@@ -30,7 +30,6 @@ export function callDeps(deps: WebhookPluginDeps): CallDeps {
 
 export function matchContext(deps: WebhookPluginDeps, a: AdmissionAttributes): MatchContext {
   const namespaces = deps.catalog.lookup('', 'v1', 'namespaces')!;
-  const authorizer = deps.authorizer;
   return {
     catalog: deps.catalog,
     async namespaceLabels(name) {
@@ -43,21 +42,11 @@ export function matchContext(deps: WebhookPluginDeps, a: AdmissionAttributes): M
         object: versioned(a.object, inv) ?? null,
         oldObject: versioned(a.oldObject, inv) ?? null,
         request,
-        authorizer: authorizer ? {
-          check: c => authorizer.authorize({
-            ...c,
-            user: c.serviceAccount ? serviceAccountUser(c.serviceAccount.namespace, c.serviceAccount.name) : a.user,
-          }),
-        } : undefined,
+        authorizer: celAuthorizer(deps.authorizer, a.user),
         requestResource: { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name },
       };
     },
   };
-}
-
-/** the user authorizer.serviceAccount(ns, name) checks for, as a token of that account authenticates */
-function serviceAccountUser(namespace: string, name: string): User {
-  return { name: `system:serviceaccount:${namespace}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'] };
 }
 
 /** whether the request may go to webhooks at all */

@@ -4,6 +4,7 @@
 // subresource must be named or wildcarded after the slash.
 
 import type { RuleWithOperations } from './hook.ts';
+import { isAdmissionConfiguration } from '../admission-configuration.ts';
 
 export interface RuleTarget {
   operation: string;
@@ -51,16 +52,5 @@ export function ruleMatches(rule: RuleWithOperations, t: RuleTarget): boolean {
     && scopeMatches(rule.scope, t);
 }
 
-const admissionConfigurationResources = new Set([
-  'validatingwebhookconfigurations', 'mutatingwebhookconfigurations',
-  'validatingadmissionpolicies', 'validatingadmissionpolicybindings',
-  'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings',
-]);
-
-/**
- * Writes of admission configuration itself never go to webhooks, so that a broken webhook
- * cannot lock the cluster out of removing it.
- */
-export function isExemptFromWebhooks(group: string, resource: string): boolean {
-  return group === 'admissionregistration.k8s.io' && admissionConfigurationResources.has(resource);
-}
+/** writes of admission configuration itself never go to webhooks (see admission-configuration.ts) */
+export const isExemptFromWebhooks = isAdmissionConfiguration;
