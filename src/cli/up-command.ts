@@ -22,7 +22,13 @@ import { admissionFlags, admissionOptions } from './admission-flags.ts';
 import { defaultDataDir, runDir, upStateFile, type UpState } from './up-paths.ts';
 import { unmountAllUnder } from '../agent/pods/volumes/host-mounts.ts';
 
-interface Runtime { state: Omit<UpState, 'pid'>; says: string; stop(): Promise<void> }
+interface Runtime {
+  state: Omit<UpState, 'pid'>;
+  says: string;
+  /** where pods reach services on this host (orch's own containerd: the pod bridge's address) */
+  podGateway?: string;
+  stop(): Promise<void>;
+}
 
 /** the runtime the flags and this machine allow, started */
 async function startRuntime(values: Record<string, string | boolean | undefined>, dataDir: string, log: Logger): Promise<Runtime> {
@@ -46,7 +52,7 @@ async function startRuntime(values: Record<string, string | boolean | undefined>
   const missing = wanted === 'sim' ? undefined : embeddedContainerdMissing();
   if (wanted !== 'sim' && !missing) {
     const containerd = await startEmbeddedContainerd({ rootDir: join(dataDir, 'containerd'), stateDir: join(run, 'containerd'), podSubnet: String(values['pod-subnet']), log: log.with({ component: 'containerd' }) });
-    return { state: { runtime: 'containerd', endpoint: containerd.endpoint, address: containerd.address }, says: `containerd (orch's own, socket ${containerd.address})`, stop: () => containerd.stop() };
+    return { state: { runtime: 'containerd', endpoint: containerd.endpoint, address: containerd.address }, says: `containerd (orch's own, socket ${containerd.address})`, podGateway: containerd.podGateway, stop: () => containerd.stop() };
   }
   if (wanted === 'containerd') throw new Error(`cannot run containerd: ${missing}`);
   const { startRuntimeSim } = await import('../runtime-sim/server.ts');

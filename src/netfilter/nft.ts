@@ -17,8 +17,10 @@ export function findNft(): string | undefined {
 }
 
 export class NftError extends Error {
-  constructor(readonly args: string[], readonly stderr: string, readonly code: number | null) {
+  readonly stderr: string;
+  constructor(args: string[], stderr: string, code: number | null) {
     super(`nft ${args.join(' ')} failed (exit ${code}): ${stderr.trim()}`);
+    this.stderr = stderr;
   }
 }
 

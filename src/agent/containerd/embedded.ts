@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Logger } from '../../api/log.ts';
 import { connectCri } from '../cri/client.ts';
 import { pauseImage, pauseImageArchive } from './pause-image.ts';
+import { ensurePodBridge } from './pod-bridge.ts';
 
 const containerdBin = '/usr/bin/containerd';
 const ctrBin = '/usr/bin/ctr';
@@ -41,6 +42,8 @@ export interface EmbeddedContainerd {
   endpoint: string;
   /** containerd's own socket, for ctr */
   address: string;
+  /** the host's address on the pods' bridge, which pods reach host services at */
+  podGateway: string;
   stop(): Promise<void>;
 }
 
@@ -73,12 +76,14 @@ function configToml(o: EmbeddedContainerdOptions, address: string, cniBin: strin
   ].join('\n');
 }
 
+const podBridge = 'orch0';
+
 function cniConflist(subnet: string, dataDir: string): string {
   return JSON.stringify({
     cniVersion: '0.4.0',
     name: 'orch',
     plugins: [
-      { type: 'bridge', bridge: 'orch0', isGateway: true, ipMasq: true, ipam: { type: 'host-local', ranges: [[{ subnet }]], routes: [{ dst: '0.0.0.0/0' }], dataDir } },
+      { type: 'bridge', bridge: podBridge, isGateway: true, ipMasq: true, ipam: { type: 'host-local', ranges: [[{ subnet }]], routes: [{ dst: '0.0.0.0/0' }], dataDir } },
       { type: 'portmap', capabilities: { portMappings: true } },
     ],
   }, null, 2);
@@ -100,6 +105,7 @@ export async function startEmbeddedContainerd(o: EmbeddedContainerdOptions): Pro
   const address = join(o.stateDir, 'containerd.sock');
   await mkdir(o.rootDir, { recursive: true, mode: 0o700 });
   await mkdir(cniConf, { recursive: true });
+  const podGateway = await ensurePodBridge(podBridge, o.podSubnet);
   await writeFile(join(cniConf, '10-orch.conflist'), cniConflist(o.podSubnet, join(o.rootDir, '..', 'cni-ipam')));
   const config = join(o.stateDir, 'config.toml');
   await writeFile(config, configToml(o, address, cniBin, cniConf));
@@ -131,6 +137,7 @@ export async function startEmbeddedContainerd(o: EmbeddedContainerdOptions): Pro
   return {
     endpoint: `unix://${address}`,
     address,
+    podGateway,
     async stop() {
       const cri = await connectCri(`unix://${address}`, { timeoutMs: 15_000 });
       try {
