@@ -11,6 +11,7 @@ import { parseDuration } from '../api/duration.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { startControlPlane, type ControlPlane } from './control-plane.ts';
 import { authenticationFlags, authenticationOptions } from './authentication-flags.ts';
+import { releaseCompileCache } from './compile-cache.ts';
 
 export const serverCommand: Command = {
   name: 'server',
@@ -84,6 +85,7 @@ export const serverCommand: Command = {
       process.stderr.write(`Error: ${(err as Error).message}\n`);
       return 1;
     }
+    releaseCompileCache();
     process.stdout.write(`orch server listening on ${plane.server.url}\nkubeconfig: ${plane.server.kubeconfigPath}\n`);
     await new Promise<void>(done => {
       const stop = (sig: string) => {

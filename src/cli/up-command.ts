@@ -21,6 +21,7 @@ import { authorizationFlags, authorizationOptions } from './authorization-flags.
 import { admissionFlags, admissionOptions } from './admission-flags.ts';
 import { defaultDataDir, runDir, upStateFile, type UpState } from './up-paths.ts';
 import { unmountAllUnder } from '../agent/pods/volumes/host-mounts.ts';
+import { releaseCompileCache } from './compile-cache.ts';
 
 interface Runtime {
   state: Omit<UpState, 'pid'>;
@@ -188,6 +189,7 @@ export const upCommand: Command = {
     }
     await nodeReady(client, agent.nodeName);
     say(`node ${agent.nodeName} Ready (${since()})`);
+    releaseCompileCache();
     await writeFile(upStateFile(dataDir), JSON.stringify({ pid: process.pid, ...runtime.state } satisfies UpState), { mode: 0o600 });
     if (values['write-kubeconfig']) {
       const path = await writeUserKubeconfig(server.kubeconfigPath);
