@@ -86,3 +86,9 @@ test('namespace labels that cannot be read: 422 Invalid on create and on an upda
   assert.equal(patched.status, 422);
   assert.equal(patched.json().message, 'Namespace "open" is invalid: metadata.labels[pod-security.kubernetes.io/warn-version]: Invalid value: "v1.3x": must be "latest" or "v1.x"');
 });
+
+test('AppArmor annotations: carried into the field on create, so both are named, as kube-apiserver names them', async () => {
+  const r = await api.request('POST', '/api/v1/namespaces/mixed/pods', { body: { metadata: { name: 'aa', annotations: { 'container.apparmor.security.beta.kubernetes.io/c': 'unconfined' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } });
+  assert.equal(r.status, 403);
+  assert.equal(r.json().message, 'pods "aa" is forbidden: violates PodSecurity "baseline:latest": forbidden AppArmor profiles (container "c" and annotation must not set AppArmor profile type to "Unconfined", "container.apparmor.security.beta.kubernetes.io/c="unconfined"")');
+});
