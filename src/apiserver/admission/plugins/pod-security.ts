@@ -6,8 +6,7 @@
 // and runtime classes (config.ts) are not checked, and the audit annotation says why.
 
 import type { KubeObject } from '../../../api/object.ts';
-import { internalError } from '../../../api/status.ts';
-import { fieldErrorMessage, type FieldError } from '../../../api/status.ts';
+import { fieldErrorMessage, internalError, type FieldError } from '../../../api/status.ts';
 import { kubernetesVersion } from '../../../api/version.ts';
 import type { CoreV1PodSpec } from '../../../schema/generated/types.ts';
 import type { AdmissionAttributes, AdmissionDeps, AdmissionPlugin } from '../types.ts';
@@ -68,8 +67,10 @@ export function podSecurity(deps: AdmissionDeps): AdmissionPlugin {
     let labels: Record<string, string> | undefined;
     try {
       labels = await namespaceLabels(a.namespace);
-    } catch {
-      throw internalError(`failed to lookup namespace ${JSON.stringify(a.namespace)}`);
+    } catch (err) {
+      const e = internalError(`failed to lookup namespace ${JSON.stringify(a.namespace)}`);
+      a.annotate(`${prefix}error`, `${e.message}: ${err instanceof Error ? err.message : String(err)}`);
+      throw e;
     }
     const ns = policyOf(labels, config.defaults);
     if (!ns.errors.length && fullyPrivileged(ns.policy)) return a.annotate(`${prefix}enforce-policy`, 'privileged:latest');

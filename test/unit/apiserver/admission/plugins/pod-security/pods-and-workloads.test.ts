@@ -104,3 +104,13 @@ test('exempt namespaces, users and runtime classes pass, and say why', async () 
   const w = await h.call({ operation: 'CREATE', resource: ['apps', 'deployments'], namespace: 'strict', user: { name: 'ci', groups: [] }, object: { metadata: { name: 'd' }, spec: { template: { spec: plain } } } as never });
   assert.deepEqual([w.warnings, w.annotations], [[], { 'pod-security.kubernetes.io/exempt': 'user' }]);
 });
+
+test('a namespace that cannot be read: a pod is refused with an internal error, a workload passes; both say why in an annotation', async () => {
+  const h = setup();
+  const r = await createPod(h, 'ghost', plain);
+  assert.equal(r.error?.code, 500);
+  assert.equal(r.error?.message, 'Internal error occurred: failed to lookup namespace "ghost"');
+  assert.deepEqual(r.annotations, { 'pod-security.kubernetes.io/error': 'Internal error occurred: failed to lookup namespace "ghost": namespaces "ghost" not found' });
+  const w = await h.call({ operation: 'CREATE', resource: ['apps', 'deployments'], namespace: 'ghost', object: { metadata: { name: 'd' }, spec: { template: { spec: plain } } } as never });
+  assert.deepEqual([w.error, w.annotations], [undefined, { 'pod-security.kubernetes.io/error': 'failed to lookup namespace "ghost": namespaces "ghost" not found' }]);
+});
