@@ -9,6 +9,7 @@ import { validateEphemeralContainers, validateNoEphemeralContainersOnCreate } fr
 import { defaultPodSpec } from '../defaults/pod-spec.ts';
 import { defaultRequestsFromLimits } from '../defaults/pod-requests.ts';
 import { computeQosClass } from '../../api/qos.ts';
+import { syncAppArmorAnnotations } from '../defaults/apparmor-annotations.ts';
 
 type Pod = CoreV1Pod & KubeObject;
 
@@ -29,6 +30,7 @@ export const podStrategy = strategyWith<Pod>({
     // the class follows the resources as the mutating admission plugins left them (LimitRanger's
     // defaults): Kubernetes' PrepareForCreate, which sets it, runs after them
     obj.status = { ...obj.status, qosClass: computeQosClass(obj) };
+    syncAppArmorAnnotations(obj);
   },
   validateCreate: obj => [...validatePodSpec(obj.spec, 'spec'), ...validateEphemeralContainers(obj.spec), ...validateNoEphemeralContainersOnCreate(obj.spec)],
   // (ephemeral containers change only through pods/ephemeralcontainers: validatePodSpecUpdate refuses it here)
