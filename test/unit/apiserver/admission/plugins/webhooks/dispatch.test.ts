@@ -153,21 +153,6 @@ test('matchPolicy Equivalent sends the object in the version the webhook registe
   assert.equal(seen.length, 1);
 });
 
-test('reinvocationPolicy IfNeeded: a webhook is called again when a later one changed the object', async () => {
-  const calls: string[] = [];
-  server.on('/first', r => { calls.push(`first ${r.request.object.metadata.labels.second ?? '-'}`); return respond(r); });
-  server.on('/second', r => {
-    calls.push('second');
-    return r.request.object.metadata.labels.second ? respond(r) : respond(r, jsonPatch([{ op: 'add', path: '/metadata/labels/second', value: 'done' }]));
-  });
-  const cc = (path: string) => ({ url: server.url(path), caBundle: server.caBundle });
-  await mutating({ name: 'first.example.com', reinvocationPolicy: 'IfNeeded', clientConfig: cc('/first') }, { name: 'second.example.com', clientConfig: cc('/second') }).admit!(attributes());
-  assert.deepEqual(calls, ['first -', 'second', 'first done']);
-  calls.length = 0;
-  await mutating({ name: 'first.example.com', reinvocationPolicy: 'Never', clientConfig: cc('/first') }, { name: 'second.example.com', clientConfig: cc('/second') }).admit!(attributes());
-  assert.deepEqual(calls, ['first -', 'second']);
-});
-
 test('a service clientConfig is dialled where the resolver says, verified as <name>.<namespace>.svc', async () => {
   const plugin = validatingWebhookPlugin({ ...deps, resolveService: async () => ({ host: '127.0.0.1', port: server.port }) }, staticSource([configuration('c', [
     { name: 'svc.example.com', clientConfig: { service: { namespace: 'test', name: 'webhook', path: '/no', port: 443 }, caBundle: server.caBundle } },
