@@ -101,26 +101,30 @@ export class GenericStore implements Registry {
     const strategy = this.strategy(info);
     const obj = deepClone(body);
     obj.metadata ??= {};
-    const meta = obj.metadata;
     if (info.namespaced) {
-      meta.namespace = namespace;
+      obj.metadata.namespace = namespace;
     } else {
-      delete meta.namespace;
+      delete obj.metadata.namespace;
     }
     const ctx = this.ctx(info, opts);
     const now = rfc3339(ctx.now);
-    meta.uid = this.uid();
-    meta.creationTimestamp = now;
-    delete meta.deletionTimestamp;
-    delete meta.deletionGracePeriodSeconds;
-    delete meta.resourceVersion;
-    if (strategy.tracksGeneration) meta.generation = 1; else delete meta.generation;
     obj.apiVersion = apiVersionOf(info.group, info.version);
     obj.kind = info.kind;
     if (hasStatusSubresource(info) && !strategy.keepsStatusOnCreate) delete obj.status;
     await strategy.prepareForCreate(obj, ctx);
     this.recordManager(info, undefined, obj, opts, now);
     await opts.admission?.mutate(obj, undefined);
+    // the system fields (and a generated name, below) come after the mutating phase, as
+    // kube-apiserver's store fills them after its handler ran mutating admission: webhooks and
+    // mutating policies see no uid or creationTimestamp, the validating phase sees both
+    const meta = obj.metadata ??= {};
+    if (info.namespaced) meta.namespace = namespace; else delete meta.namespace;
+    meta.uid = this.uid();
+    meta.creationTimestamp = now;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.resourceVersion;
+    if (strategy.tracksGeneration) meta.generation = 1; else delete meta.generation;
     await strategy.admitCreate?.(obj, ctx);
 
     const named = !!meta.name;
@@ -212,16 +216,23 @@ export class GenericStore implements Registry {
       // the main resource never changes status
       if (current.status === undefined) delete obj.status; else obj.status = deepClone(current.status);
     }
-    const meta = obj.metadata;
     const old = current.metadata;
     if (info.namespaced) {
-      if (meta.namespace && meta.namespace !== namespace) {
+      if (obj.metadata.namespace && obj.metadata.namespace !== namespace) {
         throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
       }
-      meta.namespace = namespace;
+      obj.metadata.namespace = namespace;
     }
-    meta.name = old.name;
-    // a patch that changes the uid fails validation, as in Kubernetes (a PUT's uid was a precondition)
+    obj.metadata.name = old.name;
+    obj.apiVersion = apiVersionOf(info.group, info.version);
+    obj.kind = info.kind;
+    if (!writes) strategy.prepareForUpdate(obj, current, ctx);
+    this.recordManager(info, current, obj, opts, rfc3339(ctx.now));
+    await opts.admission?.mutate(obj, current);
+    // the system fields are carried over after the mutating phase, as kube-apiserver's
+    // BeforeUpdate does after its handler ran mutating admission: webhooks see the body's own
+    const meta = obj.metadata ??= {};
+    // a body or mutation that changes the uid fails validation, as in Kubernetes (a PUT's uid was a precondition)
     if (meta.uid && meta.uid !== old.uid) throw invalid(info.kind, info.group, old.name!, [immutableField('metadata.uid', meta.uid)]);
     meta.uid = old.uid;
     meta.creationTimestamp = old.creationTimestamp;
@@ -232,11 +243,6 @@ export class GenericStore implements Registry {
     if (added.length) {
       throw invalid(info.kind, info.group, old.name!, [{ type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${goStrings(added)}` }]);
     }
-    obj.apiVersion = apiVersionOf(info.group, info.version);
-    obj.kind = info.kind;
-    if (!writes) strategy.prepareForUpdate(obj, current, ctx);
-    this.recordManager(info, current, obj, opts, rfc3339(ctx.now));
-    await opts.admission?.mutate(obj, current);
     if (strategy.tracksGeneration && specChanged(obj, current)) meta.generation = (old.generation ?? 0) + 1;
     this.validate(info, obj, writes ? writes.validate(obj, current, strategy, ctx) : strategy.validateUpdate(obj, current, ctx));
     await opts.admit?.(obj, current);
