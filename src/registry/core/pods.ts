@@ -21,11 +21,8 @@ export const podStrategy = strategyWith<Pod>({
     defaultRequestsFromLimits(obj.spec);
     obj.status = { phase: 'Pending' };
   },
-  // after the admission chain's mutating plugins (apiserver/admission): the priority the Priority
-  // plugin gives a pod that names no class, and the QoS class
+  // after the admission chain's mutating plugins (apiserver/admission): the QoS class
   admitCreate(obj) {
-    const s = obj.spec!;
-    if (s.priority === undefined) s.priority = 0;
     // the class follows the resources as the mutating admission plugins left them (LimitRanger's
     // defaults): Kubernetes' PrepareForCreate, which sets it, runs after them
     obj.status = { ...obj.status, qosClass: computeQosClass(obj) };
