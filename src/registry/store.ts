@@ -113,7 +113,14 @@ export class GenericStore implements Registry {
     if (hasStatusSubresource(info) && !strategy.keepsStatusOnCreate) delete obj.status;
     await strategy.prepareForCreate(obj, ctx);
     this.recordManager(info, undefined, obj, opts, now);
+    const unmutated = opts.admission ? deepClone(obj) : undefined;
     await opts.admission?.mutate(obj, undefined);
+    if (unmutated && !jsonEqual(unmutated, obj)) {
+      // what the mutating phase added gets its defaults, and server-owned fields it set are
+      // reset, as kube-apiserver defaults a patched object and prepares it after admission
+      if (hasStatusSubresource(info) && !strategy.keepsStatusOnCreate) delete obj.status;
+      await strategy.prepareForCreate(obj, ctx);
+    }
     // the system fields (and a generated name, below) come after the mutating phase, as
     // kube-apiserver's store fills them after its handler ran mutating admission: webhooks and
     // mutating policies see no uid or creationTimestamp, the validating phase sees both
@@ -228,7 +235,13 @@ export class GenericStore implements Registry {
     obj.kind = info.kind;
     if (!writes) strategy.prepareForUpdate(obj, current, ctx);
     this.recordManager(info, current, obj, opts, rfc3339(ctx.now));
+    const unmutated = opts.admission && !writes ? deepClone(obj) : undefined;
     await opts.admission?.mutate(obj, current);
+    if (unmutated && !jsonEqual(unmutated, obj)) {
+      // as on create: defaults for what the mutating phase added, the stored status kept
+      if (hasStatusSubresource(info)) { if (current.status === undefined) delete obj.status; else obj.status = deepClone(current.status); }
+      strategy.prepareForUpdate(obj, current, ctx);
+    }
     // the system fields are carried over after the mutating phase, as kube-apiserver's
     // BeforeUpdate does after its handler ran mutating admission: webhooks see the body's own
     const meta = obj.metadata ??= {};

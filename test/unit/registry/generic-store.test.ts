@@ -181,6 +181,23 @@ test('admission hooks: mutating runs before the strategy validates (its changes 
   await reg.store.get(cm(), 'default', made.metadata.name!);
 });
 
+test('what the mutating phase adds gets its defaults, and the status it sets is reset, as kube-apiserver defaults a patched object', async () => {
+  const addSidecar = (o: KubeObject) => {
+    const spec = o.spec as { containers: Array<Record<string, unknown>> };
+    spec.containers.push({ name: 'sidecar', image: 'busybox' });
+    o.status = { phase: 'Running' };
+  };
+  const made = await reg.store.create(pods(), 'default', { metadata: { name: 'mutated-pod' }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } as KubeObject,
+    { admission: recordingAdmission([], { mutate: addSidecar }) });
+  const sidecar = (made.spec as { containers: Array<Record<string, unknown>> }).containers[1]!;
+  assert.deepEqual([sidecar.terminationMessagePath, sidecar.terminationMessagePolicy, sidecar.imagePullPolicy], ['/dev/termination-log', 'File', 'Always']);
+  assert.equal((made.status as { phase: string }).phase, 'Pending');
+  // an update: the stored status is kept whatever the mutation did to it
+  const updated = await reg.store.modify(pods(), 'default', 'mutated-pod', cur => ({ ...cur, metadata: { ...cur.metadata, labels: { a: 'b' } } }),
+    { admission: recordingAdmission([], { mutate: o => { o.status = { phase: 'Failed' }; } }) });
+  assert.equal((updated.status as { phase: string }).phase, 'Pending');
+});
+
 test('create: generateName draws five characters with the injected random, and draws again on a collision', async () => {
   await reg.store.create(cm(), 'default', configMap('gen-bbbbb'));
   randoms = [...drawing('bbbbb'), ...drawing('x2z9c')];
