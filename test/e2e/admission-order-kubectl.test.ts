@@ -1,8 +1,8 @@
 // The mutating phase as kube-apiserver runs it, through kubectl 1.33 and 1.27 against one
 // `orch server`, with webhooks served by this test over HTTPS: what a mutating webhook receives
 // on a create (no uid, no creationTimestamp, no name yet for generateName) against what the
-// validating one receives, a webhook with reinvocationPolicy IfNeeded called again after a later
-// webhook changed the pod, and the Priority plugin: a pod's priority from its PriorityClass,
+// validating one receives, a webhook and a MutatingAdmissionPolicy with reinvocationPolicy
+// IfNeeded called again after a later webhook changed the pod, and the Priority plugin: a pod's priority from its PriorityClass,
 // the system classes present from the start, refusals and PriorityClass validation in
 // kube-apiserver's words as kubectl prints them.
 
@@ -66,12 +66,31 @@ kind: PriorityClass
 metadata: { name: high }
 value: 1000
 preemptionPolicy: Never
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicy
+metadata: { name: order-copy }
+spec:
+  matchConstraints:
+    resourceRules: [{ apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods] }]
+    objectSelector: { matchLabels: { order-test: "yes" } }
+  reinvocationPolicy: IfNeeded
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: "Object{metadata: Object.metadata{labels: {'copied': 'second' in object.metadata.labels ? object.metadata.labels.second : 'none'}}}"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingAdmissionPolicyBinding
+metadata: { name: order-copy }
+spec: { policyName: order-copy }
 `));
     // the configurations are in force once a server-side dry run reaches the validating webhook
-    await until('the webhooks are in force', async () => {
+    // and the policy's label is on what it answers
+    await until('the webhooks and the policy are in force', async () => {
       const n = hooks.received.filter(x => x.path === '/check').length;
-      await admin(['create', '--dry-run=server', '-f', '-'], pod('name: probe'));
-      return hooks.received.filter(x => x.path === '/check').length > n;
+      const r = await admin(['create', '--dry-run=server', '-o', 'jsonpath={.metadata.labels.copied}', '-f', '-'], pod('name: probe'));
+      return hooks.received.filter(x => x.path === '/check').length > n && r.stdout === 'done';
     }, 10_000, 50);
   });
   after(async () => { await orch?.stop(); await orch?.cleanup(); await hooks?.close(); });
@@ -89,15 +108,16 @@ preemptionPolicy: Never
     test(`kubectl ${v.label}: mutating webhooks see the pod before the system fields, validating ones after; IfNeeded is called again`, async () => {
       for (const dry of [true, false]) {
         const from = hooks.received.length;
-        const out = ok(await run(['create', ...(dry ? ['--dry-run=server'] : []), '-o', 'jsonpath={.metadata.name} {.spec.priority} {.spec.preemptionPolicy} {.metadata.labels.second}', '-f', '-'],
+        const out = ok(await run(['create', ...(dry ? ['--dry-run=server'] : []), '-o', 'jsonpath={.metadata.name} {.spec.priority} {.spec.preemptionPolicy} {.metadata.labels.second} {.metadata.labels.copied}', '-f', '-'],
           pod(`generateName: gen-${suffix}-`, ', priorityClassName: high')));
-        const [name, priority, policy, second] = out.split(' ');
+        const [name, priority, policy, second, copied] = out.split(' ');
         assert.match(name!, new RegExp(`^gen-${suffix}-[a-z0-9]{5}$`));
-        assert.deepEqual([priority, policy, second], ['1000', 'Never', 'done']);
+        // the IfNeeded policy ran again after the webhook's label: it copied it
+        assert.deepEqual([priority, policy, second, copied], ['1000', 'Never', 'done', 'done']);
         const seen = (path: string) => hooks.received.slice(from).filter(x => x.path === path).map(x => x.review.request);
         const first = seen('/first');
-        // called, then called again after second.example.com added its label
-        assert.deepEqual(first.map(r => r.object.metadata.labels.second ?? '-'), ['-', 'done']);
+        // called, then called again after second.example.com added its label (and the policy copied it)
+        assert.deepEqual(first.map(r => `${r.object.metadata.labels.second ?? '-'} ${r.object.metadata.labels.copied}`), ['- none', 'done done']);
         for (const m of [...first, ...seen('/second')]) {
           assert.equal(m.name, undefined);
           assert.equal(m.dryRun, dry);
