@@ -123,6 +123,8 @@ spec: { policyName: order-copy }
           assert.equal(m.dryRun, dry);
           assert.deepEqual([m.object.metadata.name, m.object.metadata.generateName, m.object.metadata.uid, m.object.metadata.creationTimestamp], [undefined, `gen-${suffix}-`, undefined, undefined]);
           assert.equal(m.object.metadata.managedFields[0].manager, 'kubectl-create');
+          // the pod's status is set after the mutating phase (PrepareForCreate)
+          assert.deepEqual(m.object.status, {});
         }
         // the Priority plugin ran before the webhooks: they see the class's priority
         assert.equal(first[0]!.object.spec.priority, 1000);
@@ -132,6 +134,7 @@ spec: { policyName: order-copy }
         assert.match(check!.object.metadata.uid, /^[0-9a-f-]{36}$/);
         assert.ok(check!.object.metadata.creationTimestamp);
         assert.equal(check!.object.metadata.labels.second, 'done');
+        assert.deepEqual(check!.object.status, { phase: 'Pending', qosClass: 'BestEffort' });
       }
     });
 

@@ -19,13 +19,14 @@ export const podStrategy = strategyWith<Pod>({
     if (!isObject(obj.spec)) obj.spec = { containers: [] };
     defaultPodSpec(obj.spec);
     defaultRequestsFromLimits(obj.spec);
-    obj.status = { phase: 'Pending' };
+    // what the mutating phase sees: the empty status a decoded body has
+    obj.status = {};
   },
-  // after the admission chain's mutating plugins (apiserver/admission): the QoS class
+  // after the admission chain's mutating plugins (apiserver/admission), as Kubernetes'
+  // PrepareForCreate: Pending, and the QoS class of the resources as the mutating plugins left
+  // them (LimitRanger's defaults)
   admitCreate(obj) {
-    // the class follows the resources as the mutating admission plugins left them (LimitRanger's
-    // defaults): Kubernetes' PrepareForCreate, which sets it, runs after them
-    obj.status = { ...obj.status, qosClass: computeQosClass(obj) };
+    obj.status = { phase: 'Pending', qosClass: computeQosClass(obj) };
   },
   validateCreate: obj => [...validatePodSpec(obj.spec, 'spec'), ...validateEphemeralContainers(obj.spec), ...validateNoEphemeralContainersOnCreate(obj.spec)],
   // (ephemeral containers change only through pods/ephemeralcontainers: validatePodSpecUpdate refuses it here)
