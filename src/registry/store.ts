@@ -125,7 +125,7 @@ export class GenericStore implements Registry {
     // kube-apiserver's store fills them after its handler ran mutating admission: webhooks and
     // mutating policies see no uid or creationTimestamp, the validating phase sees both
     const meta = obj.metadata ??= {};
-    if (info.namespaced) meta.namespace = namespace; else delete meta.namespace;
+    this.ensureNamespace(info, meta, namespace);
     meta.uid = this.uid();
     meta.creationTimestamp = now;
     delete meta.deletionTimestamp;
@@ -245,6 +245,7 @@ export class GenericStore implements Registry {
     // the system fields are carried over after the mutating phase, as kube-apiserver's
     // BeforeUpdate does after its handler ran mutating admission: webhooks see the body's own
     const meta = obj.metadata ??= {};
+    this.ensureNamespace(info, meta, namespace);
     // a body or mutation that changes the uid fails validation, as in Kubernetes (a PUT's uid was a precondition)
     if (meta.uid && meta.uid !== old.uid) throw invalid(info.kind, info.group, old.name!, [immutableField('metadata.uid', meta.uid)]);
     meta.uid = old.uid;
@@ -397,6 +398,13 @@ export class GenericStore implements Registry {
   private recordManager(info: ResourceInfo, current: KubeObject | undefined, obj: KubeObject, opts: WriteOptions, now: string): void {
     if (opts.manager === undefined || opts.operation === 'Apply') return;
     recordUpdate(current, obj, managerContext(info, opts.manager, opts.subresource, now));
+  }
+
+  /** the request's namespace on the object once mutations ran; a mutation that moved it is refused, as BeforeCreate/BeforeUpdate do */
+  private ensureNamespace(info: ResourceInfo, meta: NonNullable<KubeObject['metadata']>, namespace: string | undefined): void {
+    if (!info.namespaced) { delete meta.namespace; return; }
+    if (meta.namespace && meta.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    meta.namespace = namespace;
   }
 
   private validate(info: ResourceInfo, obj: KubeObject, strategyErrors: FieldError[]): void {

@@ -196,6 +196,12 @@ test('what the mutating phase adds gets its defaults, and the status it sets is 
   const updated = await reg.store.modify(pods(), 'default', 'mutated-pod', cur => ({ ...cur, metadata: { ...cur.metadata, labels: { a: 'b' } } }),
     { admission: recordingAdmission([], { mutate: o => { o.status = { phase: 'Failed' }; } }) });
   assert.equal((updated.status as { phase: string }).phase, 'Pending');
+  // a mutation that moves the object to another namespace is refused, as BeforeCreate/BeforeUpdate refuse it
+  const moved = (o: KubeObject) => { o.metadata.namespace = 'elsewhere'; };
+  const err = await reg.store.create(cm(), 'default', configMap('moved'), { admission: recordingAdmission([], { mutate: moved }) }).then(() => undefined, (e: unknown) => e);
+  assert.ok(err instanceof StatusError);
+  assert.deepEqual([err.code, err.message], [400, 'the namespace of the provided object does not match the namespace sent on the request']);
+  await assert.rejects(reg.store.modify(pods(), 'default', 'mutated-pod', cur => cur, { admission: recordingAdmission([], { mutate: moved }) }), { code: 400 });
 });
 
 test('create: generateName draws five characters with the injected random, and draws again on a collision', async () => {
