@@ -12,16 +12,22 @@ import { computeQosClass } from '../../api/qos.ts';
 
 type Pod = CoreV1Pod & KubeObject;
 
+function defaultPod(obj: Pod): void {
+  if (!isObject(obj.spec)) return;
+  defaultPodSpec(obj.spec);
+  defaultRequestsFromLimits(obj.spec);
+}
+
 export const podStrategy = strategyWith<Pod>({
   tracksGeneration: true,
   returnDeletedObject: true,
   prepareForCreate(obj) {
     if (!isObject(obj.spec)) obj.spec = { containers: [] };
-    defaultPodSpec(obj.spec);
-    defaultRequestsFromLimits(obj.spec);
+    defaultPod(obj);
     // what the mutating phase sees: the empty status a decoded body has
     obj.status = {};
   },
+  defaults: defaultPod,
   // after the admission chain's mutating plugins (apiserver/admission), as Kubernetes'
   // PrepareForCreate: Pending, and the QoS class of the resources as the mutating plugins left
   // them (LimitRanger's defaults)

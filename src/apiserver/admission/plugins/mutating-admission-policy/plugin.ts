@@ -20,6 +20,7 @@ import { compileMutatingPolicy, type CompiledMutatingPolicy } from './compiled-p
 import { applyMutation, MutationError } from './mutate.ts';
 import { isAdmissionConfiguration } from '../admission-configuration.ts';
 import { pluginReinvocation, type PluginReinvocation } from '../../reinvocation.ts';
+import { defaultMutated } from '../../defaults.ts';
 
 export interface MutatingPolicyStore {
   policies(): Iterable<CompiledMutatingPolicy>;
@@ -113,6 +114,7 @@ export function mutatingAdmissionPolicy(deps: AdmissionDeps, store: MutatingPoli
             try {
               const result = inScope(p, inputs(), run => run(m.expression));
               replaceContents(a.object!, applyMutation(m.patchType, result, a.object!, a.resource));
+              defaultMutated(a.resource, a.subresource, a.object);
               dirty = true;
             } catch (err) {
               if (!(err instanceof MutationError)) throw err;

@@ -13,6 +13,7 @@ import { applyWebhookPatch } from './patch.ts';
 import { versioned } from './call.ts';
 import { watchedSource, type HookSource } from './source.ts';
 import { pluginReinvocation, type PluginReinvocation } from '../../reinvocation.ts';
+import { defaultMutated } from '../../defaults.ts';
 
 const mutationAnnotation = 'mutation.webhook.admission.k8s.io/';
 const patchAnnotation = 'patch.webhook.admission.k8s.io/';
@@ -48,7 +49,7 @@ export function mutatingWebhookPlugin(deps: WebhookPluginDeps, source?: HookSour
         const result = await callHook(a, inv, true, call);
         const out = applyWebhookPatch(name, result, sent, a.object?.apiVersion);
         if (out) a.annotate(`${patchAnnotation}round_${n}_index_${i}`, JSON.stringify({ configuration: hook.configurationName, webhook: name, patch: JSON.parse(result.patch!.toString('utf8')), patchType: result.patchType }));
-        if (out?.changed) { replaceObject(a, out.object); changed = true; }
+        if (out?.changed) { replaceObject(a, out.object); defaultMutated(a.resource, a.subresource, a.object); changed = true; }
       } catch (err) {
         if (!(err instanceof CallingWebhookError)) throw err;
         if (hook.failurePolicy !== 'Ignore') throw failClosed(err);

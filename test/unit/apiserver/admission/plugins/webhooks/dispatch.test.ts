@@ -208,3 +208,12 @@ test('matchPolicy Equivalent: a patch made in the webhook\'s version comes back 
   assert.equal(a.object!.apiVersion, 'autoscaling/v2');
   assert.deepEqual((a.object!.spec as { metrics: unknown }).metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
 });
+
+test('a container a webhook adds has Kubernetes\' defaults before the next webhook sees it', async () => {
+  server.on('/sidecar', r => respond(r, jsonPatch([{ op: 'add', path: '/spec/containers/-', value: { name: 'sidecar', image: 'proxy:1.0' } }])));
+  server.on('/look', r => respond(r, { warnings: [JSON.stringify(r.request.object.spec.containers.at(-1))] }));
+  const a = attributes();
+  const cc = (path: string) => ({ url: server.url(path), caBundle: server.caBundle });
+  await mutating({ name: 'sidecar.example.com', clientConfig: cc('/sidecar') }, { name: 'look.example.com', clientConfig: cc('/look') }).admit!(a);
+  assert.deepEqual(JSON.parse(a.warnings[0]!), { name: 'sidecar', image: 'proxy:1.0', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'IfNotPresent', resources: {} });
+});
