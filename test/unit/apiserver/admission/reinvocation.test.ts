@@ -148,3 +148,15 @@ test('a policy\'s change in the second run calls back an IfNeeded webhook', asyn
   ]).admit(attributes());
   assert.deepEqual(calls, ['/watcher {"app":"web","runs":"x"}', '/watcher {"app":"web","runs":"xx"}']);
 });
+
+test('the built-in plugins\' second run judges what the webhooks did: a class a webhook named after Priority ran is refused', async () => {
+  const { priority } = await import('../../../../src/apiserver/admission/plugins/priority.ts');
+  await reg.store.create(reg.info('scheduling.k8s.io', 'priorityclasses'), undefined, { metadata: { name: 'gold' }, value: 1000 } as unknown as KubeObject);
+  server.on('/classify', r => (r.request.object.spec.priorityClassName ? respond(r) : respond(r, jsonPatch([{ op: 'add', path: '/spec/priorityClassName', value: 'gold' }]))));
+  const chain = new AdmissionChain([
+    priority({ registry: reg.store, catalog: reg.catalog, now: () => new Date(), random: Math.random }),
+    webhooks({ name: 'classify.example.com', clientConfig: cc('/classify') }),
+  ]);
+  const err = await chain.admit(attributes()).then(() => undefined, (e: unknown) => e as Error);
+  assert.equal(err?.message, 'pods "p" is forbidden: the integer value of priority (0) must not be provided in pod spec; priority admission controller computed 1000 from the given PriorityClass name');
+});
