@@ -23,6 +23,7 @@ import { enabledAdmissionPlugins, type AdmissionFlags } from './admission/option
 import { buildAdmissionChain } from './admission/chain.ts';
 import { readAdmissionConfig } from './admission/config-file.ts';
 import { ensureDefaultStorageClass, ensureKubernetesEndpoints, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
+import { ensureSystemPriorityClasses } from './bootstrap-priority-classes.ts';
 
 export interface ServerConfig {
   dataDir: string;
@@ -125,6 +126,9 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   await ensureKubernetesEndpoints(store, catalog, advertiseAddress(cfg.bindAddress), port);
   await ensureDefaultStorageClass(store, catalog);
   bootDone();
+  const priorityDone = health.addPostStartHook('scheduling/bootstrap-system-priority-classes');
+  await ensureSystemPriorityClasses(store, catalog);
+  priorityDone();
   const compactionMs = cfg.compactionIntervalMs ?? 5 * 60_000;
   const compactor = compactionMs > 0 ? startCompactor(storage, { intervalMs: compactionMs, retentionMs: compactionMs, log, revisionBefore: (backend as { revisionBefore?: (ms: number) => number }).revisionBefore?.bind(backend) }) : undefined;
   log.info('server ready', { url, ms: Date.now() - started });
