@@ -1,0 +1,64 @@
+// A client whose certificate rotates closes what it opened with the old one, as client-go and
+// the kubelet do: a watch opened as alice must not go on as alice once the client is bob. The
+// watch ends at once, and opened again it is bob's (here refused, as bob may not watch).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger } from '../../../src/api/log.ts';
+import { startServer } from '../../../src/apiserver/start.ts';
+import { loadKubeconfig } from '../../../src/client/kubeconfig.ts';
+import { createClient, ApiError } from '../../../src/client/rest.ts';
+import { issueCert } from '../../../src/pki/certs.ts';
+import { eventually } from '../controllers/in-process-api.ts';
+
+test('a rotated client certificate ends the watches opened with the old one', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'certs-client-rotation-'));
+  const server = await startServer({ dataDir: dir, port: 0, bindAddress: '127.0.0.1', log: silentLogger, compactionIntervalMs: 0 });
+  const admin = createClient(await loadKubeconfig(server.kubeconfigPath));
+  try {
+    await admin.create('/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles', {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'configmap-reader' },
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }],
+    });
+    await admin.create('/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'alice-reads' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'configmap-reader' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' }],
+    });
+    const alice = await issueCert(server.clusterCA, { commonName: 'alice', days: 1, usage: 'client' });
+    const bob = await issueCert(server.clusterCA, { commonName: 'bob', days: 1, usage: 'client' });
+    const client = createClient({ server: server.url, ca: Buffer.from(server.clusterCA.cert), cert: Buffer.from(alice.cert), key: Buffer.from(alice.key) });
+    try {
+      // the authorizer sees the binding a moment after it is written
+      await eventually(() => client.list('/api/v1/namespaces/default/configmaps'), 'alice may list configmaps');
+      const events: string[] = [];
+      let ended: ((err?: Error) => void) | undefined;
+      const end = new Promise<Error | undefined>(r => { ended = r; });
+      client.watch('/api/v1/namespaces/default/configmaps', undefined, e => events.push(e.type), err => ended!(err));
+      // the watch is open as alice when an event arrives on it
+      await admin.create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'seen' } });
+      for (let i = 0; i < 100 && !events.length; i++) await Promise.race([end.then(e => { throw e ?? new Error('watch ended'); }), new Promise(r => setTimeout(r, 20))]);
+      assert.deepEqual(events, ['ADDED']);
+
+      const rotatedAt = Date.now();
+      client.setCredentials({ cert: Buffer.from(bob.cert), key: Buffer.from(bob.key) });
+      const err = await Promise.race([end, new Promise<'open'>(r => setTimeout(() => r('open'), 3000))]);
+      assert.notEqual(err, 'open', 'the watch opened as alice is still open after the rotation');
+      assert.ok(Date.now() - rotatedAt < 1000, 'ended at once');
+
+      // what is opened now is bob's
+      await assert.rejects(client.list('/api/v1/namespaces/default/configmaps'), (e: unknown) => e instanceof ApiError && e.status.code === 403 && /User "bob" cannot list resource "configmaps"/.test(e.message));
+      const refused = await new Promise<Error | undefined>(r => client.watch('/api/v1/namespaces/default/configmaps', undefined, () => {}, r));
+      assert.ok(refused instanceof ApiError && refused.status.code === 403, String(refused));
+    } finally {
+      client.close();
+    }
+  } finally {
+    admin.close();
+    await server.shutdown();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
