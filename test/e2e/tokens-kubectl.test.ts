@@ -6,7 +6,8 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kubectl, kubectls, type Run } from './support/kubectl.ts';
@@ -169,6 +170,28 @@ describe('bearer tokens with kubectl', requires(versions.length === 0 && 'no kub
       assert.match(after.stderr, /the server has asked for the client to provide credentials/);
     });
   }
+
+  test('no credentials: system:anonymous, in system:unauthenticated only (public info yes, discovery and whoami no)', async () => {
+    // raw requests: kubectl with no credentials at all prompts for a user name
+    const ca = await readFile(join(orch.dataDir, 'pki', 'ca.crt'));
+    const call = (method: string, path: string, body?: string) => new Promise<{ status: number; json: any }>((resolve, reject) => {
+      const req = https.request(`${orch.url}${path}`, { method, ca, headers: body ? { 'content-type': 'application/json' } : {} }, res => {
+        let text = '';
+        res.on('data', d => { text += d; });
+        res.on('end', () => resolve({ status: res.statusCode!, json: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    assert.equal((await call('GET', '/version')).json.major, '1');
+    const refused = async (method: string, path: string, message: string, body?: string) => {
+      const r = await call(method, path, body);
+      assert.deepEqual([r.status, r.json.reason, r.json.message], [403, 'Forbidden', message]);
+    };
+    await refused('GET', '/api', 'forbidden: User "system:anonymous" cannot get path "/api"');
+    await refused('GET', '/.well-known/openid-configuration', 'forbidden: User "system:anonymous" cannot get path "/.well-known/openid-configuration"');
+    await refused('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', 'selfsubjectreviews.authentication.k8s.io is forbidden: User "system:anonymous" cannot create resource "selfsubjectreviews" in API group "authentication.k8s.io" at the cluster scope', JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }));
+  });
 
   test('issuer discovery: openid-configuration and the key set', async () => {
     const bin = versions[0]!.path;
