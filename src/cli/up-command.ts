@@ -191,7 +191,10 @@ export const upCommand: Command = {
     }
     await nodeReady(client, agent.nodeName);
     // logs, exec and port-forward reach the node once its endpoint has the cluster's certificate
-    await agent.servingCertificate;
+    let waited: NodeJS.Timeout | undefined;
+    const certified = await Promise.race([agent.servingCertificate?.then(() => true), new Promise<false>(r => { waited = setTimeout(() => r(false), 30_000); })]);
+    clearTimeout(waited);
+    if (certified === false) say('warning: the node\'s serving certificate request is not approved yet (kubectl get csr); logs, exec and port-forward fail until it is');
     say(`node ${agent.nodeName} Ready (${since()})`);
     await writeFile(upStateFile(dataDir), JSON.stringify({ pid: process.pid, ...runtime.state } satisfies UpState), { mode: 0o600 });
     if (values['write-kubeconfig']) {
