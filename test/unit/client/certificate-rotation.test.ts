@@ -11,7 +11,10 @@ import { silentLogger } from '../../../src/api/log.ts';
 import { startServer } from '../../../src/apiserver/start.ts';
 import { loadKubeconfig } from '../../../src/client/kubeconfig.ts';
 import { createClient, ApiError } from '../../../src/client/rest.ts';
-import { issueCert } from '../../../src/pki/certs.ts';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { createCa, issueCert } from '../../../src/pki/certs.ts';
 import { eventually } from '../controllers/in-process-api.ts';
 
 test('a rotated client certificate ends the watches opened with the old one', async () => {
@@ -60,5 +63,35 @@ test('a rotated client certificate ends the watches opened with the old one', as
     admin.close();
     await server.shutdown();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('over HTTP/1.1 as well (a server without h2): the watch socket goes, new requests carry the new certificate', async () => {
+  const ca = await createCa('rotation-ca', 1);
+  const serving = await issueCert(ca, { commonName: 'server', days: 1, usage: 'server', ips: ['127.0.0.1'] });
+  const cn = (req: import('node:http').IncomingMessage) => (req.socket as TLSSocket).getPeerCertificate().subject?.CN;
+  const server = https.createServer({ cert: serving.cert, key: serving.key, ca: ca.cert, requestCert: true, rejectUnauthorized: true, ALPNProtocols: ['http/1.1'] }, (req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (req.url?.includes('watch=true')) res.write(`${JSON.stringify({ type: 'ADDED', object: { metadata: { name: cn(req) } } })}\n`);
+    else res.end(JSON.stringify({ user: cn(req) }));
+  });
+  await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+  const alice = await issueCert(ca, { commonName: 'alice', days: 1, usage: 'client' });
+  const bob = await issueCert(ca, { commonName: 'bob', days: 1, usage: 'client' });
+  const client = createClient({ server: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, ca: Buffer.from(ca.cert), cert: Buffer.from(alice.cert), key: Buffer.from(alice.key) });
+  try {
+    assert.deepEqual(await client.get('/whoami'), { user: 'alice' });
+    const seen: string[] = [];
+    const ended = new Promise<Error | undefined>(r => client.watch('/things', undefined, e => seen.push(e.object.metadata.name), r));
+    for (let i = 0; i < 100 && !seen.length; i++) await new Promise(r => setTimeout(r, 20));
+    assert.deepEqual(seen, ['alice']);
+    client.setCredentials({ cert: Buffer.from(bob.cert), key: Buffer.from(bob.key) });
+    const err = await Promise.race([ended, new Promise<'open'>(r => setTimeout(() => r('open'), 3000))]);
+    assert.notEqual(err, 'open', 'the watch opened as alice is still open after the rotation');
+    assert.deepEqual(await client.get('/whoami'), { user: 'bob' });
+  } finally {
+    client.close();
+    server.closeAllConnections();
+    server.close();
   }
 });
