@@ -76,6 +76,7 @@ describe('bearer tokens with kubectl', requires(versions.length === 0 && 'no kub
     ok(await kubectl(admin, orch.kubeconfig, ['create', 'serviceaccount', 'builder']));
     // the static token user jane and team's default service account may read pods in team, nothing more
     ok(await kubectl(admin, orch.kubeconfig, ['create', 'namespace', 'team']));
+    ok(await kubectl(admin, orch.kubeconfig, ['-n', 'team', 'create', 'secret', 'generic', 'kept', '--from-literal=k=v']));
     ok(await kubectl(admin, orch.kubeconfig, ['-n', 'team', 'create', 'role', 'pod-reader', '--verb=get,list,watch', '--resource=pods']));
     ok(await kubectl(admin, orch.kubeconfig, ['-n', 'team', 'create', 'rolebinding', 'readers', '--role=pod-reader', '--user=jane', '--serviceaccount=team:default']));
     // the service account controller makes `default` a moment after start, as in any cluster
@@ -171,26 +172,46 @@ describe('bearer tokens with kubectl', requires(versions.length === 0 && 'no kub
     });
   }
 
-  test('no credentials: system:anonymous, in system:unauthenticated only (public info yes, discovery and whoami no)', async () => {
-    // raw requests: kubectl with no credentials at all prompts for a user name
+  /** a raw request, with a bearer token or none: kubectl with no credentials at all prompts for a user name */
+  const call = async (method: string, path: string, opts: { token?: string; accept?: string; body?: string } = {}) => {
     const ca = await readFile(join(orch.dataDir, 'pki', 'ca.crt'));
-    const call = (method: string, path: string, body?: string) => new Promise<{ status: number; json: any }>((resolve, reject) => {
-      const req = https.request(`${orch.url}${path}`, { method, ca, headers: body ? { 'content-type': 'application/json' } : {} }, res => {
+    return new Promise<{ status: number; json: any }>((resolve, reject) => {
+      const headers: Record<string, string> = { accept: opts.accept ?? 'application/json' };
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      if (opts.body) headers['content-type'] = 'application/json';
+      const req = https.request(`${orch.url}${path}`, { method, ca, headers }, res => {
         let text = '';
         res.on('data', d => { text += d; });
         res.on('end', () => resolve({ status: res.statusCode!, json: JSON.parse(text) }));
       });
       req.on('error', reject);
-      req.end(body);
+      req.end(opts.body);
     });
+  };
+  const refused = async (r: Promise<{ status: number; json: any }>, message: string) => {
+    const { status, json } = await r;
+    assert.deepEqual([status, json.kind, json.reason, json.message], [403, 'Status', 'Forbidden', message]);
+  };
+
+  test('no credentials: system:anonymous, in system:unauthenticated only (public info yes, discovery and whoami no)', async () => {
     assert.equal((await call('GET', '/version')).json.major, '1');
-    const refused = async (method: string, path: string, message: string, body?: string) => {
-      const r = await call(method, path, body);
-      assert.deepEqual([r.status, r.json.reason, r.json.message], [403, 'Forbidden', message]);
-    };
-    await refused('GET', '/api', 'forbidden: User "system:anonymous" cannot get path "/api"');
-    await refused('GET', '/.well-known/openid-configuration', 'forbidden: User "system:anonymous" cannot get path "/.well-known/openid-configuration"');
-    await refused('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', 'selfsubjectreviews.authentication.k8s.io is forbidden: User "system:anonymous" cannot create resource "selfsubjectreviews" in API group "authentication.k8s.io" at the cluster scope', JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }));
+    await refused(call('GET', '/api'), 'forbidden: User "system:anonymous" cannot get path "/api"');
+    await refused(call('GET', '/.well-known/openid-configuration'), 'forbidden: User "system:anonymous" cannot get path "/.well-known/openid-configuration"');
+    await refused(call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }) }), 'selfsubjectreviews.authentication.k8s.io is forbidden: User "system:anonymous" cannot create resource "selfsubjectreviews" in API group "authentication.k8s.io" at the cluster scope');
+  });
+
+  test('a user who may not read secrets learns nothing of them: same refusal whether one exists, in every view', async () => {
+    const token = 'static-token-jane';
+    const secrets = '/api/v1/namespaces/team/secrets';
+    const cannot = (verb: string, name?: string) => `secrets${name ? ` "${name}"` : ''} is forbidden: User "jane" cannot ${verb} resource "secrets" in API group "" in the namespace "team"`;
+    await refused(call('GET', `${secrets}/kept`, { token }), cannot('get', 'kept'));
+    await refused(call('GET', `${secrets}/missing`, { token }), cannot('get', 'missing'));
+    await refused(call('GET', `${secrets}/kept`, { token, accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' }), cannot('get', 'kept'));
+    await refused(call('GET', secrets, { token, accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' }), cannot('list'));
+    await refused(call('GET', `${secrets}?watch=true`, { token }), cannot('watch'));
+    // a list narrowed to one name is checked for that name
+    await refused(call('GET', `${secrets}?fieldSelector=metadata.name%3Dkept`, { token }), cannot('list', 'kept'));
+    await refused(call('DELETE', `${secrets}/missing`, { token }), cannot('delete', 'missing'));
   });
 
   test('issuer discovery: openid-configuration and the key set', async () => {
