@@ -12,6 +12,7 @@ import http2 from 'node:http2';
 import type { Readable } from 'node:stream';
 import { createSecureContext } from 'node:tls';
 import type { ClientConfig } from './kubeconfig.ts';
+import { certFingerprint } from './cert-files.ts';
 
 const idempotent = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
@@ -98,7 +99,8 @@ export function createTransport(cfg: ClientConfig, opts: { maxSockets?: number }
     },
     setCredentials(c) {
       if (c.token !== undefined) target.auth.authorization = `Bearer ${c.token}`;
-      if (c.cert && c.key && secure) {
+      // the same certificate again (read back from the file it was just written to) changes nothing
+      if (c.cert && c.key && secure && (certFingerprint(c.cert) ?? 'new') !== certFingerprint(tlsMaterial.cert)) {
         tlsMaterial = { ...tlsMaterial, cert: c.cert, key: c.key };
         target.tls.secureContext = createSecureContext(tlsMaterial);
         conn.renew();

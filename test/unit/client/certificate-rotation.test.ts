@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../../../src/api/log.ts';
@@ -93,5 +93,50 @@ test('over HTTP/1.1 as well (a server without h2): the watch socket goes, new re
     client.close();
     server.closeAllConnections();
     server.close();
+  }
+});
+
+test('a certificate named by files is read again: renewed on disk, the client moves to it and ends the old watches; half-written or unchanged, nothing happens', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'certs-files-'));
+  const ca = await createCa('files-ca', 1);
+  const serving = await issueCert(ca, { commonName: 'server', days: 1, usage: 'server', ips: ['127.0.0.1'] });
+  const server = https.createServer({ cert: serving.cert, key: serving.key, ca: ca.cert, requestCert: true, rejectUnauthorized: true }, (req, res) => {
+    const cn = (req.socket as TLSSocket).getPeerCertificate().subject?.CN;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (req.url?.includes('watch=true')) res.write(`${JSON.stringify({ type: 'ADDED', object: { metadata: { name: cn } } })}\n`);
+    else res.end(JSON.stringify({ user: cn }));
+  });
+  await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+  const alice = await issueCert(ca, { commonName: 'alice', days: 1, usage: 'client' });
+  const bob = await issueCert(ca, { commonName: 'bob', days: 1, usage: 'client' });
+  writeFileSync(join(dir, 'client.crt'), alice.cert);
+  writeFileSync(join(dir, 'client.key'), alice.key);
+  writeFileSync(join(dir, 'ca.crt'), ca.cert);
+  writeFileSync(join(dir, 'kubeconfig'), JSON.stringify({
+    apiVersion: 'v1', kind: 'Config', 'current-context': 'c',
+    clusters: [{ name: 'c', cluster: { server: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, 'certificate-authority': 'ca.crt' } }],
+    contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
+    users: [{ name: 'u', user: { 'client-certificate': 'client.crt', 'client-key': 'client.key' } }],
+  }));
+  const client = createClient(await loadKubeconfig(join(dir, 'kubeconfig')), { certReloadMs: 30 });
+  const settle = () => new Promise(r => setTimeout(r, 200));
+  try {
+    let ended = false;
+    const end = new Promise<void>(r => client.watch('/things', undefined, () => {}, () => { ended = true; r(); }));
+    assert.deepEqual(await client.get('/whoami'), { user: 'alice' });
+    writeFileSync(join(dir, 'client.crt'), alice.cert);
+    await settle();
+    assert.equal(ended, false, 'the same certificate written again changes nothing');
+    writeFileSync(join(dir, 'client.key'), bob.key);
+    await settle();
+    assert.equal(ended, false, 'a key without its certificate yet is not taken');
+    writeFileSync(join(dir, 'client.crt'), bob.cert);
+    await Promise.race([end, new Promise((_, reject) => setTimeout(() => reject(new Error('the watch opened as alice is still open')), 3000))]);
+    assert.deepEqual(await client.get('/whoami'), { user: 'bob' });
+  } finally {
+    client.close();
+    server.closeAllConnections();
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
