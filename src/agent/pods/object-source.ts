@@ -5,6 +5,7 @@
 import { ApiError } from '../../client/api-error.ts';
 import type { Client } from '../../client/rest.ts';
 import type { CoreV1ConfigMap, CoreV1PersistentVolume, CoreV1PersistentVolumeClaim, CoreV1Secret } from '../../schema/generated/types.ts';
+import type { ServiceLike } from './service-env.ts';
 import type { ClaimSource } from './volumes/persistent-claim.ts';
 import { createTokenManager, type TokenAsk, type IssuedToken } from './volumes/token-manager.ts';
 
@@ -16,6 +17,8 @@ export interface ObjectSource extends ClaimSource {
   get(kind: 'configmaps' | 'secrets', namespace: string, name: string): Promise<DataObject | undefined>;
   /** a service account token bound to the pod (absent: this agent has no API to ask) */
   serviceAccountToken?(ask: TokenAsk): Promise<string>;
+  /** the Services of a namespace (absent: this agent has no API to ask) */
+  services?(namespace: string): Promise<ServiceLike[]>;
 }
 
 export function apiObjectSource(client: Client | undefined): ObjectSource {
@@ -39,6 +42,7 @@ export function apiObjectSource(client: Client | undefined): ObjectSource {
   });
   return {
     ...(tokens ? { serviceAccountToken: (ask: TokenAsk) => tokens.token(ask) } : {}),
+    ...(client ? { services: async (namespace: string) => (await client.list<{ items: ServiceLike[] }>(`${ns(namespace)}/services`)).items } : {}),
     get: (kind, namespace, name) => read<DataObject>(`${ns(namespace)}/${kind}/${encodeURIComponent(name)}`),
     claim: (namespace, name) => read<CoreV1PersistentVolumeClaim>(`${ns(namespace)}/persistentvolumeclaims/${encodeURIComponent(name)}`),
     volume: name => read<CoreV1PersistentVolume>(`/api/v1/persistentvolumes/${encodeURIComponent(name)}`),
