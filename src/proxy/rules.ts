@@ -107,12 +107,18 @@ function servicePortRules(r: Ruleset, sp: ServicePort, facts: NodeFacts): void {
     rules.push(`numgen random mod ${eps.length} vmap { ${eps.map((ep, i) => `${i} : goto ${endpointChain(sp, ep)}`).join(' , ')} }`);
     return rules;
   };
+  const used = new Map<string, ProxyEndpoint>();
+  const uses = (eps: ProxyEndpoint[]) => { for (const ep of eps) used.set(endpointChain(sp, ep), ep); };
   if (clusterEps.length && (!sp.internalLocal || hasExternal)) {
+    uses(clusterEps);
     // traffic from outside the pod network to the ClusterIP is masqueraded, so replies come back through this node
     const masq = facts.clusterCIDRs.length ? sp.clusterIPs.map(ip => `${f} daddr ${ip} ${proto} dport ${sp.port} ${f} saddr != ${anyOf(facts.clusterCIDRs)} jump mark-for-masquerade`) : [];
     r.chains.set(svcChain, { rules: [...masq, ...pick(clusterEps)] });
   }
-  if (localEps.length && (sp.internalLocal || (hasExternal && sp.externalLocal))) r.chains.set(locChain, { rules: pick(localEps) });
+  if (localEps.length && (sp.internalLocal || (hasExternal && sp.externalLocal))) {
+    uses(localEps);
+    r.chains.set(locChain, { rules: pick(localEps) });
+  }
   if (hasExternal && !externalVerdict) {
     const rules = sp.externalLocal
       // Local: the client's address is kept, so only this node's endpoints; pods and the
@@ -126,8 +132,6 @@ function servicePortRules(r: Ruleset, sp: ServicePort, facts: NodeFacts): void {
       : ['jump mark-for-masquerade', `goto ${svcChain}`];
     r.chains.set(extChain, { rules });
   }
-  const used = new Map<string, ProxyEndpoint>();
-  for (const ep of [...clusterEps, ...localEps]) used.set(endpointChain(sp, ep), ep);
   for (const [name, ep] of used) {
     const rules: string[] = [
       // hairpin: a pod reaching itself through its Service would get a reply from its own address
