@@ -9,7 +9,7 @@ import type { Logger } from '../api/log.ts';
 import { Backoff } from '../api/backoff.ts';
 import { createInformer, type Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
-import { defaultTable, generateRuleset, type NodeFacts } from './rules.ts';
+import { assembleRuleset, defaultTable, serviceFragment, type Fragment, type NodeFacts } from './rules.ts';
 import { fullSyncScript, partialSyncScript, type ExistingTable, type Ruleset } from './ruleset.ts';
 import { ofFamily, serviceKeyOfSlice, servicePorts, type Family } from './service-ports.ts';
 
@@ -58,6 +58,9 @@ export interface Proxier {
   stop(cleanup?: boolean): Promise<void>;
 }
 
+/** what identifies an object's state: its resourceVersion (or, without one, its content) */
+const version = (o: any): string => o?.metadata?.resourceVersion ?? JSON.stringify(o);
+
 export function startProxier(o: ProxierOptions): Proxier {
   const table = o.table ?? defaultTable;
   const minInterval = o.minSyncIntervalMs ?? 1000;
@@ -67,6 +70,7 @@ export function startProxier(o: ProxierOptions): Proxier {
   const slices: Informer = createInformer(o.client, '/apis/discovery.k8s.io/v1/endpointslices', { log });
   const nodes: Informer | undefined = o.nodeIPs ? undefined : createInformer(o.client, '/api/v1/nodes', { log, fieldSelector: `metadata.name=${o.nodeName}` });
   const written: Partial<Record<Family, Ruleset>> = {};
+  let fragments = new Map<string, { sig: string; frag: Fragment }>();
   const generated: Partial<Record<Family, Ruleset>> = {};
   const backoff = new Backoff({ initialMs: 1000, maxMs: 30_000, jitter: 0.2 });
   let needFull = true;
@@ -98,6 +102,7 @@ export function startProxier(o: ProxierOptions): Proxier {
       if (key) byService.set(key, [...(byService.get(key) ?? []), s]);
     }
     const out: Partial<Record<Family, Ruleset>> = {};
+    const fresh = new Map<string, { sig: string; frag: Fragment }>();
     for (const family of families()) {
       const facts: NodeFacts = {
         nodeName: o.nodeName,
@@ -106,8 +111,21 @@ export function startProxier(o: ProxierOptions): Proxier {
         localhostNodePorts: family === 'ip' && (o.localhostNodePorts ?? true),
         table,
       };
-      out[family] = generateRuleset(family, servicePorts(services.list(), byService, family), facts);
+      const factsSig = JSON.stringify(facts);
+      const frags: Fragment[] = [];
+      for (const svc of services.list()) {
+        const key = `${family} ${svc.metadata.namespace}/${svc.metadata.name}`;
+        const own = byService.get(`${svc.metadata.namespace}/${svc.metadata.name}`) ?? [];
+        // a Service whose object, slices and node facts are as last time keeps its fragment
+        const sig = `${factsSig} ${version(svc)} ${own.map(version).sort().join(',')}`;
+        const hit = fragments.get(key);
+        const frag = hit?.sig === sig ? hit.frag : serviceFragment(family, servicePorts([svc], byService, family), facts);
+        fresh.set(key, { sig, frag });
+        frags.push(frag);
+      }
+      out[family] = assembleRuleset(family, facts, frags);
     }
+    fragments = fresh;
     return out;
   }
 

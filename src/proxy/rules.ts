@@ -63,10 +63,21 @@ function staticPart(r: Ruleset, facts: NodeFacts): void {
   r.sets.get('nodeport-ips')!.elements.push(...new Set(nodePortIPs));
 }
 
+/**
+ * What some service ports add to the table: their own chains and affinity sets, and their
+ * elements in the shared maps and sets. A proxy keeps one per Service and makes it again only
+ * when that Service or its slices change (kube-proxy's partial syncs work per service, too).
+ */
+export interface Fragment {
+  chains: Map<string, Chain>;
+  sets: Map<string, NftSet>;
+  /** [shared set or map, element] */
+  elements: Array<[string, string]>;
+}
+
 /** the rules of one service port */
-function servicePortRules(r: Ruleset, sp: ServicePort, facts: NodeFacts): void {
-  const f = r.family;
-  const el = (name: string, e: string) => r.sets.get(name)!.elements.push(e);
+function servicePortRules(r: Fragment, f: Family, sp: ServicePort, facts: NodeFacts): void {
+  const el = (name: string, e: string) => r.elements.push([name, e]);
   const clusterEps = usableEndpoints(sp.endpoints);
   const localEps = usableEndpoints(sp.endpoints, facts.nodeName);
   const hasExternal = sp.nodePort !== undefined || sp.externalIPs.length > 0 || sp.loadBalancerIPs.length > 0;
@@ -147,11 +158,22 @@ function servicePortRules(r: Ruleset, sp: ServicePort, facts: NodeFacts): void {
   }
 }
 
-/** the whole table for one family */
-export function generateRuleset(family: Family, ports: ServicePort[], facts: NodeFacts): Ruleset {
+/** the fragment of these service ports */
+export function serviceFragment(family: Family, ports: ServicePort[], facts: NodeFacts): Fragment {
+  const frag: Fragment = { chains: new Map(), sets: new Map(), elements: [] };
+  for (const sp of ports) servicePortRules(frag, family, sp, facts);
+  return frag;
+}
+
+/** the whole table for one family from the fragments of its services */
+export function assembleRuleset(family: Family, facts: NodeFacts, fragments: Iterable<Fragment>): Ruleset {
   const r = emptyRuleset(family, facts.table ?? defaultTable);
   staticPart(r, facts);
-  for (const sp of ports) servicePortRules(r, sp, facts);
+  for (const frag of fragments) {
+    for (const [name, c] of frag.chains) r.chains.set(name, c);
+    for (const [name, s] of frag.sets) r.sets.set(name, s);
+    for (const [name, e] of frag.elements) r.sets.get(name)!.elements.push(e);
+  }
   // one element per key: two services claiming one address and port (an externalIP another
   // service also has) would otherwise fail the whole transaction; the first one keeps it
   for (const s of r.sets.values() as Iterable<NftSet>) {
@@ -161,4 +183,9 @@ export function generateRuleset(family: Family, ports: ServicePort[], facts: Nod
     s.elements = [...byKey.values()];
   }
   return r;
+}
+
+/** the whole table for one family */
+export function generateRuleset(family: Family, ports: ServicePort[], facts: NodeFacts): Ruleset {
+  return assembleRuleset(family, facts, [serviceFragment(family, ports, facts)]);
 }

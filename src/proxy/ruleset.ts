@@ -98,7 +98,7 @@ export function fullSyncScript(r: Ruleset, existing: ExistingTable = { chains: [
   return `${w.out.join('\n')}\n`;
 }
 
-const sameChain = (a: Chain, b: Chain) => a.hook === b.hook && a.rules.length === b.rules.length && a.rules.every((x, i) => x === b.rules[i]);
+const sameChain = (a: Chain, b: Chain) => a === b || a.hook === b.hook && a.rules.length === b.rules.length && a.rules.every((x, i) => x === b.rules[i]);
 
 /** map keys are unique: a changed value is the old element deleted and the new one added */
 const keyOf = (s: NftSet, e: string) => (s.kind === 'map' ? e.slice(0, e.lastIndexOf(' : ')) : e);
