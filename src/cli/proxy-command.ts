@@ -1,6 +1,7 @@
 // `orch proxy`: the service proxy as a process of its own beside a node agent (kube-proxy's
 // place), programming this host's nftables from the Services and EndpointSlices of any API server.
 
+import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { parseDuration } from '../api/duration.ts';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
@@ -22,6 +23,7 @@ export const proxyCommand: Command = {
     'cluster-cidr': { type: 'string', default: '10.42.0.0/16', description: 'the pod network, comma-separated; traffic from outside it to a ClusterIP is masqueraded' },
     'min-sync-period': { type: 'string', default: '1s', description: 'the least time between two writes of the rules' },
     'nft-table': { type: 'string', default: defaultTable, description: 'the nftables table the rules live in (ip and ip6 families)' },
+    'load-balancer-ip': { type: 'string', default: '', description: 'an address of this host given to LoadBalancer Services as their ingress (default: none, status.loadBalancer left empty; the Services are reached on their node ports)' },
     'dry-run': { type: 'boolean', default: false, description: 'compute the rules and print each new table instead of writing it' },
     v: verbosityFlag,
   },
@@ -31,6 +33,8 @@ export const proxyCommand: Command = {
     const minSync = flag(() => parseDuration(String(values['min-sync-period'])));
     const table = String(values['nft-table']);
     if (!/^[a-zA-Z][a-zA-Z0-9_-]*$/.test(table)) throw new UsageError(`invalid --nft-table ${JSON.stringify(table)}`);
+    const lbIP = String(values['load-balancer-ip'] ?? '');
+    if (lbIP && !isIP(lbIP)) throw new UsageError(`invalid --load-balancer-ip ${JSON.stringify(lbIP)}`);
     const client = await apiClient(values, 'orch-proxy');
     const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
     const nodeName = String(values['hostname-override'] || hostname()).toLowerCase();
@@ -38,7 +42,7 @@ export const proxyCommand: Command = {
     let proxy;
     try {
       proxy = await startServiceProxy({
-        client, nodeName, clusterCIDRs: cidrs, dryRun, table, minSyncIntervalMs: minSync, log,
+        client, nodeName, clusterCIDRs: cidrs, dryRun, table, minSyncIntervalMs: minSync, loadBalancerIP: lbIP || undefined, log,
         onSync: dryRun ? s => { for (const r of Object.values(s.rulesets)) process.stdout.write(renderRuleset(r!)); } : undefined,
       });
     } catch (err) {

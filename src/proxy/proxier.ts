@@ -10,6 +10,7 @@ import { Backoff } from '../api/backoff.ts';
 import { createInformer, type Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
 import { assembleRuleset, defaultTable, serviceFragment, type Fragment, type NodeFacts } from './rules.ts';
+import { loadBalancerStatusWriter } from './load-balancer-status.ts';
 import { fullSyncScript, partialSyncScript, type ExistingTable, type Ruleset } from './ruleset.ts';
 import { ofFamily, serviceKeyOfSlice, servicePorts, type Family } from './service-ports.ts';
 
@@ -37,6 +38,8 @@ export interface ProxierOptions {
   /** how often the whole table is rewritten even without failures (default 1 h) */
   fullSyncPeriodMs?: number;
   log: Logger;
+  /** an address of this host to give LoadBalancer Services as their ingress (none: status left empty) */
+  loadBalancerIP?: string;
   /** told after every sync (tests, the bench, --dry-run) */
   onSync?: (s: SyncReport) => void;
 }
@@ -185,6 +188,10 @@ export function startProxier(o: ProxierOptions): Proxier {
     timer.unref();
   }
 
+  if (o.loadBalancerIP) {
+    const write = loadBalancerStatusWriter(o.client, o.loadBalancerIP, log);
+    services.on('add', write).on('update', (_old, svc) => write(svc));
+  }
   const informers = [services, slices, ...(nodes ? [nodes] : [])];
   for (const inf of informers) {
     inf.on('add', schedule).on('update', schedule).on('delete', schedule);

@@ -17,6 +17,8 @@ export interface ServiceProxyOptions {
   table?: string;
   minSyncIntervalMs?: number;
   localhostNodePorts?: boolean;
+  /** see ProxierOptions.loadBalancerIP */
+  loadBalancerIP?: string;
   log: Logger;
   onSync?: (s: SyncReport) => void;
 }
@@ -33,6 +35,6 @@ export async function startServiceProxy(o: ServiceProxyOptions): Promise<Proxier
   }
   return startProxier({
     client: o.client, nodeName: o.nodeName, clusterCIDRs: o.clusterCIDRs, table: o.table, filter,
-    minSyncIntervalMs: o.minSyncIntervalMs, localhostNodePorts: o.localhostNodePorts, log: o.log, onSync: o.onSync,
+    minSyncIntervalMs: o.minSyncIntervalMs, localhostNodePorts: o.localhostNodePorts, loadBalancerIP: o.loadBalancerIP, log: o.log, onSync: o.onSync,
   });
 }

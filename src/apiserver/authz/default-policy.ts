@@ -107,6 +107,9 @@ export const defaultClusterRoles: DefaultClusterRole[] = [
       [['discovery.k8s.io'], ['endpointslices'], ['list', 'watch']],
     ),
   },
+  // orch's own (no Kubernetes counterpart, where a cloud controller does it): the service proxy
+  // given a host address for LoadBalancer Services writes it into their status
+  { name: 'system:orch:service-load-balancer', rules: rules([[''], ['services/status'], ['patch', 'update']]) },
   // what the scheduler's volume binding writes (claims' selected node, volumes' claimRef)
   {
     name: 'system:volume-scheduler',
@@ -182,6 +185,7 @@ export const defaultClusterRoleBindings: DefaultBinding[] = [
   { name: 'system:volume-scheduler', role: 'system:volume-scheduler', subjects: [{ kind: 'User', name: 'system:kube-scheduler' }] },
   { name: 'system:kube-controller-manager', role: 'system:kube-controller-manager', subjects: [{ kind: 'User', name: 'system:kube-controller-manager' }] },
   { name: 'system:node-proxier', role: 'system:node-proxier', subjects: [{ kind: 'User', name: 'system:kube-proxy' }] },
+  { name: 'system:orch:service-load-balancer', role: 'system:orch:service-load-balancer', subjects: [{ kind: 'User', name: 'system:kube-proxy' }] },
   { name: 'system:orch:local-path-node', role: 'system:orch:local-path-node', subjects: [{ kind: 'Group', name: 'system:nodes' }] },
   // TLS bootstrapping as kubeadm sets it up: bootstrap tokens may send CSRs, whose node client
   // certificates are approved automatically, and so are nodes' renewals of their own
