@@ -213,7 +213,10 @@ export const upCommand: Command = {
     let proxy;
     try {
       // on the simulated runtime there are no packets: the rules are computed, not written
-      proxy = await startProxy(server, agent.nodeName, values, runtime.state.runtime === 'sim', log);
+      const { findNft } = await import('../netfilter/nft.ts');
+      const noNft = runtime.state.runtime !== 'sim' && !findNft();
+      if (noNft) say('service proxy: nft is not installed (apt-get install nftables), so Service addresses do not route; rules computed only');
+      proxy = await startProxy(server, agent.nodeName, values, runtime.state.runtime === 'sim' || noNft, log);
     } catch (err) {
       process.stderr.write(`Error: the service proxy did not start: ${(err as Error).message}\n`);
       await agent.stop();
