@@ -158,6 +158,22 @@ test('the service proxy on orch up with containerd: ClusterIP, NodePort, scaling
   }, 10_000);
   assert.match(listed, /^pod\/client$/m);
 
+  // the same proxy apart: `orch proxy --dry-run` prints the table it would write, and writes nothing
+  const help = await new Promise<string>(r => { let o = ''; const c = spawn(join(repoRoot, 'bin/orch'), ['proxy', '--help']); c.stdout.on('data', d => { o += d; }); c.once('exit', () => r(o)); });
+  assert.match(help, /--hostname-override string/);
+  const nodeName = await k('get', 'nodes', '-o', 'jsonpath={.items[0].metadata.name}');
+  const dry = spawn(join(repoRoot, 'bin/orch'), ['proxy', '--kubeconfig', kubeconfig, '--hostname-override', nodeName, '--dry-run', '--nft-table', `${table}-dry`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let printed = '';
+  dry.stdout!.on('data', d => { printed += d; });
+  const dryExited = new Promise<number | null>(r => dry.once('exit', code => r(code)));
+  steps.push(async () => { dry.kill('SIGTERM'); await dryExited; });
+  await until('orch proxy --dry-run printed its table', async () => /\n}\n/.test(printed), 15_000, 50);
+  assert.match(printed, new RegExp(`^table ip ${table}-dry \\{`));
+  assert.match(printed, new RegExp(`${clusterIP.replaceAll('.', '\\.')} \\. tcp \\. 80 : goto service-[0-9A-F]{8}-default/web/tcp/`));
+  dry.kill('SIGTERM');
+  assert.equal(await dryExited, 0);
+  assert.equal(await listNftTable('ip', `${table}-dry`), undefined);
+
   // a clean stop takes the rules away
   assert.notEqual(await listNftTable('ip', table), undefined);
   child.kill('SIGINT');
