@@ -7,7 +7,7 @@ import { parseDuration } from '../api/duration.ts';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { defaultTable } from '../proxy/rules.ts';
 import { renderRuleset } from '../proxy/ruleset.ts';
-import { startServiceProxy } from '../proxy/service-proxy.ts';
+import { startServiceProxy, type ProxyMode } from '../proxy/service-proxy.ts';
 import { apiClient, kubeconfigFlag } from './api-client-flags.ts';
 import { flag, signalled, UsageError, verbosityFlag, type Command } from './command.ts';
 
@@ -22,6 +22,7 @@ export const proxyCommand: Command = {
     'hostname-override': { type: 'string', default: '', description: 'this node\'s name, for Local traffic policies (default: the hostname)' },
     'cluster-cidr': { type: 'string', default: '10.42.0.0/16', description: 'the pod network, comma-separated; traffic from outside it to a ClusterIP is masqueraded' },
     'min-sync-period': { type: 'string', default: '1s', description: 'the least time between two writes of the rules' },
+    'proxy-mode': { type: 'string', default: '', description: 'nftables or iptables (default: nftables, iptables where nft is missing)' },
     'nft-table': { type: 'string', default: defaultTable, description: 'the nftables table the rules live in (ip and ip6 families)' },
     'load-balancer-ip': { type: 'string', default: '', description: 'an address of this host given to LoadBalancer Services as their ingress (default: none, status.loadBalancer left empty; the Services are reached on their node ports)' },
     'dry-run': { type: 'boolean', default: false, description: 'compute the rules and print each new table instead of writing it' },
@@ -33,6 +34,8 @@ export const proxyCommand: Command = {
     const minSync = flag(() => parseDuration(String(values['min-sync-period'])));
     const table = String(values['nft-table']);
     if (!/^[a-zA-Z][a-zA-Z0-9_-]*$/.test(table)) throw new UsageError(`invalid --nft-table ${JSON.stringify(table)}`);
+    const mode = String(values['proxy-mode'] ?? '');
+    if (mode && mode !== 'nftables' && mode !== 'iptables') throw new UsageError(`invalid --proxy-mode ${JSON.stringify(mode)}: nftables or iptables`);
     const lbIP = String(values['load-balancer-ip'] ?? '');
     if (lbIP && !isIP(lbIP)) throw new UsageError(`invalid --load-balancer-ip ${JSON.stringify(lbIP)}`);
     const client = await apiClient(values, 'orch-proxy');
@@ -42,7 +45,7 @@ export const proxyCommand: Command = {
     let proxy;
     try {
       proxy = await startServiceProxy({
-        client, nodeName, clusterCIDRs: cidrs, dryRun, table, minSyncIntervalMs: minSync, loadBalancerIP: lbIP || undefined, log,
+        client, nodeName, clusterCIDRs: cidrs, dryRun, mode: (mode || undefined) as ProxyMode | undefined, table, minSyncIntervalMs: minSync, loadBalancerIP: lbIP || undefined, log,
         onSync: dryRun ? s => { for (const r of Object.values(s.rulesets)) process.stdout.write(renderRuleset(r!)); } : undefined,
       });
     } catch (err) {
@@ -50,7 +53,7 @@ export const proxyCommand: Command = {
       process.stderr.write(`Error: ${(err as Error).message}\n`);
       return 1;
     }
-    process.stderr.write(`orch proxy running on node ${nodeName}${dryRun ? ' (dry run: rules printed, not written)' : `, table ${table}`}\n`);
+    process.stderr.write(`orch proxy running on node ${nodeName}${dryRun ? ' (dry run: rules printed, not written)' : ''}\n`);
     await signalled();
     await proxy.stop(true);
     client.close();

@@ -68,7 +68,9 @@ async function startRuntime(values: Record<string, string | boolean | undefined>
 async function expectedPodGateway(values: Record<string, string | boolean | undefined>): Promise<string | undefined> {
   if (values['container-runtime-endpoint'] || values.runtime === 'sim') return undefined;
   const [{ embeddedContainerdMissing }, { podGateway }] = await Promise.all([import('../agent/containerd/embedded.ts'), import('../agent/containerd/pod-bridge.ts')]);
-  return embeddedContainerdMissing() ? undefined : podGateway(String(values['pod-subnet'])).address;
+  if (embeddedContainerdMissing()) return undefined;
+  // a bad subnet: the runtime's start says so, in its own words
+  try { return podGateway(String(values['pod-subnet'])).address; } catch { return undefined; }
 }
 
 /** the service proxy as system:kube-proxy, with its own certificate from the cluster CA */
@@ -136,6 +138,7 @@ export const upCommand: Command = {
     const port = flag(() => { const n = Number(values.port); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --port ${JSON.stringify(values.port)}`); return n; });
     const agentPort = flag(() => { const n = Number(values['agent-port']); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --agent-port ${JSON.stringify(values['agent-port'])}`); return n; });
     const features = readFeatureGates(values['feature-gates'], apiServerFeatureGates);
+    if (!/^[a-zA-Z][a-zA-Z0-9_-]*$/.test(String(values['proxy-nft-table']))) throw new UsageError(`invalid --proxy-nft-table ${JSON.stringify(values['proxy-nft-table'])}`);
     const admission = admissionOptions(values);
     const dataDir = resolve(String(values['data-dir']));
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -213,10 +216,10 @@ export const upCommand: Command = {
     let proxy;
     try {
       // on the simulated runtime there are no packets: the rules are computed, not written
-      const { findNft } = await import('../netfilter/nft.ts');
-      const noNft = runtime.state.runtime !== 'sim' && !findNft();
-      if (noNft) say('service proxy: nft is not installed (apt-get install nftables), so Service addresses do not route; rules computed only');
-      proxy = await startProxy(server, agent.nodeName, values, runtime.state.runtime === 'sim' || noNft, log);
+      const { availableMode } = await import('../proxy/service-proxy.ts');
+      const noTool = runtime.state.runtime !== 'sim' && !availableMode();
+      if (noTool) say('service proxy: neither nft nor iptables is installed (apt-get install nftables), so Service addresses do not route; rules computed only');
+      proxy = await startProxy(server, agent.nodeName, values, runtime.state.runtime === 'sim' || noTool, log);
     } catch (err) {
       process.stderr.write(`Error: the service proxy did not start: ${(err as Error).message}\n`);
       await agent.stop();

@@ -10,6 +10,7 @@ import { Backoff } from '../api/backoff.ts';
 import { createInformer, type Informer } from '../client/informer.ts';
 import type { Client } from '../client/rest.ts';
 import { assembleRuleset, defaultTable, serviceFragment, type Fragment, type NodeFacts } from './rules.ts';
+import type { IptablesWriter } from './iptables-writer.ts';
 import { loadBalancerStatusWriter } from './load-balancer-status.ts';
 import { fullSyncScript, partialSyncScript, type ExistingTable, type Ruleset } from './ruleset.ts';
 import { ofFamily, serviceKeyOfSlice, servicePorts, type Family } from './service-ports.ts';
@@ -33,6 +34,8 @@ export interface ProxierOptions {
   localhostNodePorts?: boolean;
   table?: string;
   filter?: PacketFilter;
+  /** the fallback where nft is missing: iptables-restore instead of `filter` */
+  iptables?: IptablesWriter;
   /** kube-proxy's --min-sync-period (default 1 s) */
   minSyncIntervalMs?: number;
   /** how often the whole table is rewritten even without failures (default 1 h) */
@@ -98,22 +101,30 @@ export function startProxier(o: ProxierOptions): Proxier {
     return v6 ? ['ip', 'ip6'] : ['ip'];
   }
 
-  function generate(): Partial<Record<Family, Ruleset>> {
+  function slicesByService(): Map<string, any[]> {
     const byService = new Map<string, any[]>();
     for (const s of slices.list()) {
       const key = serviceKeyOfSlice(s);
       if (key) byService.set(key, [...(byService.get(key) ?? []), s]);
     }
+    return byService;
+  }
+
+  function factsOf(family: Family): NodeFacts {
+    return {
+      nodeName: o.nodeName,
+      nodeIPs: nodeIPs().filter(ofFamily(family)),
+      clusterCIDRs: o.clusterCIDRs.filter(ofFamily(family)),
+      localhostNodePorts: family === 'ip' && (o.localhostNodePorts ?? true),
+      table,
+    };
+  }
+
+  function generate(byService: Map<string, any[]>): Partial<Record<Family, Ruleset>> {
     const out: Partial<Record<Family, Ruleset>> = {};
     const fresh = new Map<string, { sig: string; frag: Fragment }>();
     for (const family of families()) {
-      const facts: NodeFacts = {
-        nodeName: o.nodeName,
-        nodeIPs: nodeIPs().filter(ofFamily(family)),
-        clusterCIDRs: o.clusterCIDRs.filter(ofFamily(family)),
-        localhostNodePorts: family === 'ip' && (o.localhostNodePorts ?? true),
-        table,
-      };
+      const facts = factsOf(family);
       const factsSig = JSON.stringify(facts);
       const frags: Fragment[] = [];
       for (const svc of services.list()) {
@@ -135,9 +146,14 @@ export function startProxier(o: ProxierOptions): Proxier {
   async function sync(): Promise<void> {
     const began = performance.now();
     const full = needFull || Date.now() - lastFull >= fullPeriod;
-    const next = generate();
+    const byService = slicesByService();
+    const next = generate(byService);
     const scripts: SyncReport['scripts'] = {};
+    // the iptables fallback (IPv4) writes all of its chains each time; the nft tables are still
+    // computed, for current()
+    if (o.iptables) scripts.ip = await o.iptables.sync(servicePorts(services.list(), byService, 'ip'), factsOf('ip'));
     for (const family of Object.keys(next) as Family[]) {
+      if (o.iptables) break;
       const r = next[family]!;
       const prev = written[family];
       let script: string;
@@ -211,6 +227,7 @@ export function startProxier(o: ProxierOptions): Proxier {
       if (timer) clearTimeout(timer);
       for (const inf of informers) inf.stop();
       await running?.catch(() => undefined);
+      if (cleanup && o.iptables) await o.iptables.cleanup();
       if (cleanup && o.filter) for (const family of new Set([...families(), ...Object.keys(written) as Family[]])) await o.filter.deleteTable(family, table);
     },
   };

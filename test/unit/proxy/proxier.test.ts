@@ -96,3 +96,20 @@ test('proxier through nft: the table appears, follows a change, and goes on a cl
   await proxier.stop(true);
   assert.equal(await listNftTable('ip', table), undefined);
 });
+
+test('proxier with the iptables fallback: each sync hands it every IPv4 service port; a clean stop cleans up', async t => {
+  const api = await startInProcessApi();
+  t.after(() => api.close());
+  const calls: string[] = [];
+  const iptables = {
+    sync: async (ports: Array<{ namespace: string; name: string }>) => { calls.push(`sync ${ports.map(p => `${p.namespace}/${p.name}`).join(',')}`); return ''; },
+    cleanup: async () => { calls.push('cleanup'); },
+  };
+  const proxier = startProxier({ client: api.client, nodeName: 'n', nodeIPs: [], clusterCIDRs: ['10.42.0.0/16'], iptables, minSyncIntervalMs: 0, log: silentLogger });
+  await proxier.ready();
+  assert.deepEqual(calls, ['sync default/kubernetes']);
+  await api.client.create('/api/v1/namespaces/default/services', service('web', { clusterIP: '10.96.0.70', ports: [{ port: 80 }] }));
+  await eventually(async () => calls.includes('sync default/kubernetes,default/web'), 'the new service handed over');
+  await proxier.stop(true);
+  assert.equal(calls.at(-1), 'cleanup');
+});
