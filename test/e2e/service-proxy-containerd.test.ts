@@ -18,6 +18,7 @@ import { unmountAllUnder } from '../../src/agent/pods/volumes/host-mounts.ts';
 import { findNft, listNftTable } from '../../src/netfilter/nft.ts';
 import { containerdSkipReason } from '../support/containerd.ts';
 import { busyboxSkipReason } from '../support/oci-image.ts';
+import { holdHostNetwork } from '../support/host-network-lock.ts';
 import { skipForMissing } from '../support/requires.ts';
 import { kubectl } from './support/kubectl.ts';
 import { repoRoot } from './support/orch-process.ts';
@@ -56,11 +57,14 @@ function fetchFromHost(host: string, port: number): Promise<string> {
   });
 }
 
-test('the service proxy on orch up with containerd: ClusterIP, NodePort, scaling, rejects, the kubernetes Service from a pod, RBAC for in-cluster clients', { timeout: 240_000 }, async t => {
+test('the service proxy on orch up with containerd: ClusterIP, NodePort, scaling, rejects, the kubernetes Service from a pod, RBAC for in-cluster clients', { timeout: 660_000 }, async t => {
   const skip = containerdSkipReason() || busyboxSkipReason() || (!findNft() && 'nft not installed (apt-get install nftables)') || (!existsSync(kubectlBin) && `${kubectlBin} not installed`);
   if (skip) return t.skip(skipForMissing(skip));
   const steps: Array<() => unknown> = [];
   t.after(async () => { for (const fn of steps.reverse()) await fn(); });
+  // one cluster on the host network at a time (see host-network-lock.ts; the wait for another
+  // file's cluster is in this test's timeout); released last
+  steps.push(await holdHostNetwork());
   const dir = await mkdtemp(join(tmpdir(), 'orch-proxy-e2e-'));
   steps.push(async () => { await unmountAllUnder(dir); await rm(dir, { recursive: true, force: true }); });
   const dataDir = join(dir, 'data');
