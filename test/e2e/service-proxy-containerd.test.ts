@@ -165,6 +165,8 @@ test('the service proxy on orch up with containerd: ClusterIP, NodePort, scaling
   // the same proxy apart: `orch proxy --dry-run` prints the table it would write, and writes nothing
   const help = await new Promise<string>(r => { let o = ''; const c = spawn(join(repoRoot, 'bin/orch'), ['proxy', '--help']); c.stdout.on('data', d => { o += d; }); c.once('exit', () => r(o)); });
   assert.match(help, /--hostname-override string/);
+  const bad = await new Promise<{ code: number | null; stderr: string }>(r => { let e = ''; const c = spawn(join(repoRoot, 'bin/orch'), ['proxy', '--kubeconfig', kubeconfig, '--proxy-mode', 'ipvs']); c.stderr.on('data', d => { e += d; }); c.once('exit', code => r({ code, stderr: e })); });
+  assert.deepEqual(bad, { code: 2, stderr: 'Error: invalid --proxy-mode "ipvs": nftables or iptables\n' });
   const nodeName = await k('get', 'nodes', '-o', 'jsonpath={.items[0].metadata.name}');
   const dry = spawn(join(repoRoot, 'bin/orch'), ['proxy', '--kubeconfig', kubeconfig, '--hostname-override', nodeName, '--dry-run', '--nft-table', `${table}-dry`], { stdio: ['ignore', 'pipe', 'pipe'] });
   let printed = '';
