@@ -131,6 +131,10 @@ test('the service proxy on orch up with containerd: ClusterIP, NodePort, scaling
   assert.equal(await fetchFromHost(emptyIP, 80), 'error ECONNREFUSED');
   assert.match(await fetchFromPod('client', emptyIP, 80), /Connection refused/);
 
+  // an external IP of the Service answers too (from this host: routed out, DNATed on the way)
+  await k('patch', 'service', 'web', '-p', '{"spec":{"externalIPs":["198.51.100.123"]}}');
+  await until('the external IP answers', async () => answered(await fetchFromHost('198.51.100.123', 80)), 15_000, 100);
+
   // scaling up: the new pod gets traffic; scaling down: only the pod left does
   await k('scale', 'deployment/web', '--replicas=3');
   await k('rollout', 'status', 'deployment/web', '--timeout=60s');
