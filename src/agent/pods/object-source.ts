@@ -32,6 +32,17 @@ export function apiObjectSource(client: Client | undefined): ObjectSource {
     }
   };
   const ns = (namespace: string) => `/api/v1/namespaces/${encodeURIComponent(namespace)}`;
+  // a namespace's Services read at most once a second: every container start asks (the kubelet
+  // reads them from an informer, as current as this)
+  const serviceLists = new Map<string, { at: number; list: Promise<ServiceLike[]> }>();
+  const services = (c: Client, namespace: string): Promise<ServiceLike[]> => {
+    const hit = serviceLists.get(namespace);
+    if (hit && Date.now() - hit.at < 1000) return hit.list;
+    const list = c.list<{ items: ServiceLike[] }>(`${ns(namespace)}/services`).then(r => r.items);
+    list.catch(() => serviceLists.delete(namespace));
+    serviceLists.set(namespace, { at: Date.now(), list });
+    return list;
+  };
   // the TokenRequest the kubelet sends: the pod as bound object, the audience when one is named
   const tokens = client && createTokenManager(async ask => {
     const out = await client.create<{ status: IssuedToken }>(`${ns(ask.namespace)}/serviceaccounts/${encodeURIComponent(ask.serviceAccount)}/token`, {
@@ -42,7 +53,7 @@ export function apiObjectSource(client: Client | undefined): ObjectSource {
   });
   return {
     ...(tokens ? { serviceAccountToken: (ask: TokenAsk) => tokens.token(ask) } : {}),
-    ...(client ? { services: async (namespace: string) => (await client.list<{ items: ServiceLike[] }>(`${ns(namespace)}/services`)).items } : {}),
+    ...(client ? { services: (namespace: string) => services(client, namespace) } : {}),
     get: (kind, namespace, name) => read<DataObject>(`${ns(namespace)}/${kind}/${encodeURIComponent(name)}`),
     claim: (namespace, name) => read<CoreV1PersistentVolumeClaim>(`${ns(namespace)}/persistentvolumeclaims/${encodeURIComponent(name)}`),
     volume: name => read<CoreV1PersistentVolume>(`/api/v1/persistentvolumes/${encodeURIComponent(name)}`),
