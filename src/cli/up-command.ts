@@ -176,7 +176,11 @@ export const upCommand: Command = {
     }
     say(`runtime: ${runtime.says}`);
     // pods reach the API server (the `kubernetes` Service) on the bridge's address, never beyond this machine
-    if (runtime.podGateway) await server.listenAlso(runtime.podGateway);
+    // (a wildcard bind address already covers it)
+    const wildcard = ['0.0.0.0', '::'].includes(String(values['bind-address']));
+    if (runtime.podGateway && !wildcard) {
+      await server.listenAlso(runtime.podGateway).catch(err => say(`warning: the API server cannot listen on the pods' gateway ${runtime.podGateway}: ${(err as Error).message}; pods will not reach it`));
+    }
 
     const [{ startAgent }, { criRuntimeProbe }, { connectCri }, { loadAgentConfig }] = await Promise.all([
       import('../agent/agent.ts'), import('../agent/runtime-probe.ts'), import('../agent/cri/client.ts'), import('../agent/config/load.ts'),
