@@ -46,7 +46,9 @@ function toolsImage(): Buffer {
 /** an HTTP GET from this host: the body, or the error's code (ECONNREFUSED, ETIMEDOUT) */
 function fetchFromHost(host: string, port: number): Promise<string> {
   return new Promise(resolve => {
-    const req = request({ host, port, path: '/', timeout: 3000 }, res => {
+    // a connection of its own each time: a kept-alive one would stay with whoever answered first
+    // (before the rules were there, this machine's egress proxy answers any port 80)
+    const req = request({ host, port, path: '/', timeout: 3000, agent: false }, res => {
       let body = '';
       res.on('data', d => { body += d; });
       res.on('end', () => resolve(body.trim()));
