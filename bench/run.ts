@@ -18,11 +18,12 @@ import { runUpBench } from './support/up-bench.ts';
 import { runWorkloadsBench } from './support/workloads-bench.ts';
 import { runStreamingBench, streamingBenchSkipReason } from './support/streaming-bench.ts';
 import { runAuthzBench } from './authz.ts';
+import { proxyBenchSkipReason, runProxyBench } from './support/proxy-bench.ts';
 
 const quick = process.argv.includes('--quick');
 // --only=lists,fanout runs just those sections (start always runs: it brings up the server)
 const only = process.argv.find(a => a.startsWith('--only='))?.slice('--only='.length).split(',');
-const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up', 'workloads', 'streaming', 'authz'];
+const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up', 'workloads', 'streaming', 'proxy', 'authz'];
 for (const s of only ?? []) if (!sections.includes(s)) throw new Error(`unknown section ${s}; sections: ${sections.join(', ')}`);
 const want = (section: string) => !only || only.includes(section);
 const scale = quick ? 0.2 : 1;
@@ -274,6 +275,18 @@ async function main(): Promise<void> {
         say(`port-forward, containerd's own server ${r.runtimeMBps.toFixed(0).padStart(7)} MB/s  (its CRI PortForward URL dialled directly: the ceiling of this path)`);
         say(ratio('port-forward vs direct TCP', r.forwardedMBps, r.directMBps));
         say(ratio("port-forward vs containerd's server", r.forwardedMBps, r.runtimeMBps));
+      }
+    }
+    if (want('proxy')) {
+      // the service proxy: a Service changed through the API until its rules are in the kernel
+      say('');
+      const skip = proxyBenchSkipReason();
+      if (skip) say(`service proxy                       not measured: ${skip}`);
+      else {
+        const r = await runProxyBench({ services: quick ? 100 : 500, updates: Math.max(40, Math.round(200 * scale)) });
+        say(`service proxy, first full sync        ${r.fullMs.toFixed(0).padStart(7)} ms  (${r.services} NodePort Services, 2 endpoints each)`);
+        say(`Service update to rules programmed    p50 ${r.p50ms.toFixed(1).padStart(7)} ms  p99 ${r.p99ms.toFixed(1).padStart(7)} ms  (${r.updates} updates one after another, write to nft transaction done)`);
+        say(`nft -f of the same size (raw)         p50 ${r.rawP50ms.toFixed(1).padStart(7)} ms  p99 ${r.rawP99ms.toFixed(1).padStart(7)} ms  (${r.scriptLines}-line scripts straight through nft: the floor of each sync)`);
       }
     }
     if (want('authz')) {

@@ -3,7 +3,7 @@
 
 import type { FeatureGates } from '../api/feature-gates.ts';
 import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { IncomingMessage } from 'node:http';
 import { http } from '../streaming/node-http.ts';
@@ -56,6 +56,12 @@ export interface ApiServerOptions {
 
 export interface ApiServer {
   listen(port: number, host: string): Promise<{ port: number; url: string }>;
+  /**
+   * the same server on one more address (as `orch up` serves its pods on the pod bridge's
+   * gateway): connections accepted there are handed to the one TLS server, so they are
+   * served, counted and closed like the others
+   */
+  listenAlso(port: number, host: string): Promise<void>;
   /** stop accepting, let in-flight requests finish (up to graceMs), then close watches */
   close(graceMs?: number): Promise<void>;
   inFlight(): number;
@@ -115,6 +121,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   const authenticate = createRequestAuthenticator(authenticateClientCert, opts.authentication?.tokens, opts.log);
   const sessions = new Set<http2.ServerHttp2Session>();
   const sockets = new Set<import('node:net').Socket>();
+  const extraListeners: TcpServer[] = [];
   const watches = new Set<LazyAbort>();
   const inFlightRequests = new Set<LazyAbort>(); // long-running requests, ended first on shutdown
   let active = 0;
@@ -233,8 +240,16 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
         });
       });
     },
+    listenAlso(port, host) {
+      return new Promise((resolve, reject) => {
+        const extra = createTcpServer(socket => server.emit('connection', socket));
+        extra.once('error', reject);
+        extra.listen(port, host, () => { extraListeners.push(extra); resolve(); });
+      });
+    },
     async close(graceMs = 0) {
       server.close();
+      for (const l of extraListeners) l.close();
       for (const w of watches) w.abort();
       // GOAWAY: clients open no new streams; each session closes once its streams are done
       for (const s of sessions) s.close();

@@ -30,6 +30,11 @@ export interface ServerConfig {
   dataDir: string;
   port: number;
   bindAddress: string;
+  /**
+   * the address the `kubernetes` Service's endpoints name (kube-apiserver's --advertise-address),
+   * also in the serving certificate; default: the bind address, or this host's first
+   */
+  advertiseAddress?: string;
   runtimeConfig?: string;
   storageBackend?: string;
   /** the etcd cluster, for storageBackend etcd3 */
@@ -67,6 +72,8 @@ export interface RunningServer {
   componentKubeconfigs: { controllerManager: string; scheduler: string };
   /** the cluster CA with its key, for the CSR signers of an in-process controller manager */
   clusterCA: { cert: string; key: string };
+  /** serves on one more address too, on the same port (see ApiServer.listenAlso) */
+  listenAlso(host: string): Promise<void>;
   /** readyz fails first, then (after the shutdown delay) in-flight requests finish and it stops */
   shutdown(): Promise<void>;
 }
@@ -103,7 +110,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   });
 
   const pkiDone = health.addPostStartHook('generate-certificates');
-  const pki = await ensurePki(cfg.dataDir, { hosts: [hostname()], ips: cfg.bindAddress === '0.0.0.0' || cfg.bindAddress === '::' ? [] : [cfg.bindAddress], certDir: cfg.certDir, log });
+  const boundIPs = cfg.bindAddress === '0.0.0.0' || cfg.bindAddress === '::' ? [] : [cfg.bindAddress];
+  const pki = await ensurePki(cfg.dataDir, { hosts: [hostname()], ips: [...new Set([...boundIPs, ...(cfg.advertiseAddress ? [cfg.advertiseAddress] : [])])], certDir: cfg.certDir, log });
   pkiDone();
   const kubeletCA = cfg.kubeletCertificateAuthority ? await readFile(cfg.kubeletCertificateAuthority, 'utf8') : undefined;
   const authentication = await setupAuthentication(cfg.authentication ?? {}, { registry: store, catalog, certDir: cfg.certDir ?? join(cfg.dataDir, 'pki') });
@@ -130,7 +138,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   await ensureSystemNamespaces(store, catalog);
   nsDone();
   await ensureKubernetesService(store, catalog, port);
-  await ensureKubernetesEndpoints(store, catalog, advertiseAddress(cfg.bindAddress), port);
+  await ensureKubernetesEndpoints(store, catalog, cfg.advertiseAddress ?? advertiseAddress(cfg.bindAddress), port);
   await ensureDefaultStorageClass(store, catalog);
   bootDone();
   const priorityDone = health.addPostStartHook('scheduling/bootstrap-system-priority-classes');
@@ -143,6 +151,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   let stopping: Promise<void> | undefined;
   return {
     url, port, kubeconfigPath, componentKubeconfigs, clusterCA: { cert: pki.caCert, key: pki.caKey },
+    listenAlso: host => server.listenAlso(port, host),
     shutdown() {
       stopping ??= (async () => {
         health.beginShutdown();

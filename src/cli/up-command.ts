@@ -61,6 +61,28 @@ async function startRuntime(values: Record<string, string | boolean | undefined>
   return { state: { runtime: 'sim', endpoint: sim.endpoint }, says: `simulated (orch runtime-sim${missing ? `, since ${missing}` : ', as --runtime sim asks'})`, stop: () => sim.stop() };
 }
 
+/**
+ * where pods will reach this host's servers: the pod bridge's gateway, when orch's own containerd
+ * will run them (known from the subnet before the bridge exists, so that the API server can
+ * advertise it and have it in its certificate from the start)
+ */
+async function expectedPodGateway(values: Record<string, string | boolean | undefined>): Promise<string | undefined> {
+  if (values['container-runtime-endpoint'] || values.runtime === 'sim') return undefined;
+  const [{ embeddedContainerdMissing }, { podGateway }] = await Promise.all([import('../agent/containerd/embedded.ts'), import('../agent/containerd/pod-bridge.ts')]);
+  if (embeddedContainerdMissing()) return undefined;
+  // a bad subnet: the runtime's start says so, in its own words
+  try { return podGateway(String(values['pod-subnet'])).address; } catch { return undefined; }
+}
+
+/** the service proxy as system:kube-proxy, with its own certificate from the cluster CA */
+async function startProxy(server: RunningServer, nodeName: string, values: Record<string, string | boolean | undefined>, dryRun: boolean, log: Logger) {
+  const [{ issueClientCert }, { startServiceProxy }] = await Promise.all([import('../apiserver/cluster-certs.ts'), import('../proxy/service-proxy.ts')]);
+  const pair = await issueClientCert({ caCert: server.clusterCA.cert, caKey: server.clusterCA.key }, { commonName: 'system:kube-proxy', organizations: [] });
+  const client = createClient({ server: server.url, ca: Buffer.from(server.clusterCA.cert), cert: Buffer.from(pair.cert), key: Buffer.from(pair.key) }, { userAgent: 'orch-proxy' });
+  const proxy = await startServiceProxy({ client, nodeName, clusterCIDRs: [String(values['pod-subnet'])], dryRun, table: String(values['proxy-nft-table']), log: log.with({ component: 'proxy' }) });
+  return { stop: async () => { await proxy.stop(true); client.close(); } };
+}
+
 /** waits until the node reports Ready */
 async function nodeReady(client: Client, name: string): Promise<void> {
   for (;;) {
@@ -104,6 +126,7 @@ export const upCommand: Command = {
     'pod-subnet': { type: 'string', default: '10.42.0.0/16', description: 'the addresses pods get' },
     'node-name': { type: 'string', default: '', description: 'the node\'s name (default: this machine\'s hostname)' },
     'agent-port': { type: 'string', default: '10250', description: 'the node agent\'s HTTPS port (logs, stats); 0 picks a free port' },
+    'proxy-nft-table': { type: 'string', default: 'orch-proxy', description: 'the nftables table of the service proxy (two clusters on one machine need two)' },
     'write-kubeconfig': { type: 'boolean', default: false, description: 'merge the admin kubeconfig into ~/.kube/config as context "orch" and make it current' },
     'feature-gates': featureGatesFlag,
     ...authorizationFlags,
@@ -116,6 +139,7 @@ export const upCommand: Command = {
     const port = flag(() => { const n = Number(values.port); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --port ${JSON.stringify(values.port)}`); return n; });
     const agentPort = flag(() => { const n = Number(values['agent-port']); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --agent-port ${JSON.stringify(values['agent-port'])}`); return n; });
     const features = readFeatureGates(values['feature-gates'], apiServerFeatureGates);
+    if (!/^[a-zA-Z][a-zA-Z0-9_-]*$/.test(String(values['proxy-nft-table']))) throw new UsageError(`invalid --proxy-nft-table ${JSON.stringify(values['proxy-nft-table'])}`);
     const admission = admissionOptions(values);
     const dataDir = resolve(String(values['data-dir']));
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -123,13 +147,14 @@ export const upCommand: Command = {
     const since = () => `${Date.now() - started} ms`;
 
     // the runtime starts while the API server opens its store
+    const gateway = await expectedPodGateway(values);
     const runtimeStarting = startRuntime(values, dataDir, log);
     runtimeStarting.catch(() => undefined);
     let plane;
     try {
       plane = await startControlPlane({
         // the node's serving certificate comes from the cluster CA (below), so the API server verifies it
-        server: { dataDir, port, bindAddress: String(values['bind-address']), features, log, ...authorizationOptions(values), ...admission, kubeletCertificateAuthority: join(dataDir, 'pki', 'ca.crt') },
+        server: { dataDir, port, bindAddress: String(values['bind-address']), advertiseAddress: gateway, features, log, ...authorizationOptions(values), ...admission, kubeletCertificateAuthority: join(dataDir, 'pki', 'ca.crt') },
         // every controller with kube-controller-manager's defaults; local-path volumes in the data dir
         controllers: controllerOptions({ ...Object.fromEntries(Object.entries(controllerFlags).map(([k, f]) => [k, f.default])), 'local-path-dir': join(dataDir, 'storage') }),
         schedulerNames: ['default-scheduler'],
@@ -152,6 +177,12 @@ export const upCommand: Command = {
       return 1;
     }
     say(`runtime: ${runtime.says}`);
+    // pods reach the API server (the `kubernetes` Service) on the bridge's address, never beyond this machine
+    // (a wildcard bind address already covers it)
+    const wildcard = ['0.0.0.0', '::'].includes(String(values['bind-address']));
+    if (runtime.podGateway && !wildcard) {
+      await server.listenAlso(runtime.podGateway).catch(err => say(`warning: the API server cannot listen on the pods' gateway ${runtime.podGateway}: ${(err as Error).message}; pods will not reach it`));
+    }
 
     const [{ startAgent }, { criRuntimeProbe }, { connectCri }, { loadAgentConfig }] = await Promise.all([
       import('../agent/agent.ts'), import('../agent/runtime-probe.ts'), import('../agent/cri/client.ts'), import('../agent/config/load.ts'),
@@ -196,6 +227,20 @@ export const upCommand: Command = {
       await plane.stop();
       return 1;
     }
+    let proxy;
+    try {
+      // on the simulated runtime there are no packets: the rules are computed, not written
+      const { availableMode } = await import('../proxy/service-proxy.ts');
+      const noTool = runtime.state.runtime !== 'sim' && !availableMode();
+      if (noTool) say('service proxy: neither nft nor iptables is installed (apt-get install nftables), so Service addresses do not route; rules computed only');
+      proxy = await startProxy(server, agent.nodeName, values, runtime.state.runtime === 'sim' || noTool, log);
+    } catch (err) {
+      process.stderr.write(`Error: the service proxy did not start: ${(err as Error).message}\n`);
+      await agent.stop();
+      await runtime.stop();
+      await plane.stop();
+      return 1;
+    }
     await nodeReady(client, agent.nodeName);
     // logs, exec and port-forward reach the node once its endpoint has the cluster's certificate
     let waited: NodeJS.Timeout | undefined;
@@ -214,6 +259,7 @@ export const upCommand: Command = {
 
     await signalled();
     say('orch up: stopping');
+    await proxy.stop();
     await agent.stop();
     approver?.stop();
     await runtime.stop();

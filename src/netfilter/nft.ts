@@ -33,6 +33,9 @@ export function runNft(args: string[], input = '', nft = findNft() ?? 'nft'): Pr
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', reject);
+    // nft that fails before reading all of its script closes stdin (EPIPE): its exit code and
+    // stderr, reported on close, say why
+    child.stdin.on('error', () => undefined);
     child.on('close', code => {
       if (code === 0) resolve(Buffer.concat(out).toString());
       else reject(new NftError(args, Buffer.concat(err).toString(), code));

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { startNodePool } from '../support/node-pool.ts';
 import { containerdSkipReason } from '../support/containerd.ts';
 import { busyboxArchive, busyboxSkipReason } from '../support/oci-image.ts';
+import { holdHostNetwork } from '../support/host-network-lock.ts';
 import { skipForMissing } from '../support/requires.ts';
 import { kubectl, kubectls, type Run } from './support/kubectl.ts';
 import { repoRoot } from './support/orch-process.ts';
@@ -176,6 +177,8 @@ test('kubectl workflows against orch up on its own containerd', { timeout: 420_0
   const versions = kubectls();
   if (!versions.length) return t.skip(skipForMissing('kubectl not installed'));
   const onTeardown = teardownOf(t);
+  // one cluster on the host network at a time (the bridge, the pod subnet, 10.96.0.1); released last
+  onTeardown(await holdHostNetwork());
   const dir = await tempDir(onTeardown);
   const dataDir = join(dir, 'data');
   await up(dataDir, 'containerd', onTeardown);

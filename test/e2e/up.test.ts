@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { containerdSkipReason } from '../support/containerd.ts';
 import { busyboxArchive, busyboxSkipReason } from '../support/oci-image.ts';
+import { holdHostNetwork } from '../support/host-network-lock.ts';
 import { skipForMissing } from '../support/requires.ts';
 import { kubectl, kubectls } from './support/kubectl.ts';
 import { repoRoot } from './support/orch-process.ts';
@@ -95,7 +96,7 @@ test('orch up on the simulated runtime: one command, kubectl, Ctrl-C, and back w
   assert.equal(await second.stop('SIGTERM'), 0);
 });
 
-test('orch up on a containerd of its own: an imported image runs, Ctrl-C stops its pods, the next up runs them again', { timeout: 240_000 }, async t => {
+test('orch up on a containerd of its own: an imported image runs, Ctrl-C stops its pods, the next up runs them again', { timeout: 660_000 }, async t => {
   const skip = containerdSkipReason() ?? busyboxSkipReason();
   if (skip) return t.skip(skipForMissing(skip));
   const versions = kubectls();
@@ -104,6 +105,9 @@ test('orch up on a containerd of its own: an imported image runs, Ctrl-C stops i
   const dir = await mkdtemp(join(tmpdir(), 'orch-up-'));
   // the pods' tmpfs volumes (kube-api-access) stay mounted after Ctrl-C, as the kubelet leaves them
   t.after(async () => { await unmountAllUnder(dir); await rm(dir, { recursive: true, force: true }); });
+  // one cluster on the host network at a time (the bridge, the pod subnet, 10.96.0.1; the wait
+  // for another file's cluster is in this test's timeout)
+  t.after(await holdHostNetwork());
   const dataDir = join(dir, 'data');
   const kubeconfig = join(dataDir, 'admin.kubeconfig');
   const first = await up(['--data-dir', dataDir]);

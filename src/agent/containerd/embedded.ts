@@ -83,7 +83,8 @@ function cniConflist(subnet: string, dataDir: string): string {
     cniVersion: '0.4.0',
     name: 'orch',
     plugins: [
-      { type: 'bridge', bridge: podBridge, isGateway: true, ipMasq: true, ipam: { type: 'host-local', ranges: [[{ subnet }]], routes: [{ dst: '0.0.0.0/0' }], dataDir } },
+      // hairpinMode: a pod's own packets, DNATed back to it by its Service, may leave and re-enter its bridge port
+      { type: 'bridge', bridge: podBridge, isGateway: true, ipMasq: true, hairpinMode: true, ipam: { type: 'host-local', ranges: [[{ subnet }]], routes: [{ dst: '0.0.0.0/0' }], dataDir } },
       { type: 'portmap', capabilities: { portMappings: true } },
     ],
   }, null, 2);

@@ -13,6 +13,8 @@ export interface PodFacts {
   hostIPs: string[];
   /** the node's allocatable resources: the value of a limit a container does not set */
   nodeAllocatable?: Record<string, unknown>;
+  /** the Services' variables (service-env.ts): given unless a container declares the same name, and usable in `$(NAME)` */
+  serviceEnv?: Map<string, string>;
 }
 
 /** `$(NAME)` replaced by its value when defined; `$$(NAME)` stays literally `$(NAME)` */
@@ -69,7 +71,7 @@ async function keyRef(src: ObjectSource, kind: 'configmaps' | 'secrets', ns: str
 }
 
 export async function containerEnv(pod: Pod, c: Container, src: ObjectSource, facts: PodFacts): Promise<Array<{ key: string; value: string }>> {
-  const vars = new Map<string, string>();
+  const vars = new Map<string, string>(facts.serviceEnv ?? []);
   const ns = pod.metadata.namespace;
   for (const from of c.envFrom ?? []) {
     const kind = from.configMapRef ? 'configmaps' : from.secretRef ? 'secrets' : undefined;

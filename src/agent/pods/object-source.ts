@@ -5,6 +5,7 @@
 import { ApiError } from '../../client/api-error.ts';
 import type { Client } from '../../client/rest.ts';
 import type { CoreV1ConfigMap, CoreV1PersistentVolume, CoreV1PersistentVolumeClaim, CoreV1Secret } from '../../schema/generated/types.ts';
+import type { ServiceLike } from './service-env.ts';
 import type { ClaimSource } from './volumes/persistent-claim.ts';
 import { createTokenManager, type TokenAsk, type IssuedToken } from './volumes/token-manager.ts';
 
@@ -16,6 +17,8 @@ export interface ObjectSource extends ClaimSource {
   get(kind: 'configmaps' | 'secrets', namespace: string, name: string): Promise<DataObject | undefined>;
   /** a service account token bound to the pod (absent: this agent has no API to ask) */
   serviceAccountToken?(ask: TokenAsk): Promise<string>;
+  /** the Services of a namespace (absent: this agent has no API to ask) */
+  services?(namespace: string): Promise<ServiceLike[]>;
 }
 
 export function apiObjectSource(client: Client | undefined): ObjectSource {
@@ -29,6 +32,17 @@ export function apiObjectSource(client: Client | undefined): ObjectSource {
     }
   };
   const ns = (namespace: string) => `/api/v1/namespaces/${encodeURIComponent(namespace)}`;
+  // a namespace's Services read at most once a second: every container start asks (the kubelet
+  // reads them from an informer, as current as this)
+  const serviceLists = new Map<string, { at: number; list: Promise<ServiceLike[]> }>();
+  const services = (c: Client, namespace: string): Promise<ServiceLike[]> => {
+    const hit = serviceLists.get(namespace);
+    if (hit && Date.now() - hit.at < 1000) return hit.list;
+    const list = c.list<{ items: ServiceLike[] }>(`${ns(namespace)}/services`).then(r => r.items);
+    list.catch(() => serviceLists.delete(namespace));
+    serviceLists.set(namespace, { at: Date.now(), list });
+    return list;
+  };
   // the TokenRequest the kubelet sends: the pod as bound object, the audience when one is named
   const tokens = client && createTokenManager(async ask => {
     const out = await client.create<{ status: IssuedToken }>(`${ns(ask.namespace)}/serviceaccounts/${encodeURIComponent(ask.serviceAccount)}/token`, {
@@ -39,6 +53,7 @@ export function apiObjectSource(client: Client | undefined): ObjectSource {
   });
   return {
     ...(tokens ? { serviceAccountToken: (ask: TokenAsk) => tokens.token(ask) } : {}),
+    ...(client ? { services: (namespace: string) => services(client, namespace) } : {}),
     get: (kind, namespace, name) => read<DataObject>(`${ns(namespace)}/${kind}/${encodeURIComponent(name)}`),
     claim: (namespace, name) => read<CoreV1PersistentVolumeClaim>(`${ns(namespace)}/persistentvolumeclaims/${encodeURIComponent(name)}`),
     volume: name => read<CoreV1PersistentVolume>(`/api/v1/persistentvolumes/${encodeURIComponent(name)}`),

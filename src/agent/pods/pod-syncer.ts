@@ -16,6 +16,7 @@ import type { RestartBackoff } from './backoff.ts';
 import { ContainerStartError } from './config-errors.ts';
 import { containerConfig, linuxResources, podLogDir, sandboxConfig, type ContainerInputs, type SandboxSettings } from './cri-config.ts';
 import { containerEnv } from './env.ts';
+import { podServiceEnv } from './service-env.ts';
 import { ensureImage, type PullFailures } from './images.ts';
 import type { ObjectSource } from './object-source.ts';
 import { backoffKey, computePodActions, type StartAction, type Waiting } from './pod-actions.ts';
@@ -157,7 +158,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
   async function startOne(pod: Pod, a: StartAction, sandboxId: string, sbConfig: CriInput<CriPodSandboxConfig>, podIPs: string[], volumes: Map<string, PreparedVolume>, pidTarget?: string): Promise<void> {
     const c = a.container;
     await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m), pullFailures);
-    const envs = await containerEnv(pod, c, d.objects, { podIPs, hostIPs: d.nodeIPs(), nodeAllocatable: d.nodeAllocatable?.() });
+    const envs = await containerEnv(pod, c, d.objects, { podIPs, hostIPs: d.nodeIPs(), nodeAllocatable: d.nodeAllocatable?.(), serviceEnv: await podServiceEnv(d.objects, pod) });
     const mounts = await containerMounts(c, volumes, envs);
     const policy = d.containerPolicy ? await d.containerPolicy(pod, c) : {};
     const terminationLog = await newTerminationLog(d.rootDir, pod.metadata.uid, c.name);

@@ -99,6 +99,19 @@ export const defaultClusterRoles: DefaultClusterRole[] = [
       [['resource.k8s.io'], ['resourceclaims', 'resourceslices'], read],
     ),
   },
+  // the service proxy (kube-proxy, orch proxy): what it watches to program the node
+  {
+    name: 'system:node-proxier',
+    rules: rules(
+      [[''], ['endpoints', 'services'], ['list', 'watch']],
+      [[''], ['nodes'], read],
+      [['', 'events.k8s.io'], ['events'], ['create', 'patch', 'update']],
+      [['discovery.k8s.io'], ['endpointslices'], ['list', 'watch']],
+    ),
+  },
+  // orch's own (no Kubernetes counterpart, where a cloud controller does it): the service proxy
+  // given a host address for LoadBalancer Services writes it into their status
+  { name: 'system:orch:service-load-balancer', rules: rules([[''], ['services/status'], ['patch', 'update']]) },
   // what the scheduler's volume binding writes (claims' selected node, volumes' claimRef)
   {
     name: 'system:volume-scheduler',
@@ -174,6 +187,8 @@ export const defaultClusterRoleBindings: DefaultBinding[] = [
   { name: 'system:kube-scheduler', role: 'system:kube-scheduler', subjects: [{ kind: 'User', name: 'system:kube-scheduler' }] },
   { name: 'system:volume-scheduler', role: 'system:volume-scheduler', subjects: [{ kind: 'User', name: 'system:kube-scheduler' }] },
   { name: 'system:kube-controller-manager', role: 'system:kube-controller-manager', subjects: [{ kind: 'User', name: 'system:kube-controller-manager' }] },
+  { name: 'system:node-proxier', role: 'system:node-proxier', subjects: [{ kind: 'User', name: 'system:kube-proxy' }] },
+  { name: 'system:orch:service-load-balancer', role: 'system:orch:service-load-balancer', subjects: [{ kind: 'User', name: 'system:kube-proxy' }] },
   { name: 'system:orch:local-path-node', role: 'system:orch:local-path-node', subjects: [{ kind: 'Group', name: 'system:nodes' }] },
   // TLS bootstrapping as kubeadm sets it up: bootstrap tokens may send CSRs, whose node client
   // certificates are approved automatically, and so are nodes' renewals of their own
