@@ -1,0 +1,87 @@
+// Addresses as numbers and sets of addresses as sorted, disjoint ranges: what an ipBlock's CIDR
+// less its exceptions leaves, united with other blocks and with pod addresses, is computed here
+// exactly, so that nft gets intervals that never overlap (an interval set refuses overlaps) and
+// a peer list becomes one set lookup whatever its shape.
+
+import { isIP } from 'node:net';
+
+export type Family = 4 | 6;
+
+/** an inclusive range of addresses of one family */
+export interface Range { from: bigint; to: bigint }
+
+const bits = (f: Family) => (f === 4 ? 32 : 128);
+
+/** the family and numeric value of an address, or undefined when it is not one */
+export function parseAddress(text: string): { family: Family; value: bigint } | undefined {
+  const family = isIP(text);
+  if (family === 4) return { family, value: text.split('.').reduce((a, p) => (a << 8n) | BigInt(Number(p)), 0n) };
+  if (family !== 6) return undefined;
+  let s = text.split('%')[0]!;
+  // a trailing dotted quad (::ffff:1.2.3.4) is two groups
+  const quad = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
+  if (quad) {
+    const v = parseAddress(quad[1]!)!.value;
+    s = `${s.slice(0, -quad[1]!.length)}${(v >> 16n).toString(16)}:${(v & 0xffffn).toString(16)}`;
+  }
+  const [head, tail] = s.includes('::') ? s.split('::') as [string, string] : [s, undefined];
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? h : [...h, ...Array(8 - h.length - t.length).fill('0'), ...t];
+  return { family, value: groups.reduce((a, g) => (a << 16n) | BigInt(parseInt(g, 16)), 0n) };
+}
+
+/** a CIDR's family and range; undefined when it is not a CIDR */
+export function parseCidr(text: string): { family: Family; range: Range } | undefined {
+  const slash = text.lastIndexOf('/');
+  if (slash < 0) return undefined;
+  const addr = parseAddress(text.slice(0, slash));
+  const prefix = Number(text.slice(slash + 1));
+  if (!addr || !/^\d+$/.test(text.slice(slash + 1)) || prefix > bits(addr.family)) return undefined;
+  const host = (1n << BigInt(bits(addr.family) - prefix)) - 1n;
+  const from = addr.value & ~host;
+  return { family: addr.family, range: { from, to: from | host } };
+}
+
+/** sorted, disjoint, with touching ranges joined */
+export function mergeRanges(ranges: Range[]): Range[] {
+  const sorted = [...ranges].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+  const out: Range[] = [];
+  for (const r of sorted) {
+    const last = out.at(-1);
+    if (last && r.from <= last.to + 1n) { if (r.to > last.to) last.to = r.to; } else out.push({ ...r });
+  }
+  return out;
+}
+
+/** what is left of `ranges` once every range of `minus` is taken out */
+export function subtractRanges(ranges: Range[], minus: Range[]): Range[] {
+  let left = mergeRanges(ranges);
+  for (const m of mergeRanges(minus)) {
+    const next: Range[] = [];
+    for (const r of left) {
+      if (m.to < r.from || m.from > r.to) { next.push(r); continue; }
+      if (r.from < m.from) next.push({ from: r.from, to: m.from - 1n });
+      if (r.to > m.to) next.push({ from: m.to + 1n, to: r.to });
+    }
+    left = next;
+  }
+  return left;
+}
+
+/** an address as nft reads it */
+export function formatAddress(family: Family, value: bigint): string {
+  if (family === 4) return [24n, 16n, 8n, 0n].map(s => String((value >> s) & 255n)).join('.');
+  return [112n, 96n, 80n, 64n, 48n, 32n, 16n, 0n].map(s => ((value >> s) & 0xffffn).toString(16)).join(':');
+}
+
+/** a range as an nft set element: one address, a prefix where it is exactly one, else a-b */
+export function formatRange(family: Family, r: Range): string {
+  if (r.from === r.to) return formatAddress(family, r.from);
+  const size = r.to - r.from + 1n;
+  if ((size & (size - 1n)) === 0n && (r.from & (size - 1n)) === 0n) {
+    const prefix = bits(family) - (size.toString(2).length - 1);
+    return `${formatAddress(family, r.from)}/${prefix}`;
+  }
+  return `${formatAddress(family, r.from)}-${formatAddress(family, r.to)}`;
+}

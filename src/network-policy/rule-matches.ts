@@ -1,0 +1,81 @@
+// What one NetworkPolicy rule matches, as set contents: its peers as address ranges per family
+// (pods chosen by pod and namespace selectors, ipBlocks less their exceptions), its numeric
+// ports as protocol . port ranges, and its named ports as destination address . protocol .
+// port, each name resolved on the pods that may receive the traffic.
+
+import { matchesLabels } from '../api/selectors/label.ts';
+import { formatRange, mergeRanges, parseAddress, parseCidr, subtractRanges, type Family, type Range } from './address-ranges.ts';
+import type { NamespaceInfo, Peer, PodInfo, PolicyPort, Protocol } from './inputs.ts';
+
+export interface Cluster {
+  pods: PodInfo[];
+  namespaceLabels: Map<string, Record<string, string>>;
+}
+
+function peerPods(peer: Extract<Peer, { kind: 'pods' }>, policyNamespace: string, cluster: Cluster): PodInfo[] {
+  const inNamespace = peer.namespaceSelector
+    ? (p: PodInfo) => cluster.namespaceLabels.has(p.namespace) && matchesLabels(peer.namespaceSelector!, cluster.namespaceLabels.get(p.namespace))
+    : (p: PodInfo) => p.namespace === policyNamespace;
+  return cluster.pods.filter(p => inNamespace(p) && (!peer.podSelector || matchesLabels(peer.podSelector, p.labels)));
+}
+
+function ipBlockRanges(peer: Extract<Peer, { kind: 'ipBlock' }>, family: Family): Range[] {
+  const block = parseCidr(peer.cidr);
+  if (!block || block.family !== family) return [];
+  const except = peer.except.map(parseCidr).filter(e => e?.family === family).map(e => e!.range);
+  return subtractRanges([block.range], except);
+}
+
+/** the peers' addresses of one family as nft interval set elements */
+export function peerElements(peers: Peer[], policyNamespace: string, cluster: Cluster, family: Family): string[] {
+  const ranges: Range[] = [];
+  for (const peer of peers) {
+    if (peer.kind === 'ipBlock') { ranges.push(...ipBlockRanges(peer, family)); continue; }
+    for (const pod of peerPods(peer, policyNamespace, cluster)) {
+      for (const ip of pod.ips) {
+        const a = parseAddress(ip);
+        if (a?.family === family) ranges.push({ from: a.value, to: a.value });
+      }
+    }
+  }
+  return mergeRanges(ranges).map(r => formatRange(family, r));
+}
+
+const nftProtocol = (p: Protocol) => p.toLowerCase();
+
+/** numeric ports (and protocols without a port: all of that protocol's ports) as `proto . port[-end]` */
+export function portElements(ports: PolicyPort[]): string[] {
+  const byProtocol = new Map<Protocol, Range[]>();
+  for (const p of ports) {
+    if (p.name !== undefined) continue;
+    const from = p.port ?? 0;
+    const to = p.port === undefined ? 65535 : Math.max(p.endPort ?? from, from);
+    const list = byProtocol.get(p.protocol) ?? [];
+    list.push({ from: BigInt(from), to: BigInt(to) });
+    byProtocol.set(p.protocol, list);
+  }
+  const out: string[] = [];
+  for (const protocol of [...byProtocol.keys()].sort()) {
+    for (const r of mergeRanges(byProtocol.get(protocol)!)) out.push(`${nftProtocol(protocol)} . ${r.from === r.to ? r.from : `${r.from}-${r.to}`}`);
+  }
+  return out;
+}
+
+/** named ports resolved on `destinations` (each pod's own container ports) as `address . proto . port` */
+export function namedPortElements(ports: PolicyPort[], destinations: PodInfo[], family: Family): string[] {
+  const out = new Set<string>();
+  for (const p of ports) {
+    if (p.name === undefined) continue;
+    for (const pod of destinations) {
+      for (const cp of pod.namedPorts) {
+        if (cp.name !== p.name || cp.protocol !== p.protocol) continue;
+        for (const ip of pod.ips) if (parseAddress(ip)?.family === family) out.add(`${ip} . ${nftProtocol(cp.protocol)} . ${cp.port}`);
+      }
+    }
+  }
+  return [...out].sort();
+}
+
+export function namespaceLabels(namespaces: NamespaceInfo[]): Map<string, Record<string, string>> {
+  return new Map(namespaces.map(n => [n.name, n.labels]));
+}
