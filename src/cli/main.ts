@@ -10,6 +10,7 @@ import { runtimeSimCommand } from './runtime-sim-command.ts';
 import { upCommand } from './up-command.ts';
 import { imagesCommand } from './images-command.ts';
 import { tokenCommand } from './token-command.ts';
+import { networkPolicyCommand } from './network-policy-command.ts';
 import { versionInfo } from '../apiserver/version.ts';
 
 const versionCommand: Command = {
@@ -22,7 +23,7 @@ const versionCommand: Command = {
   },
 };
 
-const commands: Command[] = [upCommand, imagesCommand, serverCommand, controllerManagerCommand, schedulerCommand, agentCommand, runtimeSimCommand, tokenCommand, versionCommand];
+const commands: Command[] = [upCommand, imagesCommand, serverCommand, controllerManagerCommand, schedulerCommand, agentCommand, runtimeSimCommand, tokenCommand, networkPolicyCommand, versionCommand];
 
 function usage(): string {
   const lines = ['orch: a small Kubernetes-compatible control plane and node agent.', '', 'Usage:\n  orch <command> [flags]', '', 'Commands:'];

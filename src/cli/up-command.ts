@@ -188,6 +188,10 @@ export const upCommand: Command = {
     }
     await nodeReady(client, agent.nodeName);
     say(`node ${agent.nodeName} Ready (${since()})`);
+    // NetworkPolicy on this node's pods, beside its agent as a CNI's policy agent runs; the
+    // simulated runtime has no packets: its rules are computed, not programmed
+    const { startNodeNetworkPolicy } = await import('../network-policy/node-component.ts');
+    const networkPolicy = await startNodeNetworkPolicy({ client, node: agent.nodeName, simulated: runtime.state.runtime === 'sim', log });
     await writeFile(upStateFile(dataDir), JSON.stringify({ pid: process.pid, ...runtime.state } satisfies UpState), { mode: 0o600 });
     if (values['write-kubeconfig']) {
       const path = await writeUserKubeconfig(server.kubeconfigPath);
@@ -198,6 +202,7 @@ export const upCommand: Command = {
 
     await signalled();
     say('orch up: stopping');
+    await networkPolicy.stop();
     await agent.stop();
     await runtime.stop();
     // the pods of a runtime orch ran are gone with it, and so go their volumes' mounts (token and
