@@ -27,6 +27,8 @@ export interface EnforcerOptions {
   table?: string;
   /** how long events are gathered before a sync; default 20 ms */
   batchMs?: number;
+  /** how often the whole table is written again, undoing changes made behind our back; default 15 minutes */
+  resyncMs?: number;
 }
 
 export interface Enforcer {
@@ -126,6 +128,9 @@ export async function startEnforcer(o: EnforcerOptions): Promise<Enforcer> {
     inf.start();
   }
   void Promise.all(informers.map(i => i.synced())).then(() => schedule(0));
+  // also what keeps a process of its own alive while the API server is away (informers retry on
+  // unreferenced timers), so that its stop still removes the table
+  const resync = setInterval(() => { applied = undefined; schedule(); }, o.resyncMs ?? 15 * 60_000);
 
   return {
     table,
@@ -134,6 +139,7 @@ export async function startEnforcer(o: EnforcerOptions): Promise<Enforcer> {
     script: () => (current ? fullScript(table, current) : ''),
     async stop() {
       stopped = true;
+      clearInterval(resync);
       if (timer) clearTimeout(timer);
       for (const inf of informers) inf.stop();
       await running;
