@@ -12,16 +12,31 @@ export interface Range { from: bigint; to: bigint }
 
 const bits = (f: Family) => (f === 4 ? 32 : 128);
 
+// every sync reads every pod's addresses again: parsed once while they stay (bounded, in case
+// addresses churn)
+const parsed = new Map<string, { family: Family; value: bigint } | undefined>();
+
 /** the family and numeric value of an address, or undefined when it is not one */
 export function parseAddress(text: string): { family: Family; value: bigint } | undefined {
+  if (parsed.has(text)) return parsed.get(text);
+  if (parsed.size >= 200_000) parsed.clear();
+  const a = parse(text);
+  parsed.set(text, a);
+  return a;
+}
+
+function parse(text: string): { family: Family; value: bigint } | undefined {
   const family = isIP(text);
-  if (family === 4) return { family, value: text.split('.').reduce((a, p) => (a << 8n) | BigInt(Number(p)), 0n) };
+  if (family === 4) {
+    const p = text.split('.').map(Number);
+    return { family, value: BigInt(p[0]! * 16777216 + p[1]! * 65536 + p[2]! * 256 + p[3]!) };
+  }
   if (family !== 6) return undefined;
   let s = text.split('%')[0]!;
   // a trailing dotted quad (::ffff:1.2.3.4) is two groups
   const quad = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
   if (quad) {
-    const v = parseAddress(quad[1]!)!.value;
+    const v = parse(quad[1]!)!.value;
     s = `${s.slice(0, -quad[1]!.length)}${(v >> 16n).toString(16)}:${(v & 0xffffn).toString(16)}`;
   }
   const [head, tail] = s.includes('::') ? s.split('::') as [string, string] : [s, undefined];
@@ -71,7 +86,7 @@ export function subtractRanges(ranges: Range[], minus: Range[]): Range[] {
 
 /** an address as nft reads it */
 export function formatAddress(family: Family, value: bigint): string {
-  if (family === 4) return [24n, 16n, 8n, 0n].map(s => String((value >> s) & 255n)).join('.');
+  if (family === 4) { const n = Number(value); return `${Math.floor(n / 16777216)}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`; }
   return [112n, 96n, 80n, 64n, 48n, 32n, 16n, 0n].map(s => ((value >> s) & 0xffffn).toString(16)).join(':');
 }
 
