@@ -4,7 +4,7 @@
 // port, each name resolved on the pods that may receive the traffic.
 
 import { matchesLabels } from '../api/selectors/label.ts';
-import { formatRange, mergeRanges, parseAddress, parseCidr, subtractRanges, type Family, type Range } from './address-ranges.ts';
+import { formatRange, mergeRanges, parseAddress, parseCidr, subtractRanges, type Family, type Range } from '../api/address-ranges.ts';
 import type { NamespaceInfo, Peer, PodInfo, PolicyPort, Protocol } from './inputs.ts';
 
 export interface Cluster {

@@ -17,7 +17,7 @@
 
 import { createHash } from 'node:crypto';
 import { matchesLabels } from '../api/selectors/label.ts';
-import { parseAddress, type Family } from './address-ranges.ts';
+import { parseAddress, type Family } from '../api/address-ranges.ts';
 import type { NamespaceInfo, PodInfo, PolicyInfo, PolicyRule } from './inputs.ts';
 import { namedPortElements, namespaceLabels, peerElements, portElements, type Cluster } from './rule-matches.ts';
 

@@ -2,7 +2,7 @@
 // the generator writes (set lookups on addresses, protocol . port and address . protocol . port,
 // conntrack state, jump/goto/accept/drop), so tests can state what a policy allows.
 
-import { parseAddress } from '../../../src/network-policy/address-ranges.ts';
+import { parseAddress } from '../../../src/api/address-ranges.ts';
 import type { Ruleset } from '../../../src/network-policy/ruleset.ts';
 
 export interface Packet { src: string; dst: string; proto?: 'tcp' | 'udp' | 'sctp' | 'icmp'; port?: number; established?: boolean }

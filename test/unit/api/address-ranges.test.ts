@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatRange, mergeRanges, parseAddress, parseCidr, subtractRanges } from '../../../src/network-policy/address-ranges.ts';
+import { formatRange, mergeRanges, parseAddress, parseCidr, subtractRanges } from '../../../src/api/address-ranges.ts';
 
 const cidr = (s: string) => parseCidr(s)!.range;
 
@@ -9,6 +9,10 @@ test('addresses of both families as numbers, CIDRs as ranges (host bits ignored)
   assert.deepEqual(parseAddress('fd00::1'), { family: 6, value: (0xfd00n << 112n) | 1n });
   assert.deepEqual(parseAddress('::ffff:10.0.0.1'), { family: 6, value: (0xffffn << 32n) | 0x0a000001n });
   assert.equal(parseAddress('10.0.0'), undefined);
+  assert.deepEqual(parseAddress('010.000.0.1'), { family: 4, value: 0x0a000001n }, 'leading zeros read as decimal, as Go\'s sloppy parse');
+  assert.deepEqual(parseAddress('1:2:3:4:5:6:7:8'), { family: 6, value: 0x00010002000300040005000600070008n });
+  assert.deepEqual(parseAddress('::'), { family: 6, value: 0n });
+  for (const bad of ['256.0.0.1', '1.2.3.4.5', 'a.b.c.d', '1::2::3', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7', '12345::', ':1::', '::g', 'fe80::1%eth0', '']) assert.equal(parseAddress(bad), undefined, bad);
   assert.deepEqual(parseCidr('10.42.3.7/16'), { family: 4, range: { from: 0x0a2a0000n, to: 0x0a2affffn } });
   assert.deepEqual(parseCidr('0.0.0.0/0')!.range, { from: 0n, to: 0xffffffffn });
   assert.equal(parseCidr('10.0.0.0/33'), undefined);

@@ -1,9 +1,8 @@
 // Addresses as numbers and sets of addresses as sorted, disjoint ranges: what an ipBlock's CIDR
 // less its exceptions leaves, united with other blocks and with pod addresses, is computed here
 // exactly, so that nft gets intervals that never overlap (an interval set refuses overlaps) and
-// a peer list becomes one set lookup whatever its shape.
-
-import { isIP } from 'node:net';
+// a peer list becomes one set lookup whatever its shape. CIDRs are read as Go's ParseCIDRSloppy
+// reads them (IPv4 parts with leading zeros are decimal), for the API's validation too.
 
 export type Family = 4 | 6;
 
@@ -25,25 +24,44 @@ export function parseAddress(text: string): { family: Family; value: bigint } | 
   return a;
 }
 
+function parseV4(text: string): bigint | undefined {
+  const parts = text.split('.');
+  if (parts.length !== 4) return undefined;
+  let n = 0;
+  for (const p of parts) {
+    if (!/^\d{1,3}$/.test(p) || Number(p) > 255) return undefined;
+    n = n * 256 + Number(p);
+  }
+  return BigInt(n);
+}
+
+function parseV6(text: string): bigint | undefined {
+  let s = text;
+  let quad: bigint | undefined;
+  // a trailing dotted quad (::ffff:1.2.3.4) stands for the last two groups
+  if (s.includes('.')) {
+    const at = s.lastIndexOf(':');
+    quad = parseV4(s.slice(at + 1));
+    if (quad === undefined) return undefined;
+    s = `${s.slice(0, at + 1)}0:0`;
+  }
+  const halves = s.split('::');
+  if (halves.length > 2) return undefined;
+  const groups = (h: string) => (h === '' ? [] : h.split(':'));
+  const head = groups(halves[0]!);
+  const tail = halves.length === 2 ? groups(halves[1]!) : [];
+  if (![...head, ...tail].every(g => /^[0-9a-fA-F]{1,4}$/.test(g))) return undefined;
+  const count = head.length + tail.length;
+  if (halves.length === 1 ? count !== 8 : count > 7) return undefined;
+  const all = [...head, ...Array(8 - count).fill('0'), ...tail];
+  const value = all.reduce((a, g) => (a << 16n) | BigInt(parseInt(g, 16)), 0n);
+  return quad === undefined ? value : (value & ~0xffffffffn) | quad;
+}
+
 function parse(text: string): { family: Family; value: bigint } | undefined {
-  const family = isIP(text);
-  if (family === 4) {
-    const p = text.split('.').map(Number);
-    return { family, value: BigInt(p[0]! * 16777216 + p[1]! * 65536 + p[2]! * 256 + p[3]!) };
-  }
-  if (family !== 6) return undefined;
-  let s = text.split('%')[0]!;
-  // a trailing dotted quad (::ffff:1.2.3.4) is two groups
-  const quad = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
-  if (quad) {
-    const v = parse(quad[1]!)!.value;
-    s = `${s.slice(0, -quad[1]!.length)}${(v >> 16n).toString(16)}:${(v & 0xffffn).toString(16)}`;
-  }
-  const [head, tail] = s.includes('::') ? s.split('::') as [string, string] : [s, undefined];
-  const h = head ? head.split(':') : [];
-  const t = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? h : [...h, ...Array(8 - h.length - t.length).fill('0'), ...t];
-  return { family, value: groups.reduce((a, g) => (a << 16n) | BigInt(parseInt(g, 16)), 0n) };
+  if (text.includes(':')) { const value = parseV6(text); return value === undefined ? undefined : { family: 6, value }; }
+  const value = parseV4(text);
+  return value === undefined ? undefined : { family: 4, value };
 }
 
 /** a CIDR's family and range; undefined when it is not a CIDR */
