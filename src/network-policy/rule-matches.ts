@@ -9,14 +9,26 @@ import type { NamespaceInfo, Peer, PodInfo, PolicyPort, Protocol } from './input
 
 export interface Cluster {
   pods: PodInfo[];
+  podsByNamespace: Map<string, PodInfo[]>;
   namespaceLabels: Map<string, Record<string, string>>;
 }
 
-function peerPods(peer: Extract<Peer, { kind: 'pods' }>, policyNamespace: string, cluster: Cluster): PodInfo[] {
-  const inNamespace = peer.namespaceSelector
-    ? (p: PodInfo) => cluster.namespaceLabels.has(p.namespace) && matchesLabels(peer.namespaceSelector!, cluster.namespaceLabels.get(p.namespace))
-    : (p: PodInfo) => p.namespace === policyNamespace;
-  return cluster.pods.filter(p => inNamespace(p) && (!peer.podSelector || matchesLabels(peer.podSelector, p.labels)));
+export function cluster(pods: PodInfo[], namespaces: NamespaceInfo[]): Cluster {
+  const podsByNamespace = new Map<string, PodInfo[]>();
+  for (const p of pods) {
+    const list = podsByNamespace.get(p.namespace);
+    if (list) list.push(p); else podsByNamespace.set(p.namespace, [p]);
+  }
+  return { pods, podsByNamespace, namespaceLabels: new Map(namespaces.map(n => [n.name, n.labels])) };
+}
+
+function peerPods(peer: Extract<Peer, { kind: 'pods' }>, policyNamespace: string, c: Cluster): PodInfo[] {
+  // the namespaces first (few), then only their pods
+  const namespaces = peer.namespaceSelector
+    ? [...c.namespaceLabels].filter(([, labels]) => matchesLabels(peer.namespaceSelector!, labels)).map(([name]) => name)
+    : [policyNamespace];
+  const pods = namespaces.flatMap(ns => c.podsByNamespace.get(ns) ?? []);
+  return peer.podSelector ? pods.filter(p => matchesLabels(peer.podSelector!, p.labels)) : pods;
 }
 
 function ipBlockRanges(peer: Extract<Peer, { kind: 'ipBlock' }>, family: Family): Range[] {
@@ -74,8 +86,4 @@ export function namedPortElements(ports: PolicyPort[], destinations: PodInfo[], 
     }
   }
   return [...out].sort();
-}
-
-export function namespaceLabels(namespaces: NamespaceInfo[]): Map<string, Record<string, string>> {
-  return new Map(namespaces.map(n => [n.name, n.labels]));
 }

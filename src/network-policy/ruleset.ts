@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { matchesLabels } from '../api/selectors/label.ts';
 import { parseAddress, type Family } from '../api/address-ranges.ts';
 import type { NamespaceInfo, PodInfo, PolicyInfo, PolicyRule } from './inputs.ts';
-import { namedPortElements, namespaceLabels, peerElements, portElements, type Cluster } from './rule-matches.ts';
+import { cluster as clusterOf, namedPortElements, peerElements, portElements, type Cluster } from './rule-matches.ts';
 
 export interface NftSet { type: string; interval: boolean; elements: string[] }
 export interface NftChain { hook?: 'forward' | 'input'; rules: string[] }
@@ -49,7 +49,7 @@ const addresses = (pods: PodInfo[], f: Family) => [...new Set(pods.flatMap(p => 
 export function generateRuleset(input: GeneratorInput): Ruleset {
   const sets = new Map<string, NftSet>();
   const chains = new Map<string, NftChain>();
-  const cluster: Cluster = { pods: input.pods, namespaceLabels: namespaceLabels(input.namespaces) };
+  const cluster: Cluster = clusterOf(input.pods, input.namespaces);
   const local = input.pods.filter(p => p.node === input.node);
   const families: Family[] = local.some(p => p.ips.some(ip => parseAddress(ip)?.family === 6)) ? [4, 6] : [4];
   const isolated: Record<Direction, PodInfo[]> = { ingress: [], egress: [] };
