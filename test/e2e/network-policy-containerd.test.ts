@@ -35,7 +35,7 @@ test('NetworkPolicy on containerd: ingress deny and allow by label, named port a
   const started = Date.now();
   const { orch, node } = await startContainerdCluster(t, 'netpol');
   const kubeconfig = orch.kubeconfig;
-  const enforcer = spawn(join(repoRoot, 'bin/orch'), ['network-policy', '--kubeconfig', kubeconfig, '--hostname-override', node, '--v', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const enforcer = spawn(join(repoRoot, 'bin/orch'), ['network-policy', '--kubeconfig', kubeconfig, '--hostname-override', node, '--v', '4'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '', err = '';
   enforcer.stdout!.on('data', d => { out += d; });
   enforcer.stderr!.on('data', d => { err += d; });
@@ -80,6 +80,13 @@ test('NetworkPolicy on containerd: ingress deny and allow by label, named port a
   await becomes('no policy: the fetch works (once httpd listens)', () => fetches('client', 'default'), true);
 
   await apply(policy('default-deny', 'default', { podSelector: {}, policyTypes: ['Ingress'] }));
+  // from the write (kubectl has returned) to the kernel holding the change
+  const written = Date.now();
+  await until('web isolated in the kernel\'s table', async () => {
+    const t = await listNftTable('inet', table) as { nftables?: Array<{ set?: { name: string; elem?: unknown[] } }> } | undefined;
+    return t?.nftables?.some(x => x.set?.name === 'ingress-isolated-v4' && JSON.stringify(x.set.elem ?? []).includes(`"${ips.web}"`));
+  }, 5000, 5);
+  t.diagnostic(`default-deny written to rules programmed: ${Date.now() - written} ms`);
   await becomes('default-deny blocks the fetch', () => fetches('client', 'default'), false);
   // the node itself still reaches its pods (kubelet probes), as the API documents
   assert.equal(await (await fetch(`http://${ips.web}:8080/`, { signal: AbortSignal.timeout(2000) })).text(), 'hello\n');
@@ -121,6 +128,11 @@ test('NetworkPolicy on containerd: ingress deny and allow by label, named port a
 
   assert.ok(await listNftTable('inet', table), 'the node\'s table while it runs');
   t.diagnostic(`policy steps took ${Date.now() - ready} ms`);
+  const programmed = err.split('\n').filter(l => l.includes('"rules programmed"')).map(l => JSON.parse(l) as { ms: number; whole: boolean });
+  // the whole table at start, then one change per policy written (pods coming, with no policy yet, changed nothing)
+  assert.ok(programmed.length >= 6, `${programmed.length} transactions`);
+  assert.equal(programmed.filter(p => p.whole).length, 1, 'the whole table once, at start; changes after');
+  t.diagnostic(`transactions: ${programmed.length}, slowest ${Math.max(...programmed.map(p => p.ms))} ms (generate + nft)`);
   enforcer.kill('SIGTERM');
   assert.equal(await exited, 0, err);
   assert.equal(await listNftTable('inet', table), undefined, 'a clean stop removes the table');
