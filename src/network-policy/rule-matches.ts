@@ -1,5 +1,7 @@
-// What one NetworkPolicy rule matches, as set contents: its peers as address ranges per family
-// (pods chosen by pod and namespace selectors, ipBlocks less their exceptions), its numeric
+// What one NetworkPolicy rule matches, as set contents: its peers per family — the addresses of
+// the pods its selectors choose (a plain set, so a pod coming or going is one element added or
+// deleted) and its ipBlocks less their exceptions (an interval set, which only the policy
+// changes) — its numeric
 // ports as protocol . port ranges, and its named ports as destination address . protocol .
 // port, each name resolved on the pods that may receive the traffic.
 
@@ -38,18 +40,20 @@ function ipBlockRanges(peer: Extract<Peer, { kind: 'ipBlock' }>, family: Family)
   return subtractRanges([block.range], except);
 }
 
-/** the peers' addresses of one family as nft interval set elements */
-export function peerElements(peers: Peer[], policyNamespace: string, cluster: Cluster, family: Family): string[] {
-  const ranges: Range[] = [];
+/** the addresses of one family of the pods the selector peers choose, as plain set elements */
+export function podPeerElements(peers: Peer[], policyNamespace: string, cluster: Cluster, family: Family): string[] {
+  const out = new Set<string>();
   for (const peer of peers) {
-    if (peer.kind === 'ipBlock') { ranges.push(...ipBlockRanges(peer, family)); continue; }
-    for (const pod of peerPods(peer, policyNamespace, cluster)) {
-      for (const ip of pod.ips) {
-        const a = parseAddress(ip);
-        if (a?.family === family) ranges.push({ from: a.value, to: a.value });
-      }
-    }
+    if (peer.kind !== 'pods') continue;
+    for (const pod of peerPods(peer, policyNamespace, cluster)) for (const ip of pod.ips) if (parseAddress(ip)?.family === family) out.add(ip);
   }
+  return [...out].sort();
+}
+
+/** the ipBlock peers of one family as interval set elements: the CIDRs less their exceptions, merged */
+export function blockPeerElements(peers: Peer[], family: Family): string[] {
+  const ranges: Range[] = [];
+  for (const peer of peers) if (peer.kind === 'ipBlock') ranges.push(...ipBlockRanges(peer, family));
   return mergeRanges(ranges).map(r => formatRange(family, r));
 }
 

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { matchesLabels } from '../api/selectors/label.ts';
 import { parseAddress, type Family } from '../api/address-ranges.ts';
 import type { NamespaceInfo, PodInfo, PolicyInfo, PolicyRule } from './inputs.ts';
-import { cluster as clusterOf, namedPortElements, peerElements, portElements, type Cluster } from './rule-matches.ts';
+import { blockPeerElements, cluster as clusterOf, namedPortElements, podPeerElements, portElements, type Cluster } from './rule-matches.ts';
 
 export interface NftSet { type: string; interval: boolean; elements: string[] }
 export interface NftChain { hook?: 'forward' | 'input'; rules: string[] }
@@ -113,8 +113,14 @@ function ruleLines(c: RuleContext): string[] {
   const peers: Array<{ match: string; family?: Family }> = [];
   if (!c.rule.peers) peers.push({ match: '' });
   else for (const f of c.families) {
-    c.sets.set(`${base}-peers-${v(f)}`, { type: addrType(f), interval: true, elements: peerElements(c.rule.peers, c.policy.namespace, c.cluster, f) });
-    peers.push({ match: `${ipKw(f)} ${peerSide} @${base}-peers-${v(f)} `, family: f });
+    if (c.rule.peers.some(p => p.kind === 'pods')) {
+      c.sets.set(`${base}-peer-pods-${v(f)}`, { type: addrType(f), interval: false, elements: podPeerElements(c.rule.peers, c.policy.namespace, c.cluster, f) });
+      peers.push({ match: `${ipKw(f)} ${peerSide} @${base}-peer-pods-${v(f)} `, family: f });
+    }
+    if (c.rule.peers.some(p => p.kind === 'ipBlock')) {
+      c.sets.set(`${base}-peer-blocks-${v(f)}`, { type: addrType(f), interval: true, elements: blockPeerElements(c.rule.peers, f) });
+      peers.push({ match: `${ipKw(f)} ${peerSide} @${base}-peer-blocks-${v(f)} `, family: f });
+    }
   }
   const ports: Array<{ match: string; family?: Family }> = [];
   if (!c.rule.ports) ports.push({ match: '' });

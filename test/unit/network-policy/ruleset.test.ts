@@ -85,7 +85,7 @@ test('podSelector peers are pods of the policy\'s namespace with those labels, o
   assert.equal(fwd({ src: tools, dst: web }), 'drop', 'app=client but in team-a');
   assert.equal(fwd({ src: db, dst: web }), 'drop');
   assert.equal(fwd({ src: client, dst: db }), 'accept', 'db is not selected');
-  assert.deepEqual(r.sets.get(`${policyId('default', 'p')}-ingress-0-peers-v4`)!.elements, [client]);
+  assert.deepEqual(r.sets.get(`${policyId('default', 'p')}-ingress-0-peer-pods-v4`)!.elements, [client]);
   const fromRemote = cluster([policy('p', { podSelector: {}, ingress: [{ from: [{ podSelector: { matchLabels: { app: 'web' } } }] }] }, 'team-a')]);
   assert.equal(fromRemote.fwd({ src: remote, dst: tools }), 'accept', 'a peer on another node');
   assert.equal(fromRemote.fwd({ src: web, dst: tools }), 'drop');
@@ -116,7 +116,8 @@ test('ipBlock: the CIDR less its exceptions, united with the other peers', () =>
   assert.equal(fwd({ src: '10.42.1.6', dst: web }), 'accept');
   assert.equal(fwd({ src: db, dst: web }), 'accept', 'excepted from the block but a peer by selector');
   assert.equal(fwd({ src: outside, dst: web }), 'drop');
-  assert.deepEqual(r.sets.get(`${policyId('default', 'p')}-ingress-0-peers-v4`)!.elements, ['10.0.0.0-10.41.255.255', '10.42.0.12', '10.42.1.0-10.42.1.4', '10.42.1.6-10.255.255.255']);
+  assert.deepEqual(r.sets.get(`${policyId('default', 'p')}-ingress-0-peer-blocks-v4`)!.elements, ['10.0.0.0-10.41.255.255', '10.42.1.0-10.42.1.4', '10.42.1.6-10.255.255.255']);
+  assert.deepEqual(r.sets.get(`${policyId('default', 'p')}-ingress-0-peer-pods-v4`)!.elements, [db]);
   const egress = cluster([policy('p', { podSelector: { matchLabels: { app: 'web' } }, policyTypes: ['Egress'], egress: [{ to: [{ ipBlock: { cidr: `${db}/32` } }] }] })]);
   assert.equal(egress.fwd({ src: web, dst: db }), 'accept', 'a pod address in a block');
   assert.equal(egress.fwd({ src: web, dst: client }), 'drop');
