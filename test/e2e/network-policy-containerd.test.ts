@@ -3,8 +3,8 @@
 // by pod IP; a default-deny ingress policy blocks it (the node itself still reaches the pod); an
 // allow by pod label on a named port restores it for that client only; a namespaceSelector lets a
 // pod of another namespace in; an egress default-deny blocks a UDP query to the pod gateway (a
-// listener of this test, where cluster DNS listens) until an egress allow for that UDP port. A
-// clean stop removes the node's table.
+// listener of this test, where cluster DNS listens) until an egress allow for that UDP port. The
+// start replaces what an earlier run left in the node's table; a clean stop removes it.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ import { busyboxImage, startContainerdCluster } from './support/containerd-clust
 import { kubectl, kubectls } from './support/kubectl.ts';
 import { repoRoot } from './support/orch-process.ts';
 import { until } from './support/until.ts';
-import { findNft, listNftTable } from '../../src/netfilter/nft.ts';
+import { applyNft, deleteNftTable, findNft, listNftTable } from '../../src/netfilter/nft.ts';
 import { join } from 'node:path';
 
 const pod = (name: string, ns: string, node: string, labels: Record<string, string>, command: string[], ports: object[] = []) => ({
@@ -35,17 +35,23 @@ test('NetworkPolicy on containerd: ingress deny and allow by label, named port a
   const started = Date.now();
   const { orch, node } = await startContainerdCluster(t, 'netpol');
   const kubeconfig = orch.kubeconfig;
+  const table = `orch-netpol-${node}`;
+  // what a killed earlier run would have left: the start writes the whole table, without it
+  await applyNft(`add table inet ${table}\nadd chain inet ${table} leftover\n`);
+  t.after(() => deleteNftTable('inet', table));
   const enforcer = spawn(join(repoRoot, 'bin/orch'), ['network-policy', '--kubeconfig', kubeconfig, '--hostname-override', node, '--v', '4'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '', err = '';
   enforcer.stdout!.on('data', d => { out += d; });
   enforcer.stderr!.on('data', d => { err += d; });
   const exited = new Promise<number | null>(r => enforcer.once('exit', code => r(code)));
   t.after(async () => { if (enforcer.exitCode === null) { enforcer.kill('SIGTERM'); await exited; } });
-  const table = `orch-netpol-${node}`;
   await Promise.race([
     until('orch network-policy running', async () => out.includes(`orch network-policy running for node ${node}: table inet ${table}`), 30_000, 100),
     exited.then(code => { throw new Error(`orch network-policy exited (${code}): ${err}`); }),
   ]);
+  const chains = async () => ((await listNftTable('inet', table)) as { nftables: Array<{ chain?: { name: string } }> }).nftables.flatMap(x => (x.chain ? [x.chain.name] : []));
+  assert.deepEqual((await chains()).sort(), ['egress', 'egress-allowed', 'forward', 'ingress', 'input'], 'the leftover chain is gone');
+
   const run = async (args: string[], input?: string) => {
     const r = await kubectl(k.path, kubeconfig, args, input);
     assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
