@@ -1,36 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { namespaceInfo, podInfo, policyInfo } from '../../../src/network-policy/inputs.ts';
-import { generateRuleset, policyId } from '../../../src/network-policy/ruleset.ts';
-import { verdict, type Packet } from './evaluate.ts';
-
-// a node n1 with web (10.42.0.10, named port http=8080), client (10.42.0.11) and db (10.42.0.12)
-// in default; tools (10.42.0.20) in team-a (labelled team=a); a remote pod (10.42.1.5) in
-// team-a on node n2
-const pod = (name: string, ns: string, ip: string | string[], labels: Record<string, string>, opts: { node?: string; ports?: unknown[]; spec?: object; phase?: string } = {}) => ({
-  metadata: { name, namespace: ns, labels },
-  spec: { nodeName: opts.node ?? 'n1', containers: [{ name: 'main', ports: opts.ports ?? [] }], ...opts.spec },
-  status: { phase: opts.phase ?? 'Running', podIPs: [ip].flat().map(i => ({ ip: i })) },
-});
-const basePods = [
-  pod('web', 'default', '10.42.0.10', { app: 'web' }, { ports: [{ name: 'http', containerPort: 8080 }, { name: 'dns', containerPort: 5353, protocol: 'UDP' }] }),
-  pod('client', 'default', '10.42.0.11', { app: 'client' }),
-  pod('db', 'default', '10.42.0.12', { app: 'db' }, { ports: [{ name: 'http', containerPort: 9090 }] }),
-  pod('tools', 'team-a', '10.42.0.20', { app: 'client' }),
-  pod('remote', 'team-a', '10.42.1.5', { app: 'web' }, { node: 'n2', ports: [{ name: 'http', containerPort: 7070 }] }),
-];
-const baseNamespaces = [{ metadata: { name: 'default', labels: { 'kubernetes.io/metadata.name': 'default' } } }, { metadata: { name: 'team-a', labels: { 'kubernetes.io/metadata.name': 'team-a', team: 'a' } } }];
-const policy = (name: string, spec: object, ns = 'default') => ({ metadata: { name, namespace: ns }, spec });
-
-function cluster(policies: object[], pods: object[] = basePods) {
-  const r = generateRuleset({ node: 'n1', pods: pods.map(podInfo).filter(p => !!p), namespaces: baseNamespaces.map(namespaceInfo), policies: policies.map(policyInfo) });
-  return {
-    r,
-    fwd: (p: Packet) => verdict(r, 'forward', { proto: 'tcp', port: 80, ...p }),
-    toHost: (p: Packet) => verdict(r, 'input', { proto: 'udp', port: 53, ...p }),
-  };
-}
-const web = '10.42.0.10', client = '10.42.0.11', db = '10.42.0.12', tools = '10.42.0.20', remote = '10.42.1.5', outside = '192.0.2.7', gateway = '10.42.0.1';
+import { policyId } from '../../../src/network-policy/ruleset.ts';
+import { basePods, client, cluster, db, gateway, outside, pod, policy, remote, tools, web } from './cluster-fixture.ts';
 
 test('with no policy every pod is unisolated: everything passes, the isolation sets are empty', () => {
   const { r, fwd, toHost } = cluster([]);
@@ -218,40 +189,4 @@ test('a peer or selector that does not parse allows nothing rather than everythi
   const { fwd } = cluster([policy('p', { podSelector: { matchLabels: { app: 'web' } }, ingress: [{ from: [{ podSelector: { matchExpressions: [{ key: 'app', operator: 'Bogus' }] } }, { ipBlock: { cidr: 'not-a-cidr' } }] }] })]);
   assert.equal(fwd({ src: client, dst: web }), 'drop');
   assert.equal(fwd({ src: outside, dst: web }), 'drop');
-});
-
-// cases of the upstream NetworkPolicy e2e suite that are easy to get wrong
-test('an address excepted from one rule\'s block but allowed by another rule is allowed', () => {
-  const { fwd } = cluster([policy('p', { podSelector: { matchLabels: { app: 'client' } }, policyTypes: ['Egress'], egress: [
-    { to: [{ ipBlock: { cidr: '10.42.0.0/24', except: [`${web}/32`] } }] },
-    { to: [{ ipBlock: { cidr: `${web}/32` } }] },
-  ] })]);
-  assert.equal(fwd({ src: client, dst: web }), 'accept');
-  assert.equal(fwd({ src: client, dst: db }), 'accept');
-  assert.equal(fwd({ src: client, dst: remote }), 'drop');
-});
-
-test('protocols are not confused: SCTP is not TCP, a UDP-only policy refuses TCP on the same port', () => {
-  const sctp = cluster([policy('p', { podSelector: { matchLabels: { app: 'web' } }, ingress: [{ ports: [{ protocol: 'SCTP', port: 80 }] }] })]);
-  assert.equal(sctp.fwd({ src: client, dst: web, proto: 'tcp', port: 80 }), 'drop');
-  assert.equal(sctp.fwd({ src: client, dst: web, proto: 'sctp', port: 80 }), 'accept');
-  const udp = cluster([policy('p', { podSelector: { matchLabels: { app: 'web' } }, ingress: [{ ports: [{ protocol: 'UDP', port: 81 }] }] })]);
-  assert.equal(udp.fwd({ src: client, dst: web, proto: 'tcp', port: 81 }), 'drop');
-  assert.equal(udp.fwd({ src: client, dst: web, proto: 'udp', port: 81 }), 'accept');
-});
-
-test('egress and ingress are independent: a client\'s egress deny holds even where the server allows it', () => {
-  const { fwd } = cluster([
-    policy('server-allows', { podSelector: { matchLabels: { app: 'web' } }, ingress: [{}] }),
-    policy('client-denies', { podSelector: { matchLabels: { app: 'client' } }, policyTypes: ['Egress'] }),
-  ]);
-  assert.equal(fwd({ src: client, dst: web }), 'drop');
-  assert.equal(fwd({ src: db, dst: web }), 'accept');
-  assert.equal(fwd({ src: web, dst: client }), 'accept', 'client\'s ingress is not isolated');
-});
-
-test('a namespace selected by its automatic name label (kubernetes.io/metadata.name)', () => {
-  const { fwd } = cluster([policy('p', { podSelector: { matchLabels: { app: 'web' } }, ingress: [{ from: [{ namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['team-a'] }] } }] }] })]);
-  assert.equal(fwd({ src: tools, dst: web }), 'accept');
-  assert.equal(fwd({ src: client, dst: web }), 'drop');
 });
