@@ -11,6 +11,7 @@ import { upCommand } from './up-command.ts';
 import { imagesCommand } from './images-command.ts';
 import { tokenCommand } from './token-command.ts';
 import { proxyCommand } from './proxy-command.ts';
+import { networkPolicyCommand } from './network-policy-command.ts';
 import { versionInfo } from '../apiserver/version.ts';
 
 const versionCommand: Command = {
@@ -23,7 +24,7 @@ const versionCommand: Command = {
   },
 };
 
-const commands: Command[] = [upCommand, imagesCommand, serverCommand, controllerManagerCommand, schedulerCommand, agentCommand, runtimeSimCommand, proxyCommand, tokenCommand, versionCommand];
+const commands: Command[] = [upCommand, imagesCommand, serverCommand, controllerManagerCommand, schedulerCommand, agentCommand, runtimeSimCommand, proxyCommand, networkPolicyCommand, tokenCommand, versionCommand];
 
 function usage(): string {
   const lines = ['orch: a small Kubernetes-compatible control plane and node agent.', '', 'Usage:\n  orch <command> [flags]', '', 'Commands:'];

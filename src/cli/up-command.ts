@@ -248,6 +248,10 @@ export const upCommand: Command = {
     clearTimeout(waited);
     if (certified === false) say('warning: the node\'s serving certificate request is not approved yet (kubectl get csr); logs, exec and port-forward fail until it is');
     say(`node ${agent.nodeName} Ready (${since()})`);
+    // NetworkPolicy on this node's pods, beside its agent as a CNI's policy agent runs; the
+    // simulated runtime has no packets: its rules are computed, not programmed
+    const { startNodeNetworkPolicy } = await import('../network-policy/node-component.ts');
+    const networkPolicy = await startNodeNetworkPolicy({ client, node: agent.nodeName, simulated: runtime.state.runtime === 'sim', log });
     releaseCompileCache();
     await writeFile(upStateFile(dataDir), JSON.stringify({ pid: process.pid, ...runtime.state } satisfies UpState), { mode: 0o600 });
     if (values['write-kubeconfig']) {
@@ -259,6 +263,7 @@ export const upCommand: Command = {
 
     await signalled();
     say('orch up: stopping');
+    await networkPolicy.stop();
     await proxy.stop();
     await agent.stop();
     approver?.stop();

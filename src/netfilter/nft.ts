@@ -40,6 +40,9 @@ export function runNft(args: string[], input = '', nft = findNft() ?? 'nft'): Pr
       if (code === 0) resolve(Buffer.concat(out).toString());
       else reject(new NftError(args, Buffer.concat(err).toString(), code));
     });
+    // nft need not read its input (a list command never does): a pipe it closed first is no
+    // error of ours, its exit status tells how it went
+    child.stdin.on('error', () => {});
     child.stdin.end(input);
   });
 }

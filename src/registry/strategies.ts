@@ -18,6 +18,7 @@ import { validateResourceQuota, validateResourceQuotaUpdate } from './validation
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhook-configurations.ts';
 import { csrStrategy } from './certificates/csr.ts';
 import { priorityClassStrategy } from './scheduling/priority-classes.ts';
+import { networkPolicyStrategy } from './networking/network-policies.ts';
 import { validateMutatingPolicy, validatePolicyBinding, validateValidatingPolicy } from './admissionregistration/policy-validation.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
@@ -60,6 +61,7 @@ const table: Record<string, Strategy> = {
   'validatingwebhookconfigurations.admissionregistration.k8s.io': validatingWebhookConfigurationStrategy,
   'certificatesigningrequests.certificates.k8s.io': csrStrategy,
   'priorityclasses.scheduling.k8s.io': priorityClassStrategy,
+  'networkpolicies.networking.k8s.io': networkPolicyStrategy,
   'validatingadmissionpolicies.admissionregistration.k8s.io': strategyWith({ tracksGeneration: true, validateCreate: validateValidatingPolicy, validateUpdate: validateValidatingPolicy }),
   'validatingadmissionpolicybindings.admissionregistration.k8s.io': strategyWith({ validateCreate: validatePolicyBinding, validateUpdate: validatePolicyBinding }),
   'mutatingadmissionpolicies.admissionregistration.k8s.io': strategyWith({ tracksGeneration: true, validateCreate: validateMutatingPolicy, validateUpdate: validateMutatingPolicy }),
