@@ -16,6 +16,8 @@ type Pod = CoreV1Pod & KubeObject;
 
 function defaultPod(obj: Pod): void {
   if (!isObject(obj.spec)) return;
+  // Kubernetes reads a negative grace period as 1 (its pod conversion); templates keep theirs
+  if (typeof obj.spec.terminationGracePeriodSeconds === 'number' && obj.spec.terminationGracePeriodSeconds < 0) obj.spec.terminationGracePeriodSeconds = 1;
   defaultPodSpec(obj.spec);
   defaultRequestsFromLimits(obj.spec);
 }

@@ -6,6 +6,7 @@
 import type { KubeObject } from '../../api/object.ts';
 import { dns1123Label } from '../../api/names.ts';
 import { jsonEqual } from '../../api/object.ts';
+import { goJson } from '../../codec/go-json.ts';
 import type { Strategy } from '../strategy.ts';
 import { podWarnings, type PodParts } from './pod-spec.ts';
 
@@ -26,6 +27,11 @@ function dig(obj: unknown, path: string[]): unknown {
 }
 const templateAt = (obj: KubeObject, path: string[]) => (dig(obj, path) ?? {}) as PodParts;
 const generationMoved = (obj: KubeObject, old: KubeObject) => obj.metadata?.generation !== old.metadata?.generation;
+/**
+ * whether the template at `path` differs as Go values (the stored object holds the zero values
+ * Go writes, `resources: {}`, that a body leaves out)
+ */
+const templateMoved = (path: string[]) => (obj: KubeObject, old: KubeObject) => !jsonEqual(dig(JSON.parse(goJson(obj)), path), dig(JSON.parse(goJson(old)), path));
 
 export const podWarningHooks: Hooks = {
   warningsOnCreate: obj => [...nameWarning(obj, "the Pod's hostname"), ...podWarnings(obj as PodParts)],
@@ -68,14 +74,15 @@ export const templateWarningHooks: Record<string, Hooks> = {
   'replicasets': templateHooks(spec, true, generationMoved),
   'statefulsets': templateHooks(spec, false, generationMoved, none, statefulSetWarnings),
   // a DaemonSet's template generation moves with its template alone
-  'daemonsets': templateHooks(spec, false, (obj, old) => !jsonEqual(dig(obj, spec), dig(old, spec))),
+  'daemonsets': templateHooks(spec, false, templateMoved(spec)),
   'replicationcontrollers': {
     ...templateHooks(spec, true, generationMoved),
     // kube-apiserver passes the two templates the other way round here, so an update is warned
     // of what the stored template held
     warningsOnUpdate: (obj, old) => (generationMoved(obj, old) ? podWarnings(templateAt(old, spec), 'spec.template') : []),
   },
-  'podtemplates': templateHooks(['template'], false, (obj, old) => !jsonEqual(dig(obj, ['template']), dig(old, ['template']))),
+  // (kube-apiserver moves a PodTemplate's generation with its template; orch does not track it)
+  'podtemplates': templateHooks(['template'], false, templateMoved(['template'])),
   'jobs': templateHooks(spec, true, generationMoved, obj => jobSpecWarnings(obj, ['spec'])),
   'cronjobs': templateHooks(['spec', 'jobTemplate', 'spec', 'template'], true, generationMoved, obj => jobSpecWarnings(obj, ['spec', 'jobTemplate', 'spec'])),
 };
