@@ -47,3 +47,13 @@ export function containerByteWarnings(resources: { limits?: Record<string, unkno
   }
   return out;
 }
+
+/** a claim's (or claim template's) storage request, then limit, as GetWarningsForPersistentVolumeClaimSpec */
+export function claimSpecWarnings(spec: { resources?: { limits?: Record<string, unknown> | null; requests?: Record<string, unknown> | null } | null } | null | undefined, path: string): string[] {
+  const out: string[] = [];
+  for (const kind of ['requests', 'limits'] as const) {
+    const list = spec?.resources?.[kind];
+    if (list && Object.hasOwn(list, 'storage') && isFractionalBytes(list.storage)) out.push(warning(`${path}.resources.${kind}`, 'storage', list.storage));
+  }
+  return out;
+}

@@ -5,7 +5,8 @@
 
 import type { CoreV1PodSpec } from '../../schema/generated/types.ts';
 import { nodeLabelDeprecation, nodeSelectorTermWarnings } from './node-labels.ts';
-import { fractionalByteWarnings } from './fractional-bytes.ts';
+import { claimSpecWarnings, fractionalByteWarnings } from './fractional-bytes.ts';
+import { overlappingPathWarnings } from './volume-paths.ts';
 import { containerWarnings, portWarnings } from './pod-containers.ts';
 
 const deprecatedAnnotations: Array<[string, string]> = [
@@ -69,7 +70,10 @@ export function podWarnings(pod: PodParts, prefix = ''): string[] {
     for (const [json, path, message] of deprecatedVolumes) {
       if (volume[json] != null) out.push(`${at('spec.volumes')}[${i}].${path}: ${message}`);
     }
+    const claim = v.ephemeral?.volumeClaimTemplate;
+    if (claim) out.push(...claimSpecWarnings(claim.spec, `${at('spec.volumes')}[${i}].ephemeral.volumeClaimTemplate.spec`));
   });
+  out.push(...overlappingPathWarnings(spec.volumes as unknown as Array<Record<string, unknown>>));
 
   out.push(...duplicates(spec.hostAliases?.map(a => a.ip) ?? [], i => `${at('spec.hostAliases')}[${i}].ip`, 'ip'));
   const pullSecrets = spec.imagePullSecrets?.map(s => s.name ?? '') ?? [];

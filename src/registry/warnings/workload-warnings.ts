@@ -9,6 +9,7 @@ import { jsonEqual } from '../../api/object.ts';
 import { goJson } from '../../codec/go-json.ts';
 import type { Strategy } from '../strategy.ts';
 import { podWarnings, type PodParts } from './pod-spec.ts';
+import { claimSpecWarnings } from './fractional-bytes.ts';
 
 type Hooks = Pick<Strategy, 'warningsOnCreate' | 'warningsOnUpdate'>;
 
@@ -42,15 +43,14 @@ const none: Check = () => [];
 
 /**
  * a resource whose pod template sits at `path`; `named`: its name starts pod names. `changed`
- * says when an update is checked again; `spec` checks go with the template's (before it),
- * `always` ones after, on every update too.
+ * says when an update is checked again; `spec` checks go with the template's, before it.
  */
-function templateHooks(path: string[], named: boolean, changed: (obj: KubeObject, old: KubeObject) => boolean, spec: Check = none, always: Check = none): Hooks {
+function templateHooks(path: string[], named: boolean, changed: (obj: KubeObject, old: KubeObject) => boolean, spec: Check = none): Hooks {
   const prefix = path.join('.');
   const template = (obj: KubeObject) => [...spec(obj), ...podWarnings(templateAt(obj, path), prefix)];
   return {
-    warningsOnCreate: obj => [...(named ? nameWarning(obj, podNames) : []), ...template(obj), ...always(obj)],
-    warningsOnUpdate: (obj, old) => [...(changed(obj, old) ? template(obj) : []), ...always(obj)],
+    warningsOnCreate: obj => [...(named ? nameWarning(obj, podNames) : []), ...template(obj)],
+    warningsOnUpdate: (obj, old) => (changed(obj, old) ? template(obj) : []),
   };
 }
 
@@ -63,16 +63,27 @@ function jobSpecWarnings(obj: KubeObject, path: string[]): string[] {
   return [`${path.join('.')}: In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail`];
 }
 
-function statefulSetWarnings(obj: KubeObject): string[] {
+/**
+ * a StatefulSet's claim templates and history limit, said on every update too; kube-apiserver
+ * names a claim template's fields `spec.volumeClaimTemplates[i]` on create and
+ * `spec.volumeClaimTemplates[i].Spec` on update
+ */
+function statefulSetWarnings(obj: KubeObject, update: boolean): string[] {
+  const claims = (dig(obj, ['spec', 'volumeClaimTemplates']) ?? []) as Array<{ spec?: Parameters<typeof claimSpecWarnings>[0] }>;
+  const out = claims.flatMap((c, i) => claimSpecWarnings(c?.spec, `spec.volumeClaimTemplates[${i}]${update ? '.Spec' : ''}`));
   const limit = dig(obj, ['spec', 'revisionHistoryLimit']);
-  return typeof limit === 'number' && limit < 0 ? ['spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended'] : [];
+  if (typeof limit === 'number' && limit < 0) out.push('spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended');
+  return out;
 }
 
 /** a resource's hooks by its table name (strategies.ts) */
 export const templateWarningHooks: Record<string, Hooks> = {
   'deployments': templateHooks(spec, true, generationMoved),
   'replicasets': templateHooks(spec, true, generationMoved),
-  'statefulsets': templateHooks(spec, false, generationMoved, none, statefulSetWarnings),
+  'statefulsets': {
+    warningsOnCreate: obj => [...podWarnings(templateAt(obj, spec), 'spec.template'), ...statefulSetWarnings(obj, false)],
+    warningsOnUpdate: (obj, old) => [...(generationMoved(obj, old) ? podWarnings(templateAt(obj, spec), 'spec.template') : []), ...statefulSetWarnings(obj, true)],
+  },
   // a DaemonSet's template generation moves with its template alone
   'daemonsets': templateHooks(spec, false, templateMoved(spec)),
   'replicationcontrollers': {

@@ -143,3 +143,15 @@ test('a negative grace period: a pod gets 1 and no warning, a template keeps it 
   await reg.store.create(reg.info('apps', 'replicasets'), 'default', { metadata: { name: 'rs' }, spec: { selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, spec: { terminationGracePeriodSeconds: -3, containers: [{ name: 'app', image: 'busybox' }] } } } } as unknown as KubeObject, d.opts);
   assert.deepEqual(d.said, ['spec.template.spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1']);
 });
+
+test('a StatefulSet: its claim templates (".Spec" on update, as kube-apiserver names them) on every write', async () => {
+  const info = reg.info('apps', 'statefulsets');
+  const body = { metadata: { name: 'db' }, spec: { serviceName: 'db', selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'app', image: 'busybox' }] } },
+    volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '0.5' } } } }] } } as unknown as KubeObject;
+  const c = collecting();
+  const made = await reg.store.create(info, 'default', body, c.opts);
+  assert.deepEqual(c.said, ['spec.volumeClaimTemplates[0].resources.requests[storage]: fractional byte value "500m" is invalid, must be an integer']);
+  const u = collecting();
+  await reg.store.update(info, 'default', 'db', { ...made, metadata: { ...made.metadata, labels: { a: 'b' } } }, u.opts);
+  assert.deepEqual(u.said, ['spec.volumeClaimTemplates[0].Spec.resources.requests[storage]: fractional byte value "500m" is invalid, must be an integer']);
+});
