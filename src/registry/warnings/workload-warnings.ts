@@ -3,9 +3,8 @@
 // on create and on an update that changed the spec (kube-apiserver compares generations), each
 // under the template's path.
 
-import type { KubeObject } from '../../api/object.ts';
+import { jsonEqual, type KubeObject } from '../../api/object.ts';
 import { dns1123Label } from '../../api/names.ts';
-import { jsonEqual } from '../../api/object.ts';
 import { goJson } from '../../codec/go-json.ts';
 import type { Strategy } from '../strategy.ts';
 import { podWarnings, type PodParts } from './pod-spec.ts';
