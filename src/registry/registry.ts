@@ -52,6 +52,8 @@ export interface WriteOptions {
   user?: Requester;
   /** the API server's admission chain for this write (absent: none runs) */
   admission?: WriteAdmission;
+  /** where the strategy's warnings go (the response's `Warning` header); absent: dropped */
+  warn?: (text: string) => void;
 }
 
 /**

@@ -70,7 +70,7 @@ export class GenericStore implements Registry {
   }
 
   private ctx(info: ResourceInfo, opts?: WriteOptions): StrategyContext {
-    return { info, now: this.clock.now(), random: this.random, listOther: this.deps.listOther, ...(opts?.user ? { user: opts.user } : {}) };
+    return { info, now: this.clock.now(), random: this.random, listOther: this.deps.listOther, ...(opts?.user ? { user: opts.user } : {}), ...(opts?.warn ? { warn: opts.warn } : {}) };
   }
 
   async get(info: ResourceInfo, namespace: string | undefined, name: string, revision?: number, allowStale = false): Promise<KubeObject> {
@@ -141,6 +141,9 @@ export class GenericStore implements Registry {
     for (let attempt = 0; ; attempt++) {
       if (!named) meta.name = generateName(meta.generateName!, this.random);
       this.validate(info, obj, strategy.validateCreate(obj, ctx));
+      // once valid, before admission's validating phase and storage, as kube-apiserver's
+      // BeforeCreate does (dry runs included); a retry with another generated name says each once
+      if (attempt === 0) for (const w of strategy.warningsOnCreate?.(obj, ctx) ?? []) opts.warn?.(w);
       await opts.admit?.(obj);
       await opts.admission?.validate(obj, undefined);
       if (opts.dryRun) {
@@ -259,6 +262,8 @@ export class GenericStore implements Registry {
     }
     if (strategy.tracksGeneration && specChanged(obj, current)) meta.generation = (old.generation ?? 0) + 1;
     this.validate(info, obj, writes ? writes.validate(obj, current, strategy, ctx) : strategy.validateUpdate(obj, current, ctx));
+    // as on create, after validation (a subresource's own writes have strategies that warn of nothing)
+    if (!writes) for (const w of strategy.warningsOnUpdate?.(obj, current, ctx) ?? []) opts.warn?.(w);
     await opts.admit?.(obj, current);
     await opts.admission?.validate(obj, current);
 

@@ -6,6 +6,7 @@ import { namespaceStrategy } from './core/namespaces.ts';
 import { podStrategy } from './core/pods.ts';
 import { serviceStrategy } from './core/services.ts';
 import { workloadStrategy } from './apps/workloads.ts';
+import { templateWarningHooks } from './warnings/workload-warnings.ts';
 import { cronJobStrategy, jobStrategy } from './batch/jobs.ts';
 import { validateImmutableData } from './validation/immutable.ts';
 import { secretStrategy } from './core/secrets.ts';
@@ -47,13 +48,14 @@ const table: Record<string, Strategy> = {
   'rolebindings.rbac.authorization.k8s.io': rbacNames,
   'clusterroles.rbac.authorization.k8s.io': rbacNames,
   'clusterrolebindings.rbac.authorization.k8s.io': rbacNames,
-  'deployments.apps': workloadStrategy('deployments'),
-  'replicasets.apps': workloadStrategy('replicasets'),
-  'statefulsets.apps': workloadStrategy('statefulsets'),
-  'daemonsets.apps': workloadStrategy('daemonsets'),
-  'replicationcontrollers': workloadStrategy('replicationcontrollers'),
-  'jobs.batch': jobStrategy,
-  'cronjobs.batch': cronJobStrategy,
+  'deployments.apps': { ...workloadStrategy('deployments'), ...templateWarningHooks.deployments },
+  'replicasets.apps': { ...workloadStrategy('replicasets'), ...templateWarningHooks.replicasets },
+  'statefulsets.apps': { ...workloadStrategy('statefulsets'), ...templateWarningHooks.statefulsets },
+  'daemonsets.apps': { ...workloadStrategy('daemonsets'), ...templateWarningHooks.daemonsets },
+  'replicationcontrollers': { ...workloadStrategy('replicationcontrollers'), ...templateWarningHooks.replicationcontrollers },
+  'jobs.batch': { ...jobStrategy, ...templateWarningHooks.jobs },
+  'cronjobs.batch': { ...cronJobStrategy, ...templateWarningHooks.cronjobs },
+  'podtemplates': strategyWith(templateWarningHooks.podtemplates!),
   // status.observedGeneration of a budget says which spec the disruption controller counted for
   'poddisruptionbudgets.policy': strategyWith({ tracksGeneration: true }),
   'horizontalpodautoscalers.autoscaling': autoscalerStrategy,

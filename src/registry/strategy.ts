@@ -22,6 +22,8 @@ export interface StrategyContext {
   random: () => number;
   /** look up live objects of another resource (e.g. services read each other's cluster IPs) */
   listOther?: (group: string, resource: string) => Promise<KubeObject[]>;
+  /** a warning for the client (the API server's `Warning` header); absent outside a request */
+  warn?: (text: string) => void;
 }
 
 export interface DeleteDecision {
@@ -68,6 +70,13 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   validateStatusUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
   validateCreate(obj: T, ctx: StrategyContext): FieldError[];
   validateUpdate(obj: T, old: T, ctx: StrategyContext): FieldError[];
+  /**
+   * what kube-apiserver's WarningsOnCreate says of a valid new object (deprecated fields, likely
+   * mistakes): the client prints them, the write goes on
+   */
+  warningsOnCreate?(obj: T, ctx: StrategyContext): string[];
+  /** the same for a valid update of the main resource (not its subresources' own writes) */
+  warningsOnUpdate?(obj: T, old: T, ctx: StrategyContext): string[];
   /** finalizers that keep a deleted object in storage (namespaces add spec.finalizers) */
   finalizersOf(obj: T): string[];
   /** changes made when the object is first marked for deletion (mutates obj) */

@@ -11,9 +11,14 @@ import { writeAdmission } from '../admission/request.ts';
 
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions';
 
-/** the request's admission (the plugin chain, and RBAC's escalation check) and requester, passed to the registry with the other write options */
-export function admission(ctx: RequestContext, deps: HandlerDeps, kind: OptionsKind, dryRun: boolean, manager?: string): Pick<WriteOptions, 'admit' | 'admission' | 'user'> {
-  const out: Pick<WriteOptions, 'admit' | 'admission' | 'user'> = {};
+/**
+ * the request's admission (the plugin chain, and RBAC's escalation check), requester and
+ * warnings (the strategy's, into the Warning header), passed to the registry with the other
+ * write options
+ */
+export function admission(ctx: RequestContext, deps: HandlerDeps, kind: OptionsKind, dryRun: boolean, manager?: string): Pick<WriteOptions, 'admit' | 'admission' | 'user' | 'warn'> {
+  // a write retried on a conflict validates again: each warning is said once
+  const out: Pick<WriteOptions, 'admit' | 'admission' | 'user' | 'warn'> = { warn: text => { if (!ctx.warnings.includes(text)) ctx.warnings.push(text); } };
   if (ctx.admit) out.admit = ctx.admit;
   if (ctx.user) out.user = ctx.user;
   if (deps.admission) out.admission = writeAdmission(ctx, deps.admission, kind, dryRun, manager);

@@ -10,11 +10,14 @@ import { defaultPodSpec } from '../defaults/pod-spec.ts';
 import { defaultRequestsFromLimits } from '../defaults/pod-requests.ts';
 import { computeQosClass } from '../../api/qos.ts';
 import { syncAppArmorAnnotations } from '../defaults/apparmor-annotations.ts';
+import { podWarningHooks } from '../warnings/workload-warnings.ts';
 
 type Pod = CoreV1Pod & KubeObject;
 
 function defaultPod(obj: Pod): void {
   if (!isObject(obj.spec)) return;
+  // Kubernetes reads a negative grace period as 1 (its pod conversion); templates keep theirs
+  if (typeof obj.spec.terminationGracePeriodSeconds === 'number' && obj.spec.terminationGracePeriodSeconds < 0) obj.spec.terminationGracePeriodSeconds = 1;
   defaultPodSpec(obj.spec);
   defaultRequestsFromLimits(obj.spec);
 }
@@ -32,10 +35,11 @@ export const podStrategy = strategyWith<Pod>({
   // after the admission chain's mutating plugins (apiserver/admission), as Kubernetes'
   // PrepareForCreate: Pending, and the QoS class of the resources as the mutating plugins left
   // them (LimitRanger's defaults)
-  admitCreate(obj) {
+  admitCreate(obj, ctx) {
     obj.status = { phase: 'Pending', qosClass: computeQosClass(obj) };
-    syncAppArmorAnnotations(obj);
+    for (const key of syncAppArmorAnnotations(obj)) ctx.warn?.(`metadata.annotations[${key}]: deprecated since v1.30; use the "appArmorProfile" field instead`);
   },
+  ...podWarningHooks,
   validateCreate: obj => [...validatePodSpec(obj.spec, 'spec'), ...validateEphemeralContainers(obj.spec), ...validateNoEphemeralContainersOnCreate(obj.spec)],
   // (ephemeral containers change only through pods/ephemeralcontainers: validatePodSpecUpdate refuses it here)
   validateUpdate: (obj, old) => [...validatePodSpec(obj.spec, 'spec'), ...validateEphemeralContainers(obj.spec), ...validatePodSpecUpdate(obj, old)],

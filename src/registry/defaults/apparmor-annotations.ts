@@ -20,9 +20,15 @@ function fieldFor(annotation: string): CoreV1AppArmorProfile | undefined {
 
 const same = (a: CoreV1AppArmorProfile, b: CoreV1AppArmorProfile | undefined) => !!b && a.type === b.type && (a.localhostProfile ?? null) === (b.localhostProfile ?? null);
 
-export function syncAppArmorAnnotations(pod: CoreV1Pod): void {
+/**
+ * carries the annotations into the fields; returns the annotations the client is told are
+ * deprecated: those copied, and those naming no valid profile (kube-apiserver says so here,
+ * while it still sees the annotation without its field)
+ */
+export function syncAppArmorAnnotations(pod: CoreV1Pod): string[] {
+  const warned: string[] = [];
   const spec = pod.spec;
-  if (!spec || spec.os?.name === 'windows') return;
+  if (!spec || spec.os?.name === 'windows') return warned;
   const annotations = pod.metadata?.annotations ?? {};
   const podProfile = spec.securityContext?.appArmorProfile ?? undefined;
   const containers = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...((spec.ephemeralContainers ?? []) as CoreV1Container[])];
@@ -30,6 +36,11 @@ export function syncAppArmorAnnotations(pod: CoreV1Pod): void {
     const key = prefix + c.name;
     if (!(key in annotations) || c.securityContext?.appArmorProfile) continue;
     const field = fieldFor(annotations[key]!);
-    if (field && !same(field, podProfile)) c.securityContext = { ...c.securityContext, appArmorProfile: field };
+    if (!field) warned.push(key);
+    else if (!same(field, podProfile)) {
+      c.securityContext = { ...c.securityContext, appArmorProfile: field };
+      warned.push(key);
+    }
   }
+  return warned;
 }

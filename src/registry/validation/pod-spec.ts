@@ -89,9 +89,8 @@ export function validatePodSpec(spec: unknown, path: string, allowedRestartPolic
   }
   const dnsPolicies = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
   if (s.dnsPolicy !== undefined && !dnsPolicies.includes(String(s.dnsPolicy))) errs.push(notSupported(`${path}.dnsPolicy`, s.dnsPolicy, dnsPolicies));
-  if (typeof s.terminationGracePeriodSeconds === 'number' && s.terminationGracePeriodSeconds < 0) {
-    errs.push({ type: 'FieldValueInvalid', field: `${path}.terminationGracePeriodSeconds`, value: s.terminationGracePeriodSeconds, detail: 'must be greater than or equal to 0' });
-  }
+  // a negative terminationGracePeriodSeconds is no error, as in Kubernetes: a pod's becomes 1 on
+  // the way in (../core/pods.ts), a template's is warned of (../warnings/pod-spec.ts)
   if (Array.isArray(s.volumes)) {
     const names = new Set<string>();
     s.volumes.forEach((v, i) => {
