@@ -21,6 +21,8 @@ import { authorizationFlags, authorizationOptions } from './authorization-flags.
 import { admissionFlags, admissionOptions } from './admission-flags.ts';
 import { defaultDataDir, runDir, upStateFile, type UpState } from './up-paths.ts';
 import { unmountAllUnder } from '../agent/pods/volumes/host-mounts.ts';
+import { dnsFlags } from './dns-command.ts';
+import { startUpDns } from './up-dns.ts';
 
 interface Runtime {
   state: Omit<UpState, 'pid'>;
@@ -104,6 +106,8 @@ export const upCommand: Command = {
     'node-name': { type: 'string', default: '', description: 'the node\'s name (default: this machine\'s hostname)' },
     'agent-port': { type: 'string', default: '10250', description: 'the node agent\'s HTTPS port (logs, stats); 0 picks a free port' },
     'write-kubeconfig': { type: 'boolean', default: false, description: 'merge the admin kubeconfig into ~/.kube/config as context "orch" and make it current' },
+    'dns-port': { type: 'string', default: '53', description: 'the port cluster DNS listens on, on the pods\' gateway address (else on 127.0.0.1); 0 picks a free port' },
+    ...dnsFlags,
     'feature-gates': featureGatesFlag,
     ...authorizationFlags,
     ...admissionFlags,
@@ -164,6 +168,9 @@ export const upCommand: Command = {
       podLogsDir: join(dataDir, 'pod-logs'),
       staticPodPath: join(dataDir, 'manifests'),
     });
+    // cluster DNS where pods reach this host, before the agent, which names it in their resolv.conf
+    const dns = await startUpDns(values, client, runtime.podGateway, log, say);
+    if (dns) Object.assign(settings, { clusterDNS: [dns.clusterIP], clusterDomain: dns.zone });
     const endpoint = runtime.state.endpoint;
     const kubeconfig = await (await import('../client/kubeconfig.ts')).loadKubeconfig(server.kubeconfigPath);
     let agent;
@@ -182,6 +189,7 @@ export const upCommand: Command = {
       });
     } catch (err) {
       process.stderr.write(`Error: the node agent did not start: ${(err as Error).message}\n`);
+      await dns?.stop();
       await runtime.stop();
       await plane.stop();
       return 1;
@@ -199,6 +207,7 @@ export const upCommand: Command = {
     await signalled();
     say('orch up: stopping');
     await agent.stop();
+    await dns?.stop();
     await runtime.stop();
     // the pods of a runtime orch ran are gone with it, and so go their volumes' mounts (token and
     // secret tmpfs), which would otherwise keep the data dir from being removed; the next start

@@ -42,7 +42,7 @@ function options(over: Partial<ZoneOptions> = {}): ZoneOptions {
 }
 
 const ask = (name: string, type: Question['type'], o = options()) => answerQuestion(o, { name, type, class: 'IN' });
-const data = (list: Answer[]) => list.map(a => `${a.name} ${a.ttl} ${a.type} ${typeof (a as any).data === 'object' ? JSON.stringify((a as any).data) : (a as any).data}`);
+const data = (list: Answer[]) => list.map(a => `${a.name} ${(a as any).ttl} ${a.type} ${typeof (a as any).data === 'object' ? JSON.stringify((a as any).data) : (a as any).data}`);
 const soa = 'cluster.local 5 SOA {"mname":"ns.dns.cluster.local","rname":"hostmaster.cluster.local","serial":1700000000,"refresh":7200,"retry":1800,"expire":86400,"minimum":5}';
 
 test('a ClusterIP Service answers its ClusterIP, authoritatively, with TTL 5', async () => {
