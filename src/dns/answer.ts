@@ -26,8 +26,9 @@ export interface ZoneOptions extends LookupOptions {
   zone: string;
   /** the TTL of every record (CoreDNS's default 5) */
   ttl: number;
-  /** this server's own addresses, to find its Service for NS records */
+  /** this server's own addresses (and port), to find its Service for NS records */
   localIPs: string[];
+  localPort?: number;
   /** a name outside the zone resolved by the host's resolvers (CNAME targets); undefined when that fails */
   upstream(name: string, type: RecordType): Promise<Answer[] | undefined>;
 }
@@ -47,7 +48,7 @@ export function soaRecord(o: ZoneOptions, zone: string): Answer {
 /** what a name has, per query type (A and AAAA see the name servers' own name; SRV leaves out ExternalName CNAMEs) */
 function records(o: ZoneOptions, base: string, zone: string, type: string): Found[] | undefined {
   if (base === 'ns.dns') {
-    return nameServers(o.index, o.localIPs, zone).filter(n => (type === 'A' && isIP(n.ip) === 4) || (type === 'AAAA' && isIP(n.ip) === 6)).map(n => ({ host: n.ip, port: 0, target: n.name }));
+    return nameServers(o.index, o.localIPs, zone, o.localPort).filter(n => (type === 'A' && isIP(n.ip) === 4) || (type === 'AAAA' && isIP(n.ip) === 6)).map(n => ({ host: n.ip, port: 0, target: n.name }));
   }
   const r = parseRequest(base);
   const found = r && findRecords(o, r, zone);
@@ -135,7 +136,7 @@ async function inZone(o: ZoneOptions, q: Question, base: string, zone: string): 
       return { rcode: 'REFUSED', authoritative: false, answers: [], authorities: [], additionals: [] };
     case 'NS':
       if (base === '') {
-        const servers = nameServers(o.index, o.localIPs, zone);
+        const servers = nameServers(o.index, o.localIPs, zone, o.localPort);
         answers = servers.filter((s, i) => servers.findIndex(x => x.name === s.name) === i).map(s => ({ name: qname, type: 'NS', class: 'IN', ttl: o.ttl, data: s.name }));
         additionals = servers.map(s => ({ name: s.name, type: isIP(s.ip) === 6 ? 'AAAA' : 'A', class: 'IN', ttl: o.ttl, data: s.ip }));
         break;

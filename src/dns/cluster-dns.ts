@@ -65,6 +65,7 @@ export async function startClusterDns(o: ClusterDnsOptions): Promise<ClusterDns>
   };
   const listener = await listenDns(o.host, o.port, (msg, udp) => respond(responder, msg, udp), err => o.log.warn('dns: a query failed', { err: String(err) }));
   responder.zone.localIPs = [listener.host];
+  responder.zone.localPort = listener.port;
   for (const inf of informers) inf.start();
   const synced = Promise.all(informers.map(i => i.synced())).then(() => { index.synced = true; });
   o.log.info('cluster DNS listening', { address: `${listener.host}:${listener.port}`, zone: o.zone, upstreams: o.upstreams.map(u => `${u.host}:${u.port}`) });

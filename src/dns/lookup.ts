@@ -89,13 +89,16 @@ export function reverseNames(index: ClusterIndex, ip: string, zone: string): str
 
 /**
  * the name servers of the zone: the Services whose endpoints hold this server's own addresses
- * (kube-dns), by ClusterIP; when none does, the server's addresses under ns.dns.<zone>
+ * (kube-dns), by ClusterIP; when none does, the server's addresses under ns.dns.<zone>. As
+ * CoreDNS finds its own Service by its pod's address
  */
-export function nameServers(index: ClusterIndex, localIPs: string[], zone: string): Array<{ name: string; ip: string }> {
+export function nameServers(index: ClusterIndex, localIPs: string[], zone: string, localPort?: number): Array<{ name: string; ip: string }> {
   const out: Array<{ name: string; ip: string }> = [];
   let found = false;
   for (const local of localIPs) {
     for (const { slice } of index.endpointsByIP(local)) {
+      // on one host other Services' endpoints (the API server's) share the address: the port tells this server's apart
+      if (localPort !== undefined && !slice.ports.some(p => p.port === localPort)) continue;
       found = true;
       const svc = index.service(slice.namespace, slice.service);
       if (!svc) continue;
