@@ -24,7 +24,13 @@ export async function startUpDns(values: Record<string, string | boolean | undef
     process.stderr.write(`Warning: cluster DNS not started on ${host}:${port}: ${(err as Error).message}\n`);
     return undefined;
   }
-  await ensureKubeDnsService(client, dns.host, dns.port);
+  try {
+    await ensureKubeDnsService(client, dns.host, dns.port);
+  } catch (err) {
+    process.stderr.write(`Warning: cluster DNS stopped: the kube-dns Service could not be kept: ${(err as Error).message}\n`);
+    await dns.stop();
+    return undefined;
+  }
   say(`cluster DNS: ${opts.zone} on ${dns.host}:${dns.port}, Service kube-system/kube-dns ${kubeDnsClusterIP}`);
   return { zone: opts.zone, clusterIP: kubeDnsClusterIP, stop: () => dns.stop() };
 }
