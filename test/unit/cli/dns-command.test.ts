@@ -26,6 +26,6 @@ test('bad flags are usage errors in the command\'s words', async () => {
   await assert.rejects(dnsOptions({ 'dns-ttl': '-1' }), (e: Error) => e instanceof UsageError && e.message === 'invalid --dns-ttl "-1"');
   await assert.rejects(dnsOptions({ pods: 'all' }), (e: Error) => e instanceof UsageError && e.message === '--pods must be insecure, verified or disabled, not "all"');
   for (const address of ['0.0.0.0', '::']) {
-    await assert.rejects(dnsCommand.run({ address, port: '0', kubeconfig: '/nonexistent' }), (e: Error) => e instanceof UsageError && e.message === '--address must name one address of this host, not all of them');
+    await assert.rejects(dnsCommand.run({ address, port: '0', kubeconfig: '/nonexistent' }, []), (e: Error) => e instanceof UsageError && e.message === '--address must name one address of this host, not all of them');
   }
 });
