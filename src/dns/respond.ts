@@ -1,5 +1,5 @@
 // One DNS message in, one out: the question answered by the cluster zone or the host's
-// resolvers, the reply fitted to what the client can take over UDP (512 bytes, or its EDNS buffer
+// resolvers, its addresses shuffled, the reply fitted to what the client can take over UDP (512 bytes, or its EDNS buffer
 // size) by leaving out the records that do not fit and setting TC, so that the client asks
 // again over TCP, as miekg/dns's Truncate does for CoreDNS.
 
@@ -41,6 +41,24 @@ function fit(p: Packet, limit: number): Buffer {
   return packet.encode(cut);
 }
 
+/**
+ * address records in a random order, CNAMEs first, as the `loadbalance` plugin of a cluster's
+ * Corefile shuffles every reply, so that clients taking the first address spread over them
+ */
+export function shuffleAddresses(answers: Answer[]): Answer[] {
+  if (answers.filter(a => a.type === 'A' || a.type === 'AAAA').length < 2) return answers;
+  const shuffle = (list: Answer[]) => {
+    for (let i = list.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [list[i], list[j]] = [list[j]!, list[i]!]; }
+    return list;
+  };
+  return [
+    ...answers.filter(a => a.type === 'CNAME'),
+    ...shuffle(answers.filter(a => a.type === 'A' || a.type === 'AAAA')),
+    ...shuffle(answers.filter(a => a.type === 'MX')),
+    ...answers.filter(a => !['CNAME', 'A', 'AAAA', 'MX'].includes(a.type)),
+  ];
+}
+
 /** the EDNS record a reply carries when the query had one: our buffer size, the DO bit echoed */
 function optFor(query: DecodedPacket): Answer[] {
   const opt = (query.additionals ?? []).find(a => a.type === 'OPT');
@@ -66,7 +84,7 @@ export async function respond(r: Responder, raw: Buffer, udp: boolean): Promise<
   const questions = query.questions ?? [];
   const base = (o: Out): Packet => ({
     type: 'response', id: query.id, flags: flags(query, o), questions,
-    answers: o.answers ?? [], authorities: o.authorities ?? [], additionals: [...(o.additionals ?? []), ...optFor(query)],
+    answers: shuffleAddresses(o.answers ?? []), authorities: o.authorities ?? [], additionals: [...(o.additionals ?? []), ...optFor(query)],
   });
   if (query.opcode !== 'QUERY') return fit(base({ rcode: 'NOTIMP' }), limit);
   if (questions.length !== 1) return fit(base({ rcode: 'FORMERR' }), limit);

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as packet from 'dns-packet';
 import type { DecodedPacket } from 'dns-packet';
-import { respond, type Responder } from '../../../src/dns/respond.ts';
+import { respond, shuffleAddresses, type Responder } from '../../../src/dns/respond.ts';
 import { ClusterIndex, serviceView, sliceView } from '../../../src/dns/cluster-index.ts';
 import { Forwarder } from '../../../src/dns/forwarder.ts';
 import { AnswerCache } from '../../../src/dns/answer-cache.ts';
@@ -106,4 +106,16 @@ test('the cache keeps denials for the SOA\'s negative TTL, at most 30 s, and nev
   assert.ok(c.get('nx'));
   now = 30_000;
   assert.equal(c.get('nx'), undefined);
+});
+
+test('addresses come in a random order, CNAMEs first, as the loadbalance plugin shuffles them', () => {
+  const answers: any[] = [{ name: 'x', type: 'CNAME', data: 'y' }, ...Array.from({ length: 5 }, (_, i) => ({ name: 'y', type: 'A', data: `10.0.0.${i}` }))];
+  const orders = new Set<string>();
+  for (let i = 0; i < 50; i++) {
+    const out = shuffleAddresses(answers);
+    assert.equal(out[0].type, 'CNAME');
+    assert.deepEqual(out.map((a: any) => a.data).sort(), answers.map(a => a.data).sort());
+    orders.add(out.map((a: any) => a.data).join());
+  }
+  assert.ok(orders.size > 1);
 });
