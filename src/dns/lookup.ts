@@ -53,12 +53,10 @@ function serviceRecords(o: LookupOptions, svc: ServiceView, r: RecordRequest, zo
     }
     return found ? out : undefined;
   }
-  const out: Found[] = [];
-  for (const p of svc.ports as PortView[]) {
-    if (!portMatches(r, p)) continue;
-    for (const ip of svc.clusterIPs) out.push({ host: ip, port: p.port, target: svcName });
-  }
-  return out.length ? out : undefined;
+  // a matching port makes the name exist, with or without an address yet
+  const ports = (svc.ports as PortView[]).filter(p => portMatches(r, p));
+  if (!ports.length) return undefined;
+  return ports.flatMap(p => svc.clusterIPs.map(ip => ({ host: ip, port: p.port, target: svcName })));
 }
 
 function podRecords(o: LookupOptions, r: RecordRequest, zone: string): Found[] | undefined {
