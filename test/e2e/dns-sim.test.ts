@@ -112,6 +112,11 @@ test('cluster DNS answers dig as CoreDNS does', requires(digMissing || (!kubectl
   assert.ok(hosts.stdout.includes(`${db0}\tdb-0.db.default.svc.cluster.local\tdb-0\n`), hosts.stdout);
   assert.ok(hosts.stdout.endsWith('\n# Entries added by HostAliases.\n10.1.2.3\tfoo.local\tbar.local\n'), hosts.stdout);
 
+  // orch up's agent names the kube-dns Service in the pods' resolv.conf
+  const resolv = await kubectl(k, kubeconfig, ['exec', 'db-0', '--', 'cat', '/etc/resolv.conf']);
+  assert.equal(resolv.code, 0, resolv.stderr);
+  assert.match(resolv.stdout, /^search default\.svc\.cluster\.local svc\.cluster\.local cluster\.local\b.*\nnameserver 10\.96\.0\.10\noptions ndots:5\n$/);
+
   // too large for 512 bytes: TC over UDP, the whole answer over TCP (dig retries there by itself)
   const truncated = await dig('+noedns', '+ignore', 'many.default.svc.cluster.local', 'A');
   assert.match(truncated, /flags: qr aa tc rd;/);

@@ -81,6 +81,15 @@ test('NODATA (NOERROR, no answers, the SOA) for a name without records of the ty
   }
 });
 
+test('a ClusterIP Service not yet given its address exists without records (NODATA)', async () => {
+  const o = options();
+  o.index.setService(serviceView({ metadata: { name: 'new', namespace: 'default' }, spec: { ports: [{ name: 'http', port: 80 }] } }));
+  const r = await ask('new.default.svc.cluster.local', 'A', o);
+  assert.equal(r?.rcode, 'NOERROR');
+  assert.deepEqual(r!.answers, []);
+  assert.equal((await ask('_other._tcp.new.default.svc.cluster.local', 'SRV', o))?.rcode, 'NXDOMAIN');
+});
+
 test('before the informers have listed, a missing name is SERVFAIL rather than NXDOMAIN', async () => {
   const o = options();
   o.index.synced = false;
