@@ -32,6 +32,7 @@ import type { RuntimeProbe } from './runtime-probe.ts';
 import { healthRegistry, type HealthRegistry } from './server/health.ts';
 import { startAgentServer, startHealthzServer } from './server/https-server.ts';
 import { servingCert } from './server/serving-cert.ts';
+import { startServingCertificates } from './certificates/serving-manager.ts';
 import { swapOnBytes, swapStartupProblem } from './swap.ts';
 import { startWatchdog } from './watchdog.ts';
 import { statsCollector } from './stats/collector.ts';
@@ -79,6 +80,8 @@ export interface AgentSettings {
   registerWithTaints?: Taint[];
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
+  /** the serving certificate through a kubelet-serving CSR instead of a self-signed pair */
+  serverTLSBootstrap?: boolean;
   authentication?: { x509?: { clientCAFile?: string } };
   failSwapOn?: boolean;
   featureGates?: Record<string, boolean>;
@@ -135,6 +138,8 @@ export interface Agent {
   health: HealthRegistry;
   port: number;
   healthzPort?: number;
+  /** with serverTLSBootstrap: resolves once the endpoint has a certificate from the cluster */
+  servingCertificate?: Promise<void>;
   reporter?: StatusReporter;
   pods?: PodManager;
   stop(): Promise<void>;
@@ -184,7 +189,13 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
 
   const clientCA = s.authentication?.x509?.clientCAFile ? await readFile(s.authentication.x509.clientCAFile, 'utf8') : (opts.clusterCA ?? '');
   const addressesNow = () => nodeAddresses({ hostname: nodeName, nodeIPs: opts.nodeIPs, interfaces: networkInterfaces() });
-  const serving = await servingCert({ certFile: s.tlsCertFile, keyFile: s.tlsPrivateKeyFile, certDir: opts.certDir, nodeName, addresses: addressesNow().filter(a => a.type !== 'Hostname').map(a => a.address) });
+  // serverTLSBootstrap: the cluster certifies the endpoint (a CSR), and there is no self-signed pair
+  const bootstrapServing = !!s.serverTLSBootstrap && !!apiClient;
+  const servingCsr = bootstrapServing ? await startServingCertificates({
+    client: apiClient, nodeName, addresses: addressesNow, certDir: opts.certDir, log: log.with({ component: 'serving-certificate' }),
+    initial: s.tlsCertFile && s.tlsPrivateKeyFile ? { cert: await readFile(s.tlsCertFile, 'utf8'), key: await readFile(s.tlsPrivateKeyFile, 'utf8') } : undefined,
+  }) : undefined;
+  const serving = servingCsr ?? await servingCert({ certFile: s.tlsCertFile, keyFile: s.tlsPrivateKeyFile, certDir: opts.certDir, nodeName, addresses: addressesNow().filter(a => a.type !== 'Hostname').map(a => a.address) });
   const verboseLines = () => kernel.map(k => `[${k.supported ? '+' : '-'}]kernel ${k.feature} (${k.requirement}${k.observed ? `; here ${k.observed}` : ''})`);
   const server = await startAgentServer({ address: s.address, port: s.port, serving, clientCA, health, verboseLines, log });
   const healthz = s.healthzPort ? await startHealthzServer(s.healthzBindAddress ?? '127.0.0.1', s.healthzPort, health) : undefined;
@@ -325,6 +336,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     health,
     port: server.port,
     healthzPort: healthz?.port,
+    servingCertificate: servingCsr?.ready,
     reporter,
     pods,
     async stop() {
@@ -333,6 +345,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       gc?.stop();
       localVolumes?.stop();
       watchdog?.stop();
+      servingCsr?.stop();
       await pods?.stop();
       reporter?.stop();
       lease?.stop();

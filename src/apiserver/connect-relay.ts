@@ -10,7 +10,7 @@ import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { badRequest, internalError, StatusError } from '../api/status.ts';
-import type { NodeClientTls } from './node-stream.ts';
+import { goTlsError, nodeTlsOptions, type NodeClientTls } from './node-tls.ts';
 
 
 // hop-by-hop headers a proxy does not forward, except the two an upgrade is made of
@@ -40,9 +40,7 @@ export function relayUpgrade(up: UpgradeRequest, url: string, tls: NodeClientTls
   if (!tls) throw internalError(new Error('no client certificate for node agents'));
   const target = new URL(url);
   return new Promise<void>((resolve, reject) => {
-    // the agent's serving certificate is its own unless the cluster signed one: as for logs, it
-    // is not verified (kube-apiserver without --kubelet-certificate-authority)
-    const out = https.request(url, { method: up.method, headers: forwardedHeaders(up.headers), cert: tls.cert, key: tls.key, rejectUnauthorized: false, agent: false });
+    const out = https.request(url, { method: up.method, headers: forwardedHeaders(up.headers), ...nodeTlsOptions(tls), agent: false });
     out.on('upgrade', (res, agentSocket, agentHead) => {
       up.socket.write(rawHead(101, res.statusMessage || 'Switching Protocols', res.rawHeaders));
       if (agentHead.length) up.socket.write(agentHead);
@@ -88,7 +86,7 @@ export function relayUpgrade(up: UpgradeRequest, url: string, tls: NodeClientTls
     out.on('error', err => {
       const e = err as NodeJS.ErrnoException;
       const dialed = `${target.hostname.replace(/^\[(.*)\]$/, '$1')}:${target.port}`;
-      const why = e.code === 'ECONNREFUSED' ? `dial tcp ${dialed}: connect: connection refused` : e.message;
+      const why = e.code === 'ECONNREFUSED' ? `dial tcp ${dialed}: connect: connection refused` : goTlsError(e, target.hostname) ?? e.message;
       reject(new StatusError(500, 'InternalError', `error dialing backend: ${why}`));
     });
     out.end();

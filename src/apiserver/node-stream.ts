@@ -5,17 +5,16 @@
 import https from 'node:https';
 import { badRequest, internalError, StatusError } from '../api/status.ts';
 import type { RequestContext } from './context.ts';
+import { goTlsError, nodeTlsOptions, type NodeClientTls } from './node-tls.ts';
 
-export interface NodeClientTls { cert: string; key: string }
+export type { NodeClientTls };
 
 export async function streamFromNode(ctx: RequestContext, url: string, contentType: string, tls: NodeClientTls | undefined): Promise<void> {
   if (!tls) throw internalError(new Error('no client certificate for node agents'));
   const target = new URL(url);
   const dialed = `${target.hostname.replace(/^\[(.*)\]$/, '$1')}:${target.port}`;
   await new Promise<void>((resolve, reject) => {
-    // the agent's serving certificate is its own unless the cluster signed one: like
-    // kube-apiserver without --kubelet-certificate-authority, it is not verified
-    const req = https.request(url, { method: 'GET', cert: tls.cert, key: tls.key, rejectUnauthorized: false, signal: ctx.signal }, res => {
+    const req = https.request(url, { method: 'GET', ...nodeTlsOptions(tls), signal: ctx.signal }, res => {
       const code = res.statusCode ?? 500;
       if (code !== 200) {
         let body = '';
@@ -36,7 +35,7 @@ export async function streamFromNode(ctx: RequestContext, url: string, contentTy
     req.on('error', err => {
       if (ctx.signal.aborted) return resolve();
       const e = err as NodeJS.ErrnoException;
-      const why = e.code === 'ECONNREFUSED' ? `dial tcp ${dialed}: connect: connection refused` : e.message;
+      const why = e.code === 'ECONNREFUSED' ? `dial tcp ${dialed}: connect: connection refused` : goTlsError(e, target.hostname) ?? e.message;
       reject(new StatusError(500, 'InternalError', `Get "${url}": ${why}`));
     });
     req.end();

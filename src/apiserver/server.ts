@@ -37,7 +37,7 @@ export interface ApiServerOptions {
   log: Logger;
   tls: { cert: string; key: string; ca: string };
   /** the client certificate for requests to node agents */
-  nodeClientTls?: { cert: string; key: string };
+  nodeClientTls?: import('./node-tls.ts').NodeClientTls;
   now?: () => Date;
   /** bounds of the server-chosen watch timeout, in seconds */
   minWatchTimeoutSeconds?: number;

@@ -3,6 +3,7 @@
 
 import type { FeatureGates } from '../api/feature-gates.ts';
 import { hostname, networkInterfaces } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../api/log.ts';
 import { createCatalog } from '../schema/catalog.ts';
@@ -23,6 +24,7 @@ import { enabledAdmissionPlugins, type AdmissionFlags } from './admission/option
 import { buildAdmissionChain } from './admission/chain.ts';
 import { readAdmissionConfig } from './admission/config-file.ts';
 import { ensureDefaultStorageClass, ensureKubernetesEndpoints, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
+import { ensureSystemPriorityClasses } from './bootstrap-priority-classes.ts';
 
 export interface ServerConfig {
   dataDir: string;
@@ -49,6 +51,11 @@ export interface ServerConfig {
   authentication?: AuthenticationFlags;
   /** `--enable-admission-plugins` / `--disable-admission-plugins` (default: kube-apiserver's default-on plugins) */
   admission?: AdmissionFlags;
+  /**
+   * `--kubelet-certificate-authority`: a PEM file; node agents' serving certificates are verified
+   * against it (read once the certificates exist, so it may name the cluster CA's own file)
+   */
+  kubeletCertificateAuthority?: string;
   log: Logger;
 }
 
@@ -98,6 +105,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const pkiDone = health.addPostStartHook('generate-certificates');
   const pki = await ensurePki(cfg.dataDir, { hosts: [hostname()], ips: cfg.bindAddress === '0.0.0.0' || cfg.bindAddress === '::' ? [] : [cfg.bindAddress], certDir: cfg.certDir, log });
   pkiDone();
+  const kubeletCA = cfg.kubeletCertificateAuthority ? await readFile(cfg.kubeletCertificateAuthority, 'utf8') : undefined;
   const authentication = await setupAuthentication(cfg.authentication ?? {}, { registry: store, catalog, certDir: cfg.certDir ?? join(cfg.dataDir, 'pki') });
 
   // RBAC reads its roles and bindings from the watch cache; the defaults are in place and read
@@ -107,7 +115,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   rbacDone();
   const admission = buildAdmissionChain(admissionPlugins, { registry: store, catalog, authorizer: authz.authorization.authorizer, now: () => new Date(), random: Math.random, features: cfg.features, log, pluginConfig });
   log.info('admission plugins', { order: admission.names.join(',') });
-  const server = createApiServer({ admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey } });
+  const server = createApiServer({ admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;
@@ -125,6 +133,9 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   await ensureKubernetesEndpoints(store, catalog, advertiseAddress(cfg.bindAddress), port);
   await ensureDefaultStorageClass(store, catalog);
   bootDone();
+  const priorityDone = health.addPostStartHook('scheduling/bootstrap-system-priority-classes');
+  await ensureSystemPriorityClasses(store, catalog);
+  priorityDone();
   const compactionMs = cfg.compactionIntervalMs ?? 5 * 60_000;
   const compactor = compactionMs > 0 ? startCompactor(storage, { intervalMs: compactionMs, retentionMs: compactionMs, log, revisionBefore: (backend as { revisionBefore?: (ms: number) => number }).revisionBefore?.bind(backend) }) : undefined;
   log.info('server ready', { url, ms: Date.now() - started });

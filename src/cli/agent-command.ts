@@ -12,6 +12,7 @@ import { loadKubeconfig } from '../client/kubeconfig.ts';
 import { createClient } from '../client/rest.ts';
 import { flag, signalled, verbosityFlag, type Command } from './command.ts';
 import { startClientCertificates } from '../agent/certificates/client-manager.ts';
+import { releaseCompileCache } from './compile-cache.ts';
 
 /** the CA a kubeconfig trusts, which the agent's endpoint trusts for client certificates too */
 async function clusterCAOf(path: string): Promise<string | undefined> {
@@ -116,6 +117,7 @@ export const agentCommand: Command = {
       await lock?.release();
       return 1;
     }
+    releaseCompileCache();
     process.stdout.write(`orch agent running: node ${agent.nodeName}, port ${agent.port}${client || connect ? '' : ' (standalone)'}\n`);
     await new Promise<void>(done => {
       void signalled().then(done);

@@ -1,6 +1,6 @@
 // The `orch` command: subcommand dispatch only.
 
-import { flushCompileCache } from 'node:module';
+import { releaseCompileCache } from './compile-cache.ts';
 import { helpText, runCommand, type Command } from './command.ts';
 import { serverCommand } from './server-command.ts';
 import { controllerManagerCommand } from './controller-manager-command.ts';
@@ -44,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Error: unknown command "${name}"\n\n${usage()}`);
     return 2;
   }
+  releaseCompileCache();
   return runCommand(cmd, rest);
 }
 
@@ -52,5 +53,5 @@ const code = await main(process.argv.slice(2));
 // been stopped, and timers or idle connections left behind (a controller's requeue a minute
 // away) must not hold the process open. Output is flushed first.
 process.exitCode = code;
-flushCompileCache();
+releaseCompileCache();
 process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));

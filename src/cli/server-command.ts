@@ -11,6 +11,7 @@ import { parseDuration } from '../api/duration.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { startControlPlane, type ControlPlane } from './control-plane.ts';
 import { authenticationFlags, authenticationOptions } from './authentication-flags.ts';
+import { releaseCompileCache } from './compile-cache.ts';
 
 export const serverCommand: Command = {
   name: 'server',
@@ -29,6 +30,7 @@ export const serverCommand: Command = {
     'cert-dir': { type: 'string', default: '', description: 'directory of the cluster CA and server certificates (default <data-dir>/pki); made on first start, read by later ones: point every server sharing an etcd at the same one' },
     'runtime-config': { type: 'string', default: '', description: 'enable or disable API group versions, e.g. api/beta=true,coordination.k8s.io/v1beta1=false' },
     'livez-grace-period': { type: 'string', default: '0s', description: 'time after start during which livez ignores unfinished start-up hooks' },
+    'kubelet-certificate-authority': { type: 'string', default: '', description: 'a PEM file of the CA that node agents\' serving certificates are verified against (default: not verified)' },
     'shutdown-delay-duration': { type: 'string', default: '0s', description: 'on SIGTERM, keep serving (readyz failing) this long before stopping' },
     'etcd-compaction-interval': { type: 'string', default: '5m', description: 'history kept for watches and reads at past versions; compaction runs this often (0 disables it)' },
     'watch-bookmark-interval': { type: 'string', default: '1m', description: 'how often watches that allow bookmarks get one' },
@@ -74,6 +76,7 @@ export const serverCommand: Command = {
           },
           certDir: String(values['cert-dir'] ?? '') ? resolve(String(values['cert-dir'])) : undefined,
           authentication: authenticationOptions(values),
+          kubeletCertificateAuthority: String(values['kubelet-certificate-authority'] ?? '') ? resolve(String(values['kubelet-certificate-authority'])) : undefined,
           livezGracePeriodMs: livez, shutdownDelayMs: shutdownDelay, compactionIntervalMs: compaction, bookmarkIntervalMs: bookmarks, features, log,
         },
         controllers,
@@ -84,6 +87,7 @@ export const serverCommand: Command = {
       process.stderr.write(`Error: ${(err as Error).message}\n`);
       return 1;
     }
+    releaseCompileCache();
     process.stdout.write(`orch server listening on ${plane.server.url}\nkubeconfig: ${plane.server.kubeconfigPath}\n`);
     await new Promise<void>(done => {
       const stop = (sig: string) => {

@@ -23,6 +23,7 @@ import { defaultDataDir, runDir, upStateFile, type UpState } from './up-paths.ts
 import { unmountAllUnder } from '../agent/pods/volumes/host-mounts.ts';
 import { dnsFlags } from './dns-command.ts';
 import { startUpDns } from './up-dns.ts';
+import { releaseCompileCache } from './compile-cache.ts';
 
 interface Runtime {
   state: Omit<UpState, 'pid'>;
@@ -131,7 +132,8 @@ export const upCommand: Command = {
     let plane;
     try {
       plane = await startControlPlane({
-        server: { dataDir, port, bindAddress: String(values['bind-address']), features, log, ...authorizationOptions(values), ...admission },
+        // the node's serving certificate comes from the cluster CA (below), so the API server verifies it
+        server: { dataDir, port, bindAddress: String(values['bind-address']), features, log, ...authorizationOptions(values), ...admission, kubeletCertificateAuthority: join(dataDir, 'pki', 'ca.crt') },
         // every controller with kube-controller-manager's defaults; local-path volumes in the data dir
         controllers: controllerOptions({ ...Object.fromEntries(Object.entries(controllerFlags).map(([k, f]) => [k, f.default])), 'local-path-dir': join(dataDir, 'storage') }),
         schedulerNames: ['default-scheduler'],
@@ -167,10 +169,14 @@ export const upCommand: Command = {
       containerRuntimeEndpoint: runtime.state.endpoint,
       podLogsDir: join(dataDir, 'pod-logs'),
       staticPodPath: join(dataDir, 'manifests'),
+      // the endpoint certified by the cluster through a CSR, which this process approves for its own node
+      serverTLSBootstrap: true,
     });
     // cluster DNS where pods reach this host, before the agent, which names it in their resolv.conf
     const dns = await startUpDns(values, client, runtime.podGateway, log, say);
     if (dns) Object.assign(settings, { clusterDNS: [dns.clusterIP], clusterDomain: dns.zone });
+    const { startNodeServingApprover } = await import('../controllers/certificates/node-serving-approver.ts');
+    let approver: { stop(): void } | undefined;
     const endpoint = runtime.state.endpoint;
     const kubeconfig = await (await import('../client/kubeconfig.ts')).loadKubeconfig(server.kubeconfigPath);
     let agent;
@@ -178,7 +184,10 @@ export const upCommand: Command = {
       agent = await startAgent({
         settings,
         // the node acts as itself (system:node:<name>), so the Node authorizer bounds it
-        connect: nodeName => nodeClient(server, join(dataDir, 'agent', 'pki'), nodeName),
+        connect: nodeName => {
+          approver = startNodeServingApprover(client, nodeName, log.with({ component: 'serving-approver' }));
+          return nodeClient(server, join(dataDir, 'agent', 'pki'), nodeName);
+        },
         clusterCA: kubeconfig.ca?.toString('utf8'),
         hostnameOverride: String(values['node-name'] ?? '') || undefined,
         rootDir: join(dataDir, 'agent'),
@@ -190,12 +199,19 @@ export const upCommand: Command = {
     } catch (err) {
       process.stderr.write(`Error: the node agent did not start: ${(err as Error).message}\n`);
       await dns?.stop();
+      approver?.stop();
       await runtime.stop();
       await plane.stop();
       return 1;
     }
     await nodeReady(client, agent.nodeName);
+    // logs, exec and port-forward reach the node once its endpoint has the cluster's certificate
+    let waited: NodeJS.Timeout | undefined;
+    const certified = await Promise.race([agent.servingCertificate?.then(() => true), new Promise<false>(r => { waited = setTimeout(() => r(false), 30_000); })]);
+    clearTimeout(waited);
+    if (certified === false) say('warning: the node\'s serving certificate request is not approved yet (kubectl get csr); logs, exec and port-forward fail until it is');
     say(`node ${agent.nodeName} Ready (${since()})`);
+    releaseCompileCache();
     await writeFile(upStateFile(dataDir), JSON.stringify({ pid: process.pid, ...runtime.state } satisfies UpState), { mode: 0o600 });
     if (values['write-kubeconfig']) {
       const path = await writeUserKubeconfig(server.kubeconfigPath);
@@ -208,6 +224,7 @@ export const upCommand: Command = {
     say('orch up: stopping');
     await agent.stop();
     await dns?.stop();
+    approver?.stop();
     await runtime.stop();
     // the pods of a runtime orch ran are gone with it, and so go their volumes' mounts (token and
     // secret tmpfs), which would otherwise keep the data dir from being removed; the next start

@@ -12,6 +12,9 @@ export interface ClientConfig {
   cert?: Buffer;
   key?: Buffer;
   token?: string;
+  /** where cert and key were read from, when files (not inline data): read again as client-go does */
+  certFile?: string;
+  keyFile?: string;
   /** check the server certificate against this name instead of the URL's host */
   tlsServerName?: string;
   insecureSkipTLSVerify?: boolean;
@@ -49,7 +52,8 @@ export async function parseKubeconfig(text: string, opts: { baseDir?: string; co
   if (!server) throw new Error(`${where}: cluster ${JSON.stringify(clusterName)} has no server`);
   const user = (ctx.user !== undefined ? entry(kc.users, String(ctx.user), 'user') : undefined) ?? {};
 
-  const file = (p: string) => readFile(opts.baseDir && !isAbsolute(p) ? join(opts.baseDir, p) : p);
+  const resolved = (p: string) => (opts.baseDir && !isAbsolute(p) ? join(opts.baseDir, p) : p);
+  const file = (p: string) => readFile(resolved(p));
   const data = async (inline: unknown, path: unknown): Promise<Buffer | undefined> => {
     const s = str(inline);
     if (s) return Buffer.from(s, 'base64');
@@ -66,6 +70,11 @@ export async function parseKubeconfig(text: string, opts: { baseDir?: string; co
   if (ca) cfg.ca = ca;
   if (cert) cfg.cert = cert;
   if (key) cfg.key = key;
+  const certPath = str(user['client-certificate']), keyPath = str(user['client-key']);
+  if (cert && key && !str(user['client-certificate-data']) && !str(user['client-key-data']) && certPath && keyPath) {
+    cfg.certFile = resolved(certPath);
+    cfg.keyFile = resolved(keyPath);
+  }
   if (token) cfg.token = token;
   const serverName = str(cluster['tls-server-name']);
   if (serverName) cfg.tlsServerName = serverName;

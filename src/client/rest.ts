@@ -5,6 +5,7 @@ import { ApiError, apiErrorFromResponse } from './api-error.ts';
 import type { ClientConfig } from './kubeconfig.ts';
 import { resourcePath, withQuery, type Query } from './paths.ts';
 import { createTransport, type Credentials } from './transport.ts';
+import { reloadCertFiles } from './cert-files.ts';
 import { openWatch, type WatchEvent, type WatchHandle } from './watch.ts';
 
 export { ApiError, resourcePath, withQuery };
@@ -50,6 +51,8 @@ export interface ClientOptions {
   requestTimeoutMs?: number;
   maxSockets?: number;
   userAgent?: string;
+  /** how often a certificate named by files is read again; default 5 minutes, as client-go */
+  certReloadMs?: number;
 }
 
 export function createClient(cfg: ClientConfig, opts: ClientOptions = {}): Client {
@@ -57,6 +60,9 @@ export function createClient(cfg: ClientConfig, opts: ClientOptions = {}): Clien
   const timeout = opts.requestTimeoutMs ?? 60_000;
   const userAgent = opts.userAgent ?? 'orch-client';
   const watches = new Set<WatchHandle>();
+  const reload = cfg.certFile && cfg.keyFile && cfg.cert
+    ? reloadCertFiles({ certFile: cfg.certFile, keyFile: cfg.keyFile }, cfg.cert, c => transport.setCredentials(c), opts.certReloadMs)
+    : undefined;
 
   async function request<T>(method: string, path: string, body?: unknown, ro: RequestOptions = {}): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent, ...ro.headers };
@@ -90,6 +96,7 @@ export function createClient(cfg: ClientConfig, opts: ClientOptions = {}): Clien
     },
     setCredentials(c) { transport.setCredentials(c); },
     close() {
+      reload?.stop();
       for (const w of [...watches]) w.stop();
       transport.close();
     },

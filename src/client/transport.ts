@@ -12,6 +12,7 @@ import http2 from 'node:http2';
 import type { Readable } from 'node:stream';
 import { createSecureContext } from 'node:tls';
 import type { ClientConfig } from './kubeconfig.ts';
+import { certFingerprint } from './cert-files.ts';
 
 const idempotent = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
@@ -32,8 +33,10 @@ export interface Transport {
   /** a bodiless request whose response the caller reads as a stream; close() abandons it */
   stream(method: string, path: string, headers: Record<string, string>, handlers: StreamHandlers): { close(): void };
   /**
-   * new credentials from now on (a rotated client certificate, a refreshed token): requests
-   * already sent finish as they are, new ones go over new connections when the certificate changed
+   * new credentials from now on (a rotated client certificate, a refreshed token). A new
+   * certificate closes the connections made with the old one, as client-go's and the kubelet's
+   * rotation does (CloseAll): open streams (watches) end at once, so that their owners open them
+   * again as the new identity; requests already sent are answered first, within a minute.
    */
   setCredentials(c: Credentials): void;
   close(): void;
@@ -44,8 +47,11 @@ export interface Credentials { cert?: Buffer; key?: Buffer; token?: string }
 interface Connection {
   send: Transport['send'];
   stream: Transport['stream'];
-  /** later requests use fresh connections (and so the current TLS context) */
-  renew(): void;
+  /**
+   * later requests use fresh connections (and so the current TLS context); the streams open on
+   * the old ones end now, and what else they carry gets `graceMs` to finish
+   */
+  renew(graceMs?: number): void;
   close(): void;
 }
 
@@ -93,7 +99,8 @@ export function createTransport(cfg: ClientConfig, opts: { maxSockets?: number }
     },
     setCredentials(c) {
       if (c.token !== undefined) target.auth.authorization = `Bearer ${c.token}`;
-      if (c.cert && c.key && secure) {
+      // the same certificate again (read back from the file it was just written to) changes nothing
+      if (c.cert && c.key && secure && (certFingerprint(c.cert) ?? 'new') !== certFingerprint(tlsMaterial.cert)) {
         tlsMaterial = { ...tlsMaterial, cert: c.cert, key: c.key };
         target.tls.secureContext = createSecureContext(tlsMaterial);
         conn.renew();
@@ -120,8 +127,13 @@ function collect(body: Readable, statusCode: number, headers: IncomingHttpHeader
   body.on('error', reject);
 }
 
+/** how long requests sent with an old certificate may take to be answered before their connection goes */
+const renewGraceMs = 60_000;
+
 function http2Connection(t: Target, notSpoken: () => void): Connection {
   let session: http2.ClientHttp2Session | undefined;
+  // the long-lived streams (watches) of each session, which a renewal ends
+  const streams = new WeakMap<http2.ClientHttp2Session, Set<http2.ClientHttp2Stream>>();
   let open = 0;
   let closed = false;
   let fellBack = false;
@@ -183,7 +195,11 @@ function http2Connection(t: Target, notSpoken: () => void): Connection {
       return attempt(false);
     },
     stream(method, path, headers, handlers) {
-      const { req } = request(method, path, headers, true);
+      const { s, req } = request(method, path, headers, true);
+      let open = streams.get(s);
+      if (!open) streams.set(s, open = new Set());
+      open.add(req);
+      req.once('close', () => open.delete(req));
       req.on('response', h => {
         const { ':status': status, ...rest } = h;
         handlers.onResponse({ statusCode: Number(status), headers: rest as IncomingHttpHeaders, body: req });
@@ -191,11 +207,14 @@ function http2Connection(t: Target, notSpoken: () => void): Connection {
       req.on('error', err => handlers.onError(err));
       return { close: () => { if (!req.destroyed) req.close(http2.constants.NGHTTP2_CANCEL); } };
     },
-    renew() {
-      // streams open on the old session (watches) run to their end; new ones open a new session
+    renew(graceMs = renewGraceMs) {
       const old = session;
       session = undefined;
-      old?.close();
+      if (!old) return;
+      for (const req of streams.get(old) ?? []) if (!req.destroyed) req.close(http2.constants.NGHTTP2_CANCEL);
+      // no new streams on it; it closes once the requests in flight are answered, or at the grace's end
+      old.close();
+      setTimeout(() => { if (!old.destroyed) old.destroy(); }, graceMs).unref();
     },
     close() {
       closed = true;
@@ -236,12 +255,14 @@ function http1(t: Target, maxSockets: number): Connection {
       req.end();
       return { close: () => req.destroy() };
     },
-    renew() {
-      // the old agents' sockets finish what they carry; idle ones go after a minute
-      const old = [agent, watchAgent];
+    renew(graceMs = renewGraceMs) {
+      // watches (each on a socket of its own) end now; the other requests' sockets finish what
+      // they carry, and go at the grace's end
+      const old = agent;
+      watchAgent.destroy();
       agent = makeAgent(maxSockets);
       watchAgent = makeAgent(Infinity);
-      setTimeout(() => { for (const a of old) a.destroy(); }, 60_000).unref();
+      setTimeout(() => old.destroy(), graceMs).unref();
     },
     close() {
       agent.destroy();

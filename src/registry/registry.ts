@@ -55,8 +55,9 @@ export interface WriteOptions {
 }
 
 /**
- * Admission as the generic store calls it, at kube-apiserver's points: `mutate` once the object
- * is prepared (on updates, once the stored object is read) and before it is validated,
+ * Admission as the generic store calls it, at kube-apiserver's points: `mutate` once the body
+ * has its defaults and managedFields, before the system fields are filled (uid,
+ * creationTimestamp, a generated name; on updates, carried over from the stored object),
  * `validate` after the strategy's validation and before storage, dry runs included. `old` is
  * absent on creates (an update that creates, an apply that creates, is a create).
  */

@@ -101,26 +101,37 @@ export class GenericStore implements Registry {
     const strategy = this.strategy(info);
     const obj = deepClone(body);
     obj.metadata ??= {};
-    const meta = obj.metadata;
     if (info.namespaced) {
-      meta.namespace = namespace;
+      obj.metadata.namespace = namespace;
     } else {
-      delete meta.namespace;
+      delete obj.metadata.namespace;
     }
     const ctx = this.ctx(info, opts);
     const now = rfc3339(ctx.now);
+    obj.apiVersion = apiVersionOf(info.group, info.version);
+    obj.kind = info.kind;
+    if (hasStatusSubresource(info) && !strategy.keepsStatusOnCreate) delete obj.status;
+    await strategy.prepareForCreate(obj, ctx);
+    this.recordManager(info, undefined, obj, opts, now);
+    const unmutated = opts.admission ? deepClone(obj) : undefined;
+    await opts.admission?.mutate(obj, undefined);
+    if (unmutated && !jsonEqual(unmutated, obj)) {
+      // what the mutating phase added gets its defaults, and server-owned fields it set are
+      // reset, as kube-apiserver defaults a patched object and prepares it after admission
+      if (hasStatusSubresource(info) && !strategy.keepsStatusOnCreate) delete obj.status;
+      await strategy.prepareForCreate(obj, ctx);
+    }
+    // the system fields (and a generated name, below) come after the mutating phase, as
+    // kube-apiserver's store fills them after its handler ran mutating admission: webhooks and
+    // mutating policies see no uid or creationTimestamp, the validating phase sees both
+    const meta = obj.metadata ??= {};
+    this.ensureNamespace(info, meta, namespace);
     meta.uid = this.uid();
     meta.creationTimestamp = now;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
     delete meta.resourceVersion;
     if (strategy.tracksGeneration) meta.generation = 1; else delete meta.generation;
-    obj.apiVersion = apiVersionOf(info.group, info.version);
-    obj.kind = info.kind;
-    if (hasStatusSubresource(info) && !strategy.keepsStatusOnCreate) delete obj.status;
-    await strategy.prepareForCreate(obj, ctx);
-    this.recordManager(info, undefined, obj, opts, now);
-    await opts.admission?.mutate(obj, undefined);
     await strategy.admitCreate?.(obj, ctx);
 
     const named = !!meta.name;
@@ -212,16 +223,30 @@ export class GenericStore implements Registry {
       // the main resource never changes status
       if (current.status === undefined) delete obj.status; else obj.status = deepClone(current.status);
     }
-    const meta = obj.metadata;
     const old = current.metadata;
     if (info.namespaced) {
-      if (meta.namespace && meta.namespace !== namespace) {
+      if (obj.metadata.namespace && obj.metadata.namespace !== namespace) {
         throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
       }
-      meta.namespace = namespace;
+      obj.metadata.namespace = namespace;
     }
-    meta.name = old.name;
-    // a patch that changes the uid fails validation, as in Kubernetes (a PUT's uid was a precondition)
+    obj.metadata.name = old.name;
+    obj.apiVersion = apiVersionOf(info.group, info.version);
+    obj.kind = info.kind;
+    if (!writes) strategy.prepareForUpdate(obj, current, ctx);
+    this.recordManager(info, current, obj, opts, rfc3339(ctx.now));
+    const unmutated = opts.admission && !writes ? deepClone(obj) : undefined;
+    await opts.admission?.mutate(obj, current);
+    if (unmutated && !jsonEqual(unmutated, obj)) {
+      // as on create: defaults for what the mutating phase added, the stored status kept
+      if (hasStatusSubresource(info)) { if (current.status === undefined) delete obj.status; else obj.status = deepClone(current.status); }
+      strategy.prepareForUpdate(obj, current, ctx);
+    }
+    // the system fields are carried over after the mutating phase, as kube-apiserver's
+    // BeforeUpdate does after its handler ran mutating admission: webhooks see the body's own
+    const meta = obj.metadata ??= {};
+    this.ensureNamespace(info, meta, namespace);
+    // a body or mutation that changes the uid fails validation, as in Kubernetes (a PUT's uid was a precondition)
     if (meta.uid && meta.uid !== old.uid) throw invalid(info.kind, info.group, old.name!, [immutableField('metadata.uid', meta.uid)]);
     meta.uid = old.uid;
     meta.creationTimestamp = old.creationTimestamp;
@@ -232,11 +257,6 @@ export class GenericStore implements Registry {
     if (added.length) {
       throw invalid(info.kind, info.group, old.name!, [{ type: 'FieldValueForbidden', field: 'metadata.finalizers', detail: `no new finalizers can be added if the object is being deleted, found new finalizers ${goStrings(added)}` }]);
     }
-    obj.apiVersion = apiVersionOf(info.group, info.version);
-    obj.kind = info.kind;
-    if (!writes) strategy.prepareForUpdate(obj, current, ctx);
-    this.recordManager(info, current, obj, opts, rfc3339(ctx.now));
-    await opts.admission?.mutate(obj, current);
     if (strategy.tracksGeneration && specChanged(obj, current)) meta.generation = (old.generation ?? 0) + 1;
     this.validate(info, obj, writes ? writes.validate(obj, current, strategy, ctx) : strategy.validateUpdate(obj, current, ctx));
     await opts.admit?.(obj, current);
@@ -378,6 +398,13 @@ export class GenericStore implements Registry {
   private recordManager(info: ResourceInfo, current: KubeObject | undefined, obj: KubeObject, opts: WriteOptions, now: string): void {
     if (opts.manager === undefined || opts.operation === 'Apply') return;
     recordUpdate(current, obj, managerContext(info, opts.manager, opts.subresource, now));
+  }
+
+  /** the request's namespace on the object once mutations ran; a mutation that moved it is refused, as BeforeCreate/BeforeUpdate do */
+  private ensureNamespace(info: ResourceInfo, meta: NonNullable<KubeObject['metadata']>, namespace: string | undefined): void {
+    if (!info.namespaced) { delete meta.namespace; return; }
+    if (meta.namespace && meta.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    meta.namespace = namespace;
   }
 
   private validate(info: ResourceInfo, obj: KubeObject, strategyErrors: FieldError[]): void {

@@ -17,6 +17,7 @@ import { limitRangeStrategy } from './core/limit-ranges.ts';
 import { validateResourceQuota, validateResourceQuotaUpdate } from './validation/resource-quota.ts';
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhook-configurations.ts';
 import { csrStrategy } from './certificates/csr.ts';
+import { priorityClassStrategy } from './scheduling/priority-classes.ts';
 import { validateMutatingPolicy, validatePolicyBinding, validateValidatingPolicy } from './admissionregistration/policy-validation.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
@@ -58,6 +59,7 @@ const table: Record<string, Strategy> = {
   'mutatingwebhookconfigurations.admissionregistration.k8s.io': mutatingWebhookConfigurationStrategy,
   'validatingwebhookconfigurations.admissionregistration.k8s.io': validatingWebhookConfigurationStrategy,
   'certificatesigningrequests.certificates.k8s.io': csrStrategy,
+  'priorityclasses.scheduling.k8s.io': priorityClassStrategy,
   'validatingadmissionpolicies.admissionregistration.k8s.io': strategyWith({ tracksGeneration: true, validateCreate: validateValidatingPolicy, validateUpdate: validateValidatingPolicy }),
   'validatingadmissionpolicybindings.admissionregistration.k8s.io': strategyWith({ validateCreate: validatePolicyBinding, validateUpdate: validatePolicyBinding }),
   'mutatingadmissionpolicies.admissionregistration.k8s.io': strategyWith({ tracksGeneration: true, validateCreate: validateMutatingPolicy, validateUpdate: validateMutatingPolicy }),

@@ -49,6 +49,12 @@ export interface Strategy<T extends KubeObject = KubeObject> {
   /** server defaults and server-owned fields for a new object (mutates obj) */
   prepareForCreate(obj: T, ctx: StrategyContext): void | Promise<void>;
   /**
+   * the defaults alone, as Kubernetes' scheme applies them when it decodes an object (mutates
+   * obj; no server-owned fields, nothing allocated): the admission chain gives them to what a
+   * mutating webhook or policy changed, before the next one sees it
+   */
+  defaults?(obj: T): void;
+  /**
    * what Kubernetes' mutating admission plugins set on a new object (mutates obj); it runs after
    * the write is recorded in managedFields, as admission runs after the field manager there, so
    * the fields it sets belong to no manager

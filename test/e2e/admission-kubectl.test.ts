@@ -141,7 +141,7 @@ spec: { nodeName: n2, containers: [{ name: c, image: busybox }] }
       const level = k === versions[0] ? 'baseline' : 'restricted';
       const l = await run('label', 'namespace', 'loose', `pod-security.kubernetes.io/enforce=${level}`, '--overwrite');
       assert.equal(l.code, 0, l.stderr);
-      const reasons = level === 'baseline' ? 'host namespaces' : 'allowPrivilegeEscalation != false, unrestricted capabilities, host namespaces, runAsNonRoot != true, seccompProfile';
+      const reasons = level === 'baseline' ? 'host namespaces' : 'host namespaces, allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile';
       assert.equal(l.stderr, `Warning: existing pods in namespace "loose" violate the new PodSecurity enforce level "${level}:latest"\nWarning: hosty: ${reasons}\n`);
       assert.equal(l.stdout, 'namespace/loose labeled\n');
     }

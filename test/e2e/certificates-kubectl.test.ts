@@ -3,7 +3,8 @@
 // approves and the signing controller signs, and becomes Ready as system:node:<name>; then, with
 // kubectl 1.33 and 1.27, a kube-apiserver-client CSR is approved (or denied) with
 // `kubectl certificate`, the issued certificate authenticates its user, and one its signer
-// refuses is marked Failed.
+// refuses is marked Failed. The agent's serving certificate (serverTLSBootstrap) waits for a
+// person's approval, and the server, with --kubelet-certificate-authority, then verifies it.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -44,7 +45,8 @@ describe('certificates with kubectl', requires(versions.length === 0 && 'no kube
   const admin = versions[0]!;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'orch-e2e-certs-'));
-    orch = await startOrch({ dataDir: join(dir, 'server') });
+    // agents' serving certificates verified against the cluster CA, as kubeadm's guide for serverTLSBootstrap sets it up
+    orch = await startOrch({ dataDir: join(dir, 'server'), args: ['--kubelet-certificate-authority', join(dir, 'server', 'pki', 'ca.crt')] });
   });
   after(async () => {
     await orch?.stop();
@@ -61,6 +63,7 @@ describe('certificates with kubectl', requires(versions.length === 0 && 'no kube
     const nodeKubeconfig = join(dir, 'node.kubeconfig');
     const agent: AgentProcess = await startAgentProcess({
       args: ['--bootstrap-kubeconfig', boot, '--kubeconfig', nodeKubeconfig, '--hostname-override', 'joiner', '--node-ip', '127.0.0.1', '--container-runtime-endpoint', sim.endpoint],
+      config: { serverTLSBootstrap: true },
     });
     t.after(async () => { await agent.stop(); await agent.cleanup(); });
 
@@ -80,6 +83,28 @@ describe('certificates with kubectl', requires(versions.length === 0 && 'no kube
     const whoami = await kubectl(admin.path, nodeKubeconfig, ['get', 'secrets', '-n', 'kube-system']);
     assert.match(whoami.stderr, /User "system:node:joiner" cannot list resource "secrets" in API group "" in the namespace "kube-system"/);
     assert.doesNotMatch(agent.stderr(), /forbidden/i, 'the node was refused nothing');
+
+    // its serving certificate: asked for as the node, never approved by the controllers; until a
+    // person approves it the endpoint refuses handshakes, then the API server verifies it
+    const serving = await until('the serving CSR', async () => {
+      const r = JSON.parse(ok(await kubectl(admin.path, orch.kubeconfig, ['get', 'csr', '--field-selector', 'spec.signerName=kubernetes.io/kubelet-serving', '-o', 'json']))).items;
+      return r.length ? r[0] as { metadata: { name: string }; spec: { username: string; usages: string[] } } : undefined;
+    }, 10_000, 100);
+    assert.equal(serving.spec.username, 'system:node:joiner');
+    assert.deepEqual(serving.spec.usages, ['digital signature', 'server auth']);
+    const row = ok(await kubectl(admin.path, orch.kubeconfig, ['get', 'csr', serving.metadata.name])).split('\n')[1]!;
+    assert.match(row, new RegExp(`^${serving.metadata.name}\\s+\\S+\\s+kubernetes.io/kubelet-serving\\s+system:node:joiner\\s+<none>\\s+Pending$`));
+    const refused = await kubectl(admin.path, orch.kubeconfig, ['get', '--raw', '/api/v1/nodes/joiner/proxy/healthz']);
+    assert.equal(refused.stderr.trim(), 'Error from server (ServiceUnavailable): error trying to reach service: remote error: tls: internal error');
+    assert.equal(ok(await kubectl(admin.path, orch.kubeconfig, ['certificate', 'approve', serving.metadata.name])).trim(), `certificatesigningrequest.certificates.k8s.io/${serving.metadata.name} approved`);
+    const healthz = await until('the agent serving its certificate', async () => {
+      const r = await kubectl(admin.path, orch.kubeconfig, ['get', '--raw', '/api/v1/nodes/joiner/proxy/healthz']);
+      return r.code === 0 ? r.stdout : undefined;
+    }, 10_000, 100);
+    assert.equal(healthz, 'ok');
+    const served = new X509Certificate(await readFile(join(agent.rootDir, 'pki', 'kubelet-server-current.pem')));
+    assert.equal(served.subject, 'O=system:nodes\nCN=system:node:joiner');
+    assert.equal(served.subjectAltName, 'DNS:joiner, IP Address:127.0.0.1');
   });
 
   for (const k of versions) {

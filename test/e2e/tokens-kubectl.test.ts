@@ -1,10 +1,13 @@
 // Bearer tokens with real kubectl (1.33 and 1.27) against one `orch server` process: service
-// account tokens from `kubectl create token`, a static token user, bound tokens that die with
-// their pod, bad tokens refused as a real cluster refuses them, and issuer discovery.
+// account tokens from `kubectl create token`, a static token user bound to a namespaced Role
+// (what it may and may not do, `auth can-i --list` and `auth whoami` exactly as kubectl prints
+// them), bound tokens that die with their pod, bad tokens refused as a real cluster refuses them,
+// and issuer discovery.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kubectl, kubectls, type Run } from './support/kubectl.ts';
@@ -24,6 +27,35 @@ function lastError(r: Run): string {
 
 const versions = kubectls();
 
+function forbidden(r: Run, message: string): void {
+  assert.equal(r.code, 1, r.stdout);
+  assert.equal(r.stderr, `Error from server (Forbidden): ${message}\n`);
+}
+
+/**
+ * `kubectl auth can-i --list` for a user with `resourceRows` beside what every authenticated user
+ * holds, and, for a service account, the issuer discovery paths: kubectl sorts and lays out the
+ * rules itself, so this is what it prints against any server answering the same rules
+ */
+function canIList(resourceRows: string[], serviceAccount: boolean): string {
+  const urls = [
+    ...(serviceAccount ? ['/.well-known/openid-configuration/', '/.well-known/openid-configuration'] : []),
+    '/api/*', '/api', '/apis/*', '/apis', '/healthz', '/healthz', '/livez', '/livez', '/openapi/*', '/openapi',
+    ...(serviceAccount ? ['/openid/v1/jwks/', '/openid/v1/jwks'] : []),
+    '/readyz', '/readyz', '/version/', '/version/', '/version', '/version',
+  ];
+  const width = Math.max(...urls.map(u => u.length + 2), 'Non-Resource URLs'.length) + 3;
+  const row = (res: string, url: string, names: string, verbs: string) => `${res.padEnd(48)}${url.padEnd(width)}${names.padEnd(17)}${verbs}`;
+  return [
+    row('Resources', 'Non-Resource URLs', 'Resource Names', 'Verbs'),
+    row('selfsubjectreviews.authentication.k8s.io', '[]', '[]', '[create]'),
+    row('selfsubjectaccessreviews.authorization.k8s.io', '[]', '[]', '[create]'),
+    row('selfsubjectrulesreviews.authorization.k8s.io', '[]', '[]', '[create]'),
+    ...resourceRows.map(r => { const [res, , , verbs] = r.split(/\s{2,}/); return row(res!, '[]', '[]', verbs!); }),
+    ...urls.map(u => row('', `[${u}]`, '[]', '[get]')),
+  ].join('\n') + '\n';
+}
+
 describe('bearer tokens with kubectl', requires(versions.length === 0 && 'no kubectl binary found'), () => {
   let orch: OrchProcess;
   /** a kubeconfig with the server and its CA but no credentials: every request carries --token */
@@ -42,8 +74,14 @@ describe('bearer tokens with kubectl', requires(versions.length === 0 && 'no kub
     }));
     const admin = versions[0]!.path;
     ok(await kubectl(admin, orch.kubeconfig, ['create', 'serviceaccount', 'builder']));
+    // the static token user jane and team's default service account may read pods in team, nothing more
+    ok(await kubectl(admin, orch.kubeconfig, ['create', 'namespace', 'team']));
+    ok(await kubectl(admin, orch.kubeconfig, ['-n', 'team', 'create', 'secret', 'generic', 'kept', '--from-literal=k=v']));
+    ok(await kubectl(admin, orch.kubeconfig, ['-n', 'team', 'create', 'role', 'pod-reader', '--verb=get,list,watch', '--resource=pods']));
+    ok(await kubectl(admin, orch.kubeconfig, ['-n', 'team', 'create', 'rolebinding', 'readers', '--role=pod-reader', '--user=jane', '--serviceaccount=team:default']));
     // the service account controller makes `default` a moment after start, as in any cluster
-    await until('the default service account', async () => (await kubectl(admin, orch.kubeconfig, ['get', 'serviceaccount', 'default'])).code === 0, 10_000, 100);
+    await until('the default service accounts', async () => (await kubectl(admin, orch.kubeconfig, ['get', 'serviceaccount', 'default'])).code === 0 && (await kubectl(admin, orch.kubeconfig, ['-n', 'team', 'get', 'serviceaccount', 'default'])).code === 0, 10_000, 100);
+    await until('jane may list pods in team', async () => (await kubectl(admin, tokenless, ['--token', 'static-token-jane', '-n', 'team', 'auth', 'can-i', 'list', 'pods'])).stdout === 'yes\n', 10_000, 100);
   });
   after(async () => { await orch?.stop(); await orch?.cleanup(); });
 
@@ -64,6 +102,40 @@ describe('bearer tokens with kubectl', requires(versions.length === 0 && 'no kub
       assert.equal(info.username, 'system:serviceaccount:default:default');
       assert.deepEqual(info.groups, ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated']);
       assert.match(info.extra['authentication.kubernetes.io/credential-id'][0], /^JTI=[0-9a-f-]{36}$/);
+    });
+
+    test(`kubectl ${label}: a token user bound to a namespaced Role: allowed and denied commands print what a real cluster prints`, async () => {
+      const jane = (...args: string[]) => kubectl(bin, tokenless, ['--token', 'static-token-jane', ...args]);
+      const allowed = await jane('-n', 'team', 'get', 'pods');
+      assert.deepEqual([allowed.code, allowed.stdout, allowed.stderr], [0, '', 'No resources found in team namespace.\n']);
+      const missing = await jane('-n', 'team', 'get', 'pod', 'nope');
+      assert.deepEqual([missing.code, missing.stderr], [1, 'Error from server (NotFound): pods "nope" not found\n'], 'allowed to get: the pod is just not there');
+      forbidden(await jane('-n', 'team', 'get', 'configmaps'), 'configmaps is forbidden: User "jane" cannot list resource "configmaps" in API group "" in the namespace "team"');
+      forbidden(await jane('-n', 'default', 'get', 'pods'), 'pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"');
+      forbidden(await jane('get', 'pods', '-A'), 'pods is forbidden: User "jane" cannot list resource "pods" in API group "" at the cluster scope');
+      forbidden(await jane('-n', 'team', 'run', 'x', '--image=busybox'), 'pods is forbidden: User "jane" cannot create resource "pods" in API group "" in the namespace "team"');
+      forbidden(await jane('-n', 'team', 'delete', 'pod', 'nope'), 'pods "nope" is forbidden: User "jane" cannot delete resource "pods" in API group "" in the namespace "team"');
+      forbidden(await jane('get', '--raw', '/.well-known/openid-configuration'), 'forbidden: User "jane" cannot get path "/.well-known/openid-configuration"');
+      assert.equal((await jane('-n', 'team', 'auth', 'can-i', 'watch', 'pods')).stdout, 'yes\n');
+      const no = await jane('-n', 'team', 'auth', 'can-i', 'create', 'pods');
+      assert.deepEqual([no.code, no.stdout], [1, 'no\n']);
+      // the Role's rule beside what every authenticated user has (system:basic-user, system:discovery, system:public-info-viewer)
+      assert.equal(ok(await jane('-n', 'team', 'auth', 'can-i', '--list')), canIList(['pods                                            []                  []               [get list watch]'], false));
+      const whoami = await jane('auth', 'whoami');
+      if (label === '1.27') assert.equal(whoami.stderr, 'error: the selfsubjectreviews API is not enabled in the cluster\nenable APISelfSubjectReview feature gate and authentication.k8s.io/v1alpha1 or authentication.k8s.io/v1beta1 API\n');
+      else assert.equal(ok(whoami), 'ATTRIBUTE   VALUE\nUsername    jane\nUID         uid-jane\nGroups      [dev ops system:authenticated]\n');
+    });
+
+    test(`kubectl ${label}: create token default in a namespace, then act as its service account`, async () => {
+      const token = ok(await kubectl(bin, orch.kubeconfig, ['-n', 'team', 'create', 'token', 'default'])).trim();
+      const sa = (...args: string[]) => kubectl(bin, tokenless, ['--token', token, ...args]);
+      const allowed = await sa('-n', 'team', 'get', 'pods');
+      assert.deepEqual([allowed.code, allowed.stderr], [0, 'No resources found in team namespace.\n']);
+      forbidden(await sa('-n', 'team', 'get', 'secrets'), 'secrets is forbidden: User "system:serviceaccount:team:default" cannot list resource "secrets" in API group "" in the namespace "team"');
+      forbidden(await sa('-n', 'default', 'get', 'pods'), 'pods is forbidden: User "system:serviceaccount:team:default" cannot list resource "pods" in API group "" in the namespace "default"');
+      // every service account may read the issuer's discovery document (system:service-account-issuer-discovery)
+      assert.equal(JSON.parse(ok(await sa('get', '--raw', '/.well-known/openid-configuration'))).jwks_uri.endsWith('/openid/v1/jwks'), true);
+      assert.equal(ok(await sa('-n', 'team', 'auth', 'can-i', '--list')), canIList(['pods                                            []                                     []               [get list watch]'], true));
     });
 
     test(`kubectl ${label}: too short a --duration and an unknown account are refused in Kubernetes' words`, async () => {
@@ -99,6 +171,48 @@ describe('bearer tokens with kubectl', requires(versions.length === 0 && 'no kub
       assert.match(after.stderr, /the server has asked for the client to provide credentials/);
     });
   }
+
+  /** a raw request, with a bearer token or none: kubectl with no credentials at all prompts for a user name */
+  const call = async (method: string, path: string, opts: { token?: string; accept?: string; body?: string } = {}) => {
+    const ca = await readFile(join(orch.dataDir, 'pki', 'ca.crt'));
+    return new Promise<{ status: number; json: any }>((resolve, reject) => {
+      const headers: Record<string, string> = { accept: opts.accept ?? 'application/json' };
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      if (opts.body) headers['content-type'] = 'application/json';
+      const req = https.request(`${orch.url}${path}`, { method, ca, headers }, res => {
+        let text = '';
+        res.on('data', d => { text += d; });
+        res.on('end', () => resolve({ status: res.statusCode!, json: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      req.end(opts.body);
+    });
+  };
+  const refused = async (r: Promise<{ status: number; json: any }>, message: string) => {
+    const { status, json } = await r;
+    assert.deepEqual([status, json.kind, json.reason, json.message], [403, 'Status', 'Forbidden', message]);
+  };
+
+  test('no credentials: system:anonymous, in system:unauthenticated only (public info yes, discovery and whoami no)', async () => {
+    assert.equal((await call('GET', '/version')).json.major, '1');
+    await refused(call('GET', '/api'), 'forbidden: User "system:anonymous" cannot get path "/api"');
+    await refused(call('GET', '/.well-known/openid-configuration'), 'forbidden: User "system:anonymous" cannot get path "/.well-known/openid-configuration"');
+    await refused(call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }) }), 'selfsubjectreviews.authentication.k8s.io is forbidden: User "system:anonymous" cannot create resource "selfsubjectreviews" in API group "authentication.k8s.io" at the cluster scope');
+  });
+
+  test('a user who may not read secrets learns nothing of them: same refusal whether one exists, in every view', async () => {
+    const token = 'static-token-jane';
+    const secrets = '/api/v1/namespaces/team/secrets';
+    const cannot = (verb: string, name?: string) => `secrets${name ? ` "${name}"` : ''} is forbidden: User "jane" cannot ${verb} resource "secrets" in API group "" in the namespace "team"`;
+    await refused(call('GET', `${secrets}/kept`, { token }), cannot('get', 'kept'));
+    await refused(call('GET', `${secrets}/missing`, { token }), cannot('get', 'missing'));
+    await refused(call('GET', `${secrets}/kept`, { token, accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' }), cannot('get', 'kept'));
+    await refused(call('GET', secrets, { token, accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' }), cannot('list'));
+    await refused(call('GET', `${secrets}?watch=true`, { token }), cannot('watch'));
+    // a list narrowed to one name is checked for that name
+    await refused(call('GET', `${secrets}?fieldSelector=metadata.name%3Dkept`, { token }), cannot('list', 'kept'));
+    await refused(call('DELETE', `${secrets}/missing`, { token }), cannot('delete', 'missing'));
+  });
 
   test('issuer discovery: openid-configuration and the key set', async () => {
     const bin = versions[0]!.path;

@@ -67,6 +67,13 @@ test('orch up on the simulated runtime: one command, kubectl, Ctrl-C, and back w
     await until(`${name} Running through kubectl ${k.label}`, async () => (await kubectl(k.path, kubeconfig, ['get', 'pod', name, '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', 30_000);
     startedAt.set(name, (await kubectl(k.path, kubeconfig, ['get', 'pod', name, '-o', 'jsonpath={.status.containerStatuses[0].state.running.startedAt}'])).stdout);
   }
+  // the node's endpoint is certified by the cluster (orch up approved its serving CSR), and the
+  // API server, which verifies it against the cluster CA, reaches it
+  const servingCsrs = async () => (await kubectl(versions[0]!.path, kubeconfig, ['get', 'csr', '--no-headers'])).stdout.split('\n').filter(l => l.includes('kubernetes.io/kubelet-serving'));
+  const [serving] = await servingCsrs();
+  assert.match(serving ?? '', /^csr-\w+\s+\S+\s+kubernetes\.io\/kubelet-serving\s+system:node:\S+\s+<none>\s+Approved,Issued$/);
+  const viaAgent = await kubectl(versions[0]!.path, kubeconfig, ['get', '--raw', `/api/v1/nodes/${(await kubectl(versions[0]!.path, kubeconfig, ['get', 'nodes', '-o', 'jsonpath={.items[0].metadata.name}'])).stdout}/proxy/healthz`]);
+  assert.equal(viaAgent.stdout, 'ok', viaAgent.stderr);
   assert.equal(await first.stop('SIGINT'), 0, 'Ctrl-C stops orch up cleanly');
   assert.match(first.out(), /^orch up: stopping$/m);
   await assert.rejects(readFile(join(dataDir, 'up.json')), 'the running-state file goes with it');
@@ -84,6 +91,7 @@ test('orch up on the simulated runtime: one command, kubectl, Ctrl-C, and back w
       return r[0] === 'Running' && r[1] !== startedAt.get(name);
     }, 30_000);
   }
+  assert.deepEqual((await servingCsrs()).map(l => l.split(/\s+/)[0]), [serving!.split(/\s+/)[0]], 'the serving certificate kept, not asked for again');
   assert.equal(await second.stop('SIGTERM'), 0);
 });
 

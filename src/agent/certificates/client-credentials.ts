@@ -1,6 +1,7 @@
-// The node's client credentials on disk, laid out as the kubelet lays them out: the certificate
-// and key together in <cert-dir>/kubelet-client-<time>.pem, kubelet-client-current.pem pointing
-// at the newest, and the --kubeconfig naming that file; so a restart finds what it had.
+// The node's credentials on disk, laid out as the kubelet's certificate stores lay them out: the
+// certificate and key together in <cert-dir>/kubelet-client-<time>.pem, kubelet-client-current.pem
+// pointing at the newest, and the --kubeconfig naming that file; the serving certificate the same
+// way as kubelet-server-*.pem; so a restart finds what it had.
 
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFile, rename, symlink, unlink, mkdir } from 'node:fs/promises';
@@ -11,10 +12,13 @@ import type { IssuedCertificate } from './request-certificate.ts';
 
 export const currentName = 'kubelet-client-current.pem';
 
+/** the client certificate's store, or the serving certificate's */
+export type StoreName = 'kubelet-client' | 'kubelet-server';
+
 /** the pair in the combined file, when it is there and readable */
-export async function readCurrent(certDir: string): Promise<IssuedCertificate | undefined> {
+export async function readCurrent(certDir: string, store: StoreName = 'kubelet-client'): Promise<IssuedCertificate | undefined> {
   let text: string;
-  try { text = await readFile(join(certDir, currentName), 'utf8'); } catch { return undefined; }
+  try { text = await readFile(join(certDir, `${store}-current.pem`), 'utf8'); } catch { return undefined; }
   const cert = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----\n?/.exec(text)?.[0];
   const key = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----\n?/.exec(text)?.[0];
   return cert && key ? { cert, key } : undefined;
@@ -32,17 +36,18 @@ export function usableFor(pair: IssuedCertificate, nodeName: string, now = Date.
   }
 }
 
-/** writes a new pair and points kubelet-client-current.pem at it */
-export async function saveCurrent(certDir: string, pair: IssuedCertificate, now = new Date()): Promise<string> {
+/** writes a new pair and points <store>-current.pem at it */
+export async function saveCurrent(certDir: string, pair: IssuedCertificate, now = new Date(), store: StoreName = 'kubelet-client'): Promise<string> {
   await mkdir(certDir, { recursive: true, mode: 0o700 });
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
-  const file = join(certDir, `kubelet-client-${stamp}.pem`);
+  const file = join(certDir, `${store}-${stamp}.pem`);
   await writeFileAtomic(file, `${pair.cert.trimEnd()}\n${pair.key}`, 0o600);
-  const link = join(certDir, `.${currentName}.new`);
+  const current = `${store}-current.pem`;
+  const link = join(certDir, `.${current}.new`);
   await unlink(link).catch(() => undefined);
   await symlink(file, link);
-  await rename(link, join(certDir, currentName));
-  return join(certDir, currentName);
+  await rename(link, join(certDir, current));
+  return join(certDir, current);
 }
 
 /** the kubeconfig the agent uses after bootstrapping: the bootstrap one's server and CA, this node's certificate */

@@ -16,10 +16,13 @@ export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => Pro
 /** an HTTP/1.1 upgrade (exec, attach, port-forward): the route owns the raw socket */
 export type UpgradeRoute = (req: IncomingMessage, socket: Duplex, head: Buffer, url: URL) => Promise<void>;
 
+/** where a serving certificate that changes comes from (serverTLSBootstrap); none yet: no handshake */
+export interface ServingSource { current(): CertAndKey | undefined }
+
 export interface AgentServerOptions {
   address: string;
   port: number;
-  serving: CertAndKey;
+  serving: CertAndKey | ServingSource;
   /** PEM bundle of the CAs whose client certificates are accepted */
   clientCA: string;
   health: HealthRegistry;
@@ -53,7 +56,8 @@ export async function startAgentServer(opts: AgentServerOptions): Promise<AgentS
   const longest = (keys: Iterable<string>, path: string) => [...keys].filter(p => path === p || path.startsWith(p.endsWith('/') ? p : `${p}/`)).sort((a, b) => b.length - a.length)[0];
   routes.set('/healthz', (_req, res, url) => answerHealth(opts.health, url, res, opts.verboseLines));
 
-  const server: Server = createHttpsServer({ cert: opts.serving.cert, key: opts.serving.key, ca: opts.clientCA, requestCert: true, rejectUnauthorized: false }, (req, res) => {
+  const fixed = 'cert' in opts.serving ? opts.serving : undefined;
+  const server: Server = createHttpsServer({ ...(fixed ? { cert: fixed.cert, key: fixed.key } : {}), ca: opts.clientCA, requestCert: true, rejectUnauthorized: false }, (req, res) => {
     const socket = req.socket as TLSSocket;
     if (!socket.authorized) return unauthorized(res);
     const url = new URL(req.url ?? '/', 'https://agent');
@@ -65,6 +69,7 @@ export async function startAgentServer(opts: AgentServerOptions): Promise<AgentS
       res.end(`${(err as Error).message ?? err}\n`);
     });
   });
+  if (!fixed) servedFrom(server, opts.serving as ServingSource, opts.clientCA, opts.log);
   const upgraded = new Set<Duplex>();
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
@@ -86,6 +91,33 @@ export async function startAgentServer(opts: AgentServerOptions): Promise<AgentS
     upgradeRoute(prefix, handler) { upgrades.set(prefix, handler); },
     close: () => new Promise(r => { for (const s of upgraded) s.destroy(); server.closeAllConnections(); server.close(() => r()); }),
   };
+}
+
+// a fatal TLS alert record, internal_error: what a Go server sends when GetCertificate fails, and
+// clients print as "remote error: tls: internal error"
+const internalErrorAlert = Buffer.from([0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x50]);
+
+/**
+ * each new connection is served with the source's certificate at that moment (connections already
+ * open keep theirs); with none, the handshake is refused as the kubelet refuses it
+ */
+function servedFrom(server: Server, source: ServingSource, clientCA: string, log: Logger): void {
+  let applied: CertAndKey | undefined;
+  server.prependListener('connection', (socket: Duplex & { remoteAddress?: string }) => {
+    const pair = source.current();
+    if (!pair) {
+      log.debug('http: TLS handshake error: no serving certificate available for the agent', { from: socket.remoteAddress });
+      socket.on('error', () => undefined);
+      socket.end(internalErrorAlert);
+      return;
+    }
+    if (pair !== applied) {
+      server.setSecureContext({ cert: pair.cert, key: pair.key, ca: clientCA });
+      applied = pair;
+    }
+  });
+  // the refused connections' TLS side fails too; that is expected, not an error
+  server.on('tlsClientError', () => undefined);
 }
 
 /** the unauthenticated local health port (healthzPort, 10248 on 127.0.0.1), as the kubelet has */

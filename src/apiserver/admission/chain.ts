@@ -1,9 +1,11 @@
 // The admission chain: the enabled plugins in Kubernetes' order. A request runs every plugin's
 // mutating half (in order), then every plugin's validating half (in order), so that validation
-// sees the object as all mutations left it; the first refusal ends the request.
+// sees the object as all mutations left it; the first refusal ends the request. When a webhook
+// or mutating policy changed the object, the mutating phase runs once more (reinvocation.ts).
 
 import type { AdmissionAttributes, AdmissionDeps, AdmissionPlugin } from './types.ts';
 import { admissionPlugins } from './plugins.ts';
+import { ReinvocationContext } from './reinvocation.ts';
 
 export class AdmissionChain {
   readonly plugins: readonly AdmissionPlugin[];
@@ -14,6 +16,10 @@ export class AdmissionChain {
 
   /** the mutating phase */
   async admit(a: AdmissionAttributes): Promise<void> {
+    const ctx = a.reinvocation ??= new ReinvocationContext();
+    for (const p of this.plugins) if (p.admit && runs(p, a)) await p.admit(a);
+    if (!ctx.shouldReinvoke || ctx.isReinvoke) return;
+    ctx.isReinvoke = true;
     for (const p of this.plugins) if (p.admit && runs(p, a)) await p.admit(a);
   }
 

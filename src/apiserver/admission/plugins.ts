@@ -10,6 +10,7 @@ import { serviceAccount } from './plugins/service-account.ts';
 import { nodeRestriction } from './plugins/node-restriction.ts';
 import { podSecurity } from './plugins/pod-security.ts';
 import { defaultTolerationSeconds } from './plugins/default-toleration-seconds.ts';
+import { priority } from './plugins/priority.ts';
 import { defaultStorageClass } from './plugins/default-storage-class.ts';
 import { storageObjectInUseProtection } from './plugins/storage-object-in-use-protection.ts';
 import { validatingAdmissionPolicy } from './plugins/validating-admission-policy/plugin.ts';
@@ -34,6 +35,7 @@ export const admissionPlugins: readonly PluginRow[] = [
   // off in kube-apiserver; orch server and orch up enable it, as kubeadm does (see cli/admission-flags.ts)
   { name: 'NodeRestriction', defaultOn: false, factory: nodeRestriction },
   { name: 'PodSecurity', defaultOn: true, factory: podSecurity },
+  { name: 'Priority', defaultOn: true, factory: priority },
   { name: 'DefaultTolerationSeconds', defaultOn: true, factory: defaultTolerationSeconds },
   { name: 'DefaultStorageClass', defaultOn: true, factory: defaultStorageClass },
   { name: 'StorageObjectInUseProtection', defaultOn: true, factory: storageObjectInUseProtection },

@@ -1,7 +1,8 @@
 // One request's admission: its attributes made from the request, and the hooks the registry
-// calls at kube-apiserver's points. A write's mutating phase runs once the object is prepared
-// (updates: once the stored object is read) and before the strategy validates it; its
-// validating phase after that validation and before storage. A delete runs both phases on the
+// calls at kube-apiserver's points. A write's mutating phase runs on the body with its defaults
+// and managedFields, before the store fills the system fields (uid, creationTimestamp, a
+// generated name; on updates, those carried over from the stored object); its validating phase
+// after the strategy's validation and before storage. A delete runs both phases on the
 // stored object before it is marked or removed; a connect (exec, attach, port-forward, proxy)
 // and a subresource create (binding, eviction, token) run both before the subresource acts.
 

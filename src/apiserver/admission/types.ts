@@ -10,6 +10,7 @@ import type { Catalog, ResourceInfo } from '../../schema/types.ts';
 import type { Registry } from '../../registry/registry.ts';
 import type { Authorizer } from '../authz/attributes.ts';
 import type { User } from '../user.ts';
+import type { ReinvocationContext } from './reinvocation.ts';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -34,6 +35,8 @@ export interface AdmissionAttributes {
   warn(text: string): void;
   /** an audit annotation (key/value) kept with the request */
   annotate(key: string, value: string): void;
+  /** the mutating phase's reinvocation state, set by the chain (absent: a plugin called alone) */
+  reinvocation?: ReinvocationContext;
 }
 
 export interface AdmissionPlugin {

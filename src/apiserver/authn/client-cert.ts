@@ -20,6 +20,8 @@ export interface ClientCertOptions {
    */
   caCert?: string;
   log?: Logger;
+  /** the clock each request's certificate validity is checked against */
+  now?: () => number;
 }
 
 function asList(v: string | string[] | undefined): string[] {
@@ -39,8 +41,15 @@ function chainIncludes(socket: TLSSocket, ca: X509Certificate): boolean {
   return false;
 }
 
+interface Known { user: User; validFrom: number; validTo: number }
+
 /** the user a connection's certificate names, or undefined (no certificate, or one we do not trust) */
 export function userFromSocket(socket: TLSSocket, opts: ClientCertOptions = {}, ca?: X509Certificate): User | undefined {
+  return identify(socket, opts, ca)?.user;
+}
+
+/** the user and the certificate's validity */
+function identify(socket: TLSSocket, opts: ClientCertOptions, ca?: X509Certificate): Known | undefined {
   const cert = socket.getPeerCertificate();
   if (!cert || !cert.subject) return undefined; // no certificate sent: anonymous
   if (!socket.authorized) {
@@ -54,23 +63,28 @@ export function userFromSocket(socket: TLSSocket, opts: ClientCertOptions = {}, 
   const name = asList(cert.subject.CN)[0];
   if (!name) return undefined; // Kubernetes takes no user from a certificate without a common name
   const groups = asList(cert.subject.O).filter(g => g !== AUTHENTICATED_GROUP);
-  return { name, groups: [...groups, AUTHENTICATED_GROUP] };
+  return { user: { name, groups: [...groups, AUTHENTICATED_GROUP] }, validFrom: Date.parse(cert.valid_from), validTo: Date.parse(cert.valid_to) };
 }
 
 /**
  * one connection carries many requests (HTTP/2 streams, HTTP/1.1 keep-alive): the certificate is
- * read once per connection, keyed by the HTTP/2 session or the TLS socket
+ * read once per connection, keyed by the HTTP/2 session or the TLS socket. Its validity is checked
+ * on every request, as kube-apiserver verifies the chain per request: a connection outliving its
+ * certificate does not keep the identity (its next request is a 401).
  */
 export function createClientCertAuthenticator(opts: ClientCertOptions = {}): ClientCertAuthenticator {
   const ca = opts.caCert ? new X509Certificate(opts.caCert) : undefined;
-  const byConnection = new WeakMap<object, User | null>();
+  const now = opts.now ?? Date.now;
+  const byConnection = new WeakMap<object, Known | null>();
   return (socket, connection = socket) => {
-    let user = byConnection.get(connection);
-    if (user === undefined) {
-      user = userFromSocket(socket, opts, ca) ?? null;
-      byConnection.set(connection, user);
+    let known = byConnection.get(connection);
+    if (known === undefined) {
+      known = identify(socket, opts, ca) ?? null;
+      byConnection.set(connection, known);
     }
-    return user ?? undefined;
+    if (!known) return undefined;
+    const t = now();
+    return t < known.validFrom || t > known.validTo ? undefined : known.user;
   };
 }
 

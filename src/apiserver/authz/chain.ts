@@ -29,8 +29,9 @@ const everything = (): RulesInfo => ({
 });
 
 export const alwaysAllow: Authorizer = { authorize: () => ({ decision: 'allow', reason: '' }), rulesFor: everything };
+// AlwaysDeny has no opinion (a later mode may still allow), only the reason a refusal then gives
 export const alwaysDeny: Authorizer = {
-  authorize: () => ({ decision: 'deny', reason: 'Everything is forbidden.' }),
+  authorize: () => ({ decision: 'no-opinion', reason: 'Everything is forbidden.' }),
   rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
 };
 

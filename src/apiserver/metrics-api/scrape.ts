@@ -3,7 +3,7 @@
 // scrape per node; a node that does not answer in time has no metrics.
 
 import https from 'node:https';
-import type { NodeClientTls } from '../node-stream.ts';
+import { nodeTlsOptions, type NodeClientTls } from '../node-tls.ts';
 
 /** the parts of the agent's Summary that metrics are made from */
 export interface ScrapedSummary {
@@ -18,8 +18,7 @@ export type SummaryFetcher = (url: string) => Promise<ScrapedSummary>;
 
 export function httpsSummaryFetcher(tls: NodeClientTls, timeoutMs = 5000): SummaryFetcher {
   return url => new Promise((resolve, reject) => {
-    // the agent's serving certificate is its own unless the cluster signed one; as for logs, it is not verified
-    const req = https.request(url, { method: 'GET', cert: tls.cert, key: tls.key, rejectUnauthorized: false, timeout: timeoutMs, headers: { accept: 'application/json' } }, res => {
+    const req = https.request(url, { method: 'GET', ...nodeTlsOptions(tls), timeout: timeoutMs, headers: { accept: 'application/json' } }, res => {
       const chunks: Buffer[] = [];
       res.on('data', (d: Buffer) => chunks.push(d));
       res.on('end', () => {

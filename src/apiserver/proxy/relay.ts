@@ -11,6 +11,7 @@ import type { Duplex, Readable, Writable } from 'node:stream';
 import { serviceUnavailable } from '../../api/status.ts';
 import type { RequestContext } from '../context.ts';
 import { goDialError } from './target.ts';
+import { goTlsError, nodeTlsOptions, type NodeClientTls } from '../node-tls.ts';
 import { responseHeaders } from './headers.ts';
 import { rewriteHtmlBody } from './html-links.ts';
 
@@ -21,8 +22,8 @@ export interface RelayRequest {
   body: Readable;
   /** host:port as dialled, for error messages */
   dialed: string;
-  /** the API server's client certificate, for node agents */
-  clientTls?: { cert: string; key: string };
+  /** the API server's client certificate (and the CA to verify them with, if any), for node agents */
+  clientTls?: NodeClientTls;
   /** the client's connection, when the request is an upgrade */
   upgrade?: { socket: Duplex; head: Buffer };
   rewriteLocation(location: string): string;
@@ -56,8 +57,8 @@ export function relay(ctx: RequestContext, r: RelayRequest): Promise<void> {
       agent: r.upgrade ? false : undefined,
       signal: ctx.signal,
       // pods and services over https are not verified (kube-apiserver's proxy transport does not
-      // either); node agents' serving certificates are their own, as for logs
-      ...(secure ? { rejectUnauthorized: false, ...(r.clientTls ? { cert: r.clientTls.cert, key: r.clientTls.key } : {}) } : {}),
+      // either); node agents as for logs (node-tls.ts)
+      ...(secure ? (r.clientTls ? nodeTlsOptions(r.clientTls) : { rejectUnauthorized: false }) : {}),
     };
     let answered = false;
     const req = (secure ? https : http).request(r.url, options, res => {
@@ -99,7 +100,7 @@ export function relay(ctx: RequestContext, r: RelayRequest): Promise<void> {
     req.on('error', err => {
       if (ctx.signal.aborted) return resolve();
       if (answered) { ctx.res.end(); return resolve(); }
-      reject(serviceUnavailable(`error trying to reach service: ${goDialError(err as NodeJS.ErrnoException, r.dialed)}`));
+      reject(serviceUnavailable(`error trying to reach service: ${goTlsError(err as NodeJS.ErrnoException, r.dialed.replace(/:\d+$/, '')) ?? goDialError(err as NodeJS.ErrnoException, r.dialed)}`));
     });
     if (r.upgrade) req.end();
     else r.body.pipe(req);

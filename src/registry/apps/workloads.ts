@@ -57,6 +57,7 @@ export function workloadStrategy(resource: keyof Specs): Strategy {
       defaults(specOf(obj));
       obj.status = {};
     },
+    defaults(obj) { if (obj.spec && typeof obj.spec === 'object') defaults(obj.spec); },
     // set after the writer's fields are recorded, as kube-apiserver's strategy sets it after its
     // handler ran the field manager: the annotation belongs to no manager
     admitCreate(obj) {

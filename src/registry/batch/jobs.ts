@@ -38,6 +38,7 @@ export const jobStrategy = strategyWith<Job>({
   tracksGeneration: true,
   prepareForCreate(obj) { defaultJob(obj); obj.status = {}; },
   prepareForUpdate(obj) { defaultJob(obj); },
+  defaults: defaultJob,
   // the selector names the uid, known only now (Kubernetes generates it in Validate too)
   validateCreate(obj) { generateJobSelector(obj); return validateJob(obj); },
   validateUpdate: (obj, old) => validateJobUpdate(obj, old),
@@ -47,6 +48,7 @@ export const cronJobStrategy = strategyWith<CronJob>({
   tracksGeneration: true,
   prepareForCreate(obj) { defaultCronJob(obj); obj.status = {}; },
   prepareForUpdate(obj) { defaultCronJob(obj); },
+  defaults: defaultCronJob,
   validateCreate: obj => validateCronJob(obj),
   validateUpdate: (obj, old) => validateCronJob(obj, old),
 });

@@ -9,26 +9,32 @@ import { validateEphemeralContainers, validateNoEphemeralContainersOnCreate } fr
 import { defaultPodSpec } from '../defaults/pod-spec.ts';
 import { defaultRequestsFromLimits } from '../defaults/pod-requests.ts';
 import { computeQosClass } from '../../api/qos.ts';
+import { syncAppArmorAnnotations } from '../defaults/apparmor-annotations.ts';
 
 type Pod = CoreV1Pod & KubeObject;
+
+function defaultPod(obj: Pod): void {
+  if (!isObject(obj.spec)) return;
+  defaultPodSpec(obj.spec);
+  defaultRequestsFromLimits(obj.spec);
+}
 
 export const podStrategy = strategyWith<Pod>({
   tracksGeneration: true,
   returnDeletedObject: true,
   prepareForCreate(obj) {
     if (!isObject(obj.spec)) obj.spec = { containers: [] };
-    defaultPodSpec(obj.spec);
-    defaultRequestsFromLimits(obj.spec);
-    obj.status = { phase: 'Pending' };
+    defaultPod(obj);
+    // what the mutating phase sees: the empty status a decoded body has
+    obj.status = {};
   },
-  // after the admission chain's mutating plugins (apiserver/admission): the priority the Priority
-  // plugin gives a pod that names no class, and the QoS class
+  defaults: defaultPod,
+  // after the admission chain's mutating plugins (apiserver/admission), as Kubernetes'
+  // PrepareForCreate: Pending, and the QoS class of the resources as the mutating plugins left
+  // them (LimitRanger's defaults)
   admitCreate(obj) {
-    const s = obj.spec!;
-    if (s.priority === undefined) s.priority = 0;
-    // the class follows the resources as the mutating admission plugins left them (LimitRanger's
-    // defaults): Kubernetes' PrepareForCreate, which sets it, runs after them
-    obj.status = { ...obj.status, qosClass: computeQosClass(obj) };
+    obj.status = { phase: 'Pending', qosClass: computeQosClass(obj) };
+    syncAppArmorAnnotations(obj);
   },
   validateCreate: obj => [...validatePodSpec(obj.spec, 'spec'), ...validateEphemeralContainers(obj.spec), ...validateNoEphemeralContainersOnCreate(obj.spec)],
   // (ephemeral containers change only through pods/ephemeralcontainers: validatePodSpecUpdate refuses it here)

@@ -131,3 +131,28 @@ test('HTTP/2: users per session, read once for many streams', async () => {
   assert.deepEqual((await get({}, 2)).map(r => r.status), [401, 401]);
   assert.deepEqual((await get({ cert: other.adminCert, key: other.adminKey }, 1)).map(r => r.status), [401]);
 });
+
+test('HTTP/2: a session outliving its certificate loses the identity at the next request', async () => {
+  let clock = Date.now();
+  const authn = createClientCertAuthenticator({ caCert: pki.caCert, now: () => clock });
+  const server = http2.createSecureServer({ cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert, requestCert: true, rejectUnauthorized: false });
+  server.on('request', (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => answer(authn, req.socket as TLSSocket, req.stream.session ?? req.socket, res));
+  servers.push(server);
+  await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
+  const jane = await issueCert({ cert: pki.caCert, key: pki.caKey }, { commonName: 'jane', days: 1, usage: 'client' });
+  const session = http2.connect(`https://127.0.0.1:${(server.address() as AddressInfo).port}`, { ca: pki.caCert, cert: jane.cert, key: jane.key });
+  const status = () => new Promise<number>((resolve, reject) => {
+    const s = session.request({ ':path': '/' });
+    s.on('response', h => { resolve(Number(h[':status'])); s.resume(); });
+    s.on('error', reject);
+  });
+  try {
+    assert.equal(await status(), 200);
+    clock += 2 * 24 * 3600_000;
+    assert.equal(await status(), 401, 'expired since the session opened');
+    clock -= 2 * 24 * 3600_000;
+    assert.equal(await status(), 200, 'checked per request, not once');
+  } finally {
+    session.close();
+  }
+});

@@ -14,8 +14,8 @@ type Case = [name: string, method: string, path: string, body: unknown, status: 
 const cases = JSON.parse(readFileSync(join(import.meta.dirname, 'golden/json-bodies.json'), 'utf8')) as Case[];
 
 let api: TestApi;
-// the admission plugins that shape objects without needing other objects in place (tolerations, finalizers)
-before(async () => { api = await testApi({ admission: ['DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection'] }); });
+// the admission plugins that shape objects without needing other objects in place (priority, tolerations, finalizers)
+before(async () => { api = await testApi({ admission: ['Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection'] }); });
 after(() => api.close());
 
 test('golden JSON bodies, in order (each builds on the ones before)', async () => {

@@ -141,7 +141,7 @@ function recordingAdmission(seen: string[], opts: { mutate?: (o: KubeObject) => 
       if (opts.refuse === 'mutate') throw new StatusError(403, 'Forbidden', 'no');
     },
     async validate(obj, old) {
-      seen.push(`validate ${old ? 'update' : 'create'} name=${obj.metadata.name ?? ''} note=${obj.metadata.annotations?.note ?? ''}`);
+      seen.push(`validate ${old ? 'update' : 'create'} name=${obj.metadata.name ?? ''} uid=${obj.metadata.uid ? 'set' : 'unset'} note=${obj.metadata.annotations?.note ?? ''}`);
       if (opts.refuse === 'validate') throw new StatusError(403, 'Forbidden', 'no');
     },
   };
@@ -152,16 +152,21 @@ test('admission hooks: mutating runs before the strategy validates (its changes 
   randoms = drawing('bcdfg');
   const made = await reg.store.create(cm(), 'default', { metadata: { generateName: 'adm-' } } as KubeObject,
     { admission: recordingAdmission(seen, { mutate: o => { o.metadata.annotations = { note: 'mutated' }; } }) });
-  assert.deepEqual(seen, ['mutate create name= uid=set', 'validate create name=adm-bcdfg note=mutated'], 'mutating sees no generated name yet; validating sees it');
+  assert.deepEqual(seen, ['mutate create name= uid=unset', 'validate create name=adm-bcdfg uid=set note=mutated'], 'mutating sees no generated name or uid yet; validating sees both');
   assert.equal(made.metadata.annotations?.note, 'mutated');
   // a mutation the strategy finds invalid is a 422, and validating admission never runs
   seen.length = 0;
   await rejectsUnwritten(reg.store.create(cm(), 'default', configMap('adm-bad'), { admission: recordingAdmission(seen, { mutate: o => { o.metadata.labels = { 'a b': 'x' }; } }) }), 422, 'Invalid');
-  assert.deepEqual(seen, ['mutate create name=adm-bad uid=set']);
+  assert.deepEqual(seen, ['mutate create name=adm-bad uid=unset']);
   // updates and patches: both phases see the stored object as old
   seen.length = 0;
   await reg.store.modify(cm(), 'default', made.metadata.name!, cur => ({ ...cur, data: { k: 'v' } }), { admission: recordingAdmission(seen) });
-  assert.deepEqual(seen, [`mutate update name=${made.metadata.name} uid=set`, `validate update name=${made.metadata.name} note=mutated`]);
+  assert.deepEqual(seen, [`mutate update name=${made.metadata.name} uid=set`, `validate update name=${made.metadata.name} uid=set note=mutated`]);
+  // an update whose body has no uid: the mutating phase sees none, the stored uid is kept after it
+  seen.length = 0;
+  const kept = await reg.store.modify(cm(), 'default', made.metadata.name!, cur => { delete cur.metadata.uid; return { ...cur, data: { k: 'u' } }; }, { admission: recordingAdmission(seen) });
+  assert.deepEqual(seen, [`mutate update name=${made.metadata.name} uid=unset`, `validate update name=${made.metadata.name} uid=set note=mutated`]);
+  assert.equal(kept.metadata.uid, made.metadata.uid);
   // a refusal in either phase writes nothing, dry run or not
   for (const refuse of ['mutate', 'validate'] as const) {
     for (const dryRun of [false, true]) {
@@ -174,6 +179,29 @@ test('admission hooks: mutating runs before the strategy validates (its changes 
   await rejectsUnwritten(reg.store.delete(cm(), 'default', made.metadata.name!, { admission: async cur => { deleting.push(cur.metadata.name!); throw new StatusError(403, 'Forbidden', 'no'); } }), 403, 'Forbidden');
   assert.deepEqual(deleting, [made.metadata.name]);
   await reg.store.get(cm(), 'default', made.metadata.name!);
+});
+
+test('what the mutating phase adds gets its defaults, and the status it sets is reset, as kube-apiserver defaults a patched object', async () => {
+  const addSidecar = (o: KubeObject) => {
+    const spec = o.spec as { containers: Array<Record<string, unknown>> };
+    spec.containers.push({ name: 'sidecar', image: 'busybox' });
+    o.status = { phase: 'Running' };
+  };
+  const made = await reg.store.create(pods(), 'default', { metadata: { name: 'mutated-pod' }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } as KubeObject,
+    { admission: recordingAdmission([], { mutate: addSidecar }) });
+  const sidecar = (made.spec as { containers: Array<Record<string, unknown>> }).containers[1]!;
+  assert.deepEqual([sidecar.terminationMessagePath, sidecar.terminationMessagePolicy, sidecar.imagePullPolicy], ['/dev/termination-log', 'File', 'Always']);
+  assert.equal((made.status as { phase: string }).phase, 'Pending');
+  // an update: the stored status is kept whatever the mutation did to it
+  const updated = await reg.store.modify(pods(), 'default', 'mutated-pod', cur => ({ ...cur, metadata: { ...cur.metadata, labels: { a: 'b' } } }),
+    { admission: recordingAdmission([], { mutate: o => { o.status = { phase: 'Failed' }; } }) });
+  assert.equal((updated.status as { phase: string }).phase, 'Pending');
+  // a mutation that moves the object to another namespace is refused, as BeforeCreate/BeforeUpdate refuse it
+  const moved = (o: KubeObject) => { o.metadata.namespace = 'elsewhere'; };
+  const err = await reg.store.create(cm(), 'default', configMap('moved'), { admission: recordingAdmission([], { mutate: moved }) }).then(() => undefined, (e: unknown) => e);
+  assert.ok(err instanceof StatusError);
+  assert.deepEqual([err.code, err.message], [400, 'the namespace of the provided object does not match the namespace sent on the request']);
+  await assert.rejects(reg.store.modify(pods(), 'default', 'mutated-pod', cur => cur, { admission: recordingAdmission([], { mutate: moved }) }), { code: 400 });
 });
 
 test('create: generateName draws five characters with the injected random, and draws again on a collision', async () => {

@@ -27,7 +27,10 @@ test('SubjectAccessReview answers for the named user; validation in Kubernetes w
   const yes = subjectAccessReview(ctx(), obj({ user: 'jane', resourceAttributes: { namespace: 'dev', verb: 'list', resource: 'pods' } }));
   assert.deepEqual(yes.status, { allowed: true });
   assert.deepEqual(subjectAccessReview(ctx(), obj({ user: 'bob', resourceAttributes: { namespace: 'dev', verb: 'list', resource: 'pods' } })).status, { allowed: false });
-  assert.deepEqual(subjectAccessReview(ctx({ authorizer: createChain([alwaysDeny]) }), obj({ user: 'bob', nonResourceAttributes: { path: '/x', verb: 'get' } })).status, { allowed: false, denied: true, reason: 'Everything is forbidden.' });
+  // AlwaysDeny has no opinion: not allowed, not denied, with its reason (as kube-apiserver answers)
+  assert.deepEqual(subjectAccessReview(ctx({ authorizer: createChain([alwaysDeny]) }), obj({ user: 'bob', nonResourceAttributes: { path: '/x', verb: 'get' } })).status, { allowed: false, reason: 'Everything is forbidden.' });
+  const denying: Authorizer = { authorize: () => ({ decision: 'deny', reason: 'no way' }) };
+  assert.deepEqual(subjectAccessReview(ctx({ authorizer: createChain([denying]) }), obj({ user: 'bob', nonResourceAttributes: { path: '/x', verb: 'get' } })).status, { allowed: false, denied: true, reason: 'no way' });
   assert.throws(() => subjectAccessReview(ctx(), obj({ resourceAttributes: { verb: 'get' } })), (e: StatusError) => e.code === 422 && e.message === 'SubjectAccessReview.authorization.k8s.io "" is invalid: spec.user: Invalid value: "": at least one of user or group must be specified');
   // the union is reported on spec with the nonResourceAttributes as its value, as declarative validation words it
   assert.throws(() => subjectAccessReview(ctx(), obj({ user: 'x' })), (e: StatusError) => e.code === 422 && e.message === 'SubjectAccessReview.authorization.k8s.io "" is invalid: spec: Invalid value: null: exactly one of nonResourceAttributes or resourceAttributes must be specified');

@@ -3,9 +3,11 @@
 // once per param: when its matchConditions hold, its mutations change the object in order, each
 // evaluated against the object as the previous one left it. Failures under failurePolicy Fail
 // are collected and refuse the request once every binding has run, as kube-apiserver's policy
-// dispatcher does ("policy 'p' with binding 'b' denied request: ...").
+// dispatcher does ("policy 'p' with binding 'b' denied request: ..."). A policy with
+// reinvocationPolicy IfNeeded runs again in the chain's second run when the object changed after
+// it, and any mutation asks for that second run (reinvocation.ts), as kube-apiserver's does.
 
-import type { KubeObject } from '../../../../api/object.ts';
+import { deepClone, jsonEqual, type KubeObject } from '../../../../api/object.ts';
 import { StatusError } from '../../../../api/status.ts';
 import type { AdmissionAttributes, AdmissionDeps, AdmissionPlugin } from '../../types.ts';
 import { admissionNotReady, requestName } from '../validating-admission-policy/deny.ts';
@@ -17,6 +19,8 @@ import { inScope, matchConditionsOutcome } from '../validating-admission-policy/
 import { compileMutatingPolicy, type CompiledMutatingPolicy } from './compiled-policy.ts';
 import { applyMutation, MutationError } from './mutate.ts';
 import { isAdmissionConfiguration } from '../admission-configuration.ts';
+import { pluginReinvocation, type PluginReinvocation } from '../../reinvocation.ts';
+import { defaultMutated } from '../../defaults.ts';
 
 export interface MutatingPolicyStore {
   policies(): Iterable<CompiledMutatingPolicy>;
@@ -68,42 +72,62 @@ export function mutatingAdmissionPolicy(deps: AdmissionDeps, store: MutatingPoli
       const policies = [...store.policies()].sort((x, y) => x.name.localeCompare(y.name));
       if (!policies.length) return;
       const bindings = [...store.bindings()];
-      const { read: readNamespace, ctx } = requestNamespace(deps, a);
-      const failures: Failure[] = [];
-      for (const p of policies) {
-        if (!await matchesResources(p.matchConstraints, a, ctx, true)) continue;
-        for (const b of bindings.filter(x => (x.spec as BindingSpec | undefined)?.policyName === p.name).sort((x, y) => x.metadata.name!.localeCompare(y.metadata.name!))) {
-          const spec = b.spec as BindingSpec;
-          const binding = b.metadata.name ?? '';
-          if (!await matchesResources(spec.matchResources, a, ctx, false)) continue;
-          const fail = (message: string) => { if (p.failurePolicy !== 'Ignore') failures.push({ policy: p.name, binding, message }); };
-          let params: Array<KubeObject | null>;
-          try {
-            params = await resolveParams(deps.registry, deps.catalog, p, spec.paramRef, a.namespace);
-          } catch (err) {
-            fail(`failed to configure binding: ${(err as Error).message}`);
-            continue;
-          }
-          const nsObject = a.resource.group === '' && a.resource.resource === 'namespaces' ? null : await readNamespace();
-          for (const param of params) {
-            const inputs = () => ({ object: a.object, oldObject: a.oldObject ?? null, params: param, request: admissionRequest(a), namespaceObject: nsObject });
-            const outcome = inScope(p, inputs(), run => matchConditionsOutcome(p.matchConditions, p.failurePolicy, run));
-            if (outcome === 'skip') continue;
-            if (outcome !== 'match') { fail(outcome.error); continue; }
-            for (const m of p.mutations) {
-              try {
-                const result = inScope(p, inputs(), run => run(m.expression));
-                replaceContents(a.object!, applyMutation(m.patchType, result, a.object!, a.resource));
-              } catch (err) {
-                if (!(err instanceof MutationError)) throw err;
-                fail(err.message);
-                break;
-              }
-            }
-          }
-        }
+      const again = pluginReinvocation('MutatingAdmissionPolicy', a.reinvocation);
+      again.begin(a.object);
+      try {
+        await run(a, policies, bindings, again);
+      } finally {
+        again.end(a.object);
       }
-      if (failures.length) throw refusal(a, failures);
     },
   };
+
+  async function run(a: AdmissionAttributes, policies: CompiledMutatingPolicy[], bindings: KubeObject[], again: PluginReinvocation): Promise<void> {
+    const { read: readNamespace, ctx } = requestNamespace(deps, a);
+    const failures: Failure[] = [];
+    // a mutation was applied in this run, changing the object or not
+    let dirty = false;
+    for (const p of policies) {
+      if (!await matchesResources(p.matchConstraints, a, ctx, true)) continue;
+      for (const b of bindings.filter(x => (x.spec as BindingSpec | undefined)?.policyName === p.name).sort((x, y) => x.metadata.name!.localeCompare(y.metadata.name!))) {
+        const spec = b.spec as BindingSpec;
+        const binding = b.metadata.name ?? '';
+        if (!await matchesResources(spec.matchResources, a, ctx, false)) continue;
+        const fail = (message: string) => { if (p.failurePolicy !== 'Ignore') failures.push({ policy: p.name, binding, message }); };
+        let params: Array<KubeObject | null>;
+        try {
+          params = await resolveParams(deps.registry, deps.catalog, p, spec.paramRef, a.namespace);
+        } catch (err) {
+          fail(`failed to configure binding: ${(err as Error).message}`);
+          continue;
+        }
+        const nsObject = a.resource.group === '' && a.resource.resource === 'namespaces' ? null : await readNamespace();
+        for (const param of params) {
+          const inputs = () => ({ object: a.object, oldObject: a.oldObject ?? null, params: param, request: admissionRequest(a), namespaceObject: nsObject });
+          const outcome = inScope(p, inputs(), run => matchConditionsOutcome(p.matchConditions, p.failurePolicy, run));
+          if (outcome === 'skip') continue;
+          if (outcome !== 'match') { fail(outcome.error); continue; }
+          const key = JSON.stringify([p.name, binding, param?.metadata.namespace ?? '', param?.metadata.name ?? '']);
+          if (!again.shouldCall(key)) continue;
+          const before = deepClone(a.object!);
+          for (const m of p.mutations) {
+            try {
+              const result = inScope(p, inputs(), run => run(m.expression));
+              replaceContents(a.object!, applyMutation(m.patchType, result, a.object!, a.resource));
+              defaultMutated(a.resource, a.subresource, a.object);
+              dirty = true;
+            } catch (err) {
+              if (!(err instanceof MutationError)) throw err;
+              fail(err.message);
+              break;
+            }
+          }
+          if (!jsonEqual(before, a.object)) again.changed();
+          again.invoked(key, p.reinvocationPolicy);
+        }
+      }
+    }
+    if (dirty) again.changed();
+    if (failures.length) throw refusal(a, failures);
+  }
 }

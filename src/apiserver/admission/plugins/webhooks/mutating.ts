@@ -1,7 +1,7 @@
 // MutatingAdmissionWebhook: the mutating webhooks, one after another in configuration order,
-// each seeing the object as the ones before left it. A webhook with reinvocationPolicy
-// IfNeeded is called once more when a webhook after it changed the object (one more round, as
-// kube-apiserver's reinvocation has).
+// each seeing the object as the ones before left it. A change asks the chain for a second run
+// of the mutating phase, in which only the webhooks with reinvocationPolicy IfNeeded that ran
+// before a later change are called again (reinvocation.ts).
 
 import type { KubeObject } from '../../../../api/object.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../types.ts';
@@ -12,6 +12,8 @@ import { invocationFor } from './invocation.ts';
 import { applyWebhookPatch } from './patch.ts';
 import { versioned } from './call.ts';
 import { watchedSource, type HookSource } from './source.ts';
+import { pluginReinvocation, type PluginReinvocation } from '../../reinvocation.ts';
+import { defaultMutated } from '../../defaults.ts';
 
 const mutationAnnotation = 'mutation.webhook.admission.k8s.io/';
 const patchAnnotation = 'patch.webhook.admission.k8s.io/';
@@ -30,15 +32,16 @@ export function mutatingWebhookPlugin(deps: WebhookPluginDeps, source?: HookSour
   const hooks = source ?? watchedSource(deps.registry, deps.catalog, 'mutatingwebhookconfigurations', deps.log);
   const call = callDeps(deps);
 
-  async function round(a: AdmissionAttributes, n: number, only: Set<string> | undefined, invoked: Set<string>, reinvoke: Set<string>): Promise<void> {
+  async function run(a: AdmissionAttributes, again: PluginReinvocation): Promise<void> {
+    const n = again.isReinvoke ? 1 : 0;
     const ctx = matchContext(deps, a);
     const all = hooks.hooks();
     for (let i = 0; i < all.length; i++) {
       const hook = all[i]!;
       const inv = await invocationFor(hook, a, ctx);
       if (!inv) continue;
-      // a webhook is never called for the first time in the second round
-      if (only && !only.has(hook.uid)) continue;
+      // a webhook is never called for the first time in the second run
+      if (!again.shouldCall(hook.uid)) continue;
       const name = hook.spec.name;
       let changed = false;
       try {
@@ -46,7 +49,7 @@ export function mutatingWebhookPlugin(deps: WebhookPluginDeps, source?: HookSour
         const result = await callHook(a, inv, true, call);
         const out = applyWebhookPatch(name, result, sent, a.object?.apiVersion);
         if (out) a.annotate(`${patchAnnotation}round_${n}_index_${i}`, JSON.stringify({ configuration: hook.configurationName, webhook: name, patch: JSON.parse(result.patch!.toString('utf8')), patchType: result.patchType }));
-        if (out?.changed) { replaceObject(a, out.object); changed = true; }
+        if (out?.changed) { replaceObject(a, out.object); defaultMutated(a.resource, a.subresource, a.object); changed = true; }
       } catch (err) {
         if (!(err instanceof CallingWebhookError)) throw err;
         if (hook.failurePolicy !== 'Ignore') throw failClosed(err);
@@ -55,8 +58,8 @@ export function mutatingWebhookPlugin(deps: WebhookPluginDeps, source?: HookSour
       } finally {
         a.annotate(`${mutationAnnotation}round_${n}_index_${i}`, JSON.stringify({ configuration: hook.configurationName, webhook: name, mutated: changed }));
       }
-      if (changed) for (const uid of invoked) reinvoke.add(uid);
-      if (hook.spec.reinvocationPolicy === 'IfNeeded') invoked.add(hook.uid);
+      if (changed) again.changed();
+      again.invoked(hook.uid, hook.spec.reinvocationPolicy);
     }
   }
 
@@ -67,9 +70,13 @@ export function mutatingWebhookPlugin(deps: WebhookPluginDeps, source?: HookSour
       if (!webhooksApply(a)) return;
       await hooks.synced;
       if (!hooks.hooks().length) return;
-      const reinvoke = new Set<string>();
-      await round(a, 0, undefined, new Set(), reinvoke);
-      if (reinvoke.size) await round(a, 1, reinvoke, new Set(), new Set());
+      const again = pluginReinvocation('MutatingAdmissionWebhook', a.reinvocation);
+      again.begin(a.object);
+      try {
+        await run(a, again);
+      } finally {
+        again.end(a.object);
+      }
     },
   };
 }

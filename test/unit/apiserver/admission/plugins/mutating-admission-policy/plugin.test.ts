@@ -39,7 +39,9 @@ test('ApplyConfiguration merges fields and list-map items by key; JSONPatch appl
     assert.deepEqual(o.metadata.labels, { app: 'web', team: 'x' });
     assert.deepEqual(o.metadata.annotations, { 'a~1b': 'seen' });
     assert.equal(o.spec.replicas, 2);
-    assert.deepEqual(o.spec.template.spec.containers, [{ name: 'a', image: 'nginx' }, { name: 'b', image: 'busybox', imagePullPolicy: 'Always' }]);
+    // merged by name, then given Kubernetes' defaults as a patched object is
+    const defaulted = { terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'Always', resources: {} };
+    assert.deepEqual(o.spec.template.spec.containers, [{ name: 'a', image: 'nginx', ...defaulted }, { name: 'b', image: 'busybox', ...defaulted }]);
   } finally { await r.close(); }
 });
 

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testApi, type TestApi } from '../../../../support/fake-request.ts';
 import { readAdmissionConfig } from '../../../../../../src/apiserver/admission/config-file.ts';
+import { podSecurityConfig } from '../../../../../../src/apiserver/admission/plugins/pod-security/config.ts';
+import { policyName } from '../../../../../../src/apiserver/admission/plugins/pod-security/policy.ts';
 
 const configuration = {
   apiVersion: 'pod-security.admission.config.k8s.io/v1', kind: 'PodSecurityConfiguration',
@@ -51,4 +53,17 @@ test('the AdmissionConfiguration file: inline configurations and ones in files o
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('the configuration: unset defaults privileged:latest; bad ones stop the plugin in kube-apiserver\'s words', () => {
+  const kind = { apiVersion: 'pod-security.admission.config.k8s.io/v1', kind: 'PodSecurityConfiguration' };
+  const d = podSecurityConfig({ ...kind, defaults: { warn: 'restricted', 'audit-version': 'v1.30' } }).defaults;
+  assert.deepEqual([d.enforce, d.warn, d.audit].map(policyName), ['privileged:latest', 'restricted:latest', 'privileged:v1.30']);
+  assert.equal(policyName(podSecurityConfig(undefined).defaults.enforce), 'privileged:latest');
+  assert.equal(podSecurityConfig({ ...kind, apiVersion: 'pod-security.admission.config.k8s.io/v1beta1' }).exemptUsers.size, 0);
+  assert.throws(() => podSecurityConfig({ ...kind, defaults: { enforce: 'strict' } }), { message: 'PodSecurity configuration error: enforce: must be one of privileged, baseline, restricted' });
+  assert.throws(() => podSecurityConfig({ ...kind, defaults: { enforce: 'strict', 'warn-version': '1.30' } }), { message: 'PodSecurity configuration error: [enforce: must be one of privileged, baseline, restricted, warn-version: must be "latest" or "v1.x"]' });
+  assert.throws(() => podSecurityConfig({ ...kind, exemptions: { usernames: ['a', '', 'a'] } }), { message: 'PodSecurity invalid: [exemptions.usernames[1]: Invalid value: "": username must not be empty, exemptions.usernames[2]: Duplicate value: "a"]' });
+  assert.throws(() => podSecurityConfig({ ...kind, exemptions: { namespaces: ['Tools'] } }), { message: /^PodSecurity invalid: exemptions\.namespaces\[0\]: Invalid value: "Tools": a lowercase RFC 1123 label must consist of/ });
+  assert.throws(() => podSecurityConfig({ apiVersion: 'v1', kind: 'PodSecurityConfiguration' }), /no kind "PodSecurityConfiguration" is registered for version "v1"/);
 });

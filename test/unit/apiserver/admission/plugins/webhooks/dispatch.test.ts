@@ -153,21 +153,6 @@ test('matchPolicy Equivalent sends the object in the version the webhook registe
   assert.equal(seen.length, 1);
 });
 
-test('reinvocationPolicy IfNeeded: a webhook is called again when a later one changed the object', async () => {
-  const calls: string[] = [];
-  server.on('/first', r => { calls.push(`first ${r.request.object.metadata.labels.second ?? '-'}`); return respond(r); });
-  server.on('/second', r => {
-    calls.push('second');
-    return r.request.object.metadata.labels.second ? respond(r) : respond(r, jsonPatch([{ op: 'add', path: '/metadata/labels/second', value: 'done' }]));
-  });
-  const cc = (path: string) => ({ url: server.url(path), caBundle: server.caBundle });
-  await mutating({ name: 'first.example.com', reinvocationPolicy: 'IfNeeded', clientConfig: cc('/first') }, { name: 'second.example.com', clientConfig: cc('/second') }).admit!(attributes());
-  assert.deepEqual(calls, ['first -', 'second', 'first done']);
-  calls.length = 0;
-  await mutating({ name: 'first.example.com', reinvocationPolicy: 'Never', clientConfig: cc('/first') }, { name: 'second.example.com', clientConfig: cc('/second') }).admit!(attributes());
-  assert.deepEqual(calls, ['first -', 'second']);
-});
-
 test('a service clientConfig is dialled where the resolver says, verified as <name>.<namespace>.svc', async () => {
   const plugin = validatingWebhookPlugin({ ...deps, resolveService: async () => ({ host: '127.0.0.1', port: server.port }) }, staticSource([configuration('c', [
     { name: 'svc.example.com', clientConfig: { service: { namespace: 'test', name: 'webhook', path: '/no', port: 443 }, caBundle: server.caBundle } },
@@ -222,4 +207,13 @@ test('matchPolicy Equivalent: a patch made in the webhook\'s version comes back 
   await mutating({ name: 'hpa.example.com', rules, clientConfig: { url: server.url('/hpa-patch'), caBundle: server.caBundle } }).admit!(a);
   assert.equal(a.object!.apiVersion, 'autoscaling/v2');
   assert.deepEqual((a.object!.spec as { metrics: unknown }).metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
+});
+
+test('a container a webhook adds has Kubernetes\' defaults before the next webhook sees it', async () => {
+  server.on('/sidecar', r => respond(r, jsonPatch([{ op: 'add', path: '/spec/containers/-', value: { name: 'sidecar', image: 'proxy:1.0' } }])));
+  server.on('/look', r => respond(r, { warnings: [JSON.stringify(r.request.object.spec.containers.at(-1))] }));
+  const a = attributes();
+  const cc = (path: string) => ({ url: server.url(path), caBundle: server.caBundle });
+  await mutating({ name: 'sidecar.example.com', clientConfig: cc('/sidecar') }, { name: 'look.example.com', clientConfig: cc('/look') }).admit!(a);
+  assert.deepEqual(JSON.parse(a.warnings[0]!), { name: 'sidecar', image: 'proxy:1.0', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'IfNotPresent', resources: {} });
 });

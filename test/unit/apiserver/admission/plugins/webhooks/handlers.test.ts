@@ -65,3 +65,46 @@ test('update and patch send the stored object as oldObject; delete sends it with
   const [d] = since(from, '/validate');
   assert.deepEqual([d!.operation, d!.object, d!.oldObject.data.a, d!.options.kind, d!.dryRun, d!.name], ['DELETE', null, 'd', 'DeleteOptions', true, 'cm']);
 });
+
+test('what each phase sees, as kube-apiserver orders it: mutating webhooks get no uid, creationTimestamp or generated name; validating ones get them all', async () => {
+  // (the test registry's random draws the same name each time: the dry run goes first)
+  for (const dry of ['?dryRun=All', '']) {
+    const from = server.received.length;
+    const r = await api.request('POST', `/api/v1/namespaces/dev/configmaps${dry}`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'gen-' }, data: { a: 'b' } }, headers: { 'user-agent': 'kubectl/v1.33.0 (linux/amd64)' } });
+    assert.equal(r.status, 201, r.text());
+    const made = r.json().metadata;
+    const [m] = since(from, '/mutate');
+    const [v] = since(from, '/validate');
+    // the mutating phase: the body as sent with its namespace and the writer's managedFields
+    assert.equal(m!.name, undefined, dry);
+    assert.equal(m!.object.metadata.name, undefined);
+    assert.equal(m!.object.metadata.generateName, 'gen-');
+    assert.equal(m!.object.metadata.namespace, 'dev');
+    assert.equal(m!.object.metadata.uid, undefined);
+    assert.equal(m!.object.metadata.creationTimestamp, undefined);
+    assert.deepEqual(m!.object.metadata.managedFields.map((f: { manager: string; operation: string }) => `${f.manager} ${f.operation}`), ['kubectl Update']);
+    // the validating phase: the object as it is stored
+    assert.equal(v!.name, made.name);
+    assert.match(v!.object.metadata.name, /^gen-[a-z0-9]{5}$/);
+    assert.equal(v!.object.metadata.uid, made.uid);
+    assert.equal(v!.object.metadata.creationTimestamp, made.creationTimestamp);
+    assert.equal(v!.object.data.added, 'by-webhook');
+  }
+});
+
+test('an update: the mutating phase sees the body\'s metadata (a PUT without uid has none), the validating phase the stored uid', async () => {
+  const created = await api.request('POST', '/api/v1/namespaces/dev/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'upd' }, data: {} } });
+  assert.equal(created.status, 201, created.text());
+  const made = created.json();
+  const from = server.received.length;
+  const put = await api.request('PUT', '/api/v1/namespaces/dev/configmaps/upd', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'upd' }, data: { x: 'y' } } });
+  assert.equal(put.status, 200, put.text());
+  const [m] = since(from, '/mutate');
+  const [v] = since(from, '/validate');
+  assert.equal(m!.object.metadata.uid, undefined);
+  assert.equal(m!.object.metadata.creationTimestamp, undefined);
+  assert.equal(m!.oldObject.metadata.uid, made.metadata.uid);
+  assert.equal(v!.object.metadata.uid, made.metadata.uid);
+  assert.equal(v!.object.metadata.creationTimestamp, made.metadata.creationTimestamp);
+  assert.equal(put.json().metadata.uid, made.metadata.uid);
+});
