@@ -19,11 +19,12 @@ import { runWorkloadsBench } from './support/workloads-bench.ts';
 import { runStreamingBench, streamingBenchSkipReason } from './support/streaming-bench.ts';
 import { runAuthzBench } from './authz.ts';
 import { proxyBenchSkipReason, runProxyBench } from './support/proxy-bench.ts';
+import { benchService, runDnsBench, type DnsLoad } from './support/dns-bench.ts';
 
 const quick = process.argv.includes('--quick');
 // --only=lists,fanout runs just those sections (start always runs: it brings up the server)
 const only = process.argv.find(a => a.startsWith('--only='))?.slice('--only='.length).split(',');
-const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up', 'workloads', 'streaming', 'proxy', 'authz'];
+const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up', 'workloads', 'streaming', 'proxy', 'authz', 'dns'];
 for (const s of only ?? []) if (!sections.includes(s)) throw new Error(`unknown section ${s}; sections: ${sections.join(', ')}`);
 const want = (section: string) => !only || only.includes(section);
 const scale = quick ? 0.2 : 1;
@@ -190,6 +191,18 @@ async function main(): Promise<void> {
     }
 
     say('');
+    if (want('dns')) {
+      // cluster DNS (`orch dns` against this server) beside a fixed-answer responder, both over UDP
+      say('');
+      const services = Math.max(100, Math.round(1000 * scale));
+      await runLoad(server.url, tls, { total: services, concurrency, request: i => ({ method: 'POST', path: '/api/v1/namespaces/default/services', body: benchService(i) }), expect: 201 });
+      const r = await runDnsBench({ kubeconfig: join(dir, 'orch', 'admin.kubeconfig'), services, total: Math.round(50_000 * scale), concurrency: 64 });
+      const dnsRow = (name: string, l: DnsLoad) => `${name.padEnd(34)} ${l.perSecond.toFixed(0).padStart(8)} q/s    p50 ${l.p50ms.toFixed(2).padStart(7)} ms  p99 ${l.p99ms.toFixed(2).padStart(7)} ms${l.errors ? `  errors ${l.errors}` : ''}`;
+      say(dnsRow(`DNS A, ${services} Services (orch dns)`, r.orch));
+      say(dnsRow('DNS fixed-answer responder (raw)', r.raw));
+      say(ratio('DNS queries/s vs raw', r.orch.perSecond, r.raw.perSecond));
+    }
+
     say(`orch server RSS after the run: ${(rssKiB(server.child.pid!) / 1024).toFixed(0)} MiB`);
     await server.stop();
 

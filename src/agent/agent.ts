@@ -43,6 +43,14 @@ import { startNodeGc, type NodeGc } from './gc/node-gc.ts';
 import { startLocalPathCleanup } from './volumes/local-path-cleanup.ts';
 import { resourceMetricsRoute, summaryRoute } from './stats/stats-routes.ts';
 import { podsRoute } from './server/pods-route.ts';
+import { parseResolvConf, type ResolvConf } from '../dns/resolv-conf.ts';
+
+/** the host's resolver settings for pods, from the resolvConf setting's file (none when the setting is empty or the file unreadable) */
+async function hostResolvConf(path: string): Promise<ResolvConf | undefined> {
+  if (!path) return undefined;
+  const text = await readFile(path, 'utf8').catch(() => undefined);
+  return text === undefined ? { nameservers: [], searches: [], options: [] } : parseResolvConf(text);
+}
 
 /** the configuration fields the agent reads (KubeletConfiguration names) */
 export interface AgentSettings {
@@ -82,6 +90,8 @@ export interface AgentSettings {
   podLogsDir?: string;
   clusterDNS?: string[];
   clusterDomain?: string;
+  /** the host's resolv.conf pods with dnsPolicy Default get (the kubelet's default /etc/resolv.conf; empty: none) */
+  resolvConf?: string;
   fileCheckFrequency?: string;
   syncFrequency?: string;
   crashLoopBackOff?: { maxContainerRestartPeriod?: string };
@@ -279,7 +289,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       nodeUid: () => reporter?.uid(),
       nodeIPs: () => (opts.nodeIPs?.length ? opts.nodeIPs : internal()),
       rootDir: opts.rootDir,
-      sandbox: { podLogsDir, nodeName, clusterDNS: s.clusterDNS ?? [], clusterDomain: s.clusterDomain ?? '' },
+      sandbox: { podLogsDir, nodeName, clusterDNS: s.clusterDNS ?? [], clusterDomain: s.clusterDomain ?? '', hostResolvConf: await hostResolvConf(s.resolvConf ?? '/etc/resolv.conf'), nodeIPs: () => (opts.nodeIPs?.length ? opts.nodeIPs : internal()) },
       staticPodPath: s.staticPodPath || '/etc/kubernetes/manifests',
       fileCheckMs: parseDuration(s.fileCheckFrequency ?? '20s'),
       resyncMs: parseDuration(s.syncFrequency ?? '1m'),

@@ -6,6 +6,7 @@ import { serverCommand } from './server-command.ts';
 import { controllerManagerCommand } from './controller-manager-command.ts';
 import { agentCommand } from './agent-command.ts';
 import { schedulerCommand } from './scheduler-command.ts';
+import { dnsCommand } from './dns-command.ts';
 import { runtimeSimCommand } from './runtime-sim-command.ts';
 import { upCommand } from './up-command.ts';
 import { imagesCommand } from './images-command.ts';
@@ -24,7 +25,7 @@ const versionCommand: Command = {
   },
 };
 
-const commands: Command[] = [upCommand, imagesCommand, serverCommand, controllerManagerCommand, schedulerCommand, agentCommand, runtimeSimCommand, proxyCommand, networkPolicyCommand, tokenCommand, versionCommand];
+const commands: Command[] = [upCommand, imagesCommand, serverCommand, controllerManagerCommand, schedulerCommand, dnsCommand, agentCommand, runtimeSimCommand, proxyCommand, networkPolicyCommand, tokenCommand, versionCommand];
 
 function usage(): string {
   const lines = ['orch: a small Kubernetes-compatible control plane and node agent.', '', 'Usage:\n  orch <command> [flags]', '', 'Commands:'];

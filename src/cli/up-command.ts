@@ -21,6 +21,8 @@ import { authorizationFlags, authorizationOptions } from './authorization-flags.
 import { admissionFlags, admissionOptions } from './admission-flags.ts';
 import { defaultDataDir, runDir, upStateFile, type UpState } from './up-paths.ts';
 import { unmountAllUnder } from '../agent/pods/volumes/host-mounts.ts';
+import { dnsFlags } from './dns-command.ts';
+import { startUpDns } from './up-dns.ts';
 import { releaseCompileCache } from './compile-cache.ts';
 
 interface Runtime {
@@ -128,6 +130,8 @@ export const upCommand: Command = {
     'agent-port': { type: 'string', default: '10250', description: 'the node agent\'s HTTPS port (logs, stats); 0 picks a free port' },
     'proxy-nft-table': { type: 'string', default: 'orch-proxy', description: 'the nftables table of the service proxy (two clusters on one machine need two)' },
     'write-kubeconfig': { type: 'boolean', default: false, description: 'merge the admin kubeconfig into ~/.kube/config as context "orch" and make it current' },
+    'dns-port': { type: 'string', default: '53', description: 'the port cluster DNS listens on, on the pods\' gateway address (else on 127.0.0.1); 0 picks a free port' },
+    ...dnsFlags,
     'feature-gates': featureGatesFlag,
     ...authorizationFlags,
     ...admissionFlags,
@@ -199,6 +203,9 @@ export const upCommand: Command = {
       // the endpoint certified by the cluster through a CSR, which this process approves for its own node
       serverTLSBootstrap: true,
     });
+    // cluster DNS where pods reach this host, before the agent, which names it in their resolv.conf
+    const dns = await startUpDns(values, client, runtime.podGateway, log, say);
+    if (dns) Object.assign(settings, { clusterDNS: [dns.clusterIP], clusterDomain: dns.zone });
     const { startNodeServingApprover } = await import('../controllers/certificates/node-serving-approver.ts');
     let approver: { stop(): void } | undefined;
     const endpoint = runtime.state.endpoint;
@@ -222,6 +229,7 @@ export const upCommand: Command = {
       });
     } catch (err) {
       process.stderr.write(`Error: the node agent did not start: ${(err as Error).message}\n`);
+      await dns?.stop();
       approver?.stop();
       await runtime.stop();
       await plane.stop();
@@ -266,6 +274,7 @@ export const upCommand: Command = {
     await networkPolicy.stop();
     await proxy.stop();
     await agent.stop();
+    await dns?.stop();
     approver?.stop();
     await runtime.stop();
     // the pods of a runtime orch ran are gone with it, and so go their volumes' mounts (token and

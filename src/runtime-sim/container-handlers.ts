@@ -1,6 +1,7 @@
 // CreateContainer, StartContainer, StopContainer, RemoveContainer, ListContainers,
 // ContainerStatus, UpdateContainerResources and ReopenContainerLog.
 
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SimContainer } from './container.ts';
@@ -24,6 +25,18 @@ export function findContainer(rt: SimRuntime, id: string): SimContainer {
 
 /** the pod's hostname; a sandbox without one (host network: the kubelet sends none) has the host's, as containerd gives it */
 const sandboxHostname = (sandbox: Sandbox) => sandbox.config.hostname || hostname();
+
+/**
+ * the pod's /etc/resolv.conf as containerd writes it from the sandbox's DNS settings (search,
+ * nameserver lines, options), or the host's own when they are empty
+ */
+function sandboxResolvConf(sandbox: Sandbox): string {
+  const { servers = [], searches = [], options = [] } = sandbox.config.dnsConfig ?? {};
+  if (!servers.length && !searches.length && !options.length) {
+    try { return readFileSync('/etc/resolv.conf', 'utf8'); } catch { return ''; }
+  }
+  return (searches.length ? `search ${searches.join(' ')}\n` : '') + servers.map(s => `nameserver ${s}\n`).join('') + (options.length ? `options ${options.join(' ')}\n` : '');
+}
 
 /** the environment a container's processes see: the spec's variables and the pod's hostname */
 function containerEnv(config: CriContainerConfig, sandbox: Sandbox): Record<string, string> {
@@ -67,6 +80,7 @@ export function containerHandlers(rt: SimRuntime): Handlers {
         logPath: logDir && config.logPath ? join(logDir, config.logPath) : '',
         env: containerEnv(config, sandbox),
         hostname: sandboxHostname(sandbox),
+        resolvConf: sandboxResolvConf(sandbox),
         program: containerProgram(config.command ?? [], config.args ?? [], overrides),
         clock: settings.clock,
         // host-network pods listen on the node itself, which the sim does not model

@@ -35,6 +35,8 @@ export interface ContainerSpec {
   env: Record<string, string>;
   /** the sandbox's hostname, in /etc/hostname */
   hostname: string;
+  /** the sandbox's resolver settings, in /etc/resolv.conf */
+  resolvConf?: string;
   program: CommandList;
   clock: Clock;
   /** what the container uses (the memory-bytes annotation): over its memory limit, the kernel kills it */
@@ -95,6 +97,10 @@ export class SimContainer {
     // the runtime mounts the sandbox's hostname file into every container
     this.files.set('/etc/hostname', `${spec.hostname}\n`);
     this.mounted.add('/etc/hostname');
+    if (spec.resolvConf !== undefined) {
+      this.files.set('/etc/resolv.conf', spec.resolvConf);
+      this.mounted.add('/etc/resolv.conf');
+    }
   }
 
   get id(): string {

@@ -2,7 +2,7 @@
 // containerd with the local busybox image, and `orch runtime-sim`. The same cases, the same
 // expectations: a pod runs, gets an IP and is Ready; a Job-like pod ends Completed (Succeeded)
 // and stays so across an agent restart, as kubectl 1.33 and 1.27 show it; what a container sees
-// (hostname, working directory, env) and its log as kubectl shows it; a crashing container
+// (hostname, working directory, env, /etc/hosts and /etc/resolv.conf) and its log as kubectl shows it; a crashing container
 // shows CrashLoopBackOff with a growing back-off, and so does a command missing from the image
 // (StartError); a delete stops the container gracefully (SIGTERM
 // first, which a container's PID 1 ignores without a trap, SIGKILL only at the grace period's
@@ -98,6 +98,23 @@ for (const kind of runtimeKinds) {
         assert.ok(r.stdout.endsWith('\nno newline'), `kubectl ${b.label}: the last line as written: ${JSON.stringify(r.stdout)}`);
         assert.deepEqual(r.stdout.split('\n').sort(), ['env', 'has-sh', 'host=env pwd=/tmp foo=bar $(HOSTNAME) $(FOO)', 'no newline', 'to-stderr', '/tmp'].sort(), `kubectl ${b.label}`);
       }
+    });
+
+    await t.test('the pod\'s /etc/hosts and /etc/resolv.conf as the kubelet has them written: hostname.subdomain, hostAliases, ClusterFirst and None', async () => {
+      const show = ['sh', '-c', 'cat /etc/hosts; echo ---; cat /etc/resolv.conf'];
+      await createPod(k, 'named', { command: show }, { restartPolicy: 'Never', hostname: 'db-0', subdomain: 'db', hostAliases: [{ ip: '10.1.2.3', hostnames: ['foo.local', 'bar.local'] }], dnsConfig: { searches: ['corp.example'], options: [{ name: 'ndots', value: '2' }, { name: 'edns0' }] } });
+      await createPod(k, 'own-dns', { command: show }, { restartPolicy: 'Never', dnsPolicy: 'None', dnsConfig: { nameservers: ['192.0.2.53'], searches: ['example.com'] } });
+      const named = await until('named Succeeded', async () => { const p = await getPod(k, 'named'); return p?.status?.phase === 'Succeeded' && p; });
+      await until('own-dns Succeeded', async () => (await getPod(k, 'own-dns'))?.status?.phase === 'Succeeded');
+      const log = async (name: string) => { const r = await kubectl(kubectls()[0]!.path, k.orch.kubeconfig, ['logs', name]); assert.equal(r.code, 0, r.stderr); return r.stdout.split('---\n'); };
+      const [hosts, resolv] = await log('named');
+      assert.equal(hosts, '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n'
+        + `${named.status.podIP}\tdb-0.db.default.svc.cluster.local\tdb-0\n\n# Entries added by HostAliases.\n10.1.2.3\tfoo.local\tbar.local\n`);
+      // the host's search paths sit between the cluster's and the pod's own
+      const lines = resolv!.trim().split('\n');
+      assert.match(lines[0]!, /^search default\.svc\.cluster\.local svc\.cluster\.local cluster\.local( \S+)* corp\.example$/);
+      assert.deepEqual(lines.slice(1), ['nameserver 10.96.0.10', 'options ndots:2 edns0']);
+      assert.equal((await log('own-dns'))[1], 'search example.com\nnameserver 192.0.2.53\n');
     });
 
     await t.test('a crashing container shows CrashLoopBackOff, its back-off growing', async () => {

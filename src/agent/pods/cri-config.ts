@@ -8,15 +8,22 @@ import { criStopSignal } from './stop-signal.ts';
 import { expandReferences as expandArg } from './env.ts';
 import type { Container, Pod } from './types.ts';
 import { ephemeralPidNamespace } from './ephemeral-containers.ts';
-import type { CriContainerConfig, CriInput, CriLinuxContainerResources, CriLinuxContainerSecurityContext, CriLinuxPodSandboxConfig, CriMount, CriNamespaceOption, CriPodSandboxConfig, CriPortMapping, CriProtocol, CriDNSConfig } from '../cri/generated/cri-types.ts';
-import type { CoreV1PodDNSConfig } from '../../schema/generated/types.ts';
+import type { CriContainerConfig, CriInput, CriLinuxContainerResources, CriLinuxContainerSecurityContext, CriLinuxPodSandboxConfig, CriMount, CriNamespaceOption, CriPodSandboxConfig, CriPortMapping, CriProtocol } from '../cri/generated/cri-types.ts';
+import type { ResolvConf } from '../../dns/resolv-conf.ts';
+import { podDnsConfig } from './dns-config.ts';
 
 export interface SandboxSettings {
   podLogsDir: string;
   nodeName: string;
   clusterDNS: string[];
   clusterDomain: string;
+  /** the host's resolv.conf as the resolvConf setting names it (undefined: that setting is empty) */
+  hostResolvConf?: ResolvConf;
+  nodeIPs?: () => string[];
 }
+
+/** the pod's DNS settings and the warnings forming them gave (DNSConfigForming, MissingClusterDNS) */
+export const sandboxDns = (pod: Pod, s: SandboxSettings) => podDnsConfig(pod, { clusterDNS: s.clusterDNS, clusterDomain: s.clusterDomain, hostResolvConf: s.hostResolvConf, nodeIPs: s.nodeIPs?.() ?? [] });
 
 export const podLogDir = (podLogsDir: string, pod: Pod) => `${podLogsDir}/${pod.metadata.namespace}_${pod.metadata.name}_${pod.metadata.uid}`;
 
@@ -29,15 +36,6 @@ function namespaceOptions(pod: Pod, pidTarget?: string): CriInput<CriNamespaceOp
   };
 }
 
-/** a pod's own DNS settings as the runtime takes them: options as `name:value` (or `name`) */
-function criDnsConfig(dc: CoreV1PodDNSConfig | undefined): CriInput<CriDNSConfig> {
-  return {
-    servers: dc?.nameservers ?? [],
-    searches: dc?.searches ?? [],
-    options: (dc?.options ?? []).map(o => (o.value !== undefined ? `${o.name ?? ''}:${o.value}` : o.name ?? '')),
-  };
-}
-
 export function sandboxConfig(pod: Pod, attempt: number, s: SandboxSettings, extraLinux: CriInput<CriLinuxPodSandboxConfig> = {}): CriInput<CriPodSandboxConfig> {
   const ports: Array<CriInput<CriPortMapping>> = [];
   for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
@@ -46,10 +44,9 @@ export function sandboxConfig(pod: Pod, attempt: number, s: SandboxSettings, ext
       ports.push({ protocol: (p.protocol ?? 'TCP') as CriProtocol, containerPort: p.containerPort, hostPort: p.hostPort, hostIp: p.hostIP ?? '' });
     }
   }
-  const dnsPolicy = pod.spec.dnsPolicy ?? 'ClusterFirst';
-  const useClusterDNS = s.clusterDNS.length > 0 && (dnsPolicy === 'ClusterFirst' && !pod.spec.hostNetwork || dnsPolicy === 'ClusterFirstWithHostNet');
-  const searches = s.clusterDomain ? [`${pod.metadata.namespace}.svc.${s.clusterDomain}`, `svc.${s.clusterDomain}`, s.clusterDomain] : [];
-  const dnsConfig = dnsPolicy === 'None' ? criDnsConfig(pod.spec.dnsConfig) : useClusterDNS ? { servers: s.clusterDNS, searches, options: ['ndots:5'] } : undefined;
+  // every pod's, as the kubelet sends it: the runtime writes the pod's resolv.conf from it
+  const dns = sandboxDns(pod, s).config;
+  const dnsConfig = { servers: dns.nameservers, searches: dns.searches, options: dns.options };
   const privileged = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].some(c => c.securityContext?.privileged);
   return {
     metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid, attempt },
@@ -57,7 +54,7 @@ export function sandboxConfig(pod: Pod, attempt: number, s: SandboxSettings, ext
     // runc refuses to set one (the kubelet leaves it empty; the runtime reports the host's)
     hostname: pod.spec.hostNetwork ? '' : (pod.spec.hostname ?? pod.metadata.name).slice(0, 63),
     logDirectory: podLogDir(s.podLogsDir, pod),
-    ...(dnsConfig ? { dnsConfig } : {}),
+    dnsConfig,
     portMappings: ports,
     labels: sandboxLabels(pod),
     annotations: { ...(pod.metadata.annotations ?? {}) },

@@ -14,7 +14,8 @@ import type { Clock } from '../clock.ts';
 import type { CriClient } from '../cri/client.ts';
 import type { RestartBackoff } from './backoff.ts';
 import { ContainerStartError } from './config-errors.ts';
-import { containerConfig, linuxResources, podLogDir, sandboxConfig, type ContainerInputs, type SandboxSettings } from './cri-config.ts';
+import { containerConfig, linuxResources, podLogDir, sandboxConfig, sandboxDns, type ContainerInputs, type SandboxSettings } from './cri-config.ts';
+import { etcHostsMount } from './etc-hosts.ts';
 import { containerEnv } from './env.ts';
 import { podServiceEnv } from './service-env.ts';
 import { ensureImage, type PullFailures } from './images.ts';
@@ -160,6 +161,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m), pullFailures);
     const envs = await containerEnv(pod, c, d.objects, { podIPs, hostIPs: d.nodeIPs(), nodeAllocatable: d.nodeAllocatable?.(), serviceEnv: await podServiceEnv(d.objects, pod) });
     const mounts = await containerMounts(c, volumes, envs);
+    const hosts = await etcHostsMount(d.rootDir, pod, podIPs, d.sandbox.clusterDomain, (c.volumeMounts ?? []).some(m => m.mountPath === '/etc/hosts'));
+    if (hosts) mounts.push(hosts);
     const policy = d.containerPolicy ? await d.containerPolicy(pod, c) : {};
     const terminationLog = await newTerminationLog(d.rootDir, pod.metadata.uid, c.name);
     const config = containerConfig({ pod, container: c, restartCount: a.restartCount, envs, mounts, terminationLog, ...policy, ...(pidTarget ? { pidTarget } : {}) });
@@ -337,6 +340,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
           // the pod's cgroup and its limits, before the runtime puts the sandbox in it
           // (best effort: without it the runtime makes the path itself, only the pod-level limits are missing)
           if (cgroupParent) await ensurePodCgroup(d.podCgroups!.fs, cgroupParent, podCgroupResources(pod)).catch(err => d.log.warn('pod cgroup not set up', { pod: pod.metadata.name, cgroup: cgroupParent, err: String(err) }));
+          for (const [reason, message] of sandboxDns(pod, d.sandbox).warnings) d.event(pod, 'Warning', reason, message);
           ({ podSandboxId: sandboxId } = await d.cri.runPodSandbox({ config: sbConfig, runtimeHandler: d.runtimeHandler ?? '' }));
         } catch (err) {
           d.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${(err as Error).message}`);

@@ -91,7 +91,7 @@ export async function startPodCluster(kind: RuntimeKind, t: { after(fn: () => un
   const options = {
     kubeconfig: orch.kubeconfig,
     args: ['--hostname-override', node, '--node-ip', '127.0.0.1', '--container-runtime-endpoint', runtime.endpoint],
-    config: { nodeStatusUpdateFrequency: '1s', podLogsDir: logsDir, syncFrequency: '2s' },
+    config: { nodeStatusUpdateFrequency: '1s', podLogsDir: logsDir, syncFrequency: '2s', clusterDNS: ['10.96.0.10'], clusterDomain: 'cluster.local' },
   };
   let agent = await startAgentProcess(options);
   teardown.push(async () => { await agent.stop(); await agent.cleanup(); });
