@@ -8,12 +8,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ociArchive } from '../../src/agent/containerd/oci-archive.ts';
 import { unmountAllUnder } from '../../src/agent/pods/volumes/host-mounts.ts';
 import { findNft, listNftTable } from '../../src/netfilter/nft.ts';
 import { containerdSkipReason } from '../support/containerd.ts';
@@ -23,41 +21,10 @@ import { skipForMissing } from '../support/requires.ts';
 import { kubectl } from './support/kubectl.ts';
 import { repoRoot } from './support/orch-process.ts';
 import { until } from './support/until.ts';
+import { fetchFromHost, toolsImage, toolsImageName, toolsKubectl } from './support/tools-image.ts';
 
-const kubectlBin = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
-const image = 'example.com/orch-test/kubectl-busybox:1';
-
-/** busybox (sh, httpd, nc) and a static kubectl, which in a pod reads the in-cluster config */
-function toolsImage(): Buffer {
-  return ociArchive({
-    name: image,
-    architecture: process.arch === 'arm64' ? 'arm64' : 'amd64',
-    cmd: ['sh'],
-    env: ['PATH=/bin'],
-    files: [
-      ...['bin/', 'tmp/', 'etc/', 'proc/', 'sys/', 'dev/', 'www/'].map(path => ({ path })),
-      { path: 'bin/busybox', data: readFileSync('/bin/busybox'), mode: 0o755 },
-      ...['sh', 'httpd', 'nc', 'sleep', 'echo', 'cat', 'hostname'].map(a => ({ path: `bin/${a}`, linkTo: 'busybox' })),
-      { path: 'bin/kubectl', data: readFileSync(kubectlBin), mode: 0o755 },
-    ],
-  });
-}
-
-/** an HTTP GET from this host: the body, or the error's code (ECONNREFUSED, ETIMEDOUT) */
-function fetchFromHost(host: string, port: number): Promise<string> {
-  return new Promise(resolve => {
-    // a connection of its own each time: a kept-alive one would stay with whoever answered first
-    // (before the rules were there, this machine's egress proxy answers any port 80)
-    const req = request({ host, port, path: '/', timeout: 3000, agent: false }, res => {
-      let body = '';
-      res.on('data', d => { body += d; });
-      res.on('end', () => resolve(body.trim()));
-    });
-    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
-    req.on('error', err => resolve(`error ${(err as NodeJS.ErrnoException).code}`));
-    req.end();
-  });
-}
+const kubectlBin = toolsKubectl;
+const image = toolsImageName;
 
 test('the service proxy on orch up with containerd: ClusterIP, NodePort, scaling, rejects, the kubernetes Service from a pod, RBAC for in-cluster clients', { timeout: 660_000 }, async t => {
   const skip = containerdSkipReason() || busyboxSkipReason() || (!findNft() && 'nft not installed (apt-get install nftables)') || (!existsSync(kubectlBin) && `${kubectlBin} not installed`);
