@@ -4,11 +4,15 @@
 // Service resolves to every pod, a StatefulSet pod finds its peer by hostname, and
 // `kubernetes.default` answers /version. Then NetworkPolicy: a default deny blocks the fetch, an
 // allow by pod label restores it, and an egress deny blocks DNS until an allow for port 53.
+// Between the two, issue 24's in-cluster clients: @kubernetes/client-node's loadFromCluster and
+// the Python client's load_incluster_config, run in the client pod's network namespace with the
+// pod's environment and its service account volume where a pod has it, list pods once a
+// RoleBinding lets the pod's service account.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,10 +53,32 @@ spec:
       containers: [{ name: db, image: ${image}, command: [sleep, '3600'] }]
 `;
 
+/** the host pid of a process whose command line is exactly `argv` (a container's process) */
+function pidOf(argv: string[]): number | undefined {
+  const want = argv.join('\0') + '\0';
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try { if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') === want) return Number(entry); } catch { /* gone */ }
+  }
+  return undefined;
+}
+
+/**
+ * runs a command on this host as if in the pod: in the network namespace of its process `pid`, with
+ * its environment, and in a mount namespace of its own where the pod's service account volume is
+ * at /var/run/secrets/kubernetes.io/serviceaccount (over a tmpfs on /run, which hides the host's)
+ */
+function inPod(pid: number, tokenDir: string, env: string[], command: string[]): Promise<{ code: number; out: string }> {
+  const script = 'dir="$0"; pid="$1"; shift; mount -t tmpfs tmpfs /run && mkdir -p /run/secrets/kubernetes.io/serviceaccount && mount --bind "$dir" /run/secrets/kubernetes.io/serviceaccount && exec nsenter -t "$pid" -n -- env -i "$@"';
+  return new Promise(resolve => execFile('unshare', ['-m', '--propagation', 'private', 'sh', '-c', script, tokenDir, String(pid), ...env, ...command], { timeout: 30_000 },
+    (err, stdout, stderr) => resolve({ code: err ? 1 : 0, out: `${stdout}${stderr}` })));
+}
+
 const policy = (name: string, spec: object) => JSON.stringify({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name }, spec });
 
 test('networking as pods see it on orch up with containerd: Service names, ClusterIP, NodePort, headless, StatefulSet peers, kubernetes.default, NetworkPolicy', { timeout: 660_000 }, async t => {
-  const skip = containerdSkipReason() || busyboxSkipReason() || (!findNft() && 'nft not installed (apt-get install nftables)') || (!existsSync(kubectlBin) && `${kubectlBin} not installed`);
+  const skip = containerdSkipReason() || busyboxSkipReason() || (!findNft() && 'nft not installed (apt-get install nftables)') || (!existsSync(kubectlBin) && `${kubectlBin} not installed`)
+    || (!existsSync('/usr/lib/python3/dist-packages/kubernetes') && 'the Python client is not installed (apt-get install python3-kubernetes)');
   if (skip) return t.skip(skipForMissing(skip));
   const steps: Array<() => unknown> = [];
   t.after(async () => { for (const fn of steps.reverse()) await fn(); });
@@ -101,7 +127,7 @@ test('networking as pods see it on orch up with containerd: Service names, Clust
   await k(['create', 'deployment', 'web', `--image=${image}`, '--replicas=2', '--', 'sh', '-c', 'hostname > /www/index.html; exec httpd -f -p 8080 -h /www']);
   await k(['expose', 'deployment', 'web', '--port=80', '--target-port=8080', '--type=NodePort']);
   await k(['apply', '-f', '-'], manifests);
-  await k(['run', 'client', `--image=${image}`, '--restart=Never', '--labels=role=client', '--command', '--', 'sleep', '3600']);
+  await k(['run', 'client', `--image=${image}`, '--restart=Never', '--labels=role=client', '--command', '--', 'sleep', '3601']);
   await k(['rollout', 'status', 'deployment/web', '--timeout=60s']);
   await k(['wait', '--for=condition=Ready', 'pod/client', 'pod/db-0', 'pod/db-1', '--timeout=60s']);
   const clusterIP = await k(['get', 'service', 'web', '-o', 'jsonpath={.spec.clusterIP}']);
@@ -124,6 +150,34 @@ test('networking as pods see it on orch up with containerd: Service names, Clust
   const version = await exec('client', 'kubectl --server=https://kubernetes.default --certificate-authority=/var/run/secrets/kubernetes.io/serviceaccount/ca.crt --token="$(cat /var/run/secrets/kubernetes.io/serviceaccount/token)" get --raw /version');
   assert.equal(version.code, 0, version.stderr);
   assert.match(version.stdout, /"gitVersion": "v1\.\d+\.\d+/);
+
+  // in-cluster client libraries with what the pod has: forbidden, then allowed by a RoleBinding
+  const clientPid = pidOf(['sleep', '3601']);
+  assert.ok(clientPid, 'the client pod\'s process');
+  const uid = await k(['get', 'pod', 'client', '-o', 'jsonpath={.metadata.uid}']);
+  const tokenVolume = await k(['get', 'pod', 'client', '-o', 'jsonpath={.spec.volumes[?(@.projected)].name}']);
+  const tokenDir = join(dataDir, 'agent', 'pods', uid, 'volumes', 'kubernetes.io~projected', tokenVolume);
+  const podEnv = (await exec('client', 'env')).stdout.split('\n').filter(l => l.startsWith('KUBERNETES_'));
+  assert.ok(podEnv.includes('KUBERNETES_SERVICE_HOST=10.96.0.1'), podEnv.join(' '));
+  const script = join(dir, 'in-cluster.mjs');
+  await writeFile(script, [
+    `import * as k8s from ${JSON.stringify(join(repoRoot, 'node_modules/@kubernetes/client-node/dist/index.js'))};`,
+    'const kc = new k8s.KubeConfig(); kc.loadFromCluster();',
+    "try { const pods = await kc.makeApiClient(k8s.CoreV1Api).listNamespacedPod({ namespace: 'default' }); console.log('pods:', pods.items.map(p => p.metadata.name).sort().join(' ')); }",
+    'catch (err) { console.log(`error ${err.code}`); }',
+  ].join('\n'));
+  const nodeClient = () => inPod(clientPid!, tokenDir, podEnv, [join(repoRoot, 'node_modules/.bin/node'), script]);
+  const pythonClient = () => inPod(clientPid!, tokenDir, podEnv, ['/usr/bin/python3', '-c', [
+    'from kubernetes import client, config',
+    'config.load_incluster_config()',
+    'try: print("pods:", " ".join(sorted(p.metadata.name for p in client.CoreV1Api().list_namespaced_pod("default").items)))',
+    'except client.exceptions.ApiException as e: print("error", e.status)',
+  ].join('\n')]);
+  assert.match((await nodeClient()).out, /^error 403$/m);
+  assert.match((await pythonClient()).out, /^error 403$/m);
+  await k(['create', 'rolebinding', 'client-view', '--clusterrole=view', '--serviceaccount=default:default']);
+  assert.match(await until('@kubernetes/client-node in the pod lists pods', async () => { const r = await nodeClient(); return /^pods: /m.test(r.out) && r.out; }, 10_000), /^pods: .*\bclient\b/m);
+  assert.match((await pythonClient()).out, /^pods: .*\bclient\b/m);
 
   // NetworkPolicy: deny all ingress, then let pods labelled role=client reach the web pods
   const webIP = (await podIPs('app=web'))[0]!;
