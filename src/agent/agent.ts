@@ -32,6 +32,7 @@ import type { RuntimeProbe } from './runtime-probe.ts';
 import { healthRegistry, type HealthRegistry } from './server/health.ts';
 import { startAgentServer, startHealthzServer } from './server/https-server.ts';
 import { servingCert } from './server/serving-cert.ts';
+import { configuredAccessGate } from './server/auth/access.ts';
 import { startServingCertificates } from './certificates/serving-manager.ts';
 import { swapOnBytes, swapStartupProblem } from './swap.ts';
 import { startWatchdog } from './watchdog.ts';
@@ -82,7 +83,10 @@ export interface AgentSettings {
   tlsPrivateKeyFile?: string;
   /** the serving certificate through a kubelet-serving CSR instead of a self-signed pair */
   serverTLSBootstrap?: boolean;
-  authentication?: { x509?: { clientCAFile?: string } };
+  /** absent parts: client certificates only, no anonymous, no token webhook */
+  authentication?: { x509?: { clientCAFile?: string }; webhook?: { enabled?: boolean; cacheTTL?: string }; anonymous?: { enabled?: boolean } };
+  /** absent: AlwaysAllow (the kubelet's flag default); the configuration file's default is Webhook */
+  authorization?: { mode?: string; webhook?: { cacheAuthorizedTTL?: string; cacheUnauthorizedTTL?: string } };
   failSwapOn?: boolean;
   featureGates?: Record<string, boolean>;
   podCIDR?: string;
@@ -197,7 +201,9 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   }) : undefined;
   const serving = servingCsr ?? await servingCert({ certFile: s.tlsCertFile, keyFile: s.tlsPrivateKeyFile, certDir: opts.certDir, nodeName, addresses: addressesNow().filter(a => a.type !== 'Hostname').map(a => a.address) });
   const verboseLines = () => kernel.map(k => `[${k.supported ? '+' : '-'}]kernel ${k.feature} (${k.requirement}${k.observed ? `; here ${k.observed}` : ''})`);
-  const server = await startAgentServer({ address: s.address, port: s.port, serving, clientCA, health, verboseLines, log });
+  let access;
+  try { access = configuredAccessGate(nodeName, s, apiClient); } catch (err) { throw new Error(`failed to run Kubelet: ${(err as Error).message}`); }
+  const server = await startAgentServer({ address: s.address, port: s.port, serving, clientCA, access, health, verboseLines, log });
   const healthz = s.healthzPort ? await startHealthzServer(s.healthzBindAddress ?? '127.0.0.1', s.healthzPort, health) : undefined;
 
   const podLogsDir = s.podLogsDir || '/var/log/pods';

@@ -155,7 +155,8 @@ test('standalone agents: the lock file admits one; a bad drop-in stops start-up 
   t.after(() => rm(dir, { recursive: true, force: true }));
   const lockFile = join(dir, 'agent.lock');
 
-  const first = await startAgentProcess({ args: ['--lock-file', lockFile, '--hostname-override', 'standalone-1'] });
+  // standalone: no API server to ask, so no token or access reviews (as a standalone kubelet is configured)
+  const first = await startAgentProcess({ args: ['--lock-file', lockFile, '--hostname-override', 'standalone-1'], config: { authentication: { webhook: { enabled: false } }, authorization: { mode: 'AlwaysAllow' } } });
   t.after(async () => { await first.kill(); await first.cleanup(); });
   assert.equal((await agentGet(first.port, '/healthz')).status, 401, 'no CA given: nobody is let in');
   const second = await run(['agent', '--lock-file', lockFile, '--root-dir', join(dir, 'r2')]);

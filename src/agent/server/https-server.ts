@@ -1,16 +1,19 @@
-// The agent's HTTPS endpoint (port 10250): until the authorization webhook exists, only clients
-// presenting a certificate signed by the cluster CA get in; everyone else gets 401. Routes are
-// added by the parts of the agent that serve them (health here; logs and checkpoints later).
+// The agent's HTTPS endpoint (port 10250): every request, upgrades included, passes the access
+// gate first (auth/access.ts: authentication, then authorization as the configuration says; by
+// default client certificates of the client CA, all allowed). Routes are added by the parts of
+// the agent that serve them (health here; logs, streams, stats and checkpoints elsewhere).
 
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { http } from '../../streaming/node-http.ts';
-import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../api/log.ts';
 import type { CertAndKey } from '../../pki/certs.ts';
 import type { HealthRegistry } from './health.ts';
+import { accessGate, type AccessAnswer, type AccessGate } from './auth/access.ts';
+import { requestAuthenticator } from './auth/authenticator.ts';
+import { alwaysAllow } from './auth/authorizer.ts';
 
 export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> | void;
 /** an HTTP/1.1 upgrade (exec, attach, port-forward): the route owns the raw socket */
@@ -26,6 +29,8 @@ export interface AgentServerOptions {
   /** PEM bundle of the CAs whose client certificates are accepted */
   clientCA: string;
   health: HealthRegistry;
+  /** who may do what (authentication.*, authorization.* of the configuration); absent: clientCA certificates, all allowed */
+  access?: AccessGate;
   /** extra lines for /healthz?verbose (kernel features, ...) */
   verboseLines?: () => string[];
   log: Logger;
@@ -40,8 +45,15 @@ export interface AgentServer {
   close(): Promise<void>;
 }
 
-function unauthorized(res: ServerResponse): void {
-  res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8' }).end('Unauthorized\n');
+function refuse(res: ServerResponse, answer: Exclude<AccessAnswer, { ok: true }>): void {
+  res.writeHead(answer.status, { 'content-type': 'text/plain; charset=utf-8' }).end(answer.body);
+}
+
+const reasons = { 401: 'Unauthorized', 403: 'Forbidden', 500: 'Internal Server Error' } as const;
+
+function refuseUpgrade(socket: Duplex, answer: Exclude<AccessAnswer, { ok: true }>): void {
+  const body = Buffer.from(answer.body);
+  socket.end(`HTTP/1.1 ${answer.status} ${reasons[answer.status]}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${answer.body}`);
 }
 
 export function answerHealth(health: HealthRegistry, url: URL, res: ServerResponse, verboseLines?: () => string[]): void {
@@ -55,11 +67,17 @@ export async function startAgentServer(opts: AgentServerOptions): Promise<AgentS
   const upgrades = new Map<string, UpgradeRoute>();
   const longest = (keys: Iterable<string>, path: string) => [...keys].filter(p => path === p || path.startsWith(p.endsWith('/') ? p : `${p}/`)).sort((a, b) => b.length - a.length)[0];
   routes.set('/healthz', (_req, res, url) => answerHealth(opts.health, url, res, opts.verboseLines));
+  const access = opts.access ?? accessGate('', requestAuthenticator({ anonymous: false }), alwaysAllow);
+  const admitted = async (req: IncomingMessage): Promise<AccessAnswer> => {
+    const answer = await access(req);
+    if (!answer.ok) opts.log.debug('agent request refused', { path: req.url, status: answer.status, why: answer.why ?? answer.body });
+    return answer;
+  };
 
   const fixed = 'cert' in opts.serving ? opts.serving : undefined;
-  const server: Server = createHttpsServer({ ...(fixed ? { cert: fixed.cert, key: fixed.key } : {}), ca: opts.clientCA, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-    const socket = req.socket as TLSSocket;
-    if (!socket.authorized) return unauthorized(res);
+  const server: Server = createHttpsServer({ ...(fixed ? { cert: fixed.cert, key: fixed.key } : {}), ca: opts.clientCA, requestCert: true, rejectUnauthorized: false }, async (req, res) => {
+    const answer = await admitted(req).catch(err => ({ ok: false, status: 500, body: String((err as Error).message ?? err) }) as const);
+    if (!answer.ok) return refuse(res, answer);
     const url = new URL(req.url ?? '/', 'https://agent');
     const prefix = longest(routes.keys(), url.pathname);
     if (!prefix) { res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('404 page not found\n'); return; }
@@ -71,11 +89,12 @@ export async function startAgentServer(opts: AgentServerOptions): Promise<AgentS
   });
   if (!fixed) servedFrom(server, opts.serving as ServingSource, opts.clientCA, opts.log);
   const upgraded = new Set<Duplex>();
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+  server.on('upgrade', async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
-    if (!(req.socket as TLSSocket).authorized) { socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 13\r\nConnection: close\r\n\r\nUnauthorized\n'); return; }
+    const answer = await admitted(req).catch(err => ({ ok: false, status: 500, body: String((err as Error).message ?? err) }) as const);
+    if (!answer.ok) { refuseUpgrade(socket, answer); return; }
     const url = new URL(req.url ?? '/', 'https://agent');
     const prefix = longest(upgrades.keys(), url.pathname);
     if (!prefix) { socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 19\r\nConnection: close\r\n\r\n404 page not found\n'); return; }

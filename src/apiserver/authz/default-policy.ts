@@ -109,6 +109,15 @@ export const defaultClusterRoles: DefaultClusterRole[] = [
       [['discovery.k8s.io'], ['endpointslices'], ['list', 'watch']],
     ),
   },
+  // full use of node agents' endpoints (logs, exec, stats, metrics, proxy); bound to no one by default
+  {
+    name: 'system:kubelet-api-admin',
+    rules: rules(
+      [[''], ['nodes'], read],
+      [[''], ['nodes'], ['proxy']],
+      [[''], ['nodes/proxy', 'nodes/metrics', 'nodes/spec', 'nodes/stats', 'nodes/log'], ['*']],
+    ),
+  },
   // orch's own (no Kubernetes counterpart, where a cloud controller does it): the service proxy
   // given a host address for LoadBalancer Services writes it into their status
   { name: 'system:orch:service-load-balancer', rules: rules([[''], ['services/status'], ['patch', 'update']]) },
