@@ -18,9 +18,12 @@ import { until } from './support/until.ts';
 
 interface Answer { status: number; body: string }
 
-function agentGet(port: number, path: string, creds: { cert?: string; key?: string; token?: string } = {}): Promise<Answer> {
+function agentGet(port: number, path: string, creds: { cert?: string; key?: string; token?: string } = {}, upgrade = false): Promise<Answer> {
+  const headers: Record<string, string> = creds.token ? { authorization: `Bearer ${creds.token}` } : {};
+  // an exec as kubectl 1.33 opens it: a WebSocket upgrade
+  if (upgrade) Object.assign(headers, { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-protocol': 'v5.channel.k8s.io' });
   return new Promise((resolve, reject) => {
-    const req = https.request({ host: '127.0.0.1', port, path, method: 'GET', rejectUnauthorized: false, cert: creds.cert, key: creds.key, headers: creds.token ? { authorization: `Bearer ${creds.token}` } : {} }, res => {
+    const req = https.request({ host: '127.0.0.1', port, path, method: 'GET', rejectUnauthorized: false, cert: creds.cert, key: creds.key, headers }, res => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', d => { body += d; });
@@ -59,6 +62,9 @@ test('agent authentication and authorization (Webhook) with real clients', { tim
   const bob = await issueClientCert(ca, { commonName: 'bob', organizations: ['devs'] });
   assert.deepEqual(await agentGet(port, logsPath, bob), { status: 403, body: 'Forbidden (user=bob, verb=get, resource=nodes, subresource(s)=[proxy])\n' });
   assert.deepEqual(await agentGet(port, '/stats/summary', bob), { status: 403, body: 'Forbidden (user=bob, verb=get, resource=nodes, subresource(s)=[stats])\n' });
+  const execPath = '/exec/default/talker/c?command=echo&command=hi&output=1';
+  assert.deepEqual(await agentGet(port, execPath, bob, true), { status: 403, body: 'Forbidden (user=bob, verb=get, resource=nodes, subresource(s)=[proxy])\n' });
+  assert.deepEqual(await agentGet(port, execPath, {}, true), { status: 401, body: 'Unauthorized' });
   // a certificate of another CA is no identity at all
   const stranger = await issueClientCert(await (await import('../../src/pki/certs.ts')).createCa('stranger', 1).then(c => ({ caCert: c.cert, caKey: c.key })), { commonName: 'bob' });
   assert.equal((await agentGet(port, logsPath, stranger)).status, 401);
