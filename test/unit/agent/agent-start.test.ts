@@ -10,6 +10,12 @@ import { startAgent } from '../../../src/agent/agent.ts';
 import { defaultAgentConfig } from '../../../src/agent/config/defaults.ts';
 import type { HostFiles } from '../../../src/agent/machine/host-files.ts';
 
+/** the configuration file's defaults for an agent with no API server: no token or access reviews, as a standalone kubelet needs */
+function standaloneConfig() {
+  const c = defaultAgentConfig();
+  return { ...c, authentication: { ...c.authentication, webhook: { ...c.authentication.webhook, enabled: false } }, authorization: { ...c.authorization, mode: 'AlwaysAllow' } };
+}
+
 const swapOn: HostFiles = {
   read: async p => (p === 'proc/swaps' ? 'Filename\tType\tSize\tUsed\tPriority\n/swapfile file 1048572 0 -2\n' : p === 'proc/meminfo' ? 'MemTotal: 1024 kB\n' : undefined),
   list: async () => [],
@@ -18,10 +24,12 @@ const swapOn: HostFiles = {
 test('swap that is on stops start-up unless failSwapOn is false', async t => {
   const dir = await mkdtemp(join(tmpdir(), 'orch-agent-start-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
-  const settings = { ...defaultAgentConfig(), address: '127.0.0.1', port: 0, healthzPort: 0 };
+  const settings = { ...standaloneConfig(), address: '127.0.0.1', port: 0, healthzPort: 0 };
   const runtime = { state: async () => ({ notReadyReasons: [], version: '' }) };
   const base = { rootDir: dir, certDir: join(dir, 'pki'), runtime, log: silentLogger, hostFiles: swapOn, env: {} };
   await assert.rejects(startAgent({ ...base, settings }), /failed to run Kubelet: running with swap on is not supported, please disable swap or set --fail-swap-on flag to false/);
+  // the file's defaults (token webhook, Webhook authorization) need an API server to ask
+  await assert.rejects(startAgent({ ...base, settings: { ...defaultAgentConfig(), address: '127.0.0.1', port: 0, healthzPort: 0, failSwapOn: false } }), { message: 'failed to run Kubelet: no client provided, cannot use webhook authentication' });
   const agent = await startAgent({ ...base, settings: { ...settings, failSwapOn: false } });
   assert.ok(agent.port > 0);
   assert.deepEqual(agent.health.failures(), []);
@@ -37,7 +45,7 @@ test('featureGates: SystemdWatchdog off starts no watchdog; NodeDeclaredFeatures
   const env = { NOTIFY_SOCKET: join(dir, 'none.sock'), WATCHDOG_USEC: '20000000' };
   for (const on of [true, false]) {
     const lines: Array<{ msg: string; SystemdWatchdog?: boolean }> = [];
-    const settings = { ...defaultAgentConfig(), address: '127.0.0.1', port: 0, healthzPort: 0, featureGates: { SystemdWatchdog: on } };
+    const settings = { ...standaloneConfig(), address: '127.0.0.1', port: 0, healthzPort: 0, featureGates: { SystemdWatchdog: on } };
     const agent = await startAgent({ rootDir: dir, certDir: join(dir, 'pki'), runtime, log: createLogger('debug', l => lines.push(JSON.parse(l))), hostFiles, env, settings });
     await agent.stop();
     assert.equal(lines.some(l => l.msg === 'systemd watchdog enabled'), on, `SystemdWatchdog=${on}`);
@@ -56,7 +64,7 @@ test('featureGates that cannot be honoured stop the start in the kubelet\'s word
   t.after(() => rm(dir, { recursive: true, force: true }));
   const runtime = { state: async () => ({ notReadyReasons: [], version: '' }) };
   const hostFiles: HostFiles = { read: async p => (p === 'proc/meminfo' ? 'MemTotal: 1024 kB\n' : undefined), list: async () => [] };
-  const start = (featureGates: Record<string, boolean>) => startAgent({ rootDir: dir, certDir: join(dir, 'pki'), runtime, log: silentLogger, hostFiles, env: {}, settings: { ...defaultAgentConfig(), address: '127.0.0.1', port: 0, healthzPort: 0, featureGates } });
+  const start = (featureGates: Record<string, boolean>) => startAgent({ rootDir: dir, certDir: join(dir, 'pki'), runtime, log: silentLogger, hostFiles, env: {}, settings: { ...standaloneConfig(), address: '127.0.0.1', port: 0, healthzPort: 0, featureGates } });
   const prefix = 'failed to set feature gates from initial flags-based config: ';
   await assert.rejects(start({ Foo: true }), { message: `${prefix}unrecognized feature gate: Foo` });
   await assert.rejects(start({ NodeSwap: false }), { message: `${prefix}cannot set feature gate NodeSwap to false, feature is locked to true` });
