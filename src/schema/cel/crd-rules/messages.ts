@@ -46,3 +46,20 @@ export function evalMessageExpression(c: CompiledExpression, src: string, vars: 
   if (!msg || msg.includes('\n') || new TextEncoder().encode(msg).length > maxMessageExpressionBytes) return { budget: left };
   return { message: msg, budget: left };
 }
+
+/** @bufbuild/cel's evaluation errors in cel-go's words, which Kubernetes puts in its messages */
+const goWords: Array<[RegExp, (m: RegExpExecArray) => string]> = [
+  [/^field not found: (.*)$/s, m => `no such key: ${m[1]}`],
+  [/^int divide by zero$/, () => 'division by zero'],
+  [/^int modulus by zero$/, () => 'modulus by zero'],
+  [/^(?:int|uint) overflow.*$/, () => 'integer overflow'],
+  [/^found no matching overload.*$/s, () => 'no such overload'],
+];
+
+export function celGoError(message: string): string {
+  for (const [re, word] of goWords) {
+    const m = re.exec(message);
+    if (m) return word(m);
+  }
+  return message;
+}

@@ -9,7 +9,7 @@ import type { FieldError } from '../../../api/status.ts';
 import { compiledRules, type CompiledRule } from './compiled.ts';
 import { metered } from './cost.ts';
 import { correlatedItem, deepEqual } from './correlate.ts';
-import { evalMessageExpression, ruleFailure } from './messages.ts';
+import { celGoError, evalMessageExpression, ruleFailure } from './messages.ts';
 import { mapValues, perCallLimit, ruleErrorString, runtimeCostBudget, type RuleSchema } from './schema.ts';
 import { toTypedCel } from './values.ts';
 
@@ -54,9 +54,9 @@ function runRules(w: Walk, field: string | undefined, s: RuleSchema, obj: unknow
     }
     w.budget -= run.cost;
     if (isCelError(r)) {
-      const msg = r.message;
-      w.errors.push(invalidAt(field, s, msg.startsWith('found no matching overload')
-        ? `'${msg.replace(/^found no matching overload/, 'no such overload')}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(c.rule)}`
+      const msg = celGoError(r.message);
+      w.errors.push(invalidAt(field, s, msg.startsWith('no such overload')
+        ? `'${msg}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(c.rule)}`
         : `${msg} evaluating rule: ${ruleErrorString(c.rule)}`));
       continue;
     }
