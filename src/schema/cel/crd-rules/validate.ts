@@ -12,6 +12,7 @@ import { correlatedItem, deepEqual } from './correlate.ts';
 import { celGoError, evalMessageExpression, ruleFailure } from './messages.ts';
 import { mapValues, perCallLimit, ruleErrorString, runtimeCostBudget, type RuleSchema } from './schema.ts';
 import { toTypedCel } from './values.ts';
+import { optionalOfInput } from '../optionals.ts';
 
 export interface CelValidationResult { errors: FieldError[]; warnings: string[]; cost: number }
 
@@ -39,9 +40,12 @@ function runRules(w: Walk, field: string | undefined, s: RuleSchema, obj: unknow
   for (const c of rules) {
     if (c.error) { w.errors.push(invalidAt(field, s, `rule compile error: ${c.error}`)); continue; }
     if (!c.program) continue;
-    // transition rules run only when there is an old value to compare with
-    if (c.usesOldSelf && oldSelf === undefined) continue;
-    const run = metered(Math.min(perCallLimit, w.budget), () => c.program!.run({ self, oldSelf: oldSelf ?? null }));
+    // transition rules run only when there is an old value to compare with, unless they take
+    // oldSelf as an optional (optionalOldSelf)
+    const optional = c.usesOldSelf && c.rule.optionalOldSelf === true;
+    if (c.usesOldSelf && oldSelf === undefined && !optional) continue;
+    const bound = optional ? optionalOfInput(oldSelf) : oldSelf ?? null;
+    const run = metered(Math.min(perCallLimit, w.budget), () => c.program!.run({ self, oldSelf: bound }));
     const r = run.result;
     if (run.exceeded) {
       if (run.cost > w.budget && w.budget < perCallLimit) {

@@ -112,3 +112,14 @@ test('evaluation errors are worded as cel-go words them', () => {
   assert.equal(one('self[0] % 0 == 1'), 'spec.l: Invalid value: "array": modulus by zero evaluating rule: self[0] % 0 == 1');
   assert.equal(one('self[0] + 9223372036854775807 > 0'), 'spec.l: Invalid value: "array": integer overflow evaluating rule: self[0] + 9223372036854775807 > 0');
 });
+
+test('optionalOldSelf: the rule runs on create too, with oldSelf an optional', () => {
+  const s = cr({ properties: { n: { type: 'integer', 'x-kubernetes-validations': rules({ rule: 'oldSelf.hasValue() ? self >= oldSelf.value() : self < 100', message: 'no', optionalOldSelf: true }) } } });
+  assert.deepEqual(validateCelRules(s, { spec: { n: 150 } }).map(fieldErrorMessage), ['spec.n: Invalid value: 150: no']);
+  assert.deepEqual(validateCelRules(s, { spec: { n: 50 } }), []);
+  assert.deepEqual(validateCelRules(s, { spec: { n: 150 } }, { spec: { n: 120 } }), []);
+  assert.deepEqual(validateCelRules(s, { spec: { n: 110 } }, { spec: { n: 120 } }).map(fieldErrorMessage), ['spec.n: Invalid value: 110: no']);
+  const obj = cr({ properties: { m: { type: 'object', properties: { a: { type: 'string' } }, 'x-kubernetes-validations': rules({ rule: "oldSelf.orValue({'a': 'x'}).a == 'x' || self.a == oldSelf.value().a", optionalOldSelf: true }) } } });
+  assert.deepEqual(validateCelRules(obj, { spec: { m: { a: 'y' } } }, { spec: { m: { a: 'y' } } }), []);
+  assert.equal(validateCelRules(obj, { spec: { m: { a: 'z' } } }, { spec: { m: { a: 'y' } } }).length, 1);
+});
