@@ -5,7 +5,7 @@
 // Errors of rules without oldSelf on a value that did not change are ratcheted to warnings.
 
 import { isCelError, type CelInput } from '@bufbuild/cel';
-import type { FieldError } from '../../../api/status.ts';
+import { fieldErrorMessage, type FieldError } from '../../../api/status.ts';
 import { compiledRules, type CompiledRule } from './compiled.ts';
 import { metered } from './cost.ts';
 import { correlatedItem, deepEqual } from './correlate.ts';
@@ -27,7 +27,7 @@ function invalidAt(field: string | undefined, s: RuleSchema, detail: string): Fi
 }
 
 /** runs one node's rules; false once the budget is spent (no further rules run) */
-function runRules(w: Walk, field: string | undefined, s: RuleSchema, obj: unknown, old: unknown, root: boolean): boolean {
+function runRules(w: Walk, field: string | undefined, s: RuleSchema, obj: unknown, old: unknown, root: boolean, same: boolean): boolean {
   const rules = compiledRules(s);
   if (!rules.length) return true;
   if (w.budget <= 0) {
@@ -36,7 +36,6 @@ function runRules(w: Walk, field: string | undefined, s: RuleSchema, obj: unknow
   }
   const self = toTypedCel(obj, s, root);
   const oldSelf: CelInput | undefined = old === undefined || old === null ? undefined : toTypedCel(old, s, root);
-  const ratchet = oldSelf !== undefined && deepEqual(obj, old);
   for (const c of rules) {
     if (c.error) { w.errors.push(invalidAt(field, s, `rule compile error: ${c.error}`)); continue; }
     if (!c.program) continue;
@@ -66,7 +65,7 @@ function runRules(w: Walk, field: string | undefined, s: RuleSchema, obj: unknow
     }
     if (r === true) continue;
     if (typeof r !== 'boolean') { w.errors.push(invalidAt(field, s, `cel expression must evaluate to a bool evaluating rule: ${ruleErrorString(c.rule)}`)); continue; }
-    if (!failed(w, field, s, obj, c, { self, oldSelf: oldSelf ?? null }, ratchet && !c.usesOldSelf)) return false;
+    if (!failed(w, field, s, obj, c, { self, oldSelf: oldSelf ?? null }, same && !c.usesOldSelf)) return false;
   }
   return true;
 }
@@ -74,7 +73,7 @@ function runRules(w: Walk, field: string | undefined, s: RuleSchema, obj: unknow
 /** reports a rule that evaluated to false; false when its messageExpression spent the budget */
 function failed(w: Walk, field: string | undefined, s: RuleSchema, obj: unknown, c: CompiledRule, vars: Record<string, CelInput>, ratchet: boolean): boolean {
   const at = c.fieldPath ? child(field, c.fieldPath) : field;
-  const add = (e: FieldError) => { if (ratchet) w.warnings.push(`${e.field}: ${e.detail}`); else w.errors.push(e); };
+  const add = (e: FieldError) => { if (ratchet) w.warnings.push(fieldErrorMessage(e)); else w.errors.push(e); };
   let detail = c.rule.message?.trim() || `failed rule: ${c.rule.rule.trim()}`;
   if (c.message) {
     const m = evalMessageExpression(c.message, c.rule.messageExpression!, vars, w.budget);
@@ -86,15 +85,21 @@ function failed(w: Walk, field: string | undefined, s: RuleSchema, obj: unknown,
   return true;
 }
 
-function walk(w: Walk, field: string | undefined, s: RuleSchema, obj: unknown, old: unknown, root: boolean): boolean {
+/**
+ * `inherited`: inside a subtree Kubernetes cannot correlate (items of lists that are not map
+ * lists), whether the nearest correlated ancestor is unchanged, which decides ratcheting there.
+ */
+function walk(w: Walk, field: string | undefined, s: RuleSchema, obj: unknown, old: unknown, root: boolean, inherited?: boolean): boolean {
   if (obj === null || obj === undefined) return true;
-  if (!runRules(w, field, s, obj, old, root)) return false;
-  for (const branch of s.allOf ?? []) if (!walk(w, field, branch, obj, old, false)) return false;
+  const same = inherited ?? (old !== undefined && old !== null && deepEqual(obj, old));
+  if (!runRules(w, field, s, obj, old, root, same)) return false;
+  for (const branch of s.allOf ?? []) if (!walk(w, field, branch, obj, old, false, inherited)) return false;
   if (Array.isArray(obj)) {
     if (!s.items) return true;
     const olds = Array.isArray(old) ? old : undefined;
+    const itemsInherit = s['x-kubernetes-list-type'] === 'map' ? inherited : same;
     for (let i = 0; i < obj.length; i++) {
-      if (!walk(w, `${field ?? ''}[${i}]`, s.items, obj[i], correlatedItem(s, olds, obj[i]), s.items['x-kubernetes-embedded-resource'] === true)) return false;
+      if (!walk(w, `${field ?? ''}[${i}]`, s.items, obj[i], correlatedItem(s, olds, obj[i]), s.items['x-kubernetes-embedded-resource'] === true, itemsInherit)) return false;
     }
     return true;
   }
@@ -103,9 +108,9 @@ function walk(w: Walk, field: string | undefined, s: RuleSchema, obj: unknown, o
   const oldMap = old && typeof old === 'object' && !Array.isArray(old) ? old as Record<string, unknown> : undefined;
   const values = mapValues(s);
   for (const [k, v] of Object.entries(o)) {
-    if (values && !walk(w, key(field, k), values, v, oldMap?.[k], values['x-kubernetes-embedded-resource'] === true)) return false;
+    if (values && !walk(w, key(field, k), values, v, oldMap?.[k], values['x-kubernetes-embedded-resource'] === true, inherited)) return false;
     const sub = s.properties?.[k];
-    if (sub && !walk(w, child(field, k), sub, v, oldMap?.[k], sub['x-kubernetes-embedded-resource'] === true)) return false;
+    if (sub && !walk(w, child(field, k), sub, v, oldMap?.[k], sub['x-kubernetes-embedded-resource'] === true, inherited)) return false;
   }
   return true;
 }

@@ -95,7 +95,7 @@ test('an unchanged value ratchets: its errors become warnings, transition rules 
   const s = cr({ properties: { n: { type: 'integer', 'x-kubernetes-validations': rules({ rule: 'self < 5', message: 'lt5' }) } } });
   const r = validateCelRulesDetailed(s, { spec: { n: 7 } }, { spec: { n: 7 } });
   assert.deepEqual(r.errors, []);
-  assert.deepEqual(r.warnings, ['spec.n: lt5']);
+  assert.deepEqual(r.warnings, ['spec.n: Invalid value: 7: lt5']);
   assert.equal(validateCelRules(s, { spec: { n: 8 } }, { spec: { n: 7 } }).length, 1);
 });
 
@@ -122,4 +122,11 @@ test('optionalOldSelf: the rule runs on create too, with oldSelf an optional', (
   const obj = cr({ properties: { m: { type: 'object', properties: { a: { type: 'string' } }, 'x-kubernetes-validations': rules({ rule: "oldSelf.orValue({'a': 'x'}).a == 'x' || self.a == oldSelf.value().a", optionalOldSelf: true }) } } });
   assert.deepEqual(validateCelRules(obj, { spec: { m: { a: 'y' } } }, { spec: { m: { a: 'y' } } }), []);
   assert.equal(validateCelRules(obj, { spec: { m: { a: 'z' } } }, { spec: { m: { a: 'y' } } }).length, 1);
+});
+
+test('items of an atomic list ratchet when the whole list is unchanged', () => {
+  const s = cr({ properties: { l: { type: 'array', items: { type: 'integer', 'x-kubernetes-validations': rules({ rule: 'self > 0', message: 'positive' }) } } } });
+  const r = validateCelRulesDetailed(s, { spec: { l: [1, -2] } }, { spec: { l: [1, -2] } });
+  assert.deepEqual([r.errors.length, r.warnings], [0, ['spec.l[1]: Invalid value: -2: positive']]);
+  assert.deepEqual(validateCelRules(s, { spec: { l: [3, -2] } }, { spec: { l: [1, -2] } }).map(fieldErrorMessage), ['spec.l[1]: Invalid value: -2: positive']);
 });
