@@ -130,3 +130,14 @@ test('items of an atomic list ratchet when the whole list is unchanged', () => {
   assert.deepEqual([r.errors.length, r.warnings], [0, ['spec.l[1]: Invalid value: -2: positive']]);
   assert.deepEqual(validateCelRules(s, { spec: { l: [3, -2] } }, { spec: { l: [1, -2] } }).map(fieldErrorMessage), ['spec.l[1]: Invalid value: -2: positive']);
 });
+
+test('string formats: date-time and date are timestamps, duration a duration, byte bytes', () => {
+  const s = cr({ 'x-kubernetes-validations': rules(
+    "self.at > timestamp('2020-01-01T00:00:00Z') && self.at.getFullYear() == 2021",
+    "self.day == timestamp('2021-03-04T00:00:00Z')",
+    "self.wait == duration('90m') && self.short < duration('1s')",
+    "self.raw == b'hi'",
+  ), properties: { at: { type: 'string', format: 'date-time' }, day: { type: 'string', format: 'date' }, wait: { type: 'string', format: 'duration' }, short: { type: 'string', format: 'duration' }, raw: { type: 'string', format: 'byte' } } });
+  assert.deepEqual(validateCelRules(s, { spec: { at: '2021-06-01T10:00:00Z', day: '2021-03-04', wait: '1h30m', short: '1.5ms', raw: 'aGk=' } }).map(fieldErrorMessage), []);
+  assert.equal(validateCelRules(s, { spec: { at: '2019-06-01T10:00:00Z', day: '2021-03-04', wait: '1h', short: '2s', raw: 'aGk=' } }).length, 2);
+});
