@@ -85,6 +85,8 @@ export interface FieldError {
   field: string;
   /** the offending value, shown quoted (strings) or as JSON; omitted for Required/Forbidden */
   value?: unknown;
+  /** the value as Go's %#v prints a Go struct (a CRD's ValidationRule), shown as is instead of `value` */
+  goValue?: string;
   detail?: string;
 }
 
@@ -113,7 +115,8 @@ export function fieldErrorMessage(e: FieldError): string {
   const words = fieldErrorWords[e.type];
   let s = `${e.field}: ${words}`;
   const showsValue = e.type !== 'FieldValueRequired' && e.type !== 'FieldValueForbidden' && e.type !== 'InternalError' && e.value !== undefined;
-  if (showsValue) s += `: ${showValue(e.value)}`;
+  if (e.goValue !== undefined && e.type !== 'FieldValueRequired' && e.type !== 'FieldValueForbidden') s += `: ${e.goValue}`;
+  else if (showsValue) s += `: ${showValue(e.value)}`;
   if (e.detail) s += `: ${e.detail}`;
   return s;
 }

@@ -5,11 +5,12 @@
 // ahead (a wrong overload fails at evaluation, as "found no matching overload"). Errors are
 // written as cel-go writes them: `ERROR: <input>:line:col: message`, the line, and a caret.
 
-import { isCelError, parse, plan, type CelResult } from '@bufbuild/cel';
+import { isCelError, parse, plan, type CelEnv, type CelResult } from '@bufbuild/cel';
 import { kubernetesEnv, plannerFunctions, typeIdentifiers } from './environment.ts';
 
 type Parsed = ReturnType<typeof parse>;
 type Expr = NonNullable<Parsed['expr']>;
+export type CelExpr = Expr;
 
 export class CelCompileError extends Error {}
 
@@ -152,7 +153,15 @@ function undeclared(parsed: Parsed, variables: ReadonlySet<string>): Array<{ id:
  * Compiles `expression` for an environment declaring `variables` (`object`, `params`, ...);
  * throws a CelCompileError whose message is what Kubernetes reports after "compilation failed: ".
  */
-export function compileCel(expression: string, variables: Iterable<string>, opts: { objectConstruction?: boolean } = {}): CompiledExpression {
+export interface CompileOptions {
+  objectConstruction?: boolean;
+  /** the environment to plan with (CRD rules plan with a metered copy of kubernetesEnv) */
+  env?: CelEnv;
+  /** a last rewrite of the checked expression before planning (CRD rules add cost ticks) */
+  rewrite?: (e: Expr) => void;
+}
+
+export function compileCel(expression: string, variables: Iterable<string>, opts: CompileOptions = {}): CompiledExpression {
   let parsed: Parsed;
   try {
     parsed = parse(expression);
@@ -170,7 +179,8 @@ export function compileCel(expression: string, variables: Iterable<string>, opts
     const positions = parsed.sourceInfo?.positions ?? {};
     throw new CelCompileError(missing.map(m => located(expression, Number(positions[String(m.id)] ?? 0), `undeclared reference to '${m.name}' (in container '')`)).join('\n'));
   }
-  const program = plan(kubernetesEnv, parsed);
+  if (opts.rewrite && parsed.expr) opts.rewrite(parsed.expr);
+  const program = plan(opts.env ?? kubernetesEnv, parsed);
   return {
     expression,
     run(bindings) {

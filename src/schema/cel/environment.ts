@@ -8,6 +8,7 @@ import { setsLibrary } from './sets.ts';
 import { strings } from '@bufbuild/cel/ext';
 import { authorizerLibrary } from './authorizer.ts';
 import { listLibrary } from './lists.ts';
+import { optionalLibrary } from './optionals.ts';
 import { quantityLibrary } from './quantity.ts';
 import { regexLibrary } from './regex.ts';
 import { celTypeRegistry } from './types.ts';
@@ -19,7 +20,7 @@ const jsonPatchLibrary = [
 ];
 
 export const kubernetesLibraries: CelFunc[] = [
-  ...strings, ...listLibrary, ...regexLibrary, ...quantityLibrary, ...urlLibrary, ...authorizerLibrary, ...jsonPatchLibrary, ...setsLibrary,
+  ...strings, ...listLibrary, ...regexLibrary, ...quantityLibrary, ...urlLibrary, ...authorizerLibrary, ...jsonPatchLibrary, ...setsLibrary, ...optionalLibrary,
 ];
 
 export const kubernetesEnv: CelEnv = celEnv({ funcs: kubernetesLibraries, registry: celTypeRegistry });

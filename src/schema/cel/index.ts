@@ -8,3 +8,4 @@ export { admissionPolicyVariables } from './environment.ts';
 export { withAuthorizer } from './authorizer.ts';
 export { celTypeName, fromCelValue, toCelInput } from './values.ts';
 export { renderProblem, undefinedFields } from './field-check.ts';
+export { compileCelRules, validateCelRules, validateCelRulesDetailed } from './crd-rules/index.ts';

@@ -15,6 +15,8 @@ const messages: Record<string, FieldSpec[]> = {
   // the exact value as numerator / 10^scale, normalized, so message equality is value equality
   'Quantity': [['num', STRING], ['scale', INT64]],
   'URL': [['raw', STRING]],
+  // cel-go's optional_type; the value it holds is kept beside the message (optionals.ts)
+  'Optional': [['present', BOOL]],
   // `handle` names the callback of one evaluation (see authorizer.ts); `sa` a service account it acts as
   'authorization.Authorizer': [['handle', STRING], ['sa', STRING], ['requestResource', MESSAGE, '.kubernetes.authorization.ResourceCheck']],
   'authorization.PathCheck': [['handle', STRING], ['sa', STRING], ['path', STRING]],
@@ -50,6 +52,7 @@ function desc(name: string): DescMessage {
 export const descs = {
   quantity: desc('Quantity'),
   url: desc('URL'),
+  optional: desc('Optional'),
   authorizer: desc('authorization.Authorizer'),
   pathCheck: desc('authorization.PathCheck'),
   groupCheck: desc('authorization.GroupCheck'),
@@ -59,6 +62,7 @@ export const descs = {
 
 export const QUANTITY: CelObjectType = objectType(descs.quantity);
 export const URL_TYPE: CelObjectType = objectType(descs.url);
+export const OPTIONAL: CelObjectType = objectType(descs.optional);
 export const AUTHORIZER: CelObjectType = objectType(descs.authorizer);
 export const PATH_CHECK: CelObjectType = objectType(descs.pathCheck);
 export const GROUP_CHECK: CelObjectType = objectType(descs.groupCheck);
