@@ -45,14 +45,15 @@ async function deleteAll(registry: Registry, info: ResourceInfo, waitMs: number)
  */
 export async function cleanUp(deps: CleanupDeps, crd: Crd, info: ResourceInfo | undefined): Promise<boolean> {
   const name = crd.metadata.name!;
-  if (info) {
-    await setTerminating(deps, name, { status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' });
-    if (!(await deleteAll(deps.registry, info, deps.waitMs ?? 10_000))) {
-      await setTerminating(deps, name, { status: 'True', reason: 'InstanceDeletionCheck', message: 'could not confirm zero CustomResources remaining: timed out waiting for the condition' });
-      return false;
-    }
+  await setTerminating(deps, name, { status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' });
+  if (!info) {
+    await setTerminating(deps, name, { status: 'False', reason: 'NeverEstablished', message: 'resource was never established' });
+  } else if (await deleteAll(deps.registry, info, deps.waitMs ?? 10_000)) {
+    await setTerminating(deps, name, { status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' });
+  } else {
+    await setTerminating(deps, name, { status: 'True', reason: 'InstanceDeletionCheck', message: 'could not confirm zero CustomResources remaining: timed out waiting for the condition' });
+    return false;
   }
-  await setTerminating(deps, name, { status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' });
   await deps.registry.modify(deps.crdInfo, undefined, name, cur => ({
     ...cur,
     metadata: { ...cur.metadata, finalizers: (cur.metadata.finalizers ?? []).filter(f => f !== cleanupFinalizer) },

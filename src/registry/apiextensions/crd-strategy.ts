@@ -16,14 +16,29 @@ function recordStorageVersion(crd: Crd): void {
   if (!stored.includes(storage)) status.storedVersions = [...stored, storage];
 }
 
+/** apiextensions/v1's defaults: singular and listKind from the kind, conversion None */
+function applyDefaults(crd: Crd): void {
+  const spec = crd.spec as Crd['spec'] & { conversion?: { strategy?: string } } | undefined;
+  if (!spec) return;
+  const names = spec.names;
+  if (names?.kind) {
+    if (!names.singular) names.singular = names.kind.toLowerCase();
+    if (!names.listKind) names.listKind = `${names.kind}List`;
+  }
+  spec.conversion ??= { strategy: 'None' };
+}
+
 export const crdStrategy = strategyWith<Crd>({
   tracksGeneration: true,
+  defaults: applyDefaults,
   prepareForCreate(obj) {
+    applyDefaults(obj);
     // a new definition starts with no names accepted and no conditions, whatever its body says
     obj.status = { acceptedNames: { plural: '', kind: '' } };
     recordStorageVersion(obj);
   },
   prepareForUpdate(obj) {
+    applyDefaults(obj);
     recordStorageVersion(obj);
   },
   finalizersOf(obj) {

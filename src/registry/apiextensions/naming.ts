@@ -11,12 +11,15 @@ export interface NamingOutcome {
   established: CrdCondition;
 }
 
-/** resource names (plural, singular, short names) and kinds held by the other CRDs of `group` */
+/**
+ * resource names (plural, singular, short names) and kinds the CRDs of `self`'s group accepted,
+ * its own included, as the naming controller gathers them
+ */
 export function namesInUse(all: Crd[], self: Crd): { resources: Set<string>; kinds: Set<string> } {
   const resources = new Set<string>();
   const kinds = new Set<string>();
   for (const other of all) {
-    if (other.spec.group !== self.spec.group || other.metadata.name === self.metadata.name) continue;
+    if (other.spec.group !== self.spec.group) continue;
     const accepted = other.status?.acceptedNames;
     if (!accepted) continue;
     for (const n of [accepted.plural, accepted.singular, ...(accepted.shortNames ?? [])]) if (n) resources.add(n);
@@ -52,7 +55,9 @@ export function decideNames(crd: Crd, all: Crd[]): NamingOutcome {
   const wanted = requested.shortNames ?? [];
   const held = accepted.shortNames ?? [];
   if (JSON.stringify(wanted) !== JSON.stringify(held)) {
-    const errors = wanted.filter(s => !held.includes(s)).map(s => conflict(s, undefined, resources)).filter((m): m is string => !!m);
+    // a short name already ours, or equal to our own accepted plural or singular, is no conflict
+    const fresh = wanted.filter(s => !held.includes(s) && s !== accepted.plural && s !== accepted.singular);
+    const errors = fresh.map(s => conflict(s, undefined, resources)).filter((m): m is string => !!m);
     check('ShortNamesConflict', errors.length ? aggregate(errors) : undefined, () => { next.shortNames = [...wanted]; });
   }
   check('KindConflict', conflict(requested.kind, accepted.kind, kinds), () => { next.kind = requested.kind; });
@@ -67,10 +72,29 @@ export function decideNames(crd: Crd, all: Crd[]): NamingOutcome {
   let established: CrdCondition = previous
     ? { type: 'Established', status: previous.status, reason: previous.reason, message: previous.message }
     : { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' };
-  // once established a CRD stays so, whatever later name changes are refused; a first acceptance
-  // establishes it (kube-apiserver goes through Installing first; one server needs no wait)
+  // once established a CRD stays so, whatever later name changes are refused; a first
+  // acceptance makes it Installing, which establish() then turns into Established
   if (established.status !== 'True' && namesAccepted.status === 'True') {
-    established = { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' };
+    established = { type: 'Established', status: 'False', reason: 'Installing', message: 'the initial names have been accepted' };
   }
   return { acceptedNames: next, namesAccepted, established };
+}
+
+/**
+ * the establishing controller's step: a CRD whose names are accepted and that is not yet
+ * established becomes so (undefined: nothing to change)
+ */
+export function establish(namesAccepted: CrdCondition | undefined, established: CrdCondition | undefined): CrdCondition | undefined {
+  if (namesAccepted?.status !== 'True' || established?.status === 'True') return undefined;
+  return { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' };
+}
+
+/** whether the naming controller has work on this CRD: its requested names differ from the accepted ones */
+export function namesSettled(crd: Crd): boolean {
+  const a = crd.status?.acceptedNames;
+  const r = crd.spec.names;
+  if (!a) return false;
+  const same = (x: string[] | undefined, y: string[] | undefined) => JSON.stringify(x ?? []) === JSON.stringify(y ?? []);
+  return a.plural === r.plural && (a.singular ?? '') === (r.singular ?? '') && a.kind === r.kind && (a.listKind ?? '') === (r.listKind ?? '')
+    && same(a.shortNames, r.shortNames) && same(a.categories, r.categories);
 }
