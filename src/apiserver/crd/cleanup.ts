@@ -60,3 +60,14 @@ export async function cleanUp(deps: CleanupDeps, crd: Crd, info: ResourceInfo | 
   }), { manager: 'kube-apiserver' }).catch(ignoreNotFound);
   return true;
 }
+
+/** whether the CRD is gone from storage (its last finalizer removed) */
+export async function isGone(deps: Pick<CleanupDeps, 'registry' | 'crdInfo'>, name: string): Promise<boolean> {
+  try {
+    await deps.registry.get(deps.crdInfo, undefined, name);
+    return false;
+  } catch (err) {
+    ignoreNotFound(err);
+    return true;
+  }
+}

@@ -12,7 +12,7 @@ import type { ResourceInfo } from '../../schema/types.ts';
 import { cleanupFinalizer, type Crd } from '../../registry/apiextensions/crd-types.ts';
 import { servedResources } from '../../registry/apiextensions/served-resources.ts';
 import { byAge, nextStatus } from './status-decision.ts';
-import { cleanUp } from './cleanup.ts';
+import { cleanUp, isGone } from './cleanup.ts';
 
 export interface CrdController {
   /** resolves once the stored CRDs are served (the first list was settled) */
@@ -32,6 +32,8 @@ export function startCrdController(deps: CrdControllerDeps): CrdController {
   const now = () => rfc3339((deps.now ?? (() => new Date()))());
   const crds = new Map<string, Crd>();
   const cleaning = new Set<string>();
+  // uids of CRDs found gone before their watch said so: late events of theirs must not serve them again
+  const gone = new Set<string>();
   let watcher: Watcher | undefined;
   let stopped = false;
   let running = false;
@@ -50,7 +52,14 @@ export function startCrdController(deps: CrdControllerDeps): CrdController {
     const name = crd.metadata.name!;
     if (cleaning.has(name)) return;
     cleaning.add(name);
-    cleanUp({ registry: deps.registry, crdInfo, now }, crd, storedInfo(crd)).then(done => {
+    const cleanupDeps = { registry: deps.registry, crdInfo, now };
+    cleanUp(cleanupDeps, crd, storedInfo(crd)).then(async done => {
+      // once the definition is gone its resource stops being served at once, not when the watch says so
+      if (done && await isGone(cleanupDeps, name)) {
+        if (crd.metadata.uid) gone.add(crd.metadata.uid);
+        crds.delete(name);
+        publish();
+      }
       cleaning.delete(name);
       if (!done && !stopped) setTimeout(() => { const cur = crds.get(name); if (cur) startCleanup(cur); }, 1000).unref();
     }, err => {
@@ -106,7 +115,13 @@ export function startCrdController(deps: CrdControllerDeps): CrdController {
         const o = obj as Crd;
         const name = o.metadata?.name ?? '';
         seen?.add(name);
-        if (type === 'DELETED') crds.delete(name); else crds.set(name, o);
+        const uid = o.metadata?.uid ?? '';
+        if (type === 'DELETED') {
+          gone.delete(uid);
+          if (crds.get(name)?.metadata.uid === uid) crds.delete(name);
+        } else if (!gone.has(uid)) {
+          crds.set(name, o);
+        }
         if (!seen) kick();
       },
       synced() {

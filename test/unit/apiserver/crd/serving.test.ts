@@ -126,3 +126,20 @@ test('a terminating CRD takes no new objects', async t => {
   await api.request('PATCH', `${base}/held`, { body: { metadata: { finalizers: null } }, headers: { 'content-type': 'application/merge-patch+json' } });
   await until('the CRD is gone', async () => (await api.request('GET', `${crds}/gadgets.example.com`)).status === 404);
 });
+
+test('a name added to a CRD is served; a restarted server serves stored CRDs at once', async t => {
+  const api = await served(t);
+  const catalog = api.deps.catalog as ExtensibleCatalog;
+  await api.request('POST', crds, { body: gadgetCrd });
+  await until('served', async () => catalog.lookup('example.com', 'v2', 'gadgets'));
+  const patched = await api.request('PATCH', `${crds}/gadgets.example.com`, { body: { spec: { names: { shortNames: ['gd'], categories: ['all'] } } }, headers: { 'content-type': 'application/merge-patch+json' } });
+  assert.equal(patched.status, 200, patched.text());
+  const info = await until('the short name served', async () => catalog.lookup('example.com', 'v2', 'gadgets')?.shortNames.includes('gd') ? catalog.lookup('example.com', 'v2', 'gadgets') : undefined);
+  assert.deepEqual(info.categories, ['all']);
+  // as after a restart: nothing served until a controller has read the stored CRDs
+  catalog.setCustomResources([]);
+  const again = startCrdController({ registry: api.deps.registry, catalog, log: silentLogger });
+  t.after(() => again.stop());
+  await again.synced;
+  assert.equal(catalog.lookup('example.com', 'v1', 'gadgets')?.custom?.deprecationWarning, 'use example.com/v2');
+});
