@@ -9,7 +9,10 @@ import type { KubeObject } from '../../api/object.ts';
 export interface VersionSchemaHooks {
   /** drops fields the schema does not know (unless it preserves them); mutates obj */
   prune(obj: KubeObject): void;
-  /** fills the schema's defaults; mutates obj (also applied to objects read from storage) */
+  /**
+   * fills the schema's defaults; mutates obj. Called on every write; Kubernetes also defaults
+   * objects read from storage, which nothing here does yet (the read path has no hook)
+   */
   applyDefaults(obj: KubeObject): void;
   /** the schema's checks of a create (old absent) or update, as 422 field errors */
   validate(obj: KubeObject, old: KubeObject | undefined): FieldError[];
