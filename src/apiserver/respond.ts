@@ -13,7 +13,7 @@ import { goJson, goJsonIndented, goString } from '../codec/go-json.ts';
 import { encodeBody } from '../codec/encode.ts';
 import { toPartialObjectMetadata, toPartialObjectMetadataList } from '../codec/partial-metadata.ts';
 import { toTable } from '../codec/table.ts';
-import { printerFor } from '../schema/printers/index.ts';
+import { customResourcePrinter, printerFor } from '../schema/printers/index.ts';
 
 // responses at least this large are gzipped for clients that accept it
 const compressThreshold = 128 * 1024;
@@ -135,7 +135,7 @@ function present(ctx: RequestContext, n: Negotiated, obj: KubeObject | KubeList)
   if (n.view.as === 'PartialObjectMetadataList') return toPartialObjectMetadataList(obj as KubeList, apiVersion);
   const info = ctx.resource!;
   const items = isList(obj) ? obj.items : [obj as KubeObject];
-  return toTable(printerFor(info.group, info.resource), items, {
+  return toTable(info.custom ? customResourcePrinter : printerFor(info.group, info.resource), items, {
     now: new Date(),
     includeObject: (ctx.query.get('includeObject') ?? 'Metadata') as 'None' | 'Metadata' | 'Object',
     listMeta: isList(obj) ? obj.metadata : undefined,

@@ -1,8 +1,9 @@
 // Resource requests: find the served resource, check the verb is allowed on it, run the handler.
 
-import { badRequest, methodNotAllowed, notFound, resourceNotFound } from '../api/status.ts';
+import { badRequest, methodNotAllowed, notFound, resourceNotFound, StatusError } from '../api/status.ts';
 import { pathSegmentName } from '../api/names.ts';
 import type { RequestContext } from './context.ts';
+import type { CustomResourceServing } from '../schema/types.ts';
 import { negotiateBeforeWriting } from './respond.ts';
 import { subresourceOf } from '../registry/subresources/table.ts';
 import type { HandlerDeps } from './handlers/deps.ts';
@@ -46,6 +47,7 @@ export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Pro
   if (ri.namespace !== undefined && !info.namespaced) throw resourceNotFound();
   // KEP-4974: every use of core/v1 Endpoints is answered with this warning from 1.33 on
   if (ri.group === '' && ri.resource === 'endpoints') ctx.warnings.push('v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice');
+  if (info.custom) checkCustomResource(ctx, info.custom);
   if (ri.subresource) {
     // the subresources this server implements, from the registry's table; only a proxy takes a path after its name
     const [name, ...subpath] = ri.subresource.split('/');
@@ -71,6 +73,14 @@ export async function routeResource(ctx: RequestContext, deps: HandlerDeps): Pro
   if (!handler) throw methodNotAllowed();
   if (writeVerbs.has(ri.verb)) negotiateBeforeWriting(ctx);
   await handler(ctx, deps);
+}
+
+/** a deprecated CRD version warns on every request; a terminating CRD takes no new objects */
+function checkCustomResource(ctx: RequestContext, custom: CustomResourceServing): void {
+  if (custom.deprecationWarning) ctx.warnings.push(custom.deprecationWarning);
+  if (custom.terminating && ctx.info.verb === 'create') {
+    throw new StatusError(405, 'MethodNotAllowed', 'create not allowed while custom resource definition is terminating');
+  }
 }
 
 /** `.`, `..` and names holding '/' or '%' never name an object, whatever the resource */

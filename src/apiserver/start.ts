@@ -7,6 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../api/log.ts';
 import { createCatalog } from '../schema/catalog.ts';
+import { extensibleCatalog } from '../schema/extensible-catalog.ts';
+import { startCrdController } from './crd/controller.ts';
 import { openStorage, type EtcdFlags } from '../storage/backends.ts';
 import { startCompactor } from '../storage/compactor.ts';
 import { createCacher } from '../storage/cacher/cacher.ts';
@@ -94,7 +96,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   // before anything is written into them: the database holds every Secret
   await securePrivateDirs(cfg.dataDir, cfg.certDir ?? join(cfg.dataDir, 'pki'), log);
   const health = createHealth({ now: () => Date.now(), livezGracePeriodMs: cfg.livezGracePeriodMs ?? 0 });
-  const catalog = createCatalog({ runtimeConfig: cfg.runtimeConfig });
+  // custom resources join the built-in table as their CRDs are established
+  const catalog = extensibleCatalog(createCatalog({ runtimeConfig: cfg.runtimeConfig }));
   // every read and watch goes through the watch cache; writes pass through to the backend
   const backend = await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, etcd: cfg.etcd, log });
   const storage = createCacher(backend, { log, indexers: storageIndexers() });
@@ -141,6 +144,10 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   await ensureKubernetesEndpoints(store, catalog, cfg.advertiseAddress ?? advertiseAddress(cfg.bindAddress), port);
   await ensureDefaultStorageClass(store, catalog);
   bootDone();
+  const crdDone = health.addPostStartHook('start-apiextensions-controllers');
+  const crdController = startCrdController({ registry: store, catalog, log });
+  await crdController.synced;
+  crdDone();
   const priorityDone = health.addPostStartHook('scheduling/bootstrap-system-priority-classes');
   await ensureSystemPriorityClasses(store, catalog);
   priorityDone();
@@ -159,6 +166,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
         if (delay > 0) await new Promise(r => setTimeout(r, delay));
         await server.close(60_000);
         authz.stop();
+        crdController.stop();
         compactor?.stop();
         await storage.close();
       })();

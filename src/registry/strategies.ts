@@ -20,6 +20,8 @@ import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStr
 import { csrStrategy } from './certificates/csr.ts';
 import { priorityClassStrategy } from './scheduling/priority-classes.ts';
 import { networkPolicyStrategy } from './networking/network-policies.ts';
+import { crdStrategy } from './apiextensions/crd-strategy.ts';
+import { customResourceStrategy } from './apiextensions/custom-resource-strategy.ts';
 import { validateMutatingPolicy, validatePolicyBinding, validateValidatingPolicy } from './admissionregistration/policy-validation.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
@@ -68,8 +70,10 @@ const table: Record<string, Strategy> = {
   'validatingadmissionpolicybindings.admissionregistration.k8s.io': strategyWith({ validateCreate: validatePolicyBinding, validateUpdate: validatePolicyBinding }),
   'mutatingadmissionpolicies.admissionregistration.k8s.io': strategyWith({ tracksGeneration: true, validateCreate: validateMutatingPolicy, validateUpdate: validateMutatingPolicy }),
   'mutatingadmissionpolicybindings.admissionregistration.k8s.io': strategyWith({ validateCreate: validatePolicyBinding, validateUpdate: validatePolicyBinding }),
+  'customresourcedefinitions.apiextensions.k8s.io': crdStrategy,
 };
 
-export function strategyFor(info: Pick<ResourceInfo, 'group' | 'resource'>): Strategy {
+export function strategyFor(info: Pick<ResourceInfo, 'group' | 'resource'> & { custom?: ResourceInfo['custom'] }): Strategy {
+  if (info.custom) return customResourceStrategy(info as ResourceInfo);
   return table[info.group ? `${info.resource}.${info.group}` : info.resource] ?? defaultStrategy;
 }

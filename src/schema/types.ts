@@ -33,6 +33,22 @@ export interface ResourceInfo {
   definition: string;
   /** the version objects of this group+resource are stored in (all served versions share the data) */
   storageVersion: string;
+  /** present on resources a CustomResourceDefinition defines */
+  custom?: CustomResourceServing;
+}
+
+/** what serving a custom resource needs beyond a built-in's facts, from its CRD's version */
+export interface CustomResourceServing {
+  /** the CustomResourceDefinition's name (`<plural>.<group>`) */
+  crd: string;
+  /** the CRD is being deleted: its objects are being removed, no new ones are taken */
+  terminating: boolean;
+  /** the version's `deprecationWarning`, or Kubernetes' default text, when it is deprecated */
+  deprecationWarning?: string;
+  /** the version's `subresources.scale` paths, when it declares a scale subresource */
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  /** the version's `schema.openAPIV3Schema` as the CRD holds it (validation, defaulting, pruning read it) */
+  schema?: unknown;
 }
 
 export interface GroupInfo {

@@ -71,6 +71,8 @@ export async function handlePatch(ctx: RequestContext, deps: HandlerDeps): Promi
   const view = sub?.view;
   if (sub && !view) throw methodNotAllowed();
   const kind = parseContentType(String(ctx.headers['content-type'] ?? ''), patchBodyKinds, cborBodies(ctx));
+  // a custom resource has no patch strategies: kube-apiserver refuses strategic merge for it
+  if (info.custom && kind === 'strategic-merge-patch') throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
   const apply = kind === 'apply-yaml' || kind === 'apply-cbor';
   const validation = fieldValidation(ctx, 'PatchOptions');
   const manager = managerName(ctx, 'PatchOptions');

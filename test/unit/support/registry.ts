@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { GenericStore, type StoreDeps } from '../../../src/registry/store.ts';
 import { strategyFor } from '../../../src/registry/strategies.ts';
 import { createCatalog } from '../../../src/schema/catalog.ts';
-import type { Catalog, ResourceInfo } from '../../../src/schema/types.ts';
+import { extensibleCatalog, type ExtensibleCatalog } from '../../../src/schema/extensible-catalog.ts';
+import type { ResourceInfo } from '../../../src/schema/types.ts';
 import { createCacher } from '../../../src/storage/cacher/cacher.ts';
 import { openSqliteStorage } from '../../../src/storage/sqlite/store.ts';
 import type { Storage } from '../../../src/storage/interface.ts';
@@ -15,7 +16,8 @@ import type { Storage } from '../../../src/storage/interface.ts';
 export interface TestRegistry {
   store: GenericStore;
   storage: Storage;
-  catalog: Catalog;
+  /** the built-in catalog, which custom resources can join (as in the API server) */
+  catalog: ExtensibleCatalog;
   /** the served resource by group and plural (its preferred version) */
   info(group: string, resource: string): ResourceInfo;
   clock: { now(): Date; set(iso: string): void };
@@ -25,7 +27,7 @@ export interface TestRegistry {
 export async function testRegistry(extra: Partial<StoreDeps> = {}): Promise<TestRegistry> {
   const dir = mkdtempSync(join(tmpdir(), 'orch-registry-'));
   const storage = createCacher(await openSqliteStorage({ path: join(dir, 'db.sqlite') }), { freshWaitMs: 200 });
-  const catalog = createCatalog();
+  const catalog = extensibleCatalog(createCatalog());
   let uid = 0;
   let now = new Date('2026-01-02T03:04:05Z');
   const clock = { now: () => now, set: (iso: string) => { now = new Date(iso); } };
