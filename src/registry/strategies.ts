@@ -21,6 +21,7 @@ import { csrStrategy } from './certificates/csr.ts';
 import { priorityClassStrategy } from './scheduling/priority-classes.ts';
 import { networkPolicyStrategy } from './networking/network-policies.ts';
 import { validateMutatingPolicy, validatePolicyBinding, validateValidatingPolicy } from './admissionregistration/policy-validation.ts';
+import { validateCrdSchemas } from './apiextensions/crd-schemas.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
 const rbacNames = strategyWith({ allowCreateOnUpdate: true, nameRule: 'path-segment' });
@@ -68,6 +69,7 @@ const table: Record<string, Strategy> = {
   'validatingadmissionpolicybindings.admissionregistration.k8s.io': strategyWith({ validateCreate: validatePolicyBinding, validateUpdate: validatePolicyBinding }),
   'mutatingadmissionpolicies.admissionregistration.k8s.io': strategyWith({ tracksGeneration: true, validateCreate: validateMutatingPolicy, validateUpdate: validateMutatingPolicy }),
   'mutatingadmissionpolicybindings.admissionregistration.k8s.io': strategyWith({ validateCreate: validatePolicyBinding, validateUpdate: validatePolicyBinding }),
+  'customresourcedefinitions.apiextensions.k8s.io': strategyWith({ validateCreate: validateCrdSchemas, validateUpdate: validateCrdSchemas }),
 };
 
 export function strategyFor(info: Pick<ResourceInfo, 'group' | 'resource'>): Strategy {

@@ -1,0 +1,26 @@
+// The schema part of a CustomResourceDefinition's validation: each version's openAPIV3Schema
+// must use only what Kubernetes supports and be structural, else the CRD is refused with
+// kube-apiserver's field errors (spec.versions[i].schema.openAPIV3Schema...). Versions without
+// a schema are left alone here (v1 requires one; that check belongs with the rest of the
+// CRD's spec validation).
+
+import type { KubeObject } from '../../api/object.ts';
+import type { FieldError } from '../../api/status.ts';
+import { crdSchemaErrors, type JSONSchemaProps } from '../../schema/structural/index.ts';
+
+interface CrdVersion {
+  schema?: { openAPIV3Schema?: JSONSchemaProps };
+  subresources?: { status?: unknown };
+}
+
+/** field errors of every version's schema of a CRD */
+export function validateCrdSchemas(crd: KubeObject): FieldError[] {
+  const spec = (crd as { spec?: { versions?: CrdVersion[] } }).spec;
+  const errs: FieldError[] = [];
+  (spec?.versions ?? []).forEach((v, i) => {
+    const schema = v?.schema?.openAPIV3Schema;
+    if (!schema || typeof schema !== 'object') return;
+    errs.push(...crdSchemaErrors(schema, `spec.versions[${i}].schema`, { statusSubresource: v.subresources?.status != null }));
+  });
+  return errs;
+}
