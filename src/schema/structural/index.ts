@@ -15,7 +15,7 @@ import { listSetAndMapErrors } from './list-types.ts';
 import { schemaRuleErrors, type SchemaRuleOptions } from './schema-rules.ts';
 import { structuralSchemaErrors } from './structural.ts';
 import type { JSONSchemaProps } from './types.ts';
-import { validateNode } from './validate.ts';
+import { noOld, validateNode } from './validate.ts';
 
 export type { JSONSchemaProps } from './types.ts';
 export type { SchemaRuleOptions } from './schema-rules.ts';
@@ -45,9 +45,22 @@ export function validateCustomResource(schema: JSONSchemaProps | undefined, obje
   return [...validateNode(schema, object, ''), ...embeddedResourceErrors(schema, object), ...listSetAndMapErrors(schema, object)];
 }
 
-/** the status subresource validates `status` alone against the schema's status property */
-export function validateCustomResourceStatus(schema: JSONSchemaProps | undefined, status: unknown): FieldError[] {
+/**
+ * The same on update, with Kubernetes' ratcheting: errors of values left unchanged from `old`
+ * are dropped, and set/map duplicates only count when the old object had none.
+ */
+export function validateCustomResourceUpdate(schema: JSONSchemaProps | undefined, object: unknown, old: unknown): FieldError[] {
+  if (!schema) return [];
+  const lists = listSetAndMapErrors(schema, old).length === 0 ? listSetAndMapErrors(schema, object) : [];
+  return [...validateNode(schema, object, '', old), ...embeddedResourceErrors(schema, object), ...lists];
+}
+
+/**
+ * A write through the status subresource validates `status` alone against the schema's status
+ * property (errors under `status`), ratcheted against the old status when there is one.
+ */
+export function validateCustomResourceStatus(schema: JSONSchemaProps | undefined, status: unknown, oldStatus: unknown = noOld): FieldError[] {
   const s = schema?.properties?.status;
   if (!s) return [];
-  return validateNode(s, status, '').map(e => ({ ...e, field: e.field === '<nil>' ? 'status' : `status.${e.field}` }));
+  return validateNode(s, status, '', oldStatus).map(e => ({ ...e, field: e.field === '<nil>' ? 'status' : `status.${e.field}` }));
 }

@@ -106,11 +106,11 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-function arrayErrors(s: JSONSchemaProps, v: unknown[], name: string): FieldError[] {
+function arrayErrors(s: JSONSchemaProps, v: unknown[], name: string, old: unknown): FieldError[] {
   const errs: FieldError[] = [];
   const field = fieldOf(name);
   const items = itemsSchema(s);
-  if (items) v.forEach((x, i) => errs.push(...validateNode(items, x, `${name}[${i}]`)));
+  if (items) v.forEach((x, i) => errs.push(...validateNode(items, x, `${name}[${i}]`, correlatedItem(s, x, old))));
   if (s.minItems !== undefined && v.length < s.minItems) errs.push({ type: 'FieldValueInvalid', field, value: v.length, detail: `${name} in body should have at least ${s.minItems} items` });
   if (s.maxItems !== undefined && v.length > s.maxItems) errs.push({ type: 'FieldValueTooMany', field, value: v.length, detail: `must have at most ${s.maxItems} items` });
   if (s.uniqueItems === true && v.some((x, i) => v.slice(0, i).some(y => jsonEqual(x, y)))) {
@@ -126,7 +126,7 @@ function enumErrors(s: JSONSchemaProps, v: unknown, name: string): FieldError[] 
   return [{ type: 'FieldValueNotSupported', field: fieldOf(name), value: v, detail: `supported values: ${values.join(', ')}` }];
 }
 
-function objectErrors(s: JSONSchemaProps, v: Record<string, unknown>, name: string): FieldError[] {
+function objectErrors(s: JSONSchemaProps, v: Record<string, unknown>, name: string, old: unknown): FieldError[] {
   const errs: FieldError[] = [];
   const field = fieldOf(name);
   const keys = Object.keys(v);
@@ -137,22 +137,22 @@ function objectErrors(s: JSONSchemaProps, v: Record<string, unknown>, name: stri
     for (const k of keys) if (!(k in props)) errs.push({ type: 'FieldValueInvalid', field, value: k, detail: `${name}.${k} in body is a forbidden property` });
   } else {
     const ap = additionalSchema(s);
-    if (ap) for (const k of keys) if (!(k in props)) errs.push(...validateNode(ap, v[k], `${name}.${k}`));
+    if (ap) for (const k of keys) if (!(k in props)) errs.push(...validateNode(ap, v[k], `${name}.${k}`, correlatedField(old, k, name)));
   }
-  for (const [k, p] of Object.entries(props)) if (k in v) errs.push(...validateNode(p, v[k], name ? `${name}.${k}` : k));
+  for (const [k, p] of Object.entries(props)) if (k in v) errs.push(...validateNode(p, v[k], name ? `${name}.${k}` : k, correlatedField(old, k, name)));
   for (const k of s.required ?? []) if (!(k in v)) errs.push({ type: 'FieldValueRequired', field: fieldOf(`${name}.${k}`) });
   return errs;
 }
 
-function junctorErrors(s: JSONSchemaProps, v: unknown, name: string): FieldError[] {
+function junctorErrors(s: JSONSchemaProps, v: unknown, name: string, old: unknown): FieldError[] {
   const errs: FieldError[] = [];
   const general = (detail: string): FieldError => ({ type: 'FieldValueInvalid', field: nilField, value: '', detail });
   if (s.anyOf && s.anyOf.length > 0) {
-    const results = s.anyOf.map(n => validateNode(n, v, name));
+    const results = s.anyOf.map(n => validateNode(n, v, name, old));
     if (!results.some(r => r.length === 0)) errs.push(general(`${JSON.stringify(name)} must validate at least one schema (anyOf)`), ...results[0]!);
   }
   if (s.oneOf && s.oneOf.length > 0) {
-    const results = s.oneOf.map(n => validateNode(n, v, name));
+    const results = s.oneOf.map(n => validateNode(n, v, name, old));
     const valid = results.filter(r => r.length === 0).length;
     if (valid !== 1) {
       errs.push(general(`${JSON.stringify(name)} must validate one and only one schema (oneOf). ${valid === 0 ? 'Found none valid' : `Found ${valid} valid alternatives`}`));
@@ -160,19 +160,28 @@ function junctorErrors(s: JSONSchemaProps, v: unknown, name: string): FieldError
     }
   }
   if (s.allOf && s.allOf.length > 0) {
-    const results = s.allOf.map(n => validateNode(n, v, name));
+    const results = s.allOf.map(n => validateNode(n, v, name, old));
     for (const r of results) errs.push(...r);
     const valid = results.filter(r => r.length === 0).length;
     if (valid !== results.length) errs.push(general(`${JSON.stringify(name)} must validate all the schemas (allOf)${valid === 0 ? '. None validated' : ''}`));
   }
-  if (s.not && validateNode(s.not, v, name).length === 0) errs.push(general(`${JSON.stringify(name)} must not validate the schema (not)`));
+  if (s.not && validateNode(s.not, v, name, old).length === 0) errs.push(general(`${JSON.stringify(name)} must not validate the schema (not)`));
   return errs;
 }
 
-/** the errors of one value against one schema node, `name` being kube-openapi's path of it */
-export function validateNode(s: JSONSchemaProps, v: unknown, name: string): FieldError[] {
+/**
+ * The errors of one value against one schema node, `name` being kube-openapi's path of it.
+ * With `old` (the correlated value of the object being updated), errors of a node whose value
+ * did not change are dropped: CRD validation ratcheting, on by default since Kubernetes 1.33.
+ */
+export function validateNode(s: JSONSchemaProps, v: unknown, name: string, old: unknown = noOld): FieldError[] {
+  const errs = nodeErrors(s, v, name, old);
+  return errs.length > 0 && old !== noOld && jsonEqual(v, old) ? [] : errs;
+}
+
+function nodeErrors(s: JSONSchemaProps, v: unknown, name: string, old: unknown): FieldError[] {
   if (v === null || v === undefined) return [...typeErrors(s, null, name), ...enumErrors(s, null, name)];
-  const errs = [...typeErrors(s, v, name), ...junctorErrors(s, v, name)];
+  const errs = [...typeErrors(s, v, name), ...junctorErrors(s, v, name, old)];
   if (typeof v === 'string') {
     errs.push(...stringErrors(s, v, name));
     const format = effectiveFormat(s.type, s.format);
@@ -181,9 +190,28 @@ export function validateNode(s: JSONSchemaProps, v: unknown, name: string): Fiel
     }
   }
   if (typeof v === 'number') errs.push(...numberErrors(s, v, name));
-  if (Array.isArray(v)) errs.push(...arrayErrors(s, v, name));
+  if (Array.isArray(v)) errs.push(...arrayErrors(s, v, name, old));
   errs.push(...enumErrors(s, v, name));
-  if (isObject(v)) errs.push(...objectErrors(s, v, name));
+  if (isObject(v)) errs.push(...objectErrors(s, v, name, old));
   return errs;
 }
 
+/** no old value: a create, or a part of an update that correlates with nothing */
+export const noOld: unique symbol = Symbol('no old value');
+
+// the resource's apiVersion and kind are never ratcheted
+function correlatedField(old: unknown, k: string, name: string): unknown {
+  if (!isObject(old) || !(k in old)) return noOld;
+  return name === '' && (k === 'apiVersion' || k === 'kind') ? noOld : old[k];
+}
+
+// only items of map lists (by their keys) and sets (by value) correlate; atomic lists do not
+function correlatedItem(s: JSONSchemaProps, item: unknown, old: unknown): unknown {
+  if (!Array.isArray(old)) return noOld;
+  const listType = s['x-kubernetes-list-type'];
+  if (listType === 'set') return old.some(o => jsonEqual(o, item)) ? item : noOld;
+  if (listType !== 'map' || !isObject(item)) return noOld;
+  const keys = s['x-kubernetes-list-map-keys'] ?? [];
+  const match = old.find(o => isObject(o) && keys.every(k => jsonEqual(o[k], item[k])));
+  return match === undefined ? noOld : match;
+}

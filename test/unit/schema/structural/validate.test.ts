@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fieldErrorMessage } from '../../../../src/api/status.ts';
-import { validateCustomResource, validateCustomResourceStatus, type JSONSchemaProps } from '../../../../src/schema/structural/index.ts';
+import { validateCustomResource, validateCustomResourceStatus, validateCustomResourceUpdate, type JSONSchemaProps } from '../../../../src/schema/structural/index.ts';
 
 const obj = (props: Record<string, JSONSchemaProps>, extra: Partial<JSONSchemaProps> = {}): JSONSchemaProps => ({ type: 'object', properties: { spec: { type: 'object', properties: props, ...extra } } });
 const cr = (spec: unknown) => ({ apiVersion: 'x.io/v1', kind: 'Foo', metadata: { name: 'a' }, spec });
@@ -118,3 +118,21 @@ test('validateCustomResourceStatus puts errors under status', () => {
     'status.ready: Required value',
   ]);
 });
+
+// ratcheting: [what, schema, new, old, messages]
+const ratchet: [string, JSONSchemaProps, unknown, unknown, string[]][] = [
+  ['an unchanged invalid field passes', obj({ n: { type: 'integer', maximum: 5 }, m: { type: 'string' } }), cr({ n: 9, m: 'b' }), cr({ n: 9, m: 'a' }), []],
+  ['a changed invalid field fails', obj({ n: { type: 'integer', maximum: 5 } }), cr({ n: 8 }), cr({ n: 9 }),
+    ['spec.n: Invalid value: 8: spec.n in body should be less than or equal to 5']],
+  ['map list items correlate by key', obj({ l: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'string', maxLength: 1 } } } } }),
+    cr({ l: [{ k: 'b', v: 'new' }, { k: 'a', v: 'old' }] }), cr({ l: [{ k: 'a', v: 'old' }] }), ['spec.l[0].v: Too long: must have at most 1 bytes']],
+  ['atomic list items do not correlate', obj({ l: { type: 'array', items: { type: 'string', maxLength: 1 } } }),
+    cr({ l: ['x', 'old'] }), cr({ l: ['old'] }), ['spec.l[1]: Too long: must have at most 1 bytes']],
+  ['duplicates already there are not reported', obj({ l: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } }), cr({ l: ['a', 'a', 'b', 'b'] }), cr({ l: ['a', 'a'] }), []],
+];
+
+for (const [what, schema, next, old, expected] of ratchet) {
+  test(`validateCustomResourceUpdate: ${what}`, () => {
+    assert.deepEqual(validateCustomResourceUpdate(schema, next, old).map(fieldErrorMessage), expected);
+  });
+}
