@@ -59,13 +59,29 @@ function embedded(x: Record<string, unknown>, path: string): FieldError[] {
 
 const stringFields = ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'selfLink'];
 
+// the Go type names %T gives decoded JSON, and the JSON words of encoding/json's errors
+const goType = (v: unknown) => (typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? (Number.isInteger(v) ? 'int64' : 'float64') : Array.isArray(v) ? '[]interface {}' : 'map[string]interface {}');
+const jsonWord = (v: unknown) => (typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? 'number' : Array.isArray(v) ? 'array' : 'object');
+const unmarshal = (v: unknown, field: string, type: string) => `json: cannot unmarshal ${jsonWord(v)} into Go struct field ObjectMeta.${field} of type ${type}`;
+
+// metadata that does not decode as ObjectMeta is one error on metadata, in the decoder's words
+function decodeError(m: Record<string, unknown>): string | undefined {
+  for (const f of stringFields) if (f in m && m[f] !== null && typeof m[f] !== 'string') return unmarshal(m[f], f, 'string');
+  for (const f of ['labels', 'annotations']) {
+    const v = m[f];
+    if (v === null || v === undefined) continue;
+    if (!isObject(v)) return unmarshal(v, f, 'map[string]string');
+    for (const x of Object.values(v)) if (x !== null && typeof x !== 'string') return unmarshal(x, f, 'string');
+  }
+  return undefined;
+}
+
 function metadata(m: unknown, path: string): FieldError[] {
   if (m === null || m === undefined) return [];
-  if (!isObject(m)) return [bad(path, m, 'must be an object')];
+  if (!isObject(m)) return [bad(path, m, `invalid metadata: expected object, got ${goType(m)}`)];
+  const decode = decodeError(m);
+  if (decode) return [bad(path, m, decode)];
   const errs: FieldError[] = [];
-  for (const f of stringFields) {
-    if (f in m && m[f] !== null && typeof m[f] !== 'string') return [bad(child(path, f), m[f], 'must be a string')];
-  }
   const name = (m.name as string | undefined) ?? '';
   const generateName = (m.generateName as string | undefined) ?? '';
   if (generateName) for (const d of prefixErrors(generateName)) errs.push(bad(child(path, 'generateName'), generateName, d));

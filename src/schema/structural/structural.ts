@@ -66,6 +66,10 @@ function invariants(s: JSONSchemaProps | undefined, lvl: Level, path: string): F
   return errs;
 }
 
+// what the structural form of a schema does not keep, or what metadata may set anyway
+const notStructural = new Set(['type', 'default', 'example', 'externalDocs', 'id', '$schema']);
+const isZero = (v: unknown) => v === undefined || v === null || v === false || v === '' || (Array.isArray(v) && v.length === 0);
+
 // ObjectMeta is implicit: at the root a schema may only narrow name and generateName
 function metadataInvariants(m: JSONSchemaProps, checkMetadata: boolean, lvl: Level, path: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -73,7 +77,7 @@ function metadataInvariants(m: JSONSchemaProps, checkMetadata: boolean, lvl: Lev
   if (lvl !== 'root') return errs;
   const names = Object.keys(m.properties ?? {});
   const onlyNames = names.every(n => n === 'name' || n === 'generateName');
-  const rest = Object.entries(m).filter(([k, v]) => k !== 'type' && k !== 'default' && v !== undefined && !(k === 'properties' && onlyNames));
+  const rest = Object.entries(m).filter(([k, v]) => !notStructural.has(k) && !isZero(v) && !(k === 'properties' && onlyNames));
   if (rest.length > 0) errs.push(forbid(path, 'must not specify anything other than name and generateName, but metadata is implicitly specified'));
   return errs;
 }

@@ -100,3 +100,10 @@ test('crdSchemaErrors: status subresource refuses other root fields in Go field 
   assert.equal(e?.field, `${V}.openAPIV3Schema`);
   assert.match(e?.detail ?? '', /^only \[Description Type Format .* XValidations\] fields are allowed at the root of the schema if the status subresource is enabled$/);
 });
+
+test('structuralSchemaErrors: zero values and examples on metadata say nothing', () => {
+  const schema: JSONSchemaProps = { type: 'object', properties: { metadata: { type: 'object', nullable: false, example: {}, properties: { name: { type: 'string' }, generateName: { type: 'string' } } } } };
+  assert.deepEqual(structuralSchemaErrors(schema, P), []);
+  schema.properties!.metadata!.description = 'meta';
+  assert.equal(structuralSchemaErrors(schema, P).length, 1);
+});

@@ -136,3 +136,11 @@ for (const [what, schema, next, old, expected] of ratchet) {
     assert.deepEqual(validateCustomResourceUpdate(schema, next, old).map(fieldErrorMessage), expected);
   });
 }
+
+test('embedded resource metadata that does not decode as ObjectMeta', () => {
+  const schema: JSONSchemaProps = obj({ t: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } });
+  const msgs = (metadata: unknown) => validateCustomResource(schema, cr({ t: { apiVersion: 'v1', kind: 'Pod', metadata } })).map(e => `${e.field}: ${e.detail}`);
+  assert.deepEqual(msgs('x'), ['spec.t.metadata: invalid metadata: expected object, got string']);
+  assert.deepEqual(msgs({ name: 5 }), ['spec.t.metadata: json: cannot unmarshal number into Go struct field ObjectMeta.name of type string']);
+  assert.deepEqual(msgs({ labels: { a: true } }), ['spec.t.metadata: json: cannot unmarshal bool into Go struct field ObjectMeta.labels of type string']);
+});
