@@ -23,6 +23,7 @@ export { structuralSchemaErrors } from './structural.ts';
 export { schemaRuleErrors } from './schema-rules.ts';
 export { defaultCustomResource } from './defaulting.ts';
 export { pruneCustomResource, unknownFieldMessage, type PruneResult } from './pruning.ts';
+export { customResourceFinalizerWarnings, validateCustomResourceTypeMeta } from './resource-meta.ts';
 
 /**
  * Everything apiextensions-apiserver says of a version's schema (`versionPath` is the version's
