@@ -1,13 +1,26 @@
 // Pruning as apiextensions-apiserver prunes a custom resource on decode (request bodies, and
 // reads from storage): fields the schema does not specify are dropped unless a node says
 // x-kubernetes-preserve-unknown-fields; apiVersion, kind and metadata of the resource and of
-// embedded resources are kept; then non-nullable nulls without a default are removed. The paths
+// embedded resources are kept (the resource's metadata keeps only ObjectMeta's fields, as its
+// round trip through ObjectMeta does); then non-nullable nulls without a default are removed. The paths
 // dropped are returned sorted, worded as the strict decoder reports them (`spec.foo`,
 // `spec.list[0].bar`), for fieldValidation=Warn/Strict: `unknown field "spec.foo"`.
 
 import { additionalSchema, isObject, itemsSchema, type JSONSchemaProps } from './types.ts';
 
 const metaFields = new Set(['apiVersion', 'kind', 'metadata']);
+
+// the fields of ObjectMeta: what else the resource's metadata holds does not survive decoding
+const objectMetaFields = new Set([
+  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
+  'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields',
+]);
+
+function pruneObjectMeta(meta: Record<string, unknown>, path: string): string[] {
+  const dropped: string[] = [];
+  for (const k of Object.keys(meta)) if (!objectMetaFields.has(k)) { dropped.push(`${path}.${k}`); delete meta[k]; }
+  return dropped;
+}
 
 export interface PruneResult<T> {
   /** the pruned copy */
@@ -23,6 +36,7 @@ export function pruneCustomResource<T>(schema: JSONSchemaProps | undefined, obje
   // the resource itself is an embedded resource: its type and object meta are never pruned here
   const root: JSONSchemaProps = { ...(schema ?? {}), 'x-kubernetes-embedded-resource': true };
   prune(copy, root, '', unknown);
+  if (isObject(copy) && isObject(copy.metadata)) unknown.push(...pruneObjectMeta(copy.metadata, 'metadata'));
   pruneNulls(copy, schema);
   unknown.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { object: copy, unknownFields: unknown };

@@ -26,6 +26,7 @@ const schema: JSONSchemaProps = {
 const pruneCases: [string, unknown, unknown, string[]][] = [
   ['unknown fields are dropped and reported', { apiVersion: 'x/v1', kind: 'K', metadata: { name: 'a' }, spec: { foo: 1, replicas: 2 }, extra: true },
     { apiVersion: 'x/v1', kind: 'K', metadata: { name: 'a' }, spec: { replicas: 2 } }, ['extra', 'spec.foo']],
+  ['unknown metadata fields go too', { metadata: { name: 'a', labels: { x: 'y' }, colour: 'red' }, spec: {} }, { metadata: { name: 'a', labels: { x: 'y' } }, spec: {} }, ['metadata.colour']],
   ['in list items', { spec: { ports: [{ port: 80, bogus: 1 }] } }, { spec: { ports: [{ port: 80 }] } }, ['spec.ports[0].bogus']],
   ['preserve-unknown-fields keeps unknown fields, specified ones still pruned inside', { spec: { free: { anything: { deep: 1 }, known: { a: 'x', b: 'y' } } } },
     { spec: { free: { anything: { deep: 1 }, known: { a: 'x' } } } }, ['spec.free.known.b']],
