@@ -56,9 +56,11 @@ function stringErrors(s: JSONSchemaProps, v: string, name: string): FieldError[]
   if (s.maxLength !== undefined && runes > s.maxLength) errs.push({ type: 'FieldValueTooLong', field, detail: `must have at most ${s.maxLength} bytes` });
   if (s.minLength !== undefined && runes < s.minLength) errs.push({ type: 'FieldValueInvalid', field, value: v, detail: `${name} in body should be at least ${s.minLength} chars long` });
   if (s.pattern) {
+    // a pattern RE2 refuses fails every value, the reason inside the quotes as kube-openapi has it
     let re: RegExp | undefined;
-    try { re = compileRe2(s.pattern); } catch { re = undefined; }
-    if (re && !re.test(v)) errs.push({ type: 'FieldValueInvalid', field, value: v, detail: `${name} in body should match '${s.pattern}'` });
+    let why = '';
+    try { re = compileRe2(s.pattern); } catch (err) { why = `, but pattern is invalid: ${(err as Error).message}`; }
+    if (!re || !re.test(v)) errs.push({ type: 'FieldValueInvalid', field, value: v, detail: `${name} in body should match '${s.pattern}${why}'` });
   }
   return errs;
 }
@@ -70,8 +72,9 @@ function numberErrors(s: JSONSchemaProps, v: number, name: string): FieldError[]
   const errs: FieldError[] = [];
   const field = fieldOf(name);
   const isInt = Number.isInteger(v);
-  const type = s.type ?? '';
-  const format = effectiveFormat(s.type, s.format);
+  // the range check knows the type only when there is exactly one
+  const type = s['x-kubernetes-int-or-string'] === true ? '' : s.type ?? '';
+  const format = type ? effectiveFormat(s.type, s.format) : '';
   const fits = (n: number) => (type === 'integer' ? Number.isInteger(n) && (format !== 'int32' || int32Range(n)) : format !== 'float' || Math.abs(n) <= float32Max);
   if (!fits(v)) {
     const detail = format ? `Checked value must be of type ${type || 'number'} with format ${format} in ${name}` : `Checked value must be of type ${type || 'number'} (default format) in ${name}`;

@@ -144,3 +144,30 @@ test('embedded resource metadata that does not decode as ObjectMeta', () => {
   assert.deepEqual(msgs({ name: 5 }), ['spec.t.metadata: json: cannot unmarshal number into Go struct field ObjectMeta.name of type string']);
   assert.deepEqual(msgs({ labels: { a: true } }), ['spec.t.metadata: json: cannot unmarshal bool into Go struct field ObjectMeta.labels of type string']);
 });
+
+// cases of apiextensions-apiserver's own validation tests (their messages, compared as sets)
+const intOrStringAnyOf: JSONSchemaProps = { type: 'object', properties: { field: { nullable: true, 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] } } };
+const upstream: [string, JSONSchemaProps, unknown, string[]][] = [
+  ['int-or-string with its anyOf: a boolean', intOrStringAnyOf, { field: true }, [
+    '<nil>: Invalid value: "": "field" must validate at least one schema (anyOf)',
+    'field: Invalid value: "boolean": field in body must be of type integer,string: "boolean"',
+    'field: Invalid value: "boolean": field in body must be of type integer: "boolean"',
+  ]],
+  ['int-or-string with its anyOf: a fraction', intOrStringAnyOf, { field: 1.2 }, [
+    '<nil>: Invalid value: "": "field" must validate at least one schema (anyOf)',
+    'field: Invalid value: "number": field in body must be of type integer,string: "number"',
+    'field: Invalid value: "number": field in body must be of type integer: "number"',
+    '<nil>: Invalid value: "": Checked value must be of type integer (default format) in field',
+  ]],
+  ['int-or-string with its anyOf: null and values pass', intOrStringAnyOf, { field: null }, []],
+  ['an invalid pattern', { type: 'object', properties: { field: { type: 'string', pattern: '+' } } }, { field: 'foo' }, [
+    "field: Invalid value: \"foo\": field in body should match '+, but pattern is invalid: error parsing regexp: missing argument to repetition operator: `+`'",
+  ]],
+  ['a nested required field', { type: 'object', properties: { field: { type: 'object', required: ['nested'] } } }, { field: {} }, ['field.nested: Required value']],
+];
+
+for (const [what, schema, object, expected] of upstream) {
+  test(`validateCustomResource as upstream: ${what}`, () => {
+    assert.deepEqual(validateCustomResource(schema, object).map(fieldErrorMessage).sort(), [...expected].sort());
+  });
+}
