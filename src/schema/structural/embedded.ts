@@ -116,6 +116,6 @@ function annotations(a: unknown, path: string): FieldError[] {
     for (const d of qualifiedNameErrors(k.toLowerCase())) errs.push(bad(path, k, d));
     total += k.length + (typeof v === 'string' ? v.length : 0);
   }
-  if (total > 256 * 1024) errs.push({ type: 'FieldValueTooLong', field: path, detail: 'must have at most 262144 bytes' });
+  if (total > 256 * 1024) errs.push({ type: 'FieldValueTooLong', field: path, detail: 'may not be more than 262144 bytes' });
   return errs;
 }

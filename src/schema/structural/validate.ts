@@ -21,7 +21,8 @@ function kindOf(v: unknown): Kind {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'string') return 'string';
   if (typeof v === 'boolean') return 'boolean';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  // the decoder holds whole numbers as int64 when they fit, other numbers as float64
+  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? 'integer' : 'number';
   return Array.isArray(v) ? 'array' : 'object';
 }
 
@@ -40,8 +41,9 @@ function typeErrors(s: JSONSchemaProps, data: unknown, name: string): FieldError
   const kind = kindOf(data);
   const invalid = (type: string, got: string): FieldError[] => [{ type: 'FieldValueTypeInvalid', field: fieldOf(name), value: got, detail: typeMessage(name, type, got) }];
   if (kind === 'null') return types.length > 0 && s.nullable !== true ? invalid(types.join(','), 'null') : [];
-  const dataFormat = kind === 'integer' ? 'int64' : kind === 'number' ? 'double' : '';
-  const floatInt = kind === 'number' && Number.isInteger(data) && types.includes('integer');
+  const dataFormat = kind === 'integer' ? 'int64' : kind === 'number' ? 'float64' : '';
+  // a float64 holding a whole number within JSON's exact integers passes as an integer
+  const floatInt = kind === 'number' && Number.isInteger(data) && Math.abs(data as number) <= 2 ** 53 && types.includes('integer');
   const intFloat = kind === 'integer' && types.includes('number');
   if (kind !== 'string' && kind !== 'array' && format && !(types.includes(kind) || dataFormat === format || floatInt || intFloat)) return invalid(format, dataFormat);
   if (!types.includes('number') && !types.includes('integer') && format && (kind === 'string' || kind === 'array')) return [];
@@ -53,7 +55,7 @@ function stringErrors(s: JSONSchemaProps, v: string, name: string): FieldError[]
   const errs: FieldError[] = [];
   const field = fieldOf(name);
   const runes = [...v].length;
-  if (s.maxLength !== undefined && runes > s.maxLength) errs.push({ type: 'FieldValueTooLong', field, detail: `must have at most ${s.maxLength} bytes` });
+  if (s.maxLength !== undefined && runes > s.maxLength) errs.push({ type: 'FieldValueTooLong', field, detail: `may not be more than ${s.maxLength} bytes` });
   if (s.minLength !== undefined && runes < s.minLength) errs.push({ type: 'FieldValueInvalid', field, value: v, detail: `${name} in body should be at least ${s.minLength} chars long` });
   if (s.pattern) {
     // a pattern RE2 refuses fails every value, the reason inside the quotes as kube-openapi has it
@@ -71,11 +73,12 @@ const float32Max = 3.4028234663852886e38;
 function numberErrors(s: JSONSchemaProps, v: number, name: string): FieldError[] {
   const errs: FieldError[] = [];
   const field = fieldOf(name);
-  const isInt = Number.isInteger(v);
+  const isInt = Number.isInteger(v) && Math.abs(v) < 2 ** 63;
   // the range check knows the type only when there is exactly one
   const type = s['x-kubernetes-int-or-string'] === true ? '' : s.type ?? '';
   const format = type ? effectiveFormat(s.type, s.format) : '';
-  const fits = (n: number) => (type === 'integer' ? Number.isInteger(n) && (format !== 'int32' || int32Range(n)) : format !== 'float' || Math.abs(n) <= float32Max);
+  const int64Range = (n: number) => n >= -(2 ** 63) && n < 2 ** 63;
+  const fits = (n: number) => (type === 'integer' ? Number.isInteger(n) && int64Range(n) && (format !== 'int32' || int32Range(n)) : format !== 'float' || Math.abs(n) <= float32Max);
   if (!fits(v)) {
     const detail = format ? `Checked value must be of type ${type || 'number'} with format ${format} in ${name}` : `Checked value must be of type ${type || 'number'} (default format) in ${name}`;
     errs.push({ type: 'FieldValueInvalid', field: nilField, value: '', detail });

@@ -35,7 +35,7 @@ const cases: [string, JSONSchemaProps, unknown, string[]][] = [
   ['pattern', obj({ s: { type: 'string', pattern: '^[a-z]+$' } }), cr({ s: 'A1' }),
     ['spec.s: Invalid value: "A1": spec.s in body should match \'^[a-z]+$\'']],
   ['maxLength counts characters', obj({ s: { type: 'string', maxLength: 3 } }), cr({ s: 'éééé' }),
-    ['spec.s: Too long: must have at most 3 bytes']],
+    ['spec.s: Too long: may not be more than 3 bytes']],
   ['maxLength ok', obj({ s: { type: 'string', maxLength: 3 } }), cr({ s: 'ééé' }), []],
   ['minLength', obj({ s: { type: 'string', minLength: 2 } }), cr({ s: 'a' }),
     ['spec.s: Invalid value: "a": spec.s in body should be at least 2 chars long']],
@@ -125,9 +125,9 @@ const ratchet: [string, JSONSchemaProps, unknown, unknown, string[]][] = [
   ['a changed invalid field fails', obj({ n: { type: 'integer', maximum: 5 } }), cr({ n: 8 }), cr({ n: 9 }),
     ['spec.n: Invalid value: 8: spec.n in body should be less than or equal to 5']],
   ['map list items correlate by key', obj({ l: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'string', maxLength: 1 } } } } }),
-    cr({ l: [{ k: 'b', v: 'new' }, { k: 'a', v: 'old' }] }), cr({ l: [{ k: 'a', v: 'old' }] }), ['spec.l[0].v: Too long: must have at most 1 bytes']],
+    cr({ l: [{ k: 'b', v: 'new' }, { k: 'a', v: 'old' }] }), cr({ l: [{ k: 'a', v: 'old' }] }), ['spec.l[0].v: Too long: may not be more than 1 bytes']],
   ['atomic list items do not correlate', obj({ l: { type: 'array', items: { type: 'string', maxLength: 1 } } }),
-    cr({ l: ['x', 'old'] }), cr({ l: ['old'] }), ['spec.l[1]: Too long: must have at most 1 bytes']],
+    cr({ l: ['x', 'old'] }), cr({ l: ['old'] }), ['spec.l[1]: Too long: may not be more than 1 bytes']],
   ['duplicates already there are not reported', obj({ l: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } }), cr({ l: ['a', 'a', 'b', 'b'] }), cr({ l: ['a', 'a'] }), []],
 ];
 
@@ -171,3 +171,15 @@ for (const [what, schema, object, expected] of upstream) {
     assert.deepEqual(validateCustomResource(schema, object).map(fieldErrorMessage).sort(), [...expected].sort());
   });
 }
+
+test('validateCustomResource as upstream: numeric formats', () => {
+  const schema: JSONSchemaProps = { type: 'object', properties: { intThirtyTwo: { type: 'integer', format: 'int32' }, intSixtyFour: { type: 'integer', format: 'int64' }, floatThreeTwo: { type: 'number', format: 'float' }, floatSixFour: { type: 'number', format: 'double' } } };
+  const msgs = (o: object) => validateCustomResource(schema, o).map(fieldErrorMessage).sort();
+  assert.deepEqual(msgs({ intThirtyTwo: -(2 ** 31), intSixtyFour: 0, floatThreeTwo: 3.4028234663852886e38, floatSixFour: -1.7976931348623157e308 }), []);
+  assert.deepEqual(msgs({ intThirtyTwo: 2 ** 31 }), ['<nil>: Invalid value: "": Checked value must be of type integer with format int32 in intThirtyTwo']);
+  assert.deepEqual(msgs({ intSixtyFour: 9223372036854775807 * 1.1 }), [
+    '<nil>: Invalid value: "": Checked value must be of type integer with format int64 in intSixtyFour',
+    'intSixtyFour: Invalid value: "float64": intSixtyFour in body must be of type int64: "float64"',
+  ]);
+  assert.deepEqual(msgs({ floatThreeTwo: 3.4028234663852886e38 * 1.1 }), ['<nil>: Invalid value: "": Checked value must be of type number with format float in floatThreeTwo']);
+});
