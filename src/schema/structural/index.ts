@@ -3,13 +3,14 @@
 //
 // - crdSchemaErrors(schema, 'spec.versions[0].schema', { statusSubresource }) on CRD create and
 //   update: Kubernetes' field errors for a schema it would refuse (unsupported keywords,
-//   x-kubernetes-* combinations, non-structural schemas).
+//   x-kubernetes-* combinations, non-structural schemas, defaults the schema refuses).
 // - pruneCustomResource(schema, obj) then defaultCustomResource(schema, obj) on every decode
 //   (request bodies and reads from storage); the pruned paths feed fieldValidation=Warn/Strict.
 // - validateCustomResource(schema, obj) on create and update, after the registry's metadata and
 //   type checks: the schema, embedded resources, set and map lists.
 
 import type { FieldError } from '../../api/status.ts';
+import { defaultValueErrors } from './default-values.ts';
 import { embeddedResourceErrors } from './embedded.ts';
 import { listSetAndMapErrors } from './list-types.ts';
 import { schemaRuleErrors, type SchemaRuleOptions } from './schema-rules.ts';
@@ -32,7 +33,10 @@ export { customResourceFinalizerWarnings, validateCustomResourceTypeMeta } from 
  */
 export function crdSchemaErrors(schema: JSONSchemaProps, versionPath: string, opts: SchemaRuleOptions = {}): FieldError[] {
   const rules = schemaRuleErrors(schema, versionPath, opts);
-  return [...rules, ...structuralSchemaErrors(schema, `${versionPath}.openAPIV3Schema`)];
+  const structural = structuralSchemaErrors(schema, `${versionPath}.openAPIV3Schema`);
+  // defaults are judged only by a structural schema
+  const defaults = structural.length === 0 ? defaultValueErrors(schema, `${versionPath}.openAPIV3Schema`) : [];
+  return [...rules, ...structural, ...defaults];
 }
 
 /**

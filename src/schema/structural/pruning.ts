@@ -31,14 +31,22 @@ export interface PruneResult<T> {
 
 /** prune a copy of `object` (a whole custom resource) by its version's openAPIV3Schema */
 export function pruneCustomResource<T>(schema: JSONSchemaProps | undefined, object: T): PruneResult<T> {
-  const copy = structuredClone(object);
-  const unknown: string[] = [];
-  // the resource itself is an embedded resource: its type and object meta are never pruned here
-  const root: JSONSchemaProps = { ...(schema ?? {}), 'x-kubernetes-embedded-resource': true };
-  prune(copy, root, '', unknown);
-  if (isObject(copy) && isObject(copy.metadata)) unknown.push(...pruneObjectMeta(copy.metadata, 'metadata'));
+  const { object: copy, unknownFields } = pruneValue(schema, object, true);
+  if (isObject(copy) && isObject(copy.metadata)) unknownFields.push(...pruneObjectMeta(copy.metadata, 'metadata'));
   pruneNulls(copy, schema);
-  unknown.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  unknownFields.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { object: copy, unknownFields };
+}
+
+/**
+ * The pruning algorithm alone on a copy of any value: a resource root (or an embedded
+ * resource) keeps its apiVersion, kind and metadata untouched.
+ */
+export function pruneValue<T>(schema: JSONSchemaProps | undefined, value: T, isResourceRoot: boolean): PruneResult<T> {
+  const copy = structuredClone(value);
+  const unknown: string[] = [];
+  const s: JSONSchemaProps | undefined = isResourceRoot ? { ...(schema ?? {}), 'x-kubernetes-embedded-resource': true } : schema;
+  prune(copy, s, '', unknown);
   return { object: copy, unknownFields: unknown };
 }
 

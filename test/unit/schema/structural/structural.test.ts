@@ -107,3 +107,25 @@ test('structuralSchemaErrors: zero values and examples on metadata say nothing',
   schema.properties!.metadata!.description = 'meta';
   assert.equal(structuralSchemaErrors(schema, P).length, 1);
 });
+
+// [what, schema, errors of its defaults]
+const defaults: [string, JSONSchemaProps, string[]][] = [
+  ['valid defaults', root({ spec: { type: 'object', default: {}, properties: { n: { type: 'integer', default: 3 }, l: { type: 'array', items: { type: 'string', default: 'x' } } } } }), []],
+  ['a default of the wrong type', root({ spec: { type: 'object', properties: { n: { type: 'integer', default: 'three' } } } }),
+    [`${P}.properties[spec].properties[n].default: Invalid value: "string":  in body must be of type integer: "string"`]],
+  ['a default breaking the node\'s own rules', root({ spec: { type: 'object', properties: { s: { type: 'string', maxLength: 2, enum: ['a', 'bbb'], default: 'bbb' } } } }), [
+    `${P}.properties[spec].properties[s].default: Too long: may not be more than 2 bytes`,
+  ]],
+  ['an object default missing a required field', root({ spec: { type: 'object', required: ['a'], default: {}, properties: { a: { type: 'string' } } } }),
+    [`${P}.properties[spec].default.a: Required value`]],
+  ['a default with unknown fields', root({ spec: { type: 'object', default: { a: 'x', zzz: 1 }, properties: { a: { type: 'string' } } } }),
+    [`${P}.properties[spec].default: Invalid value: {"a":"x","zzz":1}: must not have unknown fields`]],
+  ['an embedded resource default without kind', root({ t: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true, default: { apiVersion: 'v1' } } }),
+    [`${P}.properties[t].default.kind: Required value`]],
+];
+
+for (const [what, schema, expected] of defaults) {
+  test(`crdSchemaErrors defaults: ${what}`, () => {
+    assert.deepEqual(crdSchemaErrors(schema, V).map(fieldErrorMessage), expected);
+  });
+}
