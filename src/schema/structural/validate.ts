@@ -61,10 +61,23 @@ function stringErrors(s: JSONSchemaProps, v: string, name: string): FieldError[]
     // a pattern RE2 refuses fails every value, the reason inside the quotes as kube-openapi has it
     let re: RegExp | undefined;
     let why = '';
-    try { re = compileRe2(s.pattern); } catch (err) { why = `, but pattern is invalid: ${(err as Error).message}`; }
+    try { re = patternRegExp(s.pattern); } catch (err) { why = `, but pattern is invalid: ${(err as Error).message}`; }
     if (!re || !re.test(v)) errs.push({ type: 'FieldValueInvalid', field, value: v, detail: `${name} in body should match '${s.pattern}${why}'` });
   }
   return errs;
+}
+
+// compileRe2's expressions are global (for findAll): stateful in test(), so a plain copy is kept
+const patterns = new Map<string, RegExp>();
+function patternRegExp(pattern: string): RegExp {
+  let re = patterns.get(pattern);
+  if (!re) {
+    const g = compileRe2(pattern);
+    re = new RegExp(g.source, g.flags.replace('g', ''));
+    if (patterns.size > 500) patterns.clear();
+    patterns.set(pattern, re);
+  }
+  return re;
 }
 
 const int32Range = (n: number) => n >= -2147483648 && n <= 2147483647;

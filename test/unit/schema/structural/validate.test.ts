@@ -183,3 +183,9 @@ test('validateCustomResource as upstream: numeric formats', () => {
   ]);
   assert.deepEqual(msgs({ floatThreeTwo: 3.4028234663852886e38 * 1.1 }), ['<nil>: Invalid value: "": Checked value must be of type number with format float in floatThreeTwo']);
 });
+
+test('a pattern matches the same way every time (no state kept between values)', () => {
+  const schema = obj({ l: { type: 'array', items: { type: 'string', pattern: '^[A-Z][a-z]+$' } } });
+  assert.deepEqual(validateCustomResource(schema, cr({ l: ['Ok', 'Ready', 'Done', 'Fine'] })), []);
+  assert.deepEqual(validateCustomResource(schema, cr({ l: ['Ok', 'Ok'] })), []);
+});
