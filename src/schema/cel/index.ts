@@ -9,3 +9,4 @@ export { withAuthorizer } from './authorizer.ts';
 export { celTypeName, fromCelValue, toCelInput } from './values.ts';
 export { renderProblem, undefinedFields } from './field-check.ts';
 export { compileCelRules, validateCelRules, validateCelRulesDetailed } from './crd-rules/index.ts';
+export type { RuleSchema } from './crd-rules/index.ts';

@@ -143,3 +143,54 @@ test('a name added to a CRD is served; a restarted server serves stored CRDs at 
   await again.synced;
   assert.equal(catalog.lookup('example.com', 'v1', 'gadgets')?.custom?.deprecationWarning, 'use example.com/v2');
 });
+
+const widgetCrd = {
+  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' },
+    versions: [{
+      name: 'v1', served: true, storage: true,
+      schema: { openAPIV3Schema: {
+        type: 'object',
+        properties: { spec: {
+          type: 'object',
+          'x-kubernetes-validations': [{ rule: 'self.replicas <= self.max', message: 'replicas must not exceed max' }],
+          properties: {
+            replicas: { type: 'integer', minimum: 0 },
+            max: { type: 'integer', default: 10 },
+            mode: { type: 'string', enum: ['fast', 'slow'] },
+          },
+        } },
+      } },
+    }],
+  },
+};
+
+test('a custom resource is pruned, defaulted and validated by its version schema and its CEL rules', async t => {
+  const api = await served(t);
+  assert.equal((await api.request('POST', crds, { body: widgetCrd })).status, 201);
+  const base = '/apis/example.com/v1/namespaces/default/widgets';
+  await until('served', async () => (await api.request('GET', base)).status === 200);
+
+  const created = await api.request('POST', base, { body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'a' }, spec: { replicas: 2, extra: true } } });
+  assert.equal(created.status, 201, created.text());
+  assert.deepEqual(created.json().spec, { replicas: 2, max: 10 }, 'unknown field pruned, default filled');
+
+  const invalid = await api.request('POST', base, { body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'b' }, spec: { replicas: -1, mode: 'odd' } } });
+  assert.equal(invalid.status, 422);
+  assert.deepEqual(invalid.json().details.causes.map((c: { field: string }) => c.field).sort(), ['spec.mode', 'spec.replicas']);
+  assert.match(invalid.json().message, /spec\.mode: Unsupported value: "odd": supported values: "fast", "slow"/);
+
+  const overMax = await api.request('POST', base, { body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'c' }, spec: { replicas: 11 } } });
+  assert.equal(overMax.status, 422);
+  assert.match(overMax.json().message, /spec: Invalid value: .*replicas must not exceed max/);
+
+  // a CRD whose rule does not compile is refused with the compiler's words
+  const badRule = structuredClone(widgetCrd);
+  badRule.metadata.name = 'gizmos.example.com';
+  Object.assign(badRule.spec.names, { plural: 'gizmos', kind: 'Gizmo' });
+  badRule.spec.versions[0]!.schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = [{ rule: 'self.nope(', message: 'x' }];
+  const refused = await api.request('POST', crds, { body: badRule });
+  assert.equal(refused.status, 422);
+  assert.match(refused.json().message, /spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: .*compilation failed/);
+});

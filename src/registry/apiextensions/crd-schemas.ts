@@ -1,0 +1,34 @@
+// The schema part of a CustomResourceDefinition's validation: each version's openAPIV3Schema
+// must use only what Kubernetes supports and be structural, else the CRD is refused with
+// kube-apiserver's field errors (spec.versions[i].schema.openAPIV3Schema...). Versions without
+// a schema are left alone here (v1 requires one; that check belongs with the rest of the
+// CRD's spec validation). The x-kubernetes-validations rules of a structural schema are compiled
+// too (CEL loads only for a schema that has rules), their errors placed as Kubernetes places them.
+
+import type { KubeObject } from '../../api/object.ts';
+import type { FieldError } from '../../api/status.ts';
+import { crdSchemaErrors, type JSONSchemaProps } from '../../schema/structural/index.ts';
+import { cel } from '../../schema/cel/on-demand.ts';
+import type { RuleSchema } from '../../schema/cel/index.ts';
+
+/** whether a schema declares CEL rules anywhere */
+export const hasCelRules = (schema: unknown) => JSON.stringify(schema).includes('"x-kubernetes-validations"');
+
+interface CrdVersion {
+  schema?: { openAPIV3Schema?: JSONSchemaProps };
+  subresources?: { status?: unknown };
+}
+
+/** field errors of every version's schema of a CRD */
+export function validateCrdSchemas(crd: KubeObject): FieldError[] {
+  const spec = (crd as { spec?: { versions?: CrdVersion[] } }).spec;
+  const errs: FieldError[] = [];
+  (spec?.versions ?? []).forEach((v, i) => {
+    const schema = v?.schema?.openAPIV3Schema;
+    if (!schema || typeof schema !== 'object') return;
+    const schemaErrs = crdSchemaErrors(schema, `spec.versions[${i}].schema`, { statusSubresource: v.subresources?.status != null });
+    errs.push(...schemaErrs);
+    if (!schemaErrs.length && hasCelRules(schema)) errs.push(...cel().compileCelRules(schema as RuleSchema, `spec.versions[${i}].schema.openAPIV3Schema`));
+  });
+  return errs;
+}
