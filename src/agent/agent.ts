@@ -333,7 +333,9 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     server.upgradeRoute('/exec', commandRoute('exec', streaming));
     server.upgradeRoute('/attach', commandRoute('attach', streaming));
     server.upgradeRoute('/portForward', portForwardRoute(streaming));
-    if (gates.enabled('PodInfoAPI')) {
+    // not offered on non-Linux nodes, as Kubernetes offers it on none but Linux
+    if (gates.enabled('PodInfoAPI') && process.platform !== 'linux') log.warn('the pod info API (PodInfoAPI) is offered on Linux only');
+    else if (gates.enabled('PodInfoAPI')) {
       const view = localPods({ pods: () => manager.workers.pods(), statusOf: uid => manager.statusOf(uid), onStatus: l => manager.onStatus(l), synced: () => manager.synced() });
       podInfo = await startPodInfoServer({ rootDir: opts.rootDir, view, log: log.with({ component: 'pod-info' }) });
     }

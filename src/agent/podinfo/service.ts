@@ -68,12 +68,17 @@ export function podsHandlers(view: LocalPods, limits: WatchLimits = { maxQueued:
       done(null, encodeOnePod(masked(pod, mask)));
     },
     WatchPods(call: ServerWritableStream<unknown, Uint8Array>) {
-      if (!view.synced()) return call.destroy(Object.assign(new Error(notSynced().details), notSynced()));
+      if (!view.synced()) return fail(call, notSynced());
       const { mask, error } = callMask(call.metadata);
-      if (error) return call.destroy(Object.assign(new Error(error.details), error));
+      if (error) return fail(call, error);
       watchStream(call, view, mask, limits);
     },
   };
+}
+
+/** ends a stream with a status: grpc-js sends the status of an 'error' it sees (destroy() would send none) */
+function fail(call: ServerWritableStream<unknown, Uint8Array>, error: ServiceError): void {
+  call.emit('error', Object.assign(new Error(error.details), error));
 }
 
 /**
@@ -101,7 +106,7 @@ function watchStream(call: ServerWritableStream<unknown, Uint8Array>, view: Loca
     if (queue.length > limits.maxQueued) {
       end();
       const details = `watcher too slow: more than ${limits.maxQueued} pod updates waiting`;
-      call.destroy(Object.assign(new Error(details), { code: grpcStatus.RESOURCE_EXHAUSTED, details }));
+      fail(call, { code: grpcStatus.RESOURCE_EXHAUSTED, details });
       return;
     }
     if (!blocked) flush();

@@ -45,7 +45,8 @@ test('every method answers FAILED_PRECONDITION until the agent has synced, then 
     const { err } = await unary(h[name] as Function, req);
     assert.equal(err?.code, status.FAILED_PRECONDITION, name);
   }
-  const call = Object.assign(new EventEmitter(), { metadata: md(), destroyed: undefined as any, destroy(e: any) { this.destroyed = e; }, write: () => true });
+  const call = Object.assign(new EventEmitter(), { metadata: md(), destroyed: undefined as any, write: () => true });
+  call.on('error', e => { call.destroyed = e; });
   (h.WatchPods as Function)(call);
   assert.equal(call.destroyed?.code, status.FAILED_PRECONDITION);
 
@@ -75,7 +76,8 @@ test('GetPod: unknown UID → NOT_FOUND, none → INVALID_ARGUMENT; a bad mask �
   assert.equal(bad.err?.code, status.INVALID_ARGUMENT);
   assert.match(bad.err!.details, /status\.phaze/);
   assert.equal((await unary(h.GetPod as Function, { podUID: 'uid-a' }, md('spec.containers.name'))).err?.code, status.INVALID_ARGUMENT);
-  const call = Object.assign(new EventEmitter(), { metadata: md('nope'), destroyed: undefined as any, destroy(e: any) { this.destroyed = e; }, write: () => true });
+  const call = Object.assign(new EventEmitter(), { metadata: md('nope'), destroyed: undefined as any, write: () => true });
+  call.on('error', e => { call.destroyed = e; });
   (h.WatchPods as Function)(call);
   assert.equal(call.destroyed?.code, status.INVALID_ARGUMENT);
 });
@@ -84,9 +86,10 @@ function watchCall(mask?: string, writable = () => true) {
   const written: any[] = [];
   const call = Object.assign(new EventEmitter(), {
     metadata: md(mask), destroyed: undefined as any,
-    destroy(e: any) { this.destroyed = e; },
     write(b: Uint8Array) { written.push(decodeOnePod(b)); return writable(); },
   });
+  // grpc-js ends a stream with the status of the 'error' it is given
+  call.on('error', e => { call.destroyed = e; });
   return { call, written };
 }
 
