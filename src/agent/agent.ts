@@ -28,6 +28,8 @@ import { commandRoute, portForwardRoute } from './streaming/routes.ts';
 import { streamTargets } from './streaming/locate.ts';
 import { hostCgroupFs } from './pods/pod-cgroup-files.ts';
 import { startPodManager, type PodManager } from './pods/pod-manager.ts';
+import { localPods } from './podinfo/local-pods.ts';
+import { startPodInfoServer, type PodInfoServer } from './podinfo/server.ts';
 import type { RuntimeProbe } from './runtime-probe.ts';
 import { healthRegistry, type HealthRegistry } from './server/health.ts';
 import { startAgentServer, startHealthzServer } from './server/https-server.ts';
@@ -188,6 +190,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
 
   let pods: PodManager | undefined;
   let gc: NodeGc | undefined;
+  let podInfo: PodInfoServer | undefined;
   // a runtime relist that stalls makes the node unhealthy and not ready
   health.add('pleg', () => pods?.pleg.unhealthy());
 
@@ -330,6 +333,12 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     server.upgradeRoute('/exec', commandRoute('exec', streaming));
     server.upgradeRoute('/attach', commandRoute('attach', streaming));
     server.upgradeRoute('/portForward', portForwardRoute(streaming));
+    // not offered on non-Linux nodes, as Kubernetes offers it on none but Linux
+    if (gates.enabled('PodInfoAPI') && process.platform !== 'linux') log.warn('the pod info API (PodInfoAPI) is offered on Linux only');
+    else if (gates.enabled('PodInfoAPI')) {
+      const view = localPods({ pods: () => manager.workers.pods(), statusOf: uid => manager.statusOf(uid), onStatus: l => manager.onStatus(l), synced: () => manager.synced() });
+      podInfo = await startPodInfoServer({ rootDir: opts.rootDir, view, log: log.with({ component: 'pod-info' }) });
+    }
   }
 
   // the SystemdWatchdog gate off: no keep-alives, whatever the supervisor asks for
@@ -352,6 +361,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       localVolumes?.stop();
       watchdog?.stop();
       servingCsr?.stop();
+      await podInfo?.stop();
       await pods?.stop();
       reporter?.stop();
       lease?.stop();

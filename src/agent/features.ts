@@ -17,8 +17,8 @@ interface AgentGate { stage: Stage; default: boolean; implemented: boolean; lock
 export const agentFeatureGates: Record<string, AgentGate> = {
   // Kubernetes' default is on (beta); the checkpoint endpoint is not built yet (it answers 404)
   ContainerCheckpoint: { stage: 'Beta', default: false, implemented: false },
-  // the pod info socket is not built yet
-  KubeletPodInfoAPI: { stage: 'Alpha', default: false, implemented: false },
+  // the pod info gRPC API on <root-dir>/pods/agent.sock (podinfo/), KEP-4188's gate name
+  PodInfoAPI: { stage: 'Alpha', default: false, implemented: true },
   // status.declaredFeatures, written or left empty
   NodeDeclaredFeatures: { stage: 'Beta', default: true, implemented: true },
   // keep-alives to the supervisor's notify socket (watchdog.ts)

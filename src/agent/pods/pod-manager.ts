@@ -52,6 +52,13 @@ export interface PodManager {
   pleg: Pleg;
   /** the status last computed for a pod (what its log request is answered from) */
   statusOf(uid: string): PodStatus | undefined;
+  /** called with each status computed locally (written to the API or not); returns the unsubscribe */
+  onStatus(listener: (pod: Pod, status: PodStatus) => void): () => void;
+  /**
+   * The local view is whole: the sources were read, the runtime relisted, and every pod known
+   * then has a status computed here. Stays true once reached (a restart starts over).
+   */
+  synced(): boolean;
   /**
    * Ends a pod for the node's sake (eviction): a Warning event with the reason, its containers
    * stopped within the grace period given, its status Failed with the reason and message.
@@ -78,7 +85,9 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
     : undefined;
   let workers: PodWorkers | undefined;
   const prober = startProber({ cri: o.cri, clock: o.clock, wake: uid => workers?.wake(uid), event });
-  const status = startStatusManager(o.client, log);
+  const statusListeners = new Set<(pod: Pod, status: PodStatus) => void>();
+  const written = startStatusManager(o.client, log);
+  const status: typeof written = { ...written, set(pod, s) { written.set(pod, s); for (const l of statusListeners) l(pod, s); } };
   const syncer = podSyncer({
     cri: o.cri, reader, client: o.client, objects: apiObjectSource(o.client), status, prober,
     backoff: restartBackoff(now, 10_000, o.maxContainerRestartPeriodMs ?? 300_000),
@@ -95,6 +104,8 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
   const w = workers;
 
   let sourcesSynced = false;
+  let relisted = false;
+  let whole = false;
   const orphans = new Set<string>();
   async function removeOrphan(uid: string): Promise<void> {
     if (orphans.has(uid)) return;
@@ -126,6 +137,7 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
   void sources.synced().then(async () => {
     sourcesSynced = true;
     const snap = await pleg.relist();
+    relisted = snap !== undefined;
     for (const uid of snap?.pods.keys() ?? []) if (!w.has(uid)) void removeOrphan(uid);
     // directories (and volume mounts) of pods neither a source nor the runtime knows; only with the runtime's answer in hand
     if (snap) await removeOrphanedPodDirs(o.rootDir, uid => w.has(uid) || snap.pods.has(uid), (uid, err) => log.warn('orphaned pod directory not removed', { uid, err: String(err) }));
@@ -136,6 +148,14 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
     reader,
     pleg,
     statusOf: uid => status.get(uid),
+    onStatus(listener) {
+      statusListeners.add(listener);
+      return () => statusListeners.delete(listener);
+    },
+    synced() {
+      whole ||= sourcesSynced && relisted && w.pods().every(p => status.get(p.metadata.uid) !== undefined);
+      return whole;
+    },
     async fail(pod, grace, why) {
       event(pod, 'Warning', why.reason, why.message);
       syncer.failPod(pod.metadata.uid, why);

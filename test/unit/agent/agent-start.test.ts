@@ -79,7 +79,8 @@ test('featureGates that cannot be honoured stop the start in the kubelet\'s word
 
 test('every gate the agent knows is honoured or refused: none is accepted and ignored', () => {
   // the gates whose value is checked in the tests above; a gate added to the table needs one
-  const behaviourTested = new Set(['SystemdWatchdog', 'NodeDeclaredFeatures']);
+  // (PodInfoAPI: test/e2e/pod-info-sim.test.ts, the socket offered or not)
+  const behaviourTested = new Set(['SystemdWatchdog', 'NodeDeclaredFeatures', 'PodInfoAPI']);
   for (const [name, g] of Object.entries(agentFeatureGates)) {
     const flipped = !g.default;
     if (g.lockToDefault || (flipped && !g.implemented)) {

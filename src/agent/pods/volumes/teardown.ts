@@ -24,7 +24,9 @@ export async function removePodDir(rootDir: string, uid: string): Promise<void> 
 /** removes the directory of every pod under `<root>/pods` that `known` does not know; the uids removed */
 export async function removeOrphanedPodDirs(rootDir: string, known: (uid: string) => boolean, warn: (uid: string, err: unknown) => void): Promise<string[]> {
   const removed: string[] = [];
-  for (const uid of await readdir(join(rootDir, 'pods')).catch(() => [] as string[])) {
+  // only directories are pods': the pod info socket (agent.sock) lives beside them
+  const entries = await readdir(join(rootDir, 'pods'), { withFileTypes: true }).catch(() => []);
+  for (const uid of entries.filter(e => e.isDirectory()).map(e => e.name)) {
     if (known(uid)) continue;
     try {
       await removePodDir(rootDir, uid);
