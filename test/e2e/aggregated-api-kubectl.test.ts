@@ -120,6 +120,7 @@ spec:
     assert.match(r.stdout, /^NAME\s+SERVICE\s+AVAILABLE\s+AGE$/m);
     assert.match(r.stdout, /^v1\.\s+Local\s+True\s/m);
     assert.match(r.stdout, /^v1\.apps\s+Local\s+True\s/m);
+    assert.match(r.stdout, /^v1beta1\.metrics\.k8s\.io\s+Local\s+True\s/m);
     assert.match(r.stdout, new RegExp(`^v1alpha1\\.wardle\\.example\\.com\\s+wardle/wardle-api\\s+True\\s`, 'm'));
     // the discovery check went in as kube-aggregator's own identity, with the front-proxy certificate
     const check = ext.seen.find(s => s.path === `/apis/${gv}` && s.headers['x-remote-user'] === 'system:kube-aggregator');
@@ -163,6 +164,8 @@ spec:
       return r.stdout.startsWith('False/') && r.stdout;
     }, 10_000, 100);
     assert.equal(reason, 'False/MissingEndpoints: endpoints for service/wardle-api in "wardle" have no addresses with port name "https"');
+    const table = await admin(['get', 'apiservice', `v1alpha1.${group}`, '--no-headers']);
+    assert.match(table.stdout, /^v1alpha1\.wardle\.example\.com\s+wardle\/wardle-api\s+False \(MissingEndpoints\)\s/);
     const raw = await admin(['get', '--raw', `/apis/${gv}/namespaces/wardle/flunders`]);
     assert.equal(raw.code, 1);
     assert.equal(raw.stderr, 'Error from server (ServiceUnavailable): the server is currently unable to handle the request\n');

@@ -7,6 +7,7 @@ import type { KubeObject } from '../../api/object.ts';
 import type { Catalog } from '../../schema/types.ts';
 import type { Registry } from '../../registry/registry.ts';
 import { groupPriorityOf } from '../../schema/catalog.ts';
+import { withMetricsApi } from '../metrics-api/catalog.ts';
 import { localCondition, withCondition, type AvailableCondition } from './availability.ts';
 
 export const automanagedLabel = 'kube-aggregator.kubernetes.io/automanaged';
@@ -39,7 +40,7 @@ export function localAPIServices(catalog: Catalog): KubeObject[] {
 export async function ensureLocalAPIServices(store: Registry, catalog: Catalog, now: () => Date = () => new Date()): Promise<void> {
   const info = catalog.lookup('apiregistration.k8s.io', 'v1', 'apiservices');
   if (!info) return;
-  for (const want of localAPIServices(catalog)) {
+  for (const want of localAPIServices(withMetricsApi(catalog))) {
     const name = want.metadata.name!;
     let current: KubeObject | undefined;
     try { current = await store.get(info, undefined, name); } catch (err) { if (!(err instanceof StatusError && err.code === 404)) throw err; }
