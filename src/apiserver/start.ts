@@ -64,6 +64,8 @@ export interface ServerConfig {
    * against it (read once the certificates exist, so it may name the cluster CA's own file)
    */
   kubeletCertificateAuthority?: string;
+  /** --proxy-client-cert-file, --proxy-client-key-file, --requestheader-client-ca-file, --requestheader-allowed-names */
+  frontProxy?: import('./aggregator/front-proxy.ts').FrontProxyFlags;
   /** how often APIServices are read for the availability checks (default 1 s) */
   aggregatorTickMs?: number;
   log: Logger;
@@ -117,7 +119,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const pkiDone = health.addPostStartHook('generate-certificates');
   const boundIPs = cfg.bindAddress === '0.0.0.0' || cfg.bindAddress === '::' ? [] : [cfg.bindAddress];
   const pki = await ensurePki(cfg.dataDir, { hosts: [hostname()], ips: [...new Set([...boundIPs, ...(cfg.advertiseAddress ? [cfg.advertiseAddress] : [])])], certDir: cfg.certDir, log });
-  const frontProxy = await ensureFrontProxyPki(pki.dir, log);
+  const frontProxy = await ensureFrontProxyPki(pki.dir, log, cfg.frontProxy);
   pkiDone();
   const kubeletCA = cfg.kubeletCertificateAuthority ? await readFile(cfg.kubeletCertificateAuthority, 'utf8') : undefined;
   const authentication = await setupAuthentication(cfg.authentication ?? {}, { registry: store, catalog, certDir: cfg.certDir ?? join(cfg.dataDir, 'pki') });
@@ -152,7 +154,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   await ensureSystemPriorityClasses(store, catalog);
   priorityDone();
   const aggregatorDone = health.addPostStartHook('apiservice-registration-controller');
-  await ensureExtensionAuthConfigMap(store, catalog, extensionAuthData(pki.caCert, frontProxy.caCert));
+  await ensureExtensionAuthConfigMap(store, catalog, extensionAuthData(pki.caCert, frontProxy));
   await ensureLocalAPIServices(store, catalog);
   aggregator.start();
   aggregatorDone();

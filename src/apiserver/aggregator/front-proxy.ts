@@ -16,7 +16,17 @@ import { extraHeaderPrefix, groupHeader, userHeader } from './identity.ts';
 
 export const FRONT_PROXY_CLIENT_NAME = 'front-proxy-client';
 
+/** kube-apiserver's --proxy-client-* and --requestheader-* flags */
+export interface FrontProxyFlags {
+  clientCertFile?: string;
+  clientKeyFile?: string;
+  clientCaFile?: string;
+  allowedNames?: string[];
+}
+
 export interface FrontProxyPki {
+  /** --requestheader-allowed-names */
+  allowedNames: string[];
   /** --requestheader-client-ca-file: the CA extension servers verify the client certificate with */
   caCert: string;
   /** --proxy-client-cert-file / --proxy-client-key-file */
@@ -37,8 +47,23 @@ async function savePair(dir: string, name: string, pair: CertAndKey): Promise<vo
   await writeFileAtomic(join(dir, `${name}.crt`), pair.cert, 0o644);
 }
 
-/** front-proxy-ca.{crt,key} and front-proxy-client.{crt,key} in the certificates directory, made or reissued as needed */
-export async function ensureFrontProxyPki(dir: string, log?: Logger): Promise<FrontProxyPki> {
+/**
+ * The flags' files where given; otherwise front-proxy-ca.{crt,key} and
+ * front-proxy-client.{crt,key} in the certificates directory, made or reissued as needed
+ */
+export async function ensureFrontProxyPki(dir: string, log?: Logger, flags: FrontProxyFlags = {}): Promise<FrontProxyPki> {
+  const allowedNames = flags.allowedNames ?? [FRONT_PROXY_CLIENT_NAME];
+  if (flags.clientCertFile && flags.clientKeyFile) {
+    const client = { cert: await readFile(flags.clientCertFile, 'utf8'), key: await readFile(flags.clientKeyFile, 'utf8') };
+    // without a CA file, whatever CA the generated PKI has is published (it may not have signed this certificate)
+    const caCert = flags.clientCaFile ? await readFile(flags.clientCaFile, 'utf8') : (await ensureFrontProxyPki(dir, log)).caCert;
+    return { allowedNames, caCert, client };
+  }
+  const made = await generated(dir, log);
+  return { allowedNames, caCert: flags.clientCaFile ? await readFile(flags.clientCaFile, 'utf8') : made.caCert, client: made.client };
+}
+
+async function generated(dir: string, log?: Logger): Promise<{ caCert: string; client: CertAndKey }> {
   let ca = await readPair(dir, 'front-proxy-ca');
   const caBad = !ca || !new X509Certificate(ca.cert).ca || certProblem(ca, { caCert: ca.cert, renewBeforeMs: 0 });
   if (!ca || caBad) {
@@ -57,11 +82,11 @@ export async function ensureFrontProxyPki(dir: string, log?: Logger): Promise<Fr
 }
 
 /** the data of kube-system/extension-apiserver-authentication */
-export function extensionAuthData(clusterCa: string, frontProxyCa: string): Record<string, string> {
+export function extensionAuthData(clusterCa: string, frontProxy: Pick<FrontProxyPki, 'caCert' | 'allowedNames'>): Record<string, string> {
   return {
     'client-ca-file': clusterCa,
-    'requestheader-allowed-names': JSON.stringify([FRONT_PROXY_CLIENT_NAME]),
-    'requestheader-client-ca-file': frontProxyCa,
+    'requestheader-allowed-names': JSON.stringify(frontProxy.allowedNames),
+    'requestheader-client-ca-file': frontProxy.caCert,
     'requestheader-extra-headers-prefix': JSON.stringify([extraHeaderPrefix]),
     'requestheader-group-headers': JSON.stringify([groupHeader]),
     'requestheader-username-headers': JSON.stringify([userHeader]),
