@@ -22,8 +22,8 @@ export function backendTlsOptions(tls: BackendTls): https.RequestOptions {
   };
 }
 
-export function backendRequest(url: string, opts: { method: string; headers: OutgoingHttpHeaders; tls: BackendTls; signal?: AbortSignal; timeoutMs?: number }, onResponse: (res: IncomingMessage) => void): import('node:http').ClientRequest {
-  const req = https.request(url, { method: opts.method, headers: opts.headers, signal: opts.signal, timeout: opts.timeoutMs, ...backendTlsOptions(opts.tls) }, onResponse);
+export function backendRequest(url: string, opts: { method: string; headers: OutgoingHttpHeaders; tls: BackendTls; signal?: AbortSignal; timeoutMs?: number; fresh?: boolean }, onResponse: (res: IncomingMessage) => void): import('node:http').ClientRequest {
+  const req = https.request(url, { method: opts.method, headers: opts.headers, signal: opts.signal, timeout: opts.timeoutMs, ...(opts.fresh ? { agent: false } : {}), ...backendTlsOptions(opts.tls) }, onResponse);
   if (opts.timeoutMs) req.on('timeout', () => req.destroy(new Error(`Get "${url}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`)));
   return req;
 }
@@ -31,7 +31,8 @@ export function backendRequest(url: string, opts: { method: string; headers: Out
 /** a GET whose whole body is read (the discovery check and the discovery document) */
 export function backendGet(url: string, headers: OutgoingHttpHeaders, tls: BackendTls, timeoutMs: number): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = backendRequest(url, { method: 'GET', headers, tls, timeoutMs }, res => {
+    // a connection of its own: a check must see the server as a new client would, not a kept-alive socket
+    const req = backendRequest(url, { method: 'GET', headers, tls, timeoutMs, fresh: true }, res => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));

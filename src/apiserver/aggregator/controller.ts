@@ -81,7 +81,8 @@ export class AvailabilityController {
       const gv = `${obj.spec?.group ?? ''}/${obj.spec?.version ?? ''}`;
       seen.add(gv);
       const state = await readServiceState(this.o.store, this.o.catalog, ref);
-      const key = `${obj.metadata.resourceVersion}|${fingerprint(state)}`;
+      // the spec, not the resourceVersion: the status this controller writes must not count as a change
+      const key = `${JSON.stringify(obj.spec)}|${fingerprint(state)}`;
       const last = this.checked.get(obj.metadata.name!);
       const prev = this.remote.get(gv);
       const entry: RemoteAPIService = {
