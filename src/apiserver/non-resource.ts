@@ -13,6 +13,8 @@ import type { OidcDiscovery } from './authn/oidc-discovery.ts';
 
 export interface NonResourceDeps {
   catalog: Catalog;
+  /** the catalog with the extension API servers' group-versions merged in (aggregator/) */
+  discoveryCatalog?: Catalog;
   health: Health;
   /** host:port clients reach this server at, for /api's serverAddressByClientCIDRs */
   serverAddress(): string;
@@ -38,7 +40,7 @@ export async function serveNonResource(ctx: RequestContext, deps: NonResourceDep
   }
   const accept = String(ctx.headers.accept ?? '');
   // discovery lists metrics.k8s.io too, which only the node agents answer
-  const catalog = withMetricsApi(deps.catalog);
+  const catalog = withMetricsApi(deps.discoveryCatalog ?? deps.catalog);
   if (path === '/api' || path === '/apis') {
     const agg = wantsAggregated(accept);
     if (agg) {

@@ -29,6 +29,7 @@ import { createRequestAuthenticator } from './authn/request.ts';
 import { registerAuthenticationReviews } from './authn/reviews.ts';
 import type { Authentication } from './authn/setup.ts';
 import type { Health } from './health.ts';
+import type { Aggregator } from './aggregator/aggregator.ts';
 
 export interface ApiServerOptions {
   catalog: Catalog;
@@ -52,6 +53,8 @@ export interface ApiServerOptions {
   authentication?: Authentication;
   /** the admission plugins writes pass through; absent: none */
   admission?: AdmissionChain;
+  /** APIServices: remote group-versions proxied to extension API servers, their discovery merged */
+  aggregator?: Aggregator;
 }
 
 export interface ApiServer {
@@ -126,7 +129,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   const inFlightRequests = new Set<LazyAbort>(); // long-running requests, ended first on shutdown
   let active = 0;
   let address = '';
-  const nonResource = { catalog: opts.catalog, health: opts.health, serverAddress: () => address, oidc: opts.authentication?.oidc };
+  const nonResource = { catalog: opts.catalog, discoveryCatalog: opts.aggregator?.discoveryCatalog, health: opts.health, serverAddress: () => address, oidc: opts.authentication?.oidc };
 
   const server = http2.createSecureServer({
     allowHTTP1: true,
@@ -217,6 +220,8 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       // a certificate sent but not trusted fails the request; none sent (and no token) is anonymous
       const sentCert = !user && !!socket?.getPeerCertificate()?.subject;
       authorizeRequest(ctx, sentCert ? 'rejected' : user, req.headers, authz ?? { authorizer: alwaysAllow, anonymous: false });
+      // an extension API server's group-version is relayed once orch has authorized the request
+      if (opts.aggregator && await opts.aggregator.serve(ctx)) return;
       if (info.isResourceRequest) await routeResource(ctx, deps);
       else await serveNonResource(ctx, nonResource);
     } catch (err) {

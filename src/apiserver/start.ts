@@ -27,6 +27,9 @@ import { buildAdmissionChain } from './admission/chain.ts';
 import { readAdmissionConfig } from './admission/config-file.ts';
 import { ensureDefaultStorageClass, ensureKubernetesEndpoints, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
 import { ensureSystemPriorityClasses } from './bootstrap-priority-classes.ts';
+import { createAggregator } from './aggregator/aggregator.ts';
+import { ensureExtensionAuthConfigMap, ensureFrontProxyPki, extensionAuthData } from './aggregator/front-proxy.ts';
+import { ensureLocalAPIServices } from './aggregator/local-apiservices.ts';
 
 export interface ServerConfig {
   dataDir: string;
@@ -63,6 +66,10 @@ export interface ServerConfig {
    * against it (read once the certificates exist, so it may name the cluster CA's own file)
    */
   kubeletCertificateAuthority?: string;
+  /** --proxy-client-cert-file, --proxy-client-key-file, --requestheader-client-ca-file, --requestheader-allowed-names */
+  frontProxy?: import('./aggregator/front-proxy.ts').FrontProxyFlags;
+  /** how often APIServices are read for the availability checks (default 1 s) */
+  aggregatorTickMs?: number;
   log: Logger;
 }
 
@@ -115,6 +122,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const pkiDone = health.addPostStartHook('generate-certificates');
   const boundIPs = cfg.bindAddress === '0.0.0.0' || cfg.bindAddress === '::' ? [] : [cfg.bindAddress];
   const pki = await ensurePki(cfg.dataDir, { hosts: [hostname()], ips: [...new Set([...boundIPs, ...(cfg.advertiseAddress ? [cfg.advertiseAddress] : [])])], certDir: cfg.certDir, log });
+  const frontProxy = await ensureFrontProxyPki(pki.dir, log, cfg.frontProxy);
   pkiDone();
   const kubeletCA = cfg.kubeletCertificateAuthority ? await readFile(cfg.kubeletCertificateAuthority, 'utf8') : undefined;
   const authentication = await setupAuthentication(cfg.authentication ?? {}, { registry: store, catalog, certDir: cfg.certDir ?? join(cfg.dataDir, 'pki') });
@@ -126,7 +134,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   rbacDone();
   const admission = buildAdmissionChain(admissionPlugins, { registry: store, catalog, authorizer: authz.authorization.authorizer, now: () => new Date(), random: Math.random, features: cfg.features, log, pluginConfig });
   log.info('admission plugins', { order: admission.names.join(',') });
-  const server = createApiServer({ admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
+  const aggregator = createAggregator({ store, catalog, frontProxy, log, tickMs: cfg.aggregatorTickMs });
+  const server = createApiServer({ aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;
@@ -151,6 +160,11 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const priorityDone = health.addPostStartHook('scheduling/bootstrap-system-priority-classes');
   await ensureSystemPriorityClasses(store, catalog);
   priorityDone();
+  const aggregatorDone = health.addPostStartHook('apiservice-registration-controller');
+  await ensureExtensionAuthConfigMap(store, catalog, extensionAuthData(pki.caCert, frontProxy));
+  await ensureLocalAPIServices(store, catalog);
+  aggregator.start();
+  aggregatorDone();
   const compactionMs = cfg.compactionIntervalMs ?? 5 * 60_000;
   const compactor = compactionMs > 0 ? startCompactor(storage, { intervalMs: compactionMs, retentionMs: compactionMs, log, revisionBefore: (backend as { revisionBefore?: (ms: number) => number }).revisionBefore?.bind(backend) }) : undefined;
   log.info('server ready', { url, ms: Date.now() - started });
@@ -167,6 +181,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
         await server.close(60_000);
         authz.stop();
         crdController.stop();
+        await aggregator.stop();
         compactor?.stop();
         await storage.close();
       })();

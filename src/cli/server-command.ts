@@ -5,6 +5,7 @@ import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { flag, verbosityFlag, type Command } from './command.ts';
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
 import { authorizationFlags, authorizationOptions } from './authorization-flags.ts';
+import { aggregatorFlags, aggregatorOptions } from './aggregator-flags.ts';
 import { admissionFlags, admissionOptions } from './admission-flags.ts';
 import { apiServerFeatureGates } from '../api/feature-gates.ts';
 import { parseDuration } from '../api/duration.ts';
@@ -36,6 +37,7 @@ export const serverCommand: Command = {
     'watch-bookmark-interval': { type: 'string', default: '1m', description: 'how often watches that allow bookmarks get one' },
     'feature-gates': featureGatesFlag,
     ...authorizationFlags,
+    ...aggregatorFlags,
     ...admissionFlags,
     ...authenticationFlags,
     ...controllerFlags,
@@ -65,6 +67,7 @@ export const serverCommand: Command = {
           dataDir, port, bindAddress: String(values['bind-address']),
           runtimeConfig: String(values['runtime-config'] ?? '') || undefined,
           ...authorizationOptions(values),
+          ...aggregatorOptions(values),
           ...admissionOptions(values),
           storageBackend: String(values['storage-backend']),
           etcd: {

@@ -22,6 +22,7 @@ import { priorityClassStrategy } from './scheduling/priority-classes.ts';
 import { networkPolicyStrategy } from './networking/network-policies.ts';
 import { crdStrategy } from './apiextensions/crd-strategy.ts';
 import { customResourceStrategy } from './apiextensions/custom-resource-strategy.ts';
+import { validateAPIService } from './apiregistration/apiservice-validation.ts';
 import { validateMutatingPolicy, validatePolicyBinding, validateValidatingPolicy } from './admissionregistration/policy-validation.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
@@ -46,6 +47,7 @@ const table: Record<string, Strategy> = {
   'leases.coordination.k8s.io': createOnUpdate,
   'limitranges': limitRangeStrategy,
   'resourcequotas': strategyWith({ validateCreate: validateResourceQuota, validateUpdate: validateResourceQuotaUpdate }),
+  'apiservices.apiregistration.k8s.io': strategyWith({ nameRule: 'path-segment', validateCreate: validateAPIService, validateUpdate: validateAPIService }),
   'roles.rbac.authorization.k8s.io': rbacNames,
   'rolebindings.rbac.authorization.k8s.io': rbacNames,
   'clusterroles.rbac.authorization.k8s.io': rbacNames,

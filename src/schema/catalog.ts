@@ -35,6 +35,11 @@ const groupPriority: Record<string, number> = {
   'storagemigration.k8s.io': 15800,
 };
 
+/** a group's place in discovery, as its local APIService's groupPriorityMinimum shows it */
+export function groupPriorityOf(group: string): number {
+  return groupPriority[group] ?? 0;
+}
+
 export function compareGroups(a: string, b: string): number {
   const pa = groupPriority[a] ?? 0;
   const pb = groupPriority[b] ?? 0;

@@ -8,6 +8,7 @@ import { podPrinter, podTemplatePrinter } from './pods.ts';
 import { configMapPrinter, endpointsPrinter, eventPrinter, namespacePrinter, nodePrinter, resourceQuotaPrinter, secretPrinter, serviceAccountPrinter, servicePrinter } from './core.ts';
 import { pvcPrinter, pvPrinter, storageClassPrinter, volumeAttachmentPrinter } from './storage.ts';
 import { controllerRevisionPrinter, cronJobPrinter, daemonSetPrinter, deploymentPrinter, jobPrinter, replicaSetPrinter, replicationControllerPrinter, statefulSetPrinter } from './workloads.ts';
+import { apiServicePrinter } from './apiregistration.ts';
 import { admissionPolicyBindingPrinter, mutatingAdmissionPolicyPrinter, validatingAdmissionPolicyPrinter } from './admission-policies.ts';
 import { csrPrinter, endpointSlicePrinter, hpaPrinter, ingressClassPrinter, ingressPrinter, leasePrinter, networkPolicyPrinter, pdbPrinter, priorityClassPrinter, roleBindingPrinter, runtimeClassPrinter, webhookConfigurationPrinter } from './other.ts';
 
@@ -53,6 +54,7 @@ const printers: Record<string, Printer> = {
   'jobs.batch': jobPrinter,
   'cronjobs.batch': cronJobPrinter,
   'leases.coordination.k8s.io': leasePrinter,
+  'apiservices.apiregistration.k8s.io': apiServicePrinter,
   'ingresses.networking.k8s.io': ingressPrinter,
   'ingressclasses.networking.k8s.io': ingressClassPrinter,
   'networkpolicies.networking.k8s.io': networkPolicyPrinter,

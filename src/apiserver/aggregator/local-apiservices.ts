@@ -1,0 +1,58 @@
+// The APIServices of the groups orch serves itself, as kube-apiserver registers them on start:
+// one per served group-version, named <version>.<group> ("v1." for the core group), with no
+// service (Local) and the group's discovery priority. metrics.k8s.io is served by orch too.
+
+import { StatusError } from '../../api/status.ts';
+import type { KubeObject } from '../../api/object.ts';
+import type { Catalog } from '../../schema/types.ts';
+import type { Registry } from '../../registry/registry.ts';
+import { groupPriorityOf } from '../../schema/catalog.ts';
+import { withMetricsApi } from '../metrics-api/catalog.ts';
+import { localCondition, withCondition, type AvailableCondition } from './availability.ts';
+
+export const automanagedLabel = 'kube-aggregator.kubernetes.io/automanaged';
+
+export function apiServiceName(group: string, version: string): string {
+  return `${version}.${group}`;
+}
+
+/** the local APIServices for the catalog's groups (without status) */
+export function localAPIServices(catalog: Catalog): KubeObject[] {
+  const out: KubeObject[] = [];
+  for (const g of catalog.groups()) {
+    for (const v of g.versions) {
+      const spec: Record<string, unknown> = {};
+      if (g.name) spec.group = g.name;
+      spec.version = v;
+      // the preferred version ranks above the others, as kube-apiserver's table ranks a GA version over a beta
+      spec.groupPriorityMinimum = groupPriorityOf(g.name) || 1000;
+      spec.versionPriority = v === g.preferredVersion ? 15 : 9;
+      out.push({
+        apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService',
+        metadata: { name: apiServiceName(g.name, v), labels: { [automanagedLabel]: 'onstart' } },
+        spec,
+      } as KubeObject);
+    }
+  }
+  return out;
+}
+
+export async function ensureLocalAPIServices(store: Registry, catalog: Catalog, now: () => Date = () => new Date()): Promise<void> {
+  const info = catalog.lookup('apiregistration.k8s.io', 'v1', 'apiservices');
+  if (!info) return;
+  for (const want of localAPIServices(withMetricsApi(catalog))) {
+    const name = want.metadata.name!;
+    let current: KubeObject | undefined;
+    try { current = await store.get(info, undefined, name); } catch (err) { if (!(err instanceof StatusError && err.code === 404)) throw err; }
+    if (!current) {
+      try { current = await store.create(info, undefined, want); } catch (err) {
+        if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
+        current = await store.get(info, undefined, name);
+      }
+    }
+    // an APIService someone pointed at a service is theirs; the availability controller keeps it
+    if ((current as { spec?: { service?: unknown } }).spec?.service) continue;
+    const status = withCondition((current as { status?: { conditions?: AvailableCondition[] } }).status, localCondition(), now().toISOString().replace(/\.\d+Z$/, 'Z'));
+    if (status) await store.modify(info, undefined, name, c => ({ ...c, status }), { subresource: 'status' });
+  }
+}
