@@ -9,6 +9,9 @@ import { parseDuration } from '../api/duration.ts';
 import type { Client } from '../client/rest.ts';
 import { realClock, type Clock } from './clock.ts';
 import { declaredFeatures, featureGateProblems, featureGates } from './features.ts';
+import { checkpointer, ensureCheckpointsDir } from './checkpoint/checkpoint.ts';
+import { checkpointBackend } from './checkpoint/backend.ts';
+import { checkpointRoute } from './server/checkpoint-route.ts';
 import { readMachineFacts, type MachineFacts } from './machine/facts.ts';
 import { hostFiles, type HostFiles } from './machine/host-files.ts';
 import { kernelFeatures, parseKernelVersion, type KernelFeature } from './machine/kernel.ts';
@@ -101,6 +104,8 @@ export interface AgentSettings {
   cgroupsPerQOS?: boolean;
   cgroupRoot?: string;
   cgroupDriver?: string;
+  /** the CRI calls' default deadline (2m); a checkpoint may ask for longer */
+  runtimeRequestTimeout?: string;
 }
 
 export interface AgentOptions {
@@ -324,6 +329,12 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     server.upgradeRoute('/exec', commandRoute('exec', streaming));
     server.upgradeRoute('/attach', commandRoute('attach', streaming));
     server.upgradeRoute('/portForward', portForwardRoute(streaming));
+    // the gate off, the path does not exist (404), as on a kubelet without it
+    if (gates.enabled('ContainerCheckpoint')) {
+      await ensureCheckpointsDir(opts.rootDir);
+      const cp = checkpointer({ cri: opts.cri, rootDir: opts.rootDir, defaultTimeoutMs: parseDuration(s.runtimeRequestTimeout ?? '2m') });
+      server.route('/checkpoint', checkpointRoute(checkpointBackend(manager.workers, manager.reader, cp)));
+    }
   }
 
   // the SystemdWatchdog gate off: no keep-alives, whatever the supervisor asks for

@@ -52,6 +52,7 @@ export async function writeCheckpoint(c: SimContainer, location: string, nowMs: 
   await mkdir(dirname(location), { recursive: true });
   // whole or not at all: a reader never sees half an archive
   const tmp = `${location}.tmp-${process.pid}-${c.id.slice(0, 12)}`;
-  await writeFile(tmp, archive);
+  // every memory page of the container would be in a real one: root only (spec 2.4)
+  await writeFile(tmp, archive, { mode: 0o600 });
   await rename(tmp, location);
 }

@@ -50,7 +50,7 @@ for (const kind of runtimeKinds) {
       for (const type of ['PodReadyToStartContainers', 'Initialized', 'ContainersReady', 'PodScheduled']) assert.equal(cond(pod, type)?.status, 'True', type);
       // the node declares exactly the gated features that work, whatever the runtime
       const node = (await k.c.request('GET', `/api/v1/nodes/${k.node}`)).json();
-      assert.deepEqual(node.status.declaredFeatures, ['NodeDeclaredFeatures', 'SystemdWatchdog']);
+      assert.deepEqual(node.status.declaredFeatures, ['ContainerCheckpoint', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
     });
 
     await t.test('a Job-like pod ends Completed (Succeeded) and stays so across an agent restart, also with its sandbox gone', async () => {
