@@ -7,12 +7,12 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createCa, issueCert, type CertAndKey } from '../../src/pki/certs.ts';
-import { connectCri } from '../../src/agent/cri/client.ts';
+import { connectCri, type CriClient } from '../../src/agent/cri/client.ts';
 import { containerdSkipReason, startContainerd } from '../support/containerd.ts';
 import { busyboxSkipReason, importBusyboxImage } from '../support/oci-image.ts';
 import { skipForMissing } from '../support/requires.ts';
@@ -21,7 +21,7 @@ import { repoRoot } from './support/orch-process.ts';
 import { until } from './support/until.ts';
 
 const image = 'registry.local/ckpt:1.0';
-const loop = ['sh', '-c', "trap 'exit 0' TERM; i=0; while true; do i=$((i+1)); echo $i > /count; sleep 1; done"];
+const loop = ['sh', '-c', "trap 'exit 0' TERM; i=0; while true; do i=$((i+1)); echo $i; echo $i > /count; sleep 1; done"];
 
 function post(port: number, path: string, client?: CertAndKey): Promise<{ code: number; type: string; body: string }> {
   return new Promise((resolve, reject) => {
@@ -33,11 +33,17 @@ function post(port: number, path: string, client?: CertAndKey): Promise<{ code: 
   });
 }
 
-async function staticPod(dir: string): Promise<string> {
+async function staticPod(dir: string, name = 'web', annotations: Record<string, string> = {}): Promise<string> {
   const manifests = join(dir, 'manifests');
   await mkdir(manifests, { recursive: true });
-  await writeFile(join(manifests, 'web.yaml'), JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' }, spec: { containers: [{ name: 'app', image, command: loop }] } }));
+  await writeFile(join(manifests, `${name}.yaml`), JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', annotations }, spec: { containers: [{ name: 'app', image, command: loop }] } }));
   return manifests;
+}
+
+/** the numbers a counter container has logged (CRI log lines "<time> stdout F <n>") */
+async function counted(cri: CriClient, containerId: string): Promise<number[]> {
+  const { status } = await cri.containerStatus({ containerId });
+  return (await readFile(status!.logPath, 'utf8').catch(() => '')).split('\n').filter(Boolean).map(l => Number(l.split(' ')[3]));
 }
 
 async function agentOn(endpoint: string, dir: string, caFile: string, node: string, extra: Record<string, unknown> = {}): Promise<AgentProcess> {
@@ -102,7 +108,9 @@ test('checkpoint on the simulated runtime: 200 with the archive, 404s, the gate 
   assert.deepEqual(await post(agent.port, '/checkpoint/default/web-ckpt-node/nope', admin), { code: 404, type: 'text/plain; charset=utf-8', body: 'container nope does not exist' });
 
   const before = Date.now();
+  const countedBefore = (await counted(cri, running.id)).length;
   const ok = await post(agent.port, `${path}?timeout=5`, admin);
+  const countedAfter = (await counted(cri, running.id)).length;
   assert.equal(ok.code, 200, ok.body);
   assert.equal(ok.type, 'application/json');
   const { items } = JSON.parse(ok.body) as { items: string[] };
@@ -119,6 +127,12 @@ test('checkpoint on the simulated runtime: 200 with the archive, 404s, the gate 
   assert.deepEqual(execFileSync('tar', ['-tf', archive], { encoding: 'utf8' }).trim().split('\n'), ['config.dump', 'spec.dump', 'status.dump', 'rootfs-diff.tar']);
   assert.equal(JSON.parse(execFileSync('tar', ['-xOf', archive, 'config.dump'], { encoding: 'utf8' })).id, running.id);
   assert.equal((await cri.containerStatus({ containerId: running.id })).status!.state, 'CONTAINER_RUNNING', 'the container keeps running');
+
+  // restore: a pod annotated with the archive counts on from where the checkpoint was taken
+  await staticPod(join(dir, 'a'), 'again', { 'orch.io/restore-from': archive });
+  const again = await until('the restored pod running', async () => (await cri.listContainers({ filter: { state: { state: 'CONTAINER_RUNNING' } } })).containers.find((c: any) => c.labels['io.kubernetes.pod.name'] === 'again-ckpt-node'));
+  const resumed = await until('the restored counter counting', async () => { const n = await counted(cri, again.id); return n.length > 0 && n; }, 10_000, 100);
+  assert.ok(resumed[0]! > countedBefore && resumed[0]! <= countedAfter + 1, `restored at ${resumed[0]}, checkpointed between ${countedBefore} and ${countedAfter}`);
 
   // the gate off: the path does not exist, whatever the pod
   assert.deepEqual(await post(off.port, path, admin), { code: 404, type: 'text/plain; charset=utf-8', body: '404 page not found\n' });
