@@ -9,6 +9,9 @@ import { parseDuration } from '../api/duration.ts';
 import type { Client } from '../client/rest.ts';
 import { realClock, type Clock } from './clock.ts';
 import { declaredFeatures, featureGateProblems, featureGates } from './features.ts';
+import { checkpointer, ensureCheckpointsDir } from './checkpoint/checkpoint.ts';
+import { checkpointBackend } from './checkpoint/backend.ts';
+import { checkpointRoute } from './server/checkpoint-route.ts';
 import { readMachineFacts, type MachineFacts } from './machine/facts.ts';
 import { hostFiles, type HostFiles } from './machine/host-files.ts';
 import { kernelFeatures, parseKernelVersion, type KernelFeature } from './machine/kernel.ts';
@@ -107,6 +110,8 @@ export interface AgentSettings {
   cgroupsPerQOS?: boolean;
   cgroupRoot?: string;
   cgroupDriver?: string;
+  /** the CRI calls' default deadline (2m); a checkpoint may ask for longer */
+  runtimeRequestTimeout?: string;
 }
 
 export interface AgentOptions {
@@ -338,6 +343,12 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     else if (gates.enabled('PodInfoAPI')) {
       const view = localPods({ pods: () => manager.workers.pods(), statusOf: uid => manager.statusOf(uid), onStatus: l => manager.onStatus(l), synced: () => manager.synced() });
       podInfo = await startPodInfoServer({ rootDir: opts.rootDir, view, log: log.with({ component: 'pod-info' }) });
+    }
+    // the gate off, the path does not exist (404), as on a kubelet without it
+    if (gates.enabled('ContainerCheckpoint')) {
+      await ensureCheckpointsDir(opts.rootDir);
+      const cp = checkpointer({ cri: opts.cri, rootDir: opts.rootDir, defaultTimeoutMs: parseDuration(s.runtimeRequestTimeout ?? '2m') });
+      server.route('/checkpoint', checkpointRoute(checkpointBackend(manager.workers, manager.reader, cp)));
     }
   }
 

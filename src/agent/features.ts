@@ -15,8 +15,8 @@ export type Stage = 'Alpha' | 'Beta' | 'GA';
 interface AgentGate { stage: Stage; default: boolean; implemented: boolean; lockToDefault?: boolean }
 
 export const agentFeatureGates: Record<string, AgentGate> = {
-  // Kubernetes' default is on (beta); the checkpoint endpoint is not built yet (it answers 404)
-  ContainerCheckpoint: { stage: 'Beta', default: false, implemented: false },
+  // POST /checkpoint/... through the runtime's CheckpointContainer (checkpoint/ and server/checkpoint-route.ts)
+  ContainerCheckpoint: { stage: 'Beta', default: true, implemented: true },
   // the pod info gRPC API on <root-dir>/pods/agent.sock (podinfo/), KEP-4188's gate name
   PodInfoAPI: { stage: 'Alpha', default: false, implemented: true },
   // status.declaredFeatures, written or left empty

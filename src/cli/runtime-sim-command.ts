@@ -14,13 +14,14 @@ const list = (v: unknown) => String(v ?? '').split(',').map(s => s.trim()).filte
 export const runtimeSimCommand: Command = {
   name: 'runtime-sim',
   summary: 'Serve a simulated container runtime (CRI runtime.v1) on a UNIX socket.',
-  usage: 'orch runtime-sim --socket PATH [--start-delay DURATION] [--pull-delay DURATION] [--pod-subnet CIDR] [--checkpoint] [--unpullable-images A,B] [--preload-images A,B]',
+  usage: 'orch runtime-sim --socket PATH [--start-delay DURATION] [--pull-delay DURATION] [--pod-subnet CIDR] [--checkpoint] [--checkpoint-delay DURATION] [--unpullable-images A,B] [--preload-images A,B]',
   flags: {
     socket: { type: 'string', default: '', description: 'the UNIX socket to listen on (required)' },
     'start-delay': { type: 'string', default: '0s', description: 'how long StartContainer takes before the container runs' },
     'pull-delay': { type: 'string', default: '0s', description: 'how long PullImage takes' },
     'pod-subnet': { type: 'string', default: '10.244.0.0/16', description: 'CIDR that sandbox IPs are allocated from' },
     checkpoint: { type: 'boolean', default: false, description: 'let CheckpointContainer write archives (off: UNIMPLEMENTED, as containerd 1.6)' },
+    'checkpoint-delay': { type: 'string', default: '0s', description: 'how long CheckpointContainer takes to write an archive' },
     'unpullable-images': { type: 'string', default: '', description: 'comma-separated images whose pull fails as a registry without them answers' },
     'preload-images': { type: 'string', default: '', description: 'comma-separated images present from the start' },
     'feature-gates': featureGatesFlag,
@@ -30,6 +31,7 @@ export const runtimeSimCommand: Command = {
     if (!values.socket) throw new UsageError('--socket is required');
     const startDelayMs = flag(() => parseDuration(String(values['start-delay'])));
     const pullDelayMs = flag(() => parseDuration(String(values['pull-delay'])));
+    const checkpointDelayMs = flag(() => parseDuration(String(values['checkpoint-delay'])));
     const podSubnet = String(values['pod-subnet']);
     flag(() => new IpPool(podSubnet));
     const preloadedImages = list(values['preload-images']);
@@ -44,6 +46,7 @@ export const runtimeSimCommand: Command = {
       pullDelayMs,
       podSubnet,
       checkpoint: values.checkpoint === true,
+      checkpointDelayMs,
       unpullableImages: list(values['unpullable-images']),
       preloadedImages,
       log,

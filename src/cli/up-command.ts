@@ -59,7 +59,8 @@ async function startRuntime(values: Record<string, string | boolean | undefined>
   }
   if (wanted === 'containerd') throw new Error(`cannot run containerd: ${missing}`);
   const { startRuntimeSim } = await import('../runtime-sim/server.ts');
-  const sim = await startRuntimeSim({ socket: join(run, 'runtime-sim.sock'), podSubnet: String(values['pod-subnet']), log: log.with({ component: 'runtime-sim' }) });
+  // checkpoints on: the node's checkpoint endpoint works end to end on the simulated runtime
+  const sim = await startRuntimeSim({ socket: join(run, 'runtime-sim.sock'), podSubnet: String(values['pod-subnet']), checkpoint: true, log: log.with({ component: 'runtime-sim' }) });
   return { state: { runtime: 'sim', endpoint: sim.endpoint }, says: `simulated (orch runtime-sim${missing ? `, since ${missing}` : ', as --runtime sim asks'})`, stop: () => sim.stop() };
 }
 

@@ -1,6 +1,7 @@
 // A container checkpoint as an archive at the requested location: what the container is
 // (config.dump), how it runs (spec.dump), its state (status.dump) and the files it wrote
-// (rootfs-diff.tar). The sim has no memory image to dump; a restore would start it afresh.
+// (rootfs-diff.tar). The sim has no memory image to dump: how long the main process slept
+// stands for it (restore.ts replays the program up to there).
 
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -40,7 +41,7 @@ export async function writeCheckpoint(c: SimContainer, location: string, nowMs: 
     mounts: (cfg.mounts ?? []).map(m => ({ destination: m.containerPath, source: m.hostPath, type: 'bind' })),
     linux: { resources: c.resources ?? {} },
   };
-  const status = { state: c.state, startedAt: c.startedAt, exitCode: c.exitCode, logPath: c.spec.logPath };
+  const status = { state: c.state, startedAt: c.startedAt, exitCode: c.exitCode, logPath: c.spec.logPath, sleptMs: c.sleptMs() };
   // what the container wrote; the files the runtime mounts in (/etc/hostname) are not its own
   const rootfs = tarArchive([...c.files].filter(([path]) => !c.mounted.has(path)).map(([path, data]) => ({ name: path.replace(/^\/+/, ''), data, mtime })));
   const archive = tarArchive([
@@ -52,6 +53,7 @@ export async function writeCheckpoint(c: SimContainer, location: string, nowMs: 
   await mkdir(dirname(location), { recursive: true });
   // whole or not at all: a reader never sees half an archive
   const tmp = `${location}.tmp-${process.pid}-${c.id.slice(0, 12)}`;
-  await writeFile(tmp, archive);
+  // every memory page of the container would be in a real one: root only (spec 2.4)
+  await writeFile(tmp, archive, { mode: 0o600 });
   await rename(tmp, location);
 }

@@ -10,6 +10,7 @@ import { notFound, unknown } from './grpc-errors.ts';
 import type { Handlers } from './handlers.ts';
 import { normalizeImageRef } from './image-ref.ts';
 import { readOverrides } from './overrides.ts';
+import { readRestorePoint, restoreAnnotation } from './restore.ts';
 import { containerProgram } from './program.ts';
 import { checkPidTarget, visibleProcesses } from './pid-namespace.ts';
 import type { SimRuntime } from './runtime-state.ts';
@@ -64,6 +65,8 @@ export function containerHandlers(rt: SimRuntime): Handlers {
       if (!image) throw notFound(`failed to resolve image "${asked}": not found`);
       checkPidTarget(rt, sandbox.id, config);
       const overrides = readOverrides(config.metadata.name, config.annotations, sandbox.config.annotations);
+      const restoreFrom = sandbox.config.annotations?.[restoreAnnotation];
+      const restore = restoreFrom ? await readRestorePoint(restoreFrom, config.metadata.name) : undefined;
       const id = settings.newId();
       const sm = sandbox.config.metadata;
       const name = [config.metadata.name, sm?.name, sm?.namespace, sm?.uid, config.metadata.attempt ?? 0].join('_');
@@ -86,6 +89,7 @@ export function containerHandlers(rt: SimRuntime): Handlers {
         // host-network pods listen on the node itself, which the sim does not model
         listen: sandbox.ip ? (port, onConnection) => rt.network.listen(sandbox.id, port, onConnection) : undefined,
         ...(overrides.memoryBytes !== undefined ? { memoryBytes: overrides.memoryBytes } : {}),
+        ...(restore ? { restore } : {}),
         processes: (): string[] => visibleProcesses(rt, container),
       });
       containers.add(id, container);

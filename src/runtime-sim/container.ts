@@ -2,6 +2,7 @@
 // program with output going to its CRI log, then exited with a status and a reason. Stopping
 // sends SIGTERM and, once the grace period is over (or at once without one), SIGKILL.
 
+import type { RestorePoint } from './restore.ts';
 import { CriLogWriter } from './cri-log.ts';
 import { mountReader } from './mounts.ts';
 import { execProblem } from './executable.ts';
@@ -41,6 +42,8 @@ export interface ContainerSpec {
   clock: Clock;
   /** what the container uses (the memory-bytes annotation): over its memory limit, the kernel kills it */
   memoryBytes?: number;
+  /** the checkpoint it is restored from (restore.ts) */
+  restore?: RestorePoint;
   /** listening on a port of the pod's network namespace */
   listen?: ShellHost['listen'];
   /** the command lines of the processes its PID namespace holds (pid-namespace.ts) */
@@ -94,6 +97,7 @@ export class SimContainer {
     this.spec = spec;
     this.createdAt = nanos(spec.clock.now());
     this.resources = spec.config.linux?.resources ?? null;
+    for (const [path, data] of spec.restore?.files ?? []) this.files.set(path, data);
     // the runtime mounts the sandbox's hostname file into every container
     this.files.set('/etc/hostname', `${spec.hostname}\n`);
     this.mounted.add('/etc/hostname');
@@ -145,6 +149,7 @@ export class SimContainer {
       terminalSize: () => this.#terminalSize,
       listen: this.#listen(),
       ...this.#sees(),
+      replayMs: this.spec.restore?.sleptMs,
       commandLine: [...(this.spec.config.command ?? []), ...(this.spec.config.args ?? [])].join(' '),
     });
     this.#process = proc;
@@ -163,6 +168,11 @@ export class SimContainer {
       this.reason = this.#oomKilled ? 'OOMKilled' : code === 0 ? 'Completed' : 'Error';
       this.state = 'CONTAINER_EXITED';
     });
+  }
+
+  /** how long its main process has slept (a checkpoint records it; a restore replays up to it) */
+  sleptMs(): number {
+    return this.#process?.sleptMs() ?? 0;
   }
 
   /** the OOM killer's turn: a container using more than its memory limit is killed (at start, or when its limit is lowered) */

@@ -3,7 +3,7 @@
 
 import { findContainer } from './container-handlers.ts';
 import { writeCheckpoint } from './checkpoint.ts';
-import { invalidArgument, notFound, unimplemented, unknown } from './grpc-errors.ts';
+import { deadlineExceeded, invalidArgument, notFound, unimplemented, unknown } from './grpc-errors.ts';
 import type { Handlers } from './handlers.ts';
 import type { SimRuntime } from './runtime-state.ts';
 
@@ -46,6 +46,14 @@ export function execHandlers(rt: SimRuntime): Handlers {
       const c = findContainer(rt, req.containerId);
       if (!req.location) throw invalidArgument('checkpoint location must be set');
       if (c.state !== 'CONTAINER_RUNNING') throw unknown(`container "${c.id}" is not running`);
+      // the dump takes its time; a timeout (seconds, 0 = none) shorter than that ends it with nothing written
+      const delay = rt.settings.checkpointDelayMs;
+      const timeoutMs = Number(req.timeout ?? 0) * 1000;
+      if (timeoutMs > 0 && delay > timeoutMs) {
+        await new Promise<void>(r => rt.settings.clock.after(timeoutMs, r));
+        throw deadlineExceeded(`checkpointing container "${c.id}" did not finish within ${req.timeout}s`);
+      }
+      if (delay > 0) await new Promise<void>(r => rt.settings.clock.after(delay, r));
       await writeCheckpoint(c, req.location, rt.settings.clock.now());
       rt.settings.log.debug('container checkpointed', { id: c.id, location: req.location });
       return {};

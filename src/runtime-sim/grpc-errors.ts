@@ -16,6 +16,7 @@ export class SimError extends Error {
 export const notFound = (details: string) => new SimError(status.NOT_FOUND, details);
 export const unknown = (details: string) => new SimError(status.UNKNOWN, details);
 export const invalidArgument = (details: string) => new SimError(status.INVALID_ARGUMENT, details);
+export const deadlineExceeded = (details: string) => new SimError(status.DEADLINE_EXCEEDED, details);
 export const unimplemented = (method: string) => new SimError(status.UNIMPLEMENTED, `method ${method} not implemented`);
 
 /** any thrown value as what grpc-js sends back */

@@ -19,6 +19,8 @@ export interface RuntimeSimOptions {
   preloadedImages?: string[];
   /** whether CheckpointContainer writes archives (false: UNIMPLEMENTED, as containerd 1.6) */
   checkpoint?: boolean;
+  /** how long writing a checkpoint takes (the dump of a real runtime); a request's timeout cuts it short */
+  checkpointDelayMs?: number;
   /** the image a sandbox is made from; present (and pinned) once a sandbox has run */
   sandboxImage?: string;
   clock?: Clock;
@@ -35,6 +37,7 @@ export interface SimSettings {
   unpullableImages: string[];
   preloadedImages: string[];
   checkpoint: boolean;
+  checkpointDelayMs: number;
   sandboxImage: string;
   clock: Clock;
   log: Logger;
@@ -50,6 +53,7 @@ export function simSettings(opts: RuntimeSimOptions): SimSettings {
     unpullableImages: opts.unpullableImages ?? [],
     preloadedImages: opts.preloadedImages ?? [],
     checkpoint: opts.checkpoint ?? false,
+    checkpointDelayMs: opts.checkpointDelayMs ?? 0,
     sandboxImage: opts.sandboxImage ?? 'registry.k8s.io/pause:3.10',
     clock: opts.clock ?? realClock,
     log: opts.log ?? silentLogger,

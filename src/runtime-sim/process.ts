@@ -33,6 +33,8 @@ export interface ProcessOptions {
   commandLine?: string;
   /** reads a file under one of the container's mounts from the host */
   readMounted?: (path: string) => string | undefined;
+  /** restored from a checkpoint: this much sleeping passes at once and output is held back until it has (restore.ts) */
+  replayMs?: number;
 }
 
 export class SimProcess implements ShellHost {
@@ -51,6 +53,7 @@ export class SimProcess implements ShellHost {
   #endedBy: number | undefined;
   #wake: (() => void) | undefined;
   #slept = 0;
+  readonly #replayMs: number;
   #exited = false;
   /** running a program the sim does not know, which ends on SIGTERM */
   #daemon = false;
@@ -61,6 +64,7 @@ export class SimProcess implements ShellHost {
     this.unknownCommand = opts.unknownCommand;
     this.#clock = opts.clock;
     this.#output = opts.output;
+    this.#replayMs = opts.replayMs ?? 0;
     this.#cwd = opts.cwd || '/';
     this.stdin = opts.stdin;
     this.tty = opts.tty;
@@ -103,6 +107,8 @@ export class SimProcess implements ShellHost {
   }
 
   output(stream: OutputStream, data: Output): Promise<void> {
+    // replaying up to the checkpoint: that output was written before it
+    if (this.#slept < this.#replayMs) return Promise.resolve();
     return this.#output(stream, data);
   }
 
@@ -137,6 +143,13 @@ export class SimProcess implements ShellHost {
   sleep(ms: number): Promise<boolean> {
     this.check();
     if (this.#pending.length > 0) return Promise.resolve(false);
+    // the part of a sleep that lies before the checkpoint being replayed passes at once
+    const replayed = Math.min(Math.max(0, this.#replayMs - this.#slept), ms);
+    if (replayed > 0) {
+      this.#slept += replayed;
+      if (replayed === ms) return Promise.resolve(true);
+      ms -= replayed;
+    }
     const forever = !(ms <= longestTimerMs);
     this.#slept += forever ? longestTimerMs : ms;
     return new Promise<boolean>((resolve, reject) => {

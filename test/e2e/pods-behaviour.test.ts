@@ -50,7 +50,19 @@ for (const kind of runtimeKinds) {
       for (const type of ['PodReadyToStartContainers', 'Initialized', 'ContainersReady', 'PodScheduled']) assert.equal(cond(pod, type)?.status, 'True', type);
       // the node declares exactly the gated features that work, whatever the runtime
       const node = (await k.c.request('GET', `/api/v1/nodes/${k.node}`)).json();
-      assert.deepEqual(node.status.declaredFeatures, ['NodeDeclaredFeatures', 'SystemdWatchdog']);
+      assert.deepEqual(node.status.declaredFeatures, ['ContainerCheckpoint', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
+    });
+
+    await t.test('a checkpoint through nodes/<node>/proxy: an archive on the simulated runtime, containerd 1.6\'s Unimplemented as a 500', async () => {
+      const res = await k.c.request('POST', `/api/v1/nodes/${k.node}/proxy/checkpoint/default/web/main`);
+      if (kind.name === 'runtime-sim') {
+        assert.equal(res.status, 200, res.body);
+        const archive = res.json().items[0];
+        assert.match(archive, /\/checkpoints\/checkpoint-web_default-main-\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)\.tar$/);
+        assert.ok(existsSync(archive), archive);
+      } else {
+        assert.deepEqual([res.status, res.body], [500, 'checkpointing of default/web/main failed (rpc error: code = Unimplemented desc = method CheckpointContainer not implemented)']);
+      }
     });
 
     await t.test('a Job-like pod ends Completed (Succeeded) and stays so across an agent restart, also with its sandbox gone', async () => {

@@ -8,6 +8,7 @@ import { builtins, type CommandIo, type ShellAccess } from './builtins.ts';
 import { ScriptExit, type OutputStream, type ShellHost } from './host.ts';
 import { parseScript } from './parse.ts';
 import { ShellSyntaxError } from './tokens.ts';
+import { ArithRuntimeError, ArithSyntaxError, evaluateArith } from './arith.ts';
 
 type Sink = { kind: 'stream'; stream: OutputStream } | { kind: 'file'; path: string } | { kind: 'null' };
 
@@ -179,6 +180,12 @@ export class Interpreter implements ShellAccess {
   }
 
   async #simple(cmd: SimpleCommand): Promise<number> {
+    // `i=0`, `i=$((i+1))`: a command of assignments only sets shell variables
+    const assignments = cmd.words.map(assignmentOf);
+    if (assignments.length > 0 && cmd.redirects.length === 0 && assignments.every(a => a !== undefined)) {
+      for (const a of assignments) this.#vars[a!.name] = this.#expand(a!.value) ?? '';
+      return 0;
+    }
     const argv = cmd.words.map(w => this.#expand(w)).filter((w): w is string => w !== undefined);
     const sinks: Record<1 | 2, Sink> = { 1: { kind: 'stream', stream: 'stdout' }, 2: { kind: 'stream', stream: 'stderr' } };
     for (const r of cmd.redirects) {
@@ -210,8 +217,18 @@ export class Interpreter implements ShellAccess {
   /** the word's value; undefined when it is unquoted and expands to nothing (and so vanishes) */
   #expand(w: Word): string | undefined {
     let out = '';
-    for (const p of w.parts) out += 'text' in p ? p.text : this.#param(p.param);
+    for (const p of w.parts) out += 'text' in p ? p.text : 'param' in p ? this.#param(p.param) : this.#arith(p.arith);
     return out === '' && !w.quoted ? undefined : out;
+  }
+
+  // busybox sh ends the script (status 2) on a division by zero
+  #arith(expr: string): string {
+    try {
+      return evaluateArith(expr, name => this.#param(name));
+    } catch (err) {
+      if (err instanceof ArithRuntimeError || err instanceof ArithSyntaxError) throw new ScriptExit(2);
+      throw err;
+    }
   }
 
   #param(name: string): string {
@@ -223,4 +240,12 @@ export class Interpreter implements ShellAccess {
     if (name === 'PWD') return this.cwd;
     return this.#vars[name] ?? this.host.env[name] ?? '';
   }
+}
+
+/** NAME=value as a word: the name and the value's word, or undefined for any other word */
+function assignmentOf(w: Word): { name: string; value: Word } | undefined {
+  const first = w.parts[0];
+  const m = first && 'text' in first ? /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(first.text) : null;
+  if (!m) return undefined;
+  return { name: m[1]!, value: { ...w, parts: [{ text: m[2]! }, ...w.parts.slice(1)] } };
 }

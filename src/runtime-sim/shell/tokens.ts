@@ -2,10 +2,12 @@
 // language the sim interprets is recognised; anything else (command substitution, here
 // documents, input redirection) is a ShellSyntaxError and the caller decides what that means.
 
+import { ArithSyntaxError, arithTokens } from './arith.ts';
+
 export class ShellSyntaxError extends Error {}
 
 /** literal text, or a parameter expanded when the command runs ($NAME, ${NAME}, $?) */
-export type WordPart = { text: string } | { param: string };
+export type WordPart = { text: string } | { param: string } | { arith: string };
 
 export interface WordToken {
   kind: 'word';
@@ -45,6 +47,14 @@ export function tokenize(src: string): Token[] {
       if (!/^([A-Za-z_][A-Za-z0-9_]*|[0-9?$#])$/.test(name)) throw new ShellSyntaxError(`bad substitution \${${name}}`);
       parts.push({ param: name });
       i = end + 1;
+    } else if (c === '(' && peek(1) === '(') {
+      // $(( arithmetic )), checked now so that a script outside the subset is known at once
+      const end = src.indexOf('))', i + 2);
+      if (end < 0) throw new ShellSyntaxError('missing ))');
+      const expr = src.slice(i + 2, end);
+      try { arithTokens(expr); } catch (err) { throw err instanceof ArithSyntaxError ? new ShellSyntaxError(err.message) : err; }
+      parts.push({ arith: expr });
+      i = end + 2;
     } else if (c === '(' || c === '`') {
       throw new ShellSyntaxError('command substitution is not interpreted');
     } else if (/[0-9?$#]/.test(c)) {

@@ -29,7 +29,7 @@ export interface RuntimeKind {
 
 async function startSim(): Promise<Runtime> {
   const dir = await mkdtemp(join(tmpdir(), 'orch-sim-'));
-  const child = spawn(join(repoRoot, 'bin/orch'), ['runtime-sim', '--socket', join(dir, 'cri.sock'), '--preload-images', `${image},registry.k8s.io/pause:3.9`, '--pod-subnet', '10.245.0.0/16'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(join(repoRoot, 'bin/orch'), ['runtime-sim', '--socket', join(dir, 'cri.sock'), '--checkpoint', '--preload-images', `${image},registry.k8s.io/pause:3.9`, '--pod-subnet', '10.245.0.0/16'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '', err = '';
   child.stderr!.on('data', d => { err += d; });
   const exited = new Promise<void>(r => child.once('exit', () => r()));

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { criError, startSim, waitFor } from './sim-fixture.ts';
 
@@ -46,4 +47,17 @@ test('without --checkpoint CheckpointContainer is UNIMPLEMENTED, as in container
     cri.checkpointContainer({ containerId, location: join(dir, 'cp.tar') }),
     criError('UNIMPLEMENTED', /^rpc error: code = Unimplemented desc = method CheckpointContainer not implemented$/),
   );
+});
+
+test('the archive is 0600; a timeout shorter than the dump ends it DEADLINE_EXCEEDED with nothing written', async t => {
+  const { cri, dir, runPod, runContainer } = await startSim(t, { checkpoint: true, checkpointDelayMs: 1200 });
+  const pod = await runPod('p');
+  const containerId = await runContainer(pod, { command: ['sleep', '3600'] });
+  const location = join(dir, 'checkpoints', 'slow.tar');
+  const began = Date.now();
+  await assert.rejects(cri.checkpointContainer({ containerId, location, timeout: 1 }), criError('DEADLINE_EXCEEDED', /did not finish within 1s$/));
+  assert.ok(Date.now() - began >= 950, 'the runtime gave up at the timeout, not before');
+  assert.equal(existsSync(location), false);
+  await cri.checkpointContainer({ containerId, location, timeout: 2 });
+  assert.equal(statSync(location).mode & 0o777, 0o600);
 });

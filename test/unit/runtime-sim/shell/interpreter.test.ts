@@ -92,3 +92,11 @@ test('sleep waits on the clock; as PID 1 SIGTERM does nothing to it, nor to a sh
   killed.signal('KILL');
   assert.equal(await t3, 137);
 });
+
+test('assignments and $(( )) arithmetic, as a counter in a loop uses them', async () => {
+  assert.equal((await sh('i=0; for x in a b c; do i=$((i+1)); done; echo $i')).out, '3\n');
+  assert.equal((await sh('a=7 b=3; echo $(( (a + b) * 2 - a % b )) $((a / b)) $(( -$a ))')).out, '19 2 -7\n');
+  assert.equal((await sh('n=$((x+5)); echo $n')).out, '5\n', 'an unset variable counts as 0');
+  assert.deepEqual(await sh('echo a; z=$((1/0)); echo b'), { status: 2, out: 'a\n', files: new Map() });
+  assert.throws(() => parseScript('echo $((1 ^ 2))'), ShellSyntaxError);
+});
