@@ -6,7 +6,7 @@
 // sorts them (by their text), so a CRD refused here reads as kube-apiserver refuses it.
 
 import { fieldErrorMessage, type FieldError } from '../../api/status.ts';
-import { compileRe2 } from '../cel/regex.ts';
+import { compileRe2 } from '../re2-pattern.ts';
 import { additionalSchema, child, index, itemsSchema, key, type JSONSchemaProps } from './types.ts';
 
 type Level = 'root' | 'item' | 'field';

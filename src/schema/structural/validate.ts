@@ -7,7 +7,7 @@
 // "string"`); errors that are not about one field land on `<nil>`, as Kubernetes' do.
 
 import type { FieldError } from '../../api/status.ts';
-import { compileRe2 } from '../cel/regex.ts';
+import { compileRe2 } from '../re2-pattern.ts';
 import { effectiveFormat, stringMatchesFormat } from './formats.ts';
 import { goFloat } from './go-format.ts';
 import { additionalSchema, itemsSchema, isObject, type JSONSchemaProps } from './types.ts';
