@@ -4,11 +4,11 @@
 // afterwards, and reissued only when a certificate no longer fits (names, signer, expiry).
 
 import { X509Certificate as NodeCert } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../api/log.ts';
-import { writeFileAtomic } from '../pki/atomic-write.ts';
+import { readPair, savePair } from '../pki/pair-files.ts';
 import { DAY_MS, certProblem, createCa, issueCert, splitHostsAndIps } from '../pki/certs.ts';
 import type { CertAndKey, CertExpectations, CertRequest } from '../pki/certs.ts';
 
@@ -51,22 +51,6 @@ const RENEW_BEFORE_MS = 30 * DAY_MS;
 const builtinDnsNames = ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'];
 // 10.96.0.1 is the default ClusterIP of the `kubernetes` Service
 const builtinIps = ['127.0.0.1', '::1', '10.96.0.1'];
-
-async function readPair(dir: string, name: string): Promise<CertAndKey | undefined> {
-  try {
-    const [cert, key] = await Promise.all([readFile(join(dir, `${name}.crt`), 'utf8'), readFile(join(dir, `${name}.key`), 'utf8')]);
-    return { cert, key };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-}
-
-async function savePair(dir: string, name: string, pair: CertAndKey): Promise<void> {
-  // key first: a crash between the two leaves a mismatched pair, which the next start reissues
-  await writeFileAtomic(join(dir, `${name}.key`), pair.key, 0o600);
-  await writeFileAtomic(join(dir, `${name}.crt`), pair.cert, 0o644);
-}
 
 function caProblem(ca: CertAndKey): string | undefined {
   try {

@@ -10,7 +10,7 @@ import { StatusError } from '../../api/status.ts';
 import type { Logger } from '../../api/log.ts';
 import type { Catalog } from '../../schema/types.ts';
 import type { Registry } from '../../registry/registry.ts';
-import { writeFileAtomic } from '../../pki/atomic-write.ts';
+import { readPair, savePair } from '../../pki/pair-files.ts';
 import { DAY_MS, certProblem, createCa, issueCert, type CertAndKey } from '../../pki/certs.ts';
 import { extraHeaderPrefix, groupHeader, userHeader } from './identity.ts';
 
@@ -31,20 +31,6 @@ export interface FrontProxyPki {
   caCert: string;
   /** --proxy-client-cert-file / --proxy-client-key-file */
   client: CertAndKey;
-}
-
-async function readPair(dir: string, name: string): Promise<CertAndKey | undefined> {
-  try {
-    return { cert: await readFile(join(dir, `${name}.crt`), 'utf8'), key: await readFile(join(dir, `${name}.key`), 'utf8') };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-}
-
-async function savePair(dir: string, name: string, pair: CertAndKey): Promise<void> {
-  await writeFileAtomic(join(dir, `${name}.key`), pair.key, 0o600);
-  await writeFileAtomic(join(dir, `${name}.crt`), pair.cert, 0o644);
 }
 
 /**
