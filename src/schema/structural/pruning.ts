@@ -57,8 +57,13 @@ export function unknownFieldMessage(path: string): string {
 
 const join = (parent: string, k: string) => (parent ? `${parent}.${k}` : k);
 
-function prune(x: unknown, s: JSONSchemaProps | undefined, path: string, unknown: string[]): void {
-  if (s && s['x-kubernetes-preserve-unknown-fields'] === true) return skipPrune(x, s, path, unknown);
+/**
+ * `keep`: below x-kubernetes-preserve-unknown-fields, where fields the schema does not name stay,
+ * while those it names are still pruned inside
+ */
+function prune(x: unknown, s: JSONSchemaProps | undefined, path: string, unknown: string[], keep = false): void {
+  if (s && s['x-kubernetes-preserve-unknown-fields'] === true) keep = true;
+  if (!s && keep) return;
   if (isObject(x)) {
     if (!s) {
       for (const k of Object.keys(x)) { unknown.push(join(path, k)); delete x[k]; }
@@ -71,31 +76,14 @@ function prune(x: unknown, s: JSONSchemaProps | undefined, path: string, unknown
       const p = s.properties?.[k];
       if (p) prune(x[k], p, join(path, k), unknown);
       else if (s.additionalProperties !== undefined) prune(x[k], ap, join(path, k), unknown);
-      else {
+      else if (!keep) {
         if (!metaFields.has(k) || path !== '') unknown.push(join(path, k));
         delete x[k];
       }
     }
   } else if (Array.isArray(x)) {
     const items = s ? itemsSchema(s) : undefined;
-    x.forEach((v, i) => prune(v, items, `${path}[${i}]`, unknown));
-  }
-}
-
-// below x-kubernetes-preserve-unknown-fields, specified fields are still pruned inside
-function skipPrune(x: unknown, s: JSONSchemaProps | undefined, path: string, unknown: string[]): void {
-  if (!s) return;
-  if (isObject(x)) {
-    const embedded = s['x-kubernetes-embedded-resource'] === true;
-    const ap = additionalSchema(s);
-    for (const k of Object.keys(x)) {
-      if (embedded && metaFields.has(k)) continue;
-      const p = s.properties?.[k];
-      if (p) prune(x[k], p, join(path, k), unknown);
-      else if (s.additionalProperties !== undefined) prune(x[k], ap, join(path, k), unknown);
-    }
-  } else if (Array.isArray(x)) {
-    x.forEach((v, i) => skipPrune(v, itemsSchema(s), `${path}[${i}]`, unknown));
+    x.forEach((v, i) => prune(v, items, `${path}[${i}]`, unknown, keep));
   }
 }
 
