@@ -2,7 +2,7 @@
 // as apiextensions-apiserver's table convertor makes it: Name first, then each column's
 // JSONPath (client-go's syntax, missing keys allowed) read from the object, its first result
 // turned into a cell of the column's type. A value that is absent, of another type, or that the
-// path errs on is a null cell (kubectl prints `<none>`); a date column holds the age kubectl
+// path errs on is a null cell (which kubectl leaves blank); a date column holds the age kubectl
 // shows. Without columns the CRD serves one: Age, from metadata.creationTimestamp.
 
 import type { KubeObject } from '../api/object.ts';
