@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encode as cborEncode, decode as cborDecode } from 'cbor-x';
 import { testApi, type TestApi } from '../../support/fake-request.ts';
+import { until as waitFor } from '../../../e2e/support/until.ts';
 import { startCrdController } from '../../../../src/apiserver/crd/controller.ts';
 import type { ExtensibleCatalog } from '../../../../src/schema/extensible-catalog.ts';
 import { silentLogger } from '../../../../src/api/log.ts';
@@ -18,15 +19,8 @@ const base = '/apis/example.com/v1/namespaces/default/widgets';
 const table = 'application/json;as=Table;g=meta.k8s.io;v=v1';
 const pb = 'application/vnd.kubernetes.protobuf';
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise(r => setTimeout(r, 20));
-  }
-}
+// polled often: in process, a CRD is served within milliseconds
+const until = <T>(what: string, fn: () => Promise<T | undefined | false>) => waitFor(what, fn, 5000, 20);
 
 const spec = (extra: Record<string, unknown> = {}) => ({ type: 'object', properties: { color: { type: 'string' }, size: { type: 'integer' }, ...extra } });
 const widgetCrd = (specSchema = spec()) => ({
