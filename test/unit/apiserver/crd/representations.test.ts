@@ -13,6 +13,7 @@ import type { ExtensibleCatalog } from '../../../../src/schema/extensible-catalo
 import { silentLogger } from '../../../../src/api/log.ts';
 import { apiServerFeatureGates, featureGates } from '../../../../src/api/feature-gates.ts';
 import { decodeProtobufObject, encodeProtobufObject } from '../../../../src/codec/protobuf/envelope.ts';
+import { decodeProtobufWatchEvent } from '../../../../src/codec/protobuf/watch.ts';
 
 const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const base = '/apis/example.com/v1/namespaces/default/widgets';
@@ -167,6 +168,21 @@ test('protobuf is not offered for custom resources: 406, fallback to JSON, 415 f
   const decoded = decodeProtobufObject(meta.body).object as { kind: string; metadata: { name: string } };
   assert.deepEqual([decoded.kind, decoded.metadata.name], ['PartialObjectMetadata', 'a']);
   assert.equal((await api.request('GET', `${base}/a`, { headers: { accept: `${pb};as=Table;g=meta.k8s.io;v=v1` } })).status, 406);
+
+  // a metadata-only watch in protobuf, as metadata informers ask: its bookmarks are metadata too
+  const ac = new AbortController();
+  const watching = api.request('GET', `${base}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`,
+    { headers: { accept: `${pb};as=PartialObjectMetadata;g=meta.k8s.io;v=v1;stream=watch` }, signal: ac.signal });
+  await new Promise(r => setTimeout(r, 150));
+  ac.abort();
+  const frames = (await watching).body;
+  const events: string[] = [];
+  for (let at = 0; at < frames.length;) {
+    const ev = decodeProtobufWatchEvent(frames.subarray(at));
+    events.push(`${ev.type} ${ev.object.kind} ${(ev.object.metadata as { name?: string }).name ?? ''}`);
+    at += ev.length;
+  }
+  assert.deepEqual(events, ['ADDED PartialObjectMetadata a', 'BOOKMARK PartialObjectMetadata ']);
 });
 
 test('CBOR for custom resources when the gate is on; Tables stay JSON or YAML', async t => {
