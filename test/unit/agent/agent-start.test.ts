@@ -51,11 +51,11 @@ test('featureGates: SystemdWatchdog off starts no watchdog; NodeDeclaredFeatures
     assert.equal(lines.some(l => l.msg === 'systemd watchdog enabled'), on, `SystemdWatchdog=${on}`);
     assert.equal(lines.find(l => l.msg === 'feature gates')?.SystemdWatchdog, on, 'the effective gates are logged');
   }
-  assert.deepEqual(declaredFeatures(featureGates({})), ['ContainerCheckpoint', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
-  assert.deepEqual(declaredFeatures(featureGates({ SystemdWatchdog: false, ContainerCheckpoint: false })), ['NodeDeclaredFeatures']);
+  assert.deepEqual(declaredFeatures(featureGates({})), ['ContainerCheckpoint', 'KubeletPodResourcesGet', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
+  assert.deepEqual(declaredFeatures(featureGates({ SystemdWatchdog: false, ContainerCheckpoint: false, KubeletPodResourcesGet: false })), ['NodeDeclaredFeatures']);
   assert.deepEqual(declaredFeatures(featureGates({ NodeDeclaredFeatures: false })), []);
   // AllBeta turns on every beta gate orch implements, never one it lacks
-  assert.deepEqual(declaredFeatures(featureGates({ AllBeta: true })), ['ContainerCheckpoint', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
+  assert.deepEqual(declaredFeatures(featureGates({ AllBeta: true })), ['ContainerCheckpoint', 'KubeletPodResourcesGet', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
   assert.equal(featureGates({ AllBeta: true }).enabled('KubeletEnsureSecretPulledImages'), false);
 });
 
