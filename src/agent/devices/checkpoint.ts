@@ -64,7 +64,9 @@ export function encodeCheckpoint(d: CheckpointData): string {
 
 /** the kubelet's words; the two checksums ride along for the log */
 export class CorruptCheckpointError extends Error {
-  constructor(readonly actual: number, readonly expected: unknown) { super('checkpoint is corrupted'); }
+  readonly actual: number;
+  readonly expected: unknown;
+  constructor(actual: number, expected: unknown) { super('checkpoint is corrupted'); this.actual = actual; this.expected = expected; }
 }
 
 export function decodeCheckpoint(text: string): CheckpointData {
