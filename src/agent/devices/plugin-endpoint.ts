@@ -2,6 +2,7 @@
 // (each response the whole device list), and the calls made when a container gets devices. The
 // stream ending — the plugin stopped, its socket went away — is the plugin going away.
 
+import { stat } from 'node:fs/promises';
 import { credentials, Metadata, type Client, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
 import { devicePluginService, type ContainerAllocateResponse, type Device, type DevicePluginOptions } from './protos.ts';
 
@@ -23,6 +24,8 @@ const callMs = 30_000;
 
 /** dials the plugin (10 s, as the kubelet waits) and asks its options */
 export async function connectPlugin(resource: string, socket: string): Promise<PluginEndpoint> {
+  // no socket at all fails now, not after the dial's whole wait
+  await stat(socket).catch((err: Error) => { throw new Error(`failed to dial device plugin: ${err.message}`); });
   const Ctor = devicePluginService();
   // the kubelet dials with authority "localhost"; grpc-js would put the socket path there
   const client = new Ctor(`unix:${socket}`, credentials.createInsecure(), { 'grpc.default_authority': 'localhost' }) as Client & Record<string, Call>;
