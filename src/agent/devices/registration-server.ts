@@ -3,10 +3,10 @@
 // the agent checks the version and the name, connects back, and answers only once it is
 // connected, so a plugin whose socket cannot be reached hears why. Errors are the kubelet's.
 
-import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Server, ServerCredentials, status as grpcStatus, type sendUnaryData, type ServerUnaryCall } from '@grpc/grpc-js';
+import { status as grpcStatus, type sendUnaryData, type ServerUnaryCall } from '@grpc/grpc-js';
 import type { Logger } from '../../api/log.ts';
+import { serveLocalGrpc, type LocalGrpcServer } from '../local-grpc.ts';
 import type { PluginHandler } from '../plugins/plugin-watcher.ts';
 import type { DeviceManager } from './manager.ts';
 import { isExtendedResourceName } from './pod-devices.ts';
@@ -23,14 +23,8 @@ export function registrationProblem(r: { version: string; resourceName: string }
   return undefined;
 }
 
-export interface RegistrationServer { socket: string; stop(): Promise<void> }
-
-export async function startRegistrationServer(o: { dir: string; manager: DeviceManager; log: Logger }): Promise<RegistrationServer> {
-  const socket = join(o.dir, registrationSocketName);
-  await mkdir(o.dir, { recursive: true, mode: 0o750 });
-  await rm(socket, { force: true });
-  const server = new Server();
-  server.addService(registrationService().service, {
+export async function startRegistrationServer(o: { dir: string; manager: DeviceManager; log: Logger }): Promise<LocalGrpcServer> {
+  const served = await serveLocalGrpc(join(o.dir, registrationSocketName), server => server.addService(registrationService().service, {
     Register(call: ServerUnaryCall<RegisterRequest, unknown>, done: sendUnaryData<unknown>) {
       const r = call.request;
       o.log.info('Got registration request from device plugin with resource', { resourceName: r.resourceName });
@@ -46,16 +40,9 @@ export async function startRegistrationServer(o: { dir: string; manager: DeviceM
         done({ code: grpcStatus.UNKNOWN, details: err.message });
       });
     },
-  });
-  await new Promise<void>((resolve, reject) => server.bindAsync(`unix:${socket}`, ServerCredentials.createInsecure(), err => (err ? reject(err) : resolve())));
-  o.log.info('Serving device plugin registration server', { socket });
-  return {
-    socket,
-    async stop() {
-      server.forceShutdown();
-      await rm(socket, { force: true });
-    },
-  };
+  }));
+  o.log.info('Serving device plugin registration server', { socket: served.socket });
+  return served;
 }
 
 /** device plugins found by the plugin watcher (type DevicePlugin): the name is the resource */

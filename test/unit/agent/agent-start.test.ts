@@ -79,8 +79,9 @@ test('featureGates that cannot be honoured stop the start in the kubelet\'s word
 
 test('every gate the agent knows is honoured or refused: none is accepted and ignored', () => {
   // the gates whose value is checked in the tests above; a gate added to the table needs one
-  // (PodInfoAPI: test/e2e/pod-info-sim.test.ts, the socket offered or not)
-  const behaviourTested = new Set(['SystemdWatchdog', 'NodeDeclaredFeatures', 'PodInfoAPI', 'ContainerCheckpoint']);
+  // (PodInfoAPI: test/e2e/pod-info-sim.test.ts, the socket offered or not; KubeletPodResourcesGet:
+  // test/unit/agent/podresources/server.test.ts, Get answering or disabled)
+  const behaviourTested = new Set(['SystemdWatchdog', 'NodeDeclaredFeatures', 'PodInfoAPI', 'ContainerCheckpoint', 'KubeletPodResourcesGet']);
   for (const [name, g] of Object.entries(agentFeatureGates)) {
     const flipped = !g.default;
     if (g.lockToDefault || (flipped && !g.implemented)) {
