@@ -3,7 +3,8 @@
 // devices show in the Node's capacity and allocatable as the API serves them, and follow a health
 // change; a pod asking for a device starts with the plugin's variable in its environment; a pod
 // asking for more than is free fails admission in the kubelet's words; the pod resources socket
-// lists what the first pod holds; the pod deleted, its device goes to the next pod.
+// lists what the first pod holds; the pod deleted, its device goes to the next pod. Then once on
+// containerd: the variable the plugin's Allocate gives is in a real container's environment.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,6 +27,9 @@ import { startFakePlugin, type FakePlugin } from '../unit/agent/devices/fake-plu
 import { startOrch } from './support/orch-process.ts';
 import { rawClient } from './support/raw-client.ts';
 import { until } from './support/until.ts';
+import { containerdSkipReason, startContainerd } from '../support/containerd.ts';
+import { busyboxSkipReason, importBusyboxImage } from '../support/oci-image.ts';
+import { requires } from '../support/requires.ts';
 
 const image = 'registry.local/app:1.0';
 const R = 'example.com/dev';
@@ -108,4 +112,42 @@ test('device plugin → node capacity/allocatable → pod admitted with its envi
   await until('reuse Running', async () => { const p = await get('/api/v1/namespaces/default/pods/reuse'); if (p.status?.phase === 'Failed') throw new Error(JSON.stringify(p.status)); return p.status?.phase === 'Running'; }, 10_000);
   assert.deepEqual(plugin.allocations, [['d1'], ['d1']]);
   assert.deepEqual(await held(), [again]);
+});
+
+test('on containerd: the variable a device plugin\'s Allocate gives is in a real container\'s environment', requires(containerdSkipReason() ?? busyboxSkipReason()), async t => {
+  const teardown: Array<() => Promise<unknown>> = [];
+  t.after(async () => { for (const fn of teardown.reverse()) await fn().catch(() => undefined); });
+  const busybox = 'docker.io/library/busybox:1.36';
+  const runtime = await startContainerd();
+  teardown.push(() => runtime.stop());
+  await importBusyboxImage(runtime, [busybox, 'registry.k8s.io/pause:3.9'], ['sleep', '2147483647']);
+  const orch = await startOrch();
+  teardown.push(async () => { await orch.stop(); await orch.cleanup(); });
+  const dir = await mkdtemp(join(tmpdir(), 'devices-ctrd-'));
+  teardown.push(async () => { await unmountAllUnder(dir); await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); });
+  const cri = await connectCri(runtime.endpoint, { timeoutMs: 60_000 });
+  teardown.push(async () => cri.close());
+  const kc = await loadKubeconfig(orch.kubeconfig);
+  const apiClient = createClient(kc, { userAgent: 'orch-agent/devices-ctrd' });
+  teardown.push(async () => apiClient.close());
+  const rootDir = join(dir, 'root');
+  const podLogsDir = join(rootDir, 'logs');
+  const name = `devices-ctrd-${process.pid}`;
+  const agent = await startAgent({
+    settings: { address: '127.0.0.1', port: 0, nodeStatusUpdateFrequency: '10s', nodeStatusReportFrequency: '5m', nodeLeaseDurationSeconds: 40, maxPods: 110, failSwapOn: false, staticPodPath: join(rootDir, 'manifests'), podLogsDir },
+    client: apiClient, clusterCA: kc.ca?.toString('utf8'), hostnameOverride: name, nodeIPs: ['127.0.0.1'],
+    rootDir, certDir: join(rootDir, 'pki'), runtime: criRuntimeProbe(async () => cri), cri, log: createLogger('error'),
+  });
+  teardown.push(() => agent.stop());
+  const plugin = await startFakePlugin(join(devicePluginsDir(rootDir), 'gpu.sock'), { devices: [{ ID: 'gpu0', health: 'Healthy' }] });
+  teardown.push(async () => plugin.stop());
+  await plugin.register(join(devicePluginsDir(rootDir), 'agent.sock'), 'example.com/gpu');
+  const api = rawClient(orch.kubeconfig);
+  const body = { metadata: { name: 'gpu-env' }, spec: { nodeName: name, restartPolicy: 'Never', containers: [{ name: 'app', image: busybox, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', 'echo "DEVICES=$DEVICES"'], resources: { limits: { 'example.com/gpu': '1' } } }] } };
+  const r = await api.request('POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  assert.equal(r.status, 201, r.body);
+  const uid = r.json().metadata.uid as string;
+  await until('gpu-env Succeeded', async () => { const p = (await api.request('GET', '/api/v1/namespaces/default/pods/gpu-env')).json(); if (p.status?.phase === 'Failed') throw new Error(JSON.stringify(p.status)); return p.status?.phase === 'Succeeded'; }, 30_000);
+  const log = await readFile(join(podLogsDir, `default_gpu-env_${uid}`, 'app', '0.log'), 'utf8');
+  assert.match(log, / stdout F DEVICES=gpu0$/m);
 });
