@@ -205,6 +205,14 @@ export async function startDeviceManager(o: DeviceManagerOptions): Promise<Devic
       return run;
     },
     async runOptions(pod, c) {
+      // a container asking for devices it does not hold (its pod was admitted before a restart
+      // that lost the checkpoint): allocated now, as the kubelet allocates again
+      const missing = Object.keys(c.resources?.limits ?? {}).some(r => resources.has(r) && !pods.get(pod.metadata.uid)?.get(c.name)?.has(r));
+      if (missing && o.activePods()?.has(pod.metadata.uid)) {
+        const run = admitting.then(() => allocatePod(pod));
+        admitting = run.catch(() => undefined);
+        await run;
+      }
       const byResource = pods.get(pod.metadata.uid)?.get(c.name);
       for (const [r, h] of byResource ?? []) {
         const ep = resources.get(r)?.endpoint;

@@ -121,7 +121,8 @@ test('init containers hand their devices on; a plugin asking PreStartContainer h
   const root = await mkdtemp(join(tmpdir(), 'devices-init-'));
   const clock = fakeClock();
   const p = pod('p', [['main', 1], ['side', 0]], [['init', 1]]);
-  const devices = await startDevices({ rootDir: root, activePods: () => [p], onChange: () => undefined, podResourcesGet: true, clock, log: createLogger('error') });
+  const active = [p];
+  const devices = await startDevices({ rootDir: root, activePods: () => active, onChange: () => undefined, podResourcesGet: true, clock, log: createLogger('error') });
   const dir = devicePluginsDir(root);
   const plugin = await startFakePlugin(join(dir, 'x.sock'), { devices: [dev('d1'), dev('d2')], preStartRequired: true, respond: ids => ({ devices: ids.map(id => ({ containerPath: `/dev/${id}`, hostPath: `/dev/null`, permissions: 'rw' })), annotations: { 'example.com/ids': ids.join(',') } }) });
   t.after(async () => { plugin.stop(); await devices.stop(); await rm(root, { recursive: true, force: true }); });
@@ -137,4 +138,10 @@ test('init containers hand their devices on; a plugin asking PreStartContainer h
   assert.deepEqual(opts?.devices, [{ containerPath: `/dev/${mainIds[0]}`, hostPath: '/dev/null', permissions: 'rw' }]);
   assert.deepEqual(opts?.annotations, { 'example.com/ids': mainIds[0] });
   assert.equal(await devices.manager.runOptions(p, p.spec.containers[1]!), undefined);
+  // a pod that runs without having been admitted here (its allocation lost): its devices are allocated when a container starts
+  const q = pod('q', [['main', 1]]);
+  active.push(q);
+  const qOpts = await devices.manager.runOptions(q, q.spec.containers[0]!);
+  assert.equal(qOpts?.devices.length, 1);
+  assert.equal(plugin.allocations.length, 3);
 });
