@@ -39,6 +39,8 @@ export async function startPluginWatcher(o: { rootDir: string; handlers: Record<
       client[m]!.call(client, req, new Metadata(), { deadline: Date.now() + timeoutMs }, (err, res) => (err ? reject(err) : resolve(res as T))));
     const notify = (ok: boolean, error: string) => unary('NotifyRegistrationStatus', { pluginRegistered: ok, error }).catch(err => o.log.warn('RegisterPlugin error -- failed to send registration status', { socket, err: String(err) }));
     try {
+      // a socket may appear a moment before its server listens
+      await new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + timeoutMs, err => (err ? reject(err) : resolve())));
       const info = await unary<PluginInfo>('GetInfo', {});
       const handler = o.handlers[info.type];
       if (!handler) {

@@ -38,8 +38,9 @@ test('plugins_registry: a device plugin\'s socket registers it (GetInfo, then No
   await until(() => badName.notified.length > 0, 'the badly named plugin\'s status');
   assert.deepEqual(badName.notified, [{ pluginRegistered: false, error: 'RegisterPlugin error -- plugin validation failed with err: invalid name of device plugin socket: the ResourceName "gpu" is invalid' }]);
 
-  // the socket goes: the devices are unhealthy at once (gone for good after the grace)
-  good.stop();
+  // the socket goes (the plugin still serving on its open connection): the devices are unhealthy
+  // at once, and gone for good after the grace
+  await rm(good.socket);
   await until(() => devices.manager.capacity().allocatable[R] === '0', 'the deregistration');
   assert.deepEqual(devices.manager.capacity(), { capacity: { [R]: '2' }, allocatable: { [R]: '0' } });
 });
