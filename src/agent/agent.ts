@@ -50,6 +50,9 @@ import { startLocalPathCleanup } from './volumes/local-path-cleanup.ts';
 import { resourceMetricsRoute, summaryRoute } from './stats/stats-routes.ts';
 import { podsRoute } from './server/pods-route.ts';
 import { parseResolvConf, type ResolvConf } from '../dns/resolv-conf.ts';
+import { startShutdownManager, type ShutdownManager } from './shutdown/manager.ts';
+import { defaultLogindDropInDir, defaultSystemBusAddress } from './shutdown/logind.ts';
+import { nodeShuttingDown, shutdownPeriods, type ShutdownSettings } from './shutdown/plan.ts';
 
 /** the host's resolver settings for pods, from the resolvConf setting's file (none when the setting is empty or the file unreadable) */
 async function hostResolvConf(path: string): Promise<ResolvConf | undefined> {
@@ -59,7 +62,7 @@ async function hostResolvConf(path: string): Promise<ResolvConf | undefined> {
 }
 
 /** the configuration fields the agent reads (KubeletConfiguration names) */
-export interface AgentSettings {
+export interface AgentSettings extends ShutdownSettings {
   address: string;
   port: number;
   healthzBindAddress?: string;
@@ -140,6 +143,10 @@ export interface AgentOptions {
   diskStats?: DiskStats;
   /** the environment the service manager gave (NOTIFY_SOCKET, WATCHDOG_USEC) */
   env?: NodeJS.ProcessEnv;
+  /** the system D-Bus where logind is (default DBUS_SYSTEM_BUS_ADDRESS, else the standard socket) */
+  systemBusAddress?: string;
+  /** where the logind.conf.d drop-in raising InhibitDelayMaxSec goes (default /etc/systemd/logind.conf.d) */
+  logindDropInDir?: string;
 }
 
 export interface Agent {
@@ -153,6 +160,8 @@ export interface Agent {
   servingCertificate?: Promise<void>;
   reporter?: StatusReporter;
   pods?: PodManager;
+  /** the graceful node shutdown manager, when a grace period is configured */
+  shutdown?: ShutdownManager;
   stop(): Promise<void>;
 }
 
@@ -196,6 +205,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   let pods: PodManager | undefined;
   let gc: NodeGc | undefined;
   let podInfo: PodInfoServer | undefined;
+  let shutdown: ShutdownManager | undefined;
   // a runtime relist that stalls makes the node unhealthy and not ready
   health.add('pleg', () => pods?.pleg.unhealthy());
 
@@ -255,6 +265,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       const [usage, runtime] = await Promise.all([readMachineUsage(files, opts.rootDir, opts.diskStats), opts.runtime.state()]);
       const plegProblem = pods?.pleg.unhealthy();
       if (plegProblem) runtime.notReadyReasons.push(plegProblem);
+      if (shutdown?.shuttingDown()) runtime.notReadyReasons.push(nodeShuttingDown);
       const resources = nodeResources(facts, usage.nodefsCapacityBytes, s.maxPods, s);
       allocatable = resources.allocatable;
       const networkReady = (opts.nodeIPs?.length ?? 0) > 0 || hostAddresses().length > 0;
@@ -309,7 +320,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       resyncMs: parseDuration(s.syncFrequency ?? '1m'),
       maxContainerRestartPeriodMs: s.crashLoopBackOff?.maxContainerRestartPeriod ? parseDuration(s.crashLoopBackOff.maxContainerRestartPeriod) : undefined,
       // pressure refuses first, in the kubelet's admission order
-      admit: pod => { const refused = eviction.admit(pod); return refused ? { admit: false as const, ...refused } : policy.admit(pod); },
+      admit: pod => { const refused = eviction.admit(pod) ?? shutdown?.admit(pod); return refused ? { admit: false as const, ...refused } : policy.admit(pod); },
       // before the first report (or with no API to report to), CPU and memory, which need no disk figures
       nodeAllocatable: () => allocatable ?? (({ cpu, memory }) => ({ cpu, memory }))(nodeResources(facts, 0, s.maxPods, s).allocatable),
       resourceCheckpoints: gates.enabled('InPlacePodVerticalScaling'),
@@ -321,6 +332,19 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       log,
     });
     const manager = pods;
+    // graceful node shutdown: on with its gate and a grace period, through logind on the system bus
+    const periods = gates.enabled('GracefulNodeShutdown') ? shutdownPeriods(s, gates.enabled('GracefulNodeShutdownBasedOnPodPriority')) : [];
+    if (periods.length) {
+      const env = opts.env ?? process.env;
+      shutdown = startShutdownManager({
+        periods, rootDir: opts.rootDir, clock, log,
+        logind: { address: opts.systemBusAddress ?? (env.DBUS_SYSTEM_BUS_ADDRESS || defaultSystemBusAddress), dropInDir: opts.logindDropInDir ?? defaultLogindDropInDir },
+        pods: () => manager.workers.pods().filter(p => !['Succeeded', 'Failed'].includes((manager.statusOf(p.metadata.uid)?.phase ?? p.status?.phase) as string)),
+        fail: (pod, grace, why) => manager.fail(pod, grace, why),
+        syncNodeStatus: () => void reporter?.syncNow().catch(err => log.warn('node status update failed', { err: String(err) })),
+        nodeEvent: (reason, message) => nodeEvents?.record({ apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, uid: nodeName } }, 'Normal', reason, message),
+      });
+    }
     gc = startNodeGc({
       cri: opts.cri, reader: manager.reader, known: uid => manager.workers.has(uid), disk: opts.diskStats ?? realDiskStats,
       imageGCHighThresholdPercent: s.imageGCHighThresholdPercent ?? 85,
@@ -365,6 +389,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     servingCertificate: servingCsr?.ready,
     reporter,
     pods,
+    shutdown,
     async stop() {
       stopping = true;
       housekeeping.cancel();
@@ -373,6 +398,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       watchdog?.stop();
       servingCsr?.stop();
       await podInfo?.stop();
+      await shutdown?.stop();
       await pods?.stop();
       reporter?.stop();
       lease?.stop();
