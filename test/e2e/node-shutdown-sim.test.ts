@@ -133,4 +133,11 @@ test('graceful node shutdown: lock, not ready, pods by priority within their per
   await bus.prepareForShutdown(false);
   await until('the lock taken again', async () => (await bus.inhibitors()).length === 1, 10_000, 100);
   await until('the node Ready again', async () => (await api.get(`/api/v1/nodes/${node}`)).status?.conditions?.find((c: any) => c.type === 'Ready')?.status === 'True', 10_000, 100);
+
+  // the node's events say both; the pods get none of their own for it (the kubelet records none)
+  const nodeEvents = async () => (await api.list('/api/v1/namespaces/default/events')).items.filter((e: any) => e.involvedObject?.kind === 'Node' && e.reason === 'NodeShutdown').map((e: any) => `${e.type} ${e.message}`).sort();
+  await until('the NodeShutdown events', async () => (await nodeEvents()).length === 2, 10_000, 100);
+  assert.deepEqual(await nodeEvents(), ['Normal Shutdown manager detected shutdown cancellation', 'Normal Shutdown manager detected shutdown event']);
+  const podEvents = [...(await api.list('/api/v1/namespaces/default/events')).items, ...(await api.list('/api/v1/namespaces/kube-system/events')).items];
+  assert.deepEqual(podEvents.filter((e: any) => e.reason === 'Terminated'), []);
 });

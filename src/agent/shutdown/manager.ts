@@ -23,7 +23,7 @@ export interface ShutdownManagerOptions {
   /** the pods still running (not finished) */
   pods(): Pod[];
   /** ends a pod Failed with the reason, message and condition; resolves once it has stopped */
-  fail(pod: Pod, gracePeriodSeconds: number, why: { reason: string; message: string; condition?: PodCondition }): Promise<void>;
+  fail(pod: Pod, gracePeriodSeconds: number, why: { reason: string; message: string; condition?: PodCondition; noEvent?: boolean }): Promise<void>;
   /** the node's status reported now (the Ready condition follows shuttingDown()) */
   syncNodeStatus(): void;
   nodeEvent?(reason: string, message: string): void;
@@ -72,7 +72,7 @@ export function startShutdownManager(o: ShutdownManagerOptions): ShutdownManager
       const ended = Promise.all(group.pods.map(async pod => {
         const grace = podShutdownGracePeriod(pod, group);
         log.info('shutdown manager killing pod with gracePeriod', { pod: `${pod.metadata.namespace}/${pod.metadata.name}`, gracePeriod: grace });
-        await o.fail(pod, grace, shutdownFailure(o.clock.now())).catch(err => log.warn('shutdown manager failed killing pod', { pod: `${pod.metadata.namespace}/${pod.metadata.name}`, err: String(err) }));
+        await o.fail(pod, grace, { ...shutdownFailure(o.clock.now()), noEvent: true }).catch(err => log.warn('shutdown manager failed killing pod', { pod: `${pod.metadata.namespace}/${pod.metadata.name}`, err: String(err) }));
       }));
       let timer = { cancel() {} };
       const timedOut = new Promise<boolean>(resolve => { timer = o.clock.after(group.shutdownGracePeriodSeconds * 1000, () => resolve(true)); });

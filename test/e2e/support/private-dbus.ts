@@ -2,7 +2,7 @@
 // configuration of its own (anyone may own and call anything), the logind stand-in
 // (logind-stand-in.py) serving on it, and a dbus-next client for the test to drive it.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -20,6 +20,7 @@ export function privateBusMissing(): string | false {
   if (!existsSync(dbusDaemon)) return `${dbusDaemon} not installed (Debian package dbus)`;
   if (!existsSync(systemdInhibit)) return `${systemdInhibit} not installed (Debian package systemd)`;
   if (!existsSync(python)) return `${python} not installed`;
+  if (spawnSync(python, ['-c', 'import dbus, dbus.mainloop.glib, gi'], { stdio: 'ignore' }).status !== 0) return 'dbus-python with GLib (Debian packages python3-dbus, python3-gi) not installed';
   return false;
 }
 
