@@ -1,10 +1,11 @@
 // Graceful node shutdown against a private dbus-daemon and a logind stand-in: an API server
 // process and an in-process agent on the simulated runtime, shutdownGracePeriod 5s with 3s for
-// critical pods. The agent raises logind's too short InhibitDelayMaxUSec through its drop-in,
+// critical pods. The agent raises logind's too short InhibitDelayMaxUSec through its drop-in and
 // holds a delay lock; PrepareForShutdown(true) turns the node not ready, ends the regular pod at
-// its range's 2 s and the critical pod after it (at its own 2 s, within its range's 3 s), refuses a new pod, writes the state file
-// and releases the lock after the pods; PrepareForShutdown(false) takes the lock again and the
-// node is ready again.
+// its range's 2 s and the critical pod after it (at its own 2 s, within its range's 3 s),
+// refuses a new pod, writes the state file and releases the lock after the pods;
+// PrepareForShutdown(false) takes the lock again and the node is ready again; a restarted bus
+// gets a new lock.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -133,6 +134,10 @@ test('graceful node shutdown: lock, not ready, pods by priority within their per
   await bus.prepareForShutdown(false);
   await until('the lock taken again', async () => (await bus.inhibitors()).length === 1, 10_000, 100);
   await until('the node Ready again', async () => (await api.get(`/api/v1/nodes/${node}`)).status?.conditions?.find((c: any) => c.type === 'Ready')?.status === 'True', 10_000, 100);
+
+  // a restarted system bus: the agent connects again within a second or so and holds a new lock
+  await bus.restart();
+  await until('the lock taken on the restarted bus', async () => (await bus.inhibitors()).length === 1, 10_000, 100);
 
   // the node's events say both; the pods get none of their own for it (the kubelet records none)
   const nodeEvents = async () => (await api.list('/api/v1/namespaces/default/events')).items.filter((e: any) => e.involvedObject?.kind === 'Node' && e.reason === 'NodeShutdown').map((e: any) => `${e.type} ${e.message}`).sort();

@@ -40,6 +40,8 @@ export interface Logind {
   inhibitShutdown(): Promise<InhibitLock>;
   /** PrepareForShutdown(true): shutting down; (false): a shutdown was cancelled */
   onPrepareForShutdown(listener: (active: boolean) => void): Promise<void>;
+  /** the connection to the bus ended (the bus restarted or went away) */
+  onClose(listener: () => void): void;
   close(): void;
 }
 
@@ -61,7 +63,15 @@ export async function connectLogind(o: LogindOptions): Promise<Logind> {
     bus.once('connect', resolve);
     bus.on('error', (err: Error) => { errors.push(err); reject(err); });
   });
-  const call = async (m: DBusNext.MessageLike) => (await bus.call(new Message(m)))?.body ?? [];
+  // a call on a connection that ended never answers: D-Bus's own default method timeout, 25 s
+  const call = async (m: DBusNext.MessageLike) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer from ${m.destination} to ${m.member} within 25s`)), 25_000); });
+    try { return (await Promise.race([bus.call(new Message(m)), timeout]))?.body ?? []; } finally { clearTimeout(timer); }
+  };
+  // dbus-next's bus does not pass on the end of its stream; its connection (not in its types) does
+  const connection = (bus as unknown as { _connection: NodeJS.EventEmitter })._connection;
+  let closing = false;
   const logind = (member: string, signature = '', body: unknown[] = []) => call({ ...login1, interface: managerInterface, member, signature, body });
 
   async function listed(pid: number): Promise<boolean> {
@@ -111,7 +121,14 @@ export async function connectLogind(o: LogindOptions): Promise<Logind> {
       });
       await call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'AddMatch', signature: 's', body: [`type='signal',interface='${managerInterface}',member='PrepareForShutdown',path='${login1.path}'`] });
     },
+    onClose(listener) {
+      let said = false;
+      const once = () => { if (!said && !closing) { said = true; listener(); } };
+      connection.once('end', once);
+      bus.on('error', once);
+    },
     close() {
+      closing = true;
       bus.disconnect();
     },
   };

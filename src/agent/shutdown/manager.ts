@@ -102,12 +102,33 @@ export function startShutdownManager(o: ShutdownManagerOptions): ShutdownManager
     processing = processing.then(() => (active ? onShutdown() : acquire().catch(err => log.error('taking the inhibitor lock again failed', { err: String(err) }))));
   }
 
-  async function start(): Promise<void> {
+  /**
+   * The connection lost after a good start: the lock went with it (the bus or logind
+   * restarted), so every second the manager connects, takes the lock and listens again, as the
+   * kubelet does.
+   */
+  function onLost(): void {
+    if (stopped) return;
+    log.warn('the system D-Bus connection to logind ended; reconnecting every second');
+    logind?.close();
+    logind = undefined;
+    void release().catch(() => undefined);
+    const retry = () => {
+      if (stopped) return;
+      reconnect = o.clock.after(1000, () => { reconnecting = start(true).then(ok => { if (ok) log.info('node shutdown manager watching for shutdown events again'); else retry(); }); });
+    };
+    retry();
+  }
+  let reconnect = { cancel() {} };
+  let reconnecting: Promise<void> = Promise.resolve();
+
+  /** true once the lock is held and the signal watched; `quiet` logs nothing on failure (a retry) */
+  async function start(quiet = false): Promise<boolean> {
     try {
       logind = await (o.connect ?? connectLogind)(o.logind);
     } catch (err) {
-      log.warn('no system D-Bus to reach logind: graceful node shutdown is off, node shutdown will be immediate', { address: o.logind.address, err: String((err as Error).message ?? err) });
-      return;
+      if (!quiet) log.warn('no system D-Bus to reach logind: graceful node shutdown is off, node shutdown will be immediate', { address: o.logind.address, err: String((err as Error).message ?? err) });
+      return false;
     }
     try {
       const requested = periodRequestedSeconds(o.periods);
@@ -120,17 +141,20 @@ export function startShutdownManager(o: ShutdownManagerOptions): ShutdownManager
       }
       await acquire();
       await logind.onPrepareForShutdown(onSignal);
-      log.info('node shutdown manager started', { periods: o.periods });
+      logind.onClose(onLost);
+      if (!quiet) log.info('node shutdown manager started', { periods: o.periods });
+      return true;
     } catch (err) {
       // logind missing (no such name on the bus) or refusing: said once, the agent runs on without
-      log.warn('node shutdown manager could not start: graceful node shutdown is off, node shutdown will be immediate', { err: String((err as Error).message ?? err) });
+      if (!quiet) log.warn('node shutdown manager could not start: graceful node shutdown is off, node shutdown will be immediate', { err: String((err as Error).message ?? err) });
       await release().catch(() => undefined);
-      logind.close();
+      logind?.close();
       logind = undefined;
+      return false;
     }
   }
 
-  const started = start();
+  const started = start().then(() => undefined);
   return {
     shuttingDown: () => shuttingDown,
     admit: () => (shuttingDown ? { reason: nodeShutdownNotAdmittedReason, message: nodeShutdownNotAdmittedMessage } : undefined),
@@ -138,7 +162,9 @@ export function startShutdownManager(o: ShutdownManagerOptions): ShutdownManager
     idle: () => processing,
     async stop() {
       stopped = true;
+      reconnect.cancel();
       await started;
+      await reconnecting;
       await processing;
       await release().catch(() => undefined);
       logind?.close();

@@ -4,7 +4,7 @@
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -33,6 +33,8 @@ export interface LogindStandIn {
   inhibitDelayMaxUSec(): Promise<number>;
   /** when each delay lock was released, milliseconds since the epoch */
   released(): Promise<number[]>;
+  /** the bus and the stand-in stopped and started again on the same socket (a restarted system bus) */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -61,15 +63,25 @@ export async function startLogindStandIn(dir: string, delayUSec: number, dropInD
   </policy>
 </busconfig>
 `);
-  const daemon = spawn(dbusDaemon, [`--config-file=${config}`, '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await started(daemon, 'dbus-daemon', out => out.includes('\n'));
   const address = `unix:path=${socket}`;
-  const standIn = spawn(python, [standInScript, address, String(delayUSec), dropInDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await started(standIn, 'the logind stand-in', out => out.includes('ready'));
-
   const { sessionBus, Message } = createRequire(import.meta.url)('dbus-next') as typeof DBusNext;
-  const bus = sessionBus({ busAddress: address });
-  bus.on('error', () => undefined);
+  let daemon: ChildProcess, standIn: ChildProcess, bus: DBusNext.MessageBus;
+  const up = async () => {
+    await rm(socket, { force: true });
+    daemon = spawn(dbusDaemon, [`--config-file=${config}`, '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await started(daemon, 'dbus-daemon', out => out.includes('\n'));
+    standIn = spawn(python, [standInScript, address, String(delayUSec), dropInDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await started(standIn, 'the logind stand-in', out => out.includes('ready'));
+    bus = sessionBus({ busAddress: address });
+    bus.on('error', () => undefined);
+  };
+  const down = async () => {
+    bus.disconnect();
+    for (const p of [standIn, daemon]) {
+      if (p.exitCode === null && p.signalCode === null) { p.kill('SIGTERM'); await once(p, 'exit'); }
+    }
+  };
+  await up();
   const login1 = { destination: 'org.freedesktop.login1', path: '/org/freedesktop/login1' };
   const call = async (m: DBusNext.MessageLike) => (await bus.call(new Message(m)))?.body ?? [];
   return {
@@ -78,11 +90,7 @@ export async function startLogindStandIn(dir: string, delayUSec: number, dropInD
     inhibitors: async () => (await call({ ...login1, interface: 'org.freedesktop.login1.Manager', member: 'ListInhibitors' }))[0],
     inhibitDelayMaxUSec: async () => Number((await call({ ...login1, interface: 'org.freedesktop.DBus.Properties', member: 'Get', signature: 'ss', body: ['org.freedesktop.login1.Manager', 'InhibitDelayMaxUSec'] }))[0].value),
     released: async () => ((await call({ ...login1, interface: 'org.orch.test.LogindStandIn', member: 'Released' }))[0] as number[]).map(s => s * 1000),
-    async stop() {
-      bus.disconnect();
-      for (const p of [standIn, daemon]) {
-        if (p.exitCode === null && p.signalCode === null) { p.kill('SIGTERM'); await once(p, 'exit'); }
-      }
-    },
+    async restart() { await down(); await up(); },
+    stop: down,
   };
 }

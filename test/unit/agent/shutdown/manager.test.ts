@@ -24,14 +24,16 @@ function fakeLogind(delayMs: number, raiseTo?: number) {
   const events: string[] = [];
   let held = 0;
   let signal: ((active: boolean) => void) | undefined;
+  let lost: (() => void) | undefined;
   const logind: Logind = {
     inhibitDelayMaxMs: async () => delayMs,
     raiseInhibitDelay: async s => { events.push(`raise ${s}`); if (raiseTo !== undefined) delayMs = raiseTo; },
     inhibitShutdown: async () => { held++; events.push('lock'); return { release: async () => { held--; events.push('release'); } }; },
     onPrepareForShutdown: async l => { signal = l; },
+    onClose: l => { lost = l; },
     close: () => { events.push('close'); },
   };
-  return { logind, events, held: () => held, emit: (active: boolean) => signal!(active) };
+  return { logind, events, held: () => held, emit: (active: boolean) => signal!(active), lose: () => lost!() };
 }
 
 test('shutdown manager: delay raised, lock held; a shutdown ends pods range by range within the periods, writes the state file, releases the lock; a cancel takes it again', async t => {
@@ -117,4 +119,34 @@ test('shutdown manager: no system bus (a socket nobody listens on): said once, s
   assert.equal(m.shuttingDown(), false);
   await m.stop();
   await rm(dir, { recursive: true, force: true });
+});
+
+test('shutdown manager: a connection lost after the start is made again a second later, the lock with it', async () => {
+  const clock = fakeClock();
+  const fl = fakeLogind(60_000);
+  let connects = 0;
+  const { log, lines } = captureLog();
+  const m = startShutdownManager({
+    periods: shutdownPeriods({ shutdownGracePeriod: '30s' }), rootDir: '/nonexistent', logind: { address: 'x', dropInDir: 'y' },
+    // the second attempt finds no bus yet, the third does
+    connect: async () => { connects++; if (connects === 2) throw new Error('connect ENOENT'); return fl.logind; },
+    pods: () => [], fail: async () => {}, syncNodeStatus: () => {}, clock, log,
+  });
+  await m.started;
+  assert.deepEqual(fl.events, ['lock']);
+  fl.lose();
+  await clock.advance(0);
+  assert.equal(fl.held(), 0);
+  await clock.advance(1000);
+  assert.equal(connects, 2);
+  assert.equal(fl.held(), 0);
+  await clock.advance(1000);
+  for (let i = 0; i < 100 && fl.held() === 0; i++) await new Promise(r => setTimeout(r, 5));
+  assert.equal(connects, 3);
+  assert.equal(fl.held(), 1);
+  assert.deepEqual(lines.filter(l => l.level === 'warn').map(l => l.msg), ['the system D-Bus connection to logind ended; reconnecting every second']);
+  // the signal is watched on the new connection
+  fl.emit(true);
+  assert.equal(m.shuttingDown(), true);
+  await m.stop();
 });
