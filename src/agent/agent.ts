@@ -337,7 +337,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     if (periods.length) {
       const env = opts.env ?? process.env;
       shutdown = startShutdownManager({
-        periods, rootDir: opts.rootDir, clock, log,
+        periods, rootDir: opts.rootDir, stateFile: gates.enabled('GracefulNodeShutdownBasedOnPodPriority'), clock, log,
         logind: { address: opts.systemBusAddress ?? (env.DBUS_SYSTEM_BUS_ADDRESS || defaultSystemBusAddress), dropInDir: opts.logindDropInDir ?? defaultLogindDropInDir },
         pods: () => manager.workers.pods().filter(p => !['Succeeded', 'Failed'].includes((manager.statusOf(p.metadata.uid)?.phase ?? p.status?.phase) as string)),
         fail: (pod, grace, why) => manager.fail(pod, grace, why),

@@ -19,6 +19,8 @@ import { writeShutdownState } from './state-file.ts';
 export interface ShutdownManagerOptions {
   periods: PriorityGracePeriod[];
   rootDir: string;
+  /** keep <root-dir>/graceful_node_shutdown_state (the kubelet does with GracefulNodeShutdownBasedOnPodPriority on); default true */
+  stateFile?: boolean;
   logind: LogindOptions;
   /** the pods still running (not finished) */
   pods(): Pod[];
@@ -83,11 +85,12 @@ export function startShutdownManager(o: ShutdownManagerOptions): ShutdownManager
 
   async function onShutdown(): Promise<void> {
     const startMs = o.clock.now();
-    await writeShutdownState(o.rootDir, startMs).catch(err => log.error('failed to store graceful shutdown state', { err: String(err) }));
+    const record = (endMs?: number) => (o.stateFile === false ? Promise.resolve() : writeShutdownState(o.rootDir, startMs, endMs).catch(err => log.error('failed to store graceful shutdown state', { err: String(err) })));
+    await record();
     try {
       await killPods();
     } finally {
-      await writeShutdownState(o.rootDir, startMs, o.clock.now()).catch(err => log.error('failed to store graceful shutdown state', { err: String(err) }));
+      await record(o.clock.now());
       await release().catch(err => log.warn('releasing the inhibitor lock failed', { err: String(err) }));
       log.info('shutdown manager completed processing shutdown event, node will shutdown shortly');
     }

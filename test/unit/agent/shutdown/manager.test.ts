@@ -150,3 +150,21 @@ test('shutdown manager: a connection lost after the start is made again a second
   assert.equal(m.shuttingDown(), true);
   await m.stop();
 });
+
+test('shutdown manager: no state file without GracefulNodeShutdownBasedOnPodPriority (stateFile false), as the kubelet keeps none then', async t => {
+  const dir = await mkdtemp(join(tmpdir(), 'node-shutdown-nostate-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const fl = fakeLogind(60_000);
+  const failed: string[] = [];
+  const m = startShutdownManager({
+    periods: shutdownPeriods({ shutdownGracePeriod: '30s' }), rootDir: dir, stateFile: false, logind: { address: 'x', dropInDir: 'y' }, connect: async () => fl.logind,
+    pods: () => [pod('app')], fail: async p => { failed.push(p.metadata.name); }, syncNodeStatus: () => {}, clock: fakeClock(), log: captureLog().log,
+  });
+  await m.started;
+  fl.emit(true);
+  await m.idle();
+  assert.deepEqual(failed, ['app']);
+  assert.equal(fl.held(), 0);
+  assert.equal(await readShutdownState(dir), undefined);
+  await m.stop();
+});
