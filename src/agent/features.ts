@@ -25,6 +25,10 @@ export const agentFeatureGates: Record<string, AgentGate> = {
   NodeDeclaredFeatures: { stage: 'Beta', default: true, implemented: true },
   // keep-alives to the supervisor's notify socket (watchdog.ts)
   SystemdWatchdog: { stage: 'Beta', default: true, implemented: true },
+  // a systemd-logind delay inhibitor lock and pods ended in priority order before the node shuts down (shutdown/)
+  GracefulNodeShutdown: { stage: 'Beta', default: true, implemented: true },
+  // shutdownGracePeriodByPodPriority read (otherwise shutdownGracePeriod's regular/critical split only)
+  GracefulNodeShutdownBasedOnPodPriority: { stage: 'Beta', default: true, implemented: true },
   // Kubernetes' default is on (beta); image pulls are not re-verified against pull secrets yet
   KubeletEnsureSecretPulledImages: { stage: 'Beta', default: false, implemented: false },
   // GA and locked to on in 1.35 (resize and its resource checkpoints always run)
