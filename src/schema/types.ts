@@ -49,6 +49,8 @@ export interface CustomResourceServing {
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   /** the version's `schema.openAPIV3Schema` as the CRD holds it (validation, defaulting, pruning read it) */
   schema?: unknown;
+  /** the version's `selectableFields` jsonPaths (`.spec.color`), published in its OpenAPI */
+  selectableFields?: string[];
 }
 
 export interface GroupInfo {

@@ -4,7 +4,7 @@
 
 import { StatusError } from '../../api/status.ts';
 import type { KubeObject } from '../../api/object.ts';
-import type { Catalog } from '../../schema/types.ts';
+import type { Catalog, ResourceInfo } from '../../schema/types.ts';
 import type { Registry } from '../../registry/registry.ts';
 import { groupPriorityOf } from '../../schema/catalog.ts';
 import { withMetricsApi } from '../metrics-api/catalog.ts';
@@ -16,11 +16,15 @@ export function apiServiceName(group: string, version: string): string {
   return `${version}.${group}`;
 }
 
-/** the local APIServices for the catalog's groups (without status) */
+/**
+ * The local APIServices for the catalog's built-in groups (without status); group-versions only
+ * custom resources serve are the CRD registration's (crd-apiservices.ts)
+ */
 export function localAPIServices(catalog: Catalog): KubeObject[] {
   const out: KubeObject[] = [];
   for (const g of catalog.groups()) {
     for (const v of g.versions) {
+      if (catalog.resources(g.name, v).every(r => r.custom)) continue;
       const spec: Record<string, unknown> = {};
       if (g.name) spec.group = g.name;
       spec.version = v;
@@ -52,7 +56,12 @@ export async function ensureLocalAPIServices(store: Registry, catalog: Catalog, 
     }
     // an APIService someone pointed at a service is theirs; the availability controller keeps it
     if ((current as { spec?: { service?: unknown } }).spec?.service) continue;
-    const status = withCondition((current as { status?: { conditions?: AvailableCondition[] } }).status, localCondition(), now().toISOString().replace(/\.\d+Z$/, 'Z'));
-    if (status) await store.modify(info, undefined, name, c => ({ ...c, status }), { subresource: 'status' });
+    await markLocal(store, info, current, now);
   }
+}
+
+/** the Available condition a local APIService has (Local, always True), written when it has not */
+export async function markLocal(store: Registry, info: ResourceInfo, current: KubeObject, now: () => Date): Promise<void> {
+  const status = withCondition((current as { status?: { conditions?: AvailableCondition[] } }).status, localCondition(), now().toISOString().replace(/\.\d+Z$/, 'Z'));
+  if (status) await store.modify(info, undefined, current.metadata.name!, c => ({ ...c, status }), { subresource: 'status' });
 }

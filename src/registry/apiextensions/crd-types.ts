@@ -31,6 +31,7 @@ export interface CrdVersion {
     status?: Record<string, never>;
     scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   };
+  selectableFields?: Array<{ jsonPath: string }>;
 }
 
 export interface Crd extends KubeObject {

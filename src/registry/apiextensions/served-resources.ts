@@ -43,6 +43,7 @@ export function servedResources(crd: Crd): ResourceInfo[] {
         ...(v.deprecated ? { deprecationWarning: v.deprecationWarning ?? `${group}/${v.name} ${names.kind} is deprecated` } : {}),
         ...(scale ? { scale: { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath, ...(scale.labelSelectorPath ? { labelSelectorPath: scale.labelSelectorPath } : {}) } } : {}),
         ...(v.schema?.openAPIV3Schema !== undefined ? { schema: v.schema.openAPIV3Schema } : {}),
+        ...(v.selectableFields?.length ? { selectableFields: v.selectableFields.map(f => f.jsonPath) } : {}),
       },
     };
   });
