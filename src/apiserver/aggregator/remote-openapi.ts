@@ -28,14 +28,18 @@ const timeoutMs = 10_000;
 /** 'apis/<group>/<version>', or 'api/<version>' for the core group */
 export const remoteGvPath = (group: string, version: string) => (group ? `apis/${group}/${version}` : `api/${version}`);
 
-/** one extension's documents; a part it does not serve (404, 406, not JSON) is left out */
+/**
+ * One extension's documents. A part it does not serve (404, 406) is left out; any other failure
+ * fails the download, in kube-aggregator's words, so that the last good documents stay.
+ */
 export async function downloadOpenAPI(base: string, api: RemoteAPIService, tls: BackendTls): Promise<Downloaded> {
   const headers = { [userHeader]: 'system:aggregator', accept: 'application/json' };
   const getJson = async (path: string): Promise<{ body: string; json: Json } | undefined> => {
     const res = await backendGet(base + path, headers, tls, timeoutMs);
-    if (res.status !== 200) return undefined;
+    if (res.status === 404 || res.status === 406) return undefined;
+    if (res.status !== 200) throw new Error(`failed to retrieve openAPI spec, http error: ResponseCode: ${res.status}, Body: ${res.body.toString('utf8')}`);
     const body = res.body.toString('utf8');
-    try { return { body, json: JSON.parse(body) as Json }; } catch { return undefined; }
+    try { return { body, json: JSON.parse(body) as Json }; } catch (err) { throw new Error(`failed to parse openAPI spec from ${path}: ${(err as Error).message}`); }
   };
   const out: Downloaded = {};
   const v2 = await getJson('/openapi/v2');
