@@ -78,6 +78,7 @@ export interface OpenAPIDocuments {
 export function openapiDocuments(catalog: Catalog, remote?: RemoteOpenAPI): OpenAPIDocuments {
   const customs = customOpenAPICache();
   let builtInV2: Record<string, Json> | undefined;
+  let builtInV2Definitions: Record<string, unknown> | undefined;
   let v2: { key: string; json?: Built; proto?: Built; doc: Json } | undefined;
   const v3 = new Map<string, { key: string; doc: Built }>();
   let index: Built | undefined;
@@ -100,12 +101,15 @@ export function openapiDocuments(catalog: Catalog, remote?: RemoteOpenAPI): Open
     if (v2?.key === key) return v2;
     // the static document wins over custom resources, as apiextensions-apiserver merges them
     const paths: Record<string, unknown> = { ...builtInPaths() };
+    const customPaths: Record<string, unknown> = {};
     const customDefs: Record<string, unknown> = {};
     for (const p of parts) {
-      for (const [path, item] of Object.entries(p.paths)) if (!(path in paths)) paths[path] = item;
+      for (const [path, item] of Object.entries(p.paths)) if (!(path in paths)) paths[path] = customPaths[path] = item;
       Object.assign(customDefs, p.v2Definitions());
     }
-    const definitions = { ...customDefs, ...builtInDefinitionsFor(paths, customDefs) };
+    // the built-in paths' definitions are found once; only the custom parts are walked again
+    builtInV2Definitions ??= builtInDefinitionsFor(builtInPaths());
+    const definitions = { ...customDefs, ...builtInV2Definitions, ...builtInDefinitionsFor(customPaths, customDefs) };
     const merged = { paths, definitions };
     for (const doc of remote?.v2Documents() ?? []) mergeSwagger(merged, doc);
     const doc: Json = {
