@@ -61,6 +61,19 @@ test('v2: a CRD version\'s paths and definitions beside the built-ins', () => {
   assert.ok(encodeOpenAPIv2(doc).length > 0);
 });
 
+test('a cluster-scoped CRD has no namespaced paths; a version without a schema is an open object', () => {
+  const { catalog, json } = setup();
+  const c = crd();
+  c.spec.scope = 'Cluster';
+  delete c.spec.versions[1]!.schema;
+  catalog.setCustomResources(servedResources(c));
+  const doc = json('/openapi/v2');
+  const paths = Object.keys(doc.paths).filter(p => p.includes('stable.example.com/v1/'));
+  assert.deepEqual(paths.sort(), ['/apis/stable.example.com/v1/widgets', '/apis/stable.example.com/v1/widgets/{name}', '/apis/stable.example.com/v1/widgets/{name}/scale', '/apis/stable.example.com/v1/widgets/{name}/status']);
+  assert.equal(doc.paths['/apis/stable.example.com/v1/widgets/{name}'].delete.operationId, 'deleteStableExampleComV1Widget');
+  assert.deepEqual(doc.definitions['com.example.stable.v1beta1.Widget'], { type: 'object', 'x-kubernetes-group-version-kind': [{ group: 'stable.example.com', kind: 'Widget', version: 'v1beta1' }] });
+});
+
 test('v3: the index lists each served version; its document holds the kinds and what they refer to', () => {
   const { catalog, get, json } = setup();
   catalog.setCustomResources(servedResources(crd()));
