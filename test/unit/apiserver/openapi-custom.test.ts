@@ -96,6 +96,7 @@ test('documents and hashes move when a CRD changes, and only then', () => {
   const { catalog, get } = setup();
   catalog.setCustomResources(servedResources(crd()));
   const v2 = get('/openapi/v2').headers.ETag;
+  get('/openapi/v2', { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
   const apps = get('/openapi/v3/apis/apps/v1').headers.ETag;
   const v1 = get('/openapi/v3/apis/stable.example.com/v1').headers.ETag;
   // the same CRD read again (new objects, same content): nothing moves
@@ -109,6 +110,11 @@ test('documents and hashes move when a CRD changes, and only then', () => {
   assert.notEqual(moved.headers.ETag, v1);
   assert.match(String(moved.body), /Widgets wanted\./);
   assert.equal(get('/openapi/v3/apis/apps/v1').headers.ETag, apps);
+  // the protobuf form, made from entries kept from the last document, is what a fresh server makes
+  const proto = { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' };
+  const fresh = setup();
+  fresh.catalog.setCustomResources(servedResources(crd('Widgets wanted.')));
+  assert.ok(Buffer.compare(get('/openapi/v2', proto).body as Buffer, fresh.get('/openapi/v2', proto).body as Buffer) === 0);
   // a version no longer served leaves the index; the CRD gone, its group too
   catalog.setCustomResources(servedResources(crd('Widgets wanted.', ['v1'])));
   const index = JSON.parse(String(get('/openapi/v3').body));
