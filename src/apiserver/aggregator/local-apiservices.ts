@@ -44,7 +44,9 @@ export function localAPIServices(catalog: Catalog): KubeObject[] {
 export async function ensureLocalAPIServices(store: Registry, catalog: Catalog, now: () => Date = () => new Date()): Promise<void> {
   const info = catalog.lookup('apiregistration.k8s.io', 'v1', 'apiservices');
   if (!info) return;
-  for (const want of localAPIServices(withMetricsApi(catalog))) {
+  const wanted = localAPIServices(withMetricsApi(catalog));
+  await removeStale(store, info, catalog, new Set(wanted.map(a => a.metadata.name!)));
+  for (const want of wanted) {
     const name = want.metadata.name!;
     let current: KubeObject | undefined;
     try { current = await store.get(info, undefined, name); } catch (err) { if (!(err instanceof StatusError && err.code === 404)) throw err; }
@@ -57,6 +59,19 @@ export async function ensureLocalAPIServices(store: Registry, catalog: Catalog, 
     // an APIService someone pointed at a service is theirs; the availability controller keeps it
     if ((current as { spec?: { service?: unknown } }).spec?.service) continue;
     await markLocal(store, info, current, now);
+  }
+}
+
+/**
+ * The autoregister controller's "delete once": a start-up APIService (automanaged "onstart", no
+ * service) of a group-version nothing serves any more, left from an earlier run (a CRD deleted
+ * while the server was down; the CRD registration keeps those of live CRDs)
+ */
+async function removeStale(store: Registry, info: ResourceInfo, catalog: Catalog, wanted: Set<string>): Promise<void> {
+  for (const a of (await store.list(info, undefined)).items as Array<KubeObject & { spec?: { group?: string; version?: string; service?: unknown } }>) {
+    if (a.metadata.labels?.[automanagedLabel] !== 'onstart' || a.spec?.service || wanted.has(a.metadata.name!)) continue;
+    if (catalog.resources(a.spec?.group ?? '', a.spec?.version ?? '').length) continue;
+    await store.delete(info, undefined, a.metadata.name!).catch(err => { if (!(err instanceof StatusError && err.code === 404)) throw err; });
   }
 }
 

@@ -68,6 +68,22 @@ test('created Local, put back when edited, deleted when no CRD serves it; someon
   } finally { await reg.close(); }
 });
 
+test('start-up APIServices of an earlier run whose group-version nothing serves now are deleted; a live CRD\'s are taken over', async () => {
+  const reg = await testRegistry();
+  try {
+    const info = reg.info('apiregistration.k8s.io', 'apiservices');
+    const onstart = (group: string) => ({ metadata: { name: `v1.${group}`, labels: { 'kube-aggregator.kubernetes.io/automanaged': 'onstart' } }, spec: { group, version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15 } });
+    await reg.store.create(info, undefined, onstart('gone.example.com') as never);
+    await reg.store.create(info, undefined, onstart('live.example.com') as never);
+    reg.catalog.setCustomResources(servedResources(crd('live.example.com', [['v1', true]])));
+    await ensureLocalAPIServices(reg.store, reg.catalog);
+    assert.equal(await reg.store.get(info, undefined, 'v1.gone.example.com').catch(() => undefined), undefined);
+    await syncCrdAPIServices(reg.store, reg.catalog);
+    const live = await reg.store.get(info, undefined, 'v1.live.example.com') as unknown as APIService;
+    assert.deepEqual([live.metadata.labels?.['kube-aggregator.kubernetes.io/automanaged'], live.spec.versionPriority], ['true', 100]);
+  } finally { await reg.close(); }
+});
+
 test('the registration follows the catalog by itself', async () => {
   const reg = await testRegistry();
   const info = reg.info('apiregistration.k8s.io', 'apiservices');
