@@ -216,7 +216,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     const steps = resizeActions(pod, (runtime?.containers ?? []).filter(c => c.sandboxId === sandboxId && !stopped.has(c.id)), had);
     resizePending.delete(uid);
     // nothing (left) to change: a resize that failed before has been done since, or replaced by a restart
-    if (!steps.update.length && !steps.restart.length) { resizeErrors.delete(uid); return; }
+    if (!steps.update.length && !steps.restart.length) { resizeErrors.delete(uid); d.resourceState?.allocated.set(uid, podResources(pod)); return; }
     const node = d.nodeAllocatable?.();
     const infeasible = node ? infeasibleResize(pod, { cpuMilli: Math.round((parseQuantity(node['cpu'] ?? 0) ?? 0) * 1000), memoryBytes: parseQuantity(node['memory'] ?? 0) ?? 0 }) : undefined;
     if (infeasible) {
@@ -224,6 +224,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       resizePending.set(uid, infeasible);
       return;
     }
+    d.resourceState?.allocated.set(uid, podResources(pod));
     const cgroup = d.podCgroups ? podCgroupParent(pod, d.podCgroups.settings, podQosClass(pod)) : undefined;
     const before = podCgroupResources({ ...pod, spec: withResources(pod.spec, had) });
     const after = podCgroupResources(pod);
@@ -305,7 +306,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       // what the running containers were started with: recorded, or (a pod adopted with no record) its spec
       if (!actuatedByPod.has(uid) && runtime?.containers.length) actuatedByPod.set(uid, d.resourceState?.actuated.get(uid) ?? podResources(pod));
       const actions = computePodActions({ pod, runtime, now, backoff: (k, since) => d.backoff.check(k, since), probeFailures: d.prober.failures(uid), started: d.prober.started(uid) });
-      d.resourceState?.allocated.set(uid, podResources(pod));
+      // admitted with what it asks for; later changes are allocated once a resize is found feasible
+      if (!d.resourceState?.allocated.get(uid)) d.resourceState?.allocated.set(uid, podResources(pod));
       const errors = startErrors.get(uid) ?? new Map<string, Waiting>();
       startErrors.set(uid, errors);
       const grace = pod.spec.terminationGracePeriodSeconds ?? 30;
