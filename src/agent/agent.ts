@@ -50,6 +50,7 @@ import { startLocalPathCleanup } from './volumes/local-path-cleanup.ts';
 import { resourceMetricsRoute, summaryRoute } from './stats/stats-routes.ts';
 import { podsRoute } from './server/pods-route.ts';
 import { parseResolvConf, type ResolvConf } from '../dns/resolv-conf.ts';
+import type { VerificationPolicy } from './images/pull-policy.ts';
 
 /** the host's resolver settings for pods, from the resolvConf setting's file (none when the setting is empty or the file unreadable) */
 async function hostResolvConf(path: string): Promise<ResolvConf | undefined> {
@@ -112,6 +113,9 @@ export interface AgentSettings {
   cgroupDriver?: string;
   /** the CRI calls' default deadline (2m); a checkpoint may ask for longer */
   runtimeRequestTimeout?: string;
+  /** who may use an image already present (KubeletEnsureSecretPulledImages); default NeverVerifyPreloadedImages */
+  imagePullCredentialsVerificationPolicy?: string;
+  preloadedImagesVerificationAllowlist?: string[];
 }
 
 export interface AgentOptions {
@@ -313,6 +317,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       // before the first report (or with no API to report to), CPU and memory, which need no disk figures
       nodeAllocatable: () => allocatable ?? (({ cpu, memory }) => ({ cpu, memory }))(nodeResources(facts, 0, s.maxPods, s).allocatable),
       resourceCheckpoints: gates.enabled('InPlacePodVerticalScaling'),
+      imagePullVerification: gates.enabled('KubeletEnsureSecretPulledImages') ? { policy: (s.imagePullCredentialsVerificationPolicy || 'NeverVerifyPreloadedImages') as VerificationPolicy, allowlist: s.preloadedImagesVerificationAllowlist ?? [] } : undefined,
       // the kubelet's cgroupsPerQOS (on unless turned off); with the systemd driver the runtime would need slices orch does not make
       podCgroups: s.cgroupsPerQOS !== false && (s.cgroupDriver ?? 'cgroupfs') === 'cgroupfs' ? { settings: { cgroupRoot: s.cgroupRoot ?? '', cgroupDriver: 'cgroupfs' }, fs: hostCgroupFs() } : undefined,
       sandboxPolicy: pod => policy.sandbox(pod),

@@ -19,6 +19,8 @@ import { etcHostsMount } from './etc-hosts.ts';
 import { containerEnv } from './env.ts';
 import { podServiceEnv } from './service-env.ts';
 import { ensureImage, type PullFailures } from './images.ts';
+import { podPullSecrets } from './pull-secrets.ts';
+import type { ImagePullManager } from '../images/pull-manager.ts';
 import type { ObjectSource } from './object-source.ts';
 import { backoffKey, computePodActions, type StartAction, type Waiting } from './pod-actions.ts';
 import { ephemeralToStart } from './ephemeral-containers.ts';
@@ -70,6 +72,8 @@ export interface SyncerDeps {
   nodeAllocatable?: () => Record<string, unknown> | undefined;
   /** the resource checkpoints, when InPlacePodVerticalScaling is on */
   resourceState?: { allocated: ResourceStateFile; actuated: ResourceStateFile };
+  /** the image pull records and their policy, when KubeletEnsureSecretPulledImages is on */
+  imagePulls?: ImagePullManager;
 }
 
 export interface SyncResult {
@@ -158,7 +162,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
 
   async function startOne(pod: Pod, a: StartAction, sandboxId: string, sbConfig: CriInput<CriPodSandboxConfig>, podIPs: string[], volumes: Map<string, PreparedVolume>, pidTarget?: string): Promise<void> {
     const c = a.container;
-    await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m), pullFailures);
+    await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m), pullFailures, { manager: d.imagePulls, secrets: p => podPullSecrets(d.objects, p, d.event) });
     const envs = await containerEnv(pod, c, d.objects, { podIPs, hostIPs: d.nodeIPs(), nodeAllocatable: d.nodeAllocatable?.(), serviceEnv: await podServiceEnv(d.objects, pod) });
     const mounts = await containerMounts(c, volumes, envs);
     const hosts = await etcHostsMount(d.rootDir, pod, podIPs, d.sandbox.clusterDomain, (c.volumeMounts ?? []).some(m => m.mountPath === '/etc/hosts'));
