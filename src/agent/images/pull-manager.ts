@@ -3,7 +3,8 @@
 // ref with the credentials used; a pod asking for a present image is let through only as the
 // verification policy and the record allow (pull-policy.ts). At start, intents a previous run
 // left behind whose image the runtime now holds become records without credentials, so the next
-// pod to use such an image proves its own (as the kubelet fails safe).
+// pod to use such an image proves its own (as the kubelet fails safe), and records of images the
+// runtime no longer has are dropped.
 
 import type { Logger } from '../../api/log.ts';
 import { mergeCredentials, mustAttemptPull, imageName, requiresVerification, type VerificationPolicy } from './pull-policy.ts';
@@ -56,10 +57,11 @@ export async function startImagePullManager(o: PullManagerOptions): Promise<Imag
     inFlight.delete(image);
   };
 
+  const startedAt = recordTime(o.now());
+  const images = await o.listImages().catch(err => { o.log.warn('listing images failed', { err: String(err) }); return undefined; });
   // intents from a previous run: the images the runtime now has were pulled by the agent
   const intents = await o.store.listIntents().catch(err => { o.log.warn('image pull intents unreadable', { err: String(err) }); return [] as string[]; });
-  if (intents.length) {
-    const images = await o.listImages().catch(err => { o.log.warn('listing images failed', { err: String(err) }); return []; });
+  if (intents.length && images) {
     const wanted = new Set(intents);
     for (const img of images) {
       for (const ref of new Set([...img.repoDigests, ...img.repoTags].filter(r => wanted.has(r)))) {
@@ -70,6 +72,15 @@ export async function startImagePullManager(o: PullManagerOptions): Promise<Imag
           o.log.warn('image pull record not written', { imageRef: img.id, err: String(err) });
         }
       }
+    }
+  }
+
+  // records of images the runtime no longer holds (removed while the agent was away) go, as the
+  // kubelet prunes them; a record written since the start is kept
+  if (images) {
+    const present = new Set(images.map(i => i.id));
+    for (const r of await o.store.listPulled().catch(() => [])) {
+      if (!present.has(r.imageRef) && r.lastUpdatedTime < startedAt) await o.store.deletePulled(r.imageRef).catch(err => o.log.warn('image pulled record not removed', { imageRef: r.imageRef, err: String(err) }));
     }
   }
 

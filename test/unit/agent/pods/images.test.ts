@@ -148,14 +148,16 @@ test('an anonymous pull makes the image every pod\'s; NeverVerify trusts what is
   assert.ok('ref' in await never.run('m', 'registry.io/private/app:1', 'Never', []), 'NeverVerify: anyone on the node');
 });
 
-test('an intent left by an interrupted run becomes a record without credentials at the next start, so pods prove theirs', async t => {
+test('at start: an intent left by an interrupted run becomes a record without credentials (pods prove theirs), records of lost images go', async t => {
   const f = await pullsFixture(t);
   const store = await pullRecordStore(f.dir);
   await store.writeIntent('registry.io/private/app:1');
+  await store.writePulled({ lastUpdatedTime: '2026-01-01T00:00:00Z', imageRef: 'sha256:gone', credentialMapping: { 'registry.io/old': { nodePodsAccessible: true } } });
   f.rt.images.set('registry.io/private/app:1', 'sha256:app');
-  const manager = await startImagePullManager({ store, policy: 'NeverVerifyPreloadedImages', allowlist: [], now: () => 0, log: silentLogger, listImages: async () => (await f.rt.cri.listImages({})).images! as never });
+  const manager = await startImagePullManager({ store, policy: 'NeverVerifyPreloadedImages', allowlist: [], now: () => Date.UTC(2026, 10, 27), log: silentLogger, listImages: async () => (await f.rt.cri.listImages({})).images! as never });
   assert.deepEqual(await store.listIntents(), []);
   assert.deepEqual((await store.getPulled('sha256:app'))?.credentialMapping, {});
+  assert.deepEqual((await store.listPulled()).map(r => r.imageRef), ['sha256:app'], 'the record of an image the runtime lost is dropped');
   assert.equal(await manager.mustAttemptImagePull('registry.io/private/app:1', 'sha256:app', async () => []), true);
 });
 
