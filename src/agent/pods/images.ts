@@ -75,7 +75,13 @@ export async function ensureImage(cri: CriClient, pod: Pod, c: Container, backof
   const lookup = () => creds ??= (async () => {
     const repo = parseImageRef(image)?.repository;
     if (!repo || !source.secrets) return [];
-    return secretsKeyring(await source.secrets(pod)).lookup(repo);
+    const secrets = await source.secrets(pod);
+    try {
+      return secretsKeyring(secrets).lookup(repo);
+    } catch (err) {
+      // a pull secret whose docker config does not parse: no pull is tried, the container waits saying why
+      throw new ContainerStartError('ErrImagePull', (err as Error).message);
+    }
   })();
 
   if (present) {

@@ -167,3 +167,11 @@ test('without the pull manager (the gate off) a present image is used as it is',
   assert.equal(await ensureImage(cri, pod, { name: 'c', image: 'registry.io/private/app:1', imagePullPolicy: 'Never' }, restartBackoff(() => 0), () => 0, (_t, r, m) => events.push(`${r}: ${m}`)), 'sha256:x');
   assert.deepEqual(events, ['Pulled: Container image "registry.io/private/app:1" already present on machine']);
 });
+
+test('a pull secret whose docker config does not parse: ErrImagePull saying why, no pull tried', async t => {
+  const f = await pullsFixture(t);
+  const broken: PullSecret = { metadata: { name: 'broken', namespace: 'ns', uid: 'uid-b' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': b64(JSON.stringify({ auths: { 'registry.io': { auth: b64('no-colon') } } })) } };
+  assert.deepEqual(await f.run('b', 'registry.io/private/app:1', 'IfNotPresent', [broken]), { reason: 'ErrImagePull', message: 'unable to parse auth field, must be formatted as base64(username:password)' });
+  assert.deepEqual(f.rt.pulls, []);
+  assert.deepEqual(await readdir(join(f.dir, 'image_manager', 'pulling')), []);
+});
