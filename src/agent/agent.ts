@@ -54,6 +54,7 @@ import { startDevices, type Devices } from './devices/start.ts';
 import { startShutdownManager, type ShutdownManager } from './shutdown/manager.ts';
 import { defaultLogindDropInDir, defaultSystemBusAddress } from './shutdown/logind.ts';
 import { nodeShuttingDown, shutdownPeriods, type ShutdownSettings } from './shutdown/plan.ts';
+import type { VerificationPolicy } from './images/pull-policy.ts';
 
 /** the host's resolver settings for pods, from the resolvConf setting's file (none when the setting is empty or the file unreadable) */
 async function hostResolvConf(path: string): Promise<ResolvConf | undefined> {
@@ -116,6 +117,9 @@ export interface AgentSettings extends ShutdownSettings {
   cgroupDriver?: string;
   /** the CRI calls' default deadline (2m); a checkpoint may ask for longer */
   runtimeRequestTimeout?: string;
+  /** who may use an image already present (KubeletEnsureSecretPulledImages); default NeverVerifyPreloadedImages */
+  imagePullCredentialsVerificationPolicy?: string;
+  preloadedImagesVerificationAllowlist?: string[];
 }
 
 export interface AgentOptions {
@@ -342,6 +346,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       // before the first report (or with no API to report to), CPU and memory, which need no disk figures
       nodeAllocatable: () => allocatable ?? (({ cpu, memory }) => ({ cpu, memory }))(nodeResources(facts, 0, s.maxPods, s).allocatable),
       resourceCheckpoints: gates.enabled('InPlacePodVerticalScaling'),
+      imagePullVerification: gates.enabled('KubeletEnsureSecretPulledImages') ? { policy: (s.imagePullCredentialsVerificationPolicy || 'NeverVerifyPreloadedImages') as VerificationPolicy, allowlist: s.preloadedImagesVerificationAllowlist ?? [] } : undefined,
       // the kubelet's cgroupsPerQOS (on unless turned off); with the systemd driver the runtime would need slices orch does not make
       podCgroups: s.cgroupsPerQOS !== false && (s.cgroupDriver ?? 'cgroupfs') === 'cgroupfs' ? { settings: { cgroupRoot: s.cgroupRoot ?? '', cgroupDriver: 'cgroupfs' }, fs: hostCgroupFs() } : undefined,
       sandboxPolicy: pod => policy.sandbox(pod),

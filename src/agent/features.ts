@@ -29,8 +29,8 @@ export const agentFeatureGates: Record<string, AgentGate> = {
   GracefulNodeShutdown: { stage: 'Beta', default: true, implemented: true },
   // shutdownGracePeriodByPodPriority read (otherwise shutdownGracePeriod's regular/critical split only)
   GracefulNodeShutdownBasedOnPodPriority: { stage: 'Beta', default: true, implemented: true },
-  // Kubernetes' default is on (beta); image pulls are not re-verified against pull secrets yet
-  KubeletEnsureSecretPulledImages: { stage: 'Beta', default: false, implemented: false },
+  // image pull records under <root-dir>/image_manager and imagePullCredentialsVerificationPolicy (images/)
+  KubeletEnsureSecretPulledImages: { stage: 'Beta', default: true, implemented: true },
   // GA and locked to on in 1.35 (resize and its resource checkpoints always run)
   InPlacePodVerticalScaling: { stage: 'GA', default: true, implemented: true, lockToDefault: true },
   // GA and locked to on in 1.34 (memorySwap.swapBehavior is always read)

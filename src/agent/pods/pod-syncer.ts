@@ -20,6 +20,8 @@ import { etcHostsMount } from './etc-hosts.ts';
 import { containerEnv } from './env.ts';
 import { podServiceEnv } from './service-env.ts';
 import { ensureImage, type PullFailures } from './images.ts';
+import { podPullSecrets } from './pull-secrets.ts';
+import type { ImagePullManager } from '../images/pull-manager.ts';
 import type { ObjectSource } from './object-source.ts';
 import { backoffKey, computePodActions, type StartAction, type Waiting } from './pod-actions.ts';
 import { ephemeralToStart } from './ephemeral-containers.ts';
@@ -73,6 +75,8 @@ export interface SyncerDeps {
   nodeAllocatable?: () => Record<string, unknown> | undefined;
   /** the resource checkpoints, when InPlacePodVerticalScaling is on */
   resourceState?: { allocated: ResourceStateFile; actuated: ResourceStateFile };
+  /** the image pull records and their policy, when KubeletEnsureSecretPulledImages is on */
+  imagePulls?: ImagePullManager;
 }
 
 export type Admission = { admit: true } | { admit: false; reason: string; message: string };
@@ -163,7 +167,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
 
   async function startOne(pod: Pod, a: StartAction, sandboxId: string, sbConfig: CriInput<CriPodSandboxConfig>, podIPs: string[], volumes: Map<string, PreparedVolume>, pidTarget?: string): Promise<void> {
     const c = a.container;
-    await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m), pullFailures);
+    await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m), pullFailures, { manager: d.imagePulls, secrets: p => podPullSecrets(d.objects, p, d.event) });
     const envs = await containerEnv(pod, c, d.objects, { podIPs, hostIPs: d.nodeIPs(), nodeAllocatable: d.nodeAllocatable?.(), serviceEnv: await podServiceEnv(d.objects, pod) });
     const mounts = await containerMounts(c, volumes, envs);
     const hosts = await etcHostsMount(d.rootDir, pod, podIPs, d.sandbox.clusterDomain, (c.volumeMounts ?? []).some(m => m.mountPath === '/etc/hosts'));
@@ -222,7 +226,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     const steps = resizeActions(pod, (runtime?.containers ?? []).filter(c => c.sandboxId === sandboxId && !stopped.has(c.id)), had);
     resizePending.delete(uid);
     // nothing (left) to change: a resize that failed before has been done since, or replaced by a restart
-    if (!steps.update.length && !steps.restart.length) { resizeErrors.delete(uid); return; }
+    if (!steps.update.length && !steps.restart.length) { resizeErrors.delete(uid); d.resourceState?.allocated.set(uid, podResources(pod)); return; }
     const node = d.nodeAllocatable?.();
     const infeasible = node ? infeasibleResize(pod, { cpuMilli: Math.round((parseQuantity(node['cpu'] ?? 0) ?? 0) * 1000), memoryBytes: parseQuantity(node['memory'] ?? 0) ?? 0 }) : undefined;
     if (infeasible) {
@@ -230,6 +234,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       resizePending.set(uid, infeasible);
       return;
     }
+    d.resourceState?.allocated.set(uid, podResources(pod));
     const cgroup = d.podCgroups ? podCgroupParent(pod, d.podCgroups.settings, podQosClass(pod)) : undefined;
     const before = podCgroupResources({ ...pod, spec: withResources(pod.spec, had) });
     const after = podCgroupResources(pod);
@@ -311,7 +316,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       // what the running containers were started with: recorded, or (a pod adopted with no record) its spec
       if (!actuatedByPod.has(uid) && runtime?.containers.length) actuatedByPod.set(uid, d.resourceState?.actuated.get(uid) ?? podResources(pod));
       const actions = computePodActions({ pod, runtime, now, backoff: (k, since) => d.backoff.check(k, since), probeFailures: d.prober.failures(uid), started: d.prober.started(uid) });
-      d.resourceState?.allocated.set(uid, podResources(pod));
+      // admitted with what it asks for; later changes are allocated once a resize is found feasible
+      if (!d.resourceState?.allocated.get(uid)) d.resourceState?.allocated.set(uid, podResources(pod));
       const errors = startErrors.get(uid) ?? new Map<string, Waiting>();
       startErrors.set(uid, errors);
       const grace = pod.spec.terminationGracePeriodSeconds ?? 30;
