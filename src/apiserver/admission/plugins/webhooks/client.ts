@@ -9,7 +9,7 @@ import { goDialError, joinHostPort } from '../../../proxy/target.ts';
 import type { WebhookClientConfig } from './hook.ts';
 import { ResolveError, type ServiceResolver } from './service-resolver.ts';
 
-export interface CallResult { status: number; body: Buffer }
+export interface CallResult { status: number; body: Buffer; contentType?: string }
 
 /** the client could not be made at all (kube-apiserver: `could not get REST client: ...`) */
 export class ClientConfigError extends Error {}
@@ -67,7 +67,7 @@ export async function postReview(cfg: WebhookClientConfig, timeoutSeconds: numbe
     }, res => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), contentType: res.headers['content-type'] }));
       res.on('error', err => fail(deadline.aborted ? new Error(`${shown}: context deadline exceeded`) : new Error(`${shown}: ${err.message}`)));
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
@@ -103,6 +103,7 @@ export function decodeAnswer(r: CallResult): unknown {
   let parseError: string | undefined;
   try { parsed = JSON.parse(text); } catch (err) { parseError = (err as Error).message; }
   if (r.status >= 200 && r.status < 300) {
+    if (!r.body.length) throw new Error(`0-length response with status code: ${r.status} and content type: ${r.contentType ?? ''}`);
     if (parseError !== undefined) throw new Error(`couldn't get version/kind; json parse error: ${parseError}`);
     return parsed;
   }
