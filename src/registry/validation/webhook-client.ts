@@ -33,8 +33,9 @@ export function validateWebhookUrl(field: string, raw: string): FieldError[] {
 
 export function validateWebhookService(field: string, s: { name?: string; namespace?: string; path?: string; port?: number }): FieldError[] {
   const errs: FieldError[] = [];
-  if (!s.name) errs.push({ type: 'FieldValueRequired', field: `${field}.name`, detail: 'service name is required' });
-  if (!s.namespace) errs.push({ type: 'FieldValueRequired', field: `${field}.namespace`, detail: 'service namespace is required' });
+  // no detail since Kubernetes 1.34
+  if (!s.name) errs.push({ type: 'FieldValueRequired', field: `${field}.name` });
+  if (!s.namespace) errs.push({ type: 'FieldValueRequired', field: `${field}.namespace` });
   const port = s.port ?? 443;
   if (!Number.isInteger(port) || port < 1 || port > 65535) errs.push({ type: 'FieldValueInvalid', field: `${field}.port`, value: port, detail: 'port is not valid: must be between 1 and 65535, inclusive' });
   const path = s.path;
