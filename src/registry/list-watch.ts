@@ -92,7 +92,7 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
       served = res.revision;
       revision = res.revision;
       let lastKey: string | undefined;
-      for (const kv of conv ? await valuesInVersion(conv, res.kvs, apiVersion, true) : res.kvs) {
+      for (const kv of conv ? await valuesInVersion(conv, res.kvs, apiVersion, { list: true }) : res.kvs) {
         lastKey = kv.key;
         if (asJson) {
           stored.push(kv);
@@ -207,7 +207,7 @@ export async function watchObjects(storage: Storage, info: ResourceInfo, namespa
       // the values read below (the previous one only where a selector looks at it) in this
       // watch's version; the returned promise holds the next batch back until this one is out
       const wanted = events.flatMap(ev => (ev.type === 'delete' ? (ev.prevKv ? [ev.prevKv] : []) : ev.prevKv && filtered ? [ev.kv, ev.prevKv] : [ev.kv]));
-      return valuesInVersion(conv, wanted, apiVersion).then(values => {
+      return valuesInVersion(conv, wanted, apiVersion, { shared: true }).then(values => {
         const served = new Map(wanted.map((kv, i) => [kv, values[i]!]));
         deliver(events.map(ev => ({ ...ev, kv: served.get(ev.kv) ?? ev.kv, ...(ev.prevKv ? { prevKv: served.get(ev.prevKv) ?? ev.prevKv } : {}) })));
       }, err => {

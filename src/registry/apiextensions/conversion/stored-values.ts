@@ -2,9 +2,11 @@
 // (synchronous) decode: values stored in another version are converted — those of one read in
 // one call of the converter, so a list page is one ConversionReview — and written back as values
 // in the version asked for, under the same key and revisions. The rest of the read path (the
-// JSON splice, selectors, corrupt values) then works on them unchanged. Each converted value is
-// kept beside the stored one it came from while that lives, per converter (one CRD generation),
-// so watchers of one version share a conversion, as kube-apiserver's per-version cache does.
+// JSON splice, selectors, corrupt values) then works on them unchanged. A watch event's
+// converted value is kept beside the stored one while that lives, per converter (one CRD
+// generation), so the watchers of one version share one conversion, as they share
+// kube-apiserver's per-version watch cache; reads ask the webhook each time, as reads from
+// etcd do.
 
 import type { KubeObject } from '../../../api/object.ts';
 import { goJson } from '../../../codec/go-json.ts';
@@ -37,16 +39,17 @@ function parsed(kv: KeyValue): KubeObject | undefined {
 }
 
 /**
- * `kvs` as values of `apiVersion`. `list`: they are a list's items (errors name them by index).
- * Rejects with the converter's message.
+ * `kvs` as values of `apiVersion`. `list`: they are a list's items (errors name them by index);
+ * `shared`: watch events, whose conversions are kept for the other watchers. Rejects with the
+ * converter's message.
  */
-export async function valuesInVersion(conv: CustomResourceConverter, kvs: KeyValue[], apiVersion: string, list = false): Promise<KeyValue[]> {
+export async function valuesInVersion(conv: CustomResourceConverter, kvs: KeyValue[], apiVersion: string, how: { list?: boolean; shared?: boolean } = {}): Promise<KeyValue[]> {
   let converted = byConverter.get(conv);
   if (!converted) byConverter.set(conv, converted = new WeakMap());
   const out: Array<KeyValue | Promise<KeyValue>> = [...kvs];
   const pending: Array<{ at: number; kv: KeyValue; obj: KubeObject }> = [];
   kvs.forEach((kv, at) => {
-    const held = converted.get(kv)?.get(apiVersion);
+    const held = how.shared ? converted.get(kv)?.get(apiVersion) : undefined;
     if (held) { out[at] = held; return; }
     const stored = storedApiVersion(kv);
     if (stored === apiVersion) return;
@@ -55,15 +58,16 @@ export async function valuesInVersion(conv: CustomResourceConverter, kvs: KeyVal
     pending.push({ at, kv, obj });
   });
   if (pending.length) {
-    const batch = conv.convert(pending.map(p => p.obj), apiVersion, list);
+    const batch = conv.convert(pending.map(p => p.obj), apiVersion, how.list);
     pending.forEach(({ at, kv }, i) => {
       const one = batch.then(objs => ({ key: kv.key, value: enc.encode(goJson(objs[i])), createRevision: kv.createRevision, modRevision: kv.modRevision }));
+      out[at] = one;
+      if (!how.shared) return;
       let versions = converted.get(kv);
       if (!versions) converted.set(kv, versions = new Map());
       versions.set(apiVersion, one);
       // a failed conversion is not remembered: the next read asks again
       one.catch(() => { if (converted.get(kv)?.get(apiVersion) === one) converted.get(kv)!.delete(apiVersion); });
-      out[at] = one;
     });
   }
   return Promise.all(out);
