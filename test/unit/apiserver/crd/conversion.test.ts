@@ -28,7 +28,7 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
   }
 }
 
-const schema = (spec: Record<string, unknown>) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec } } } });
+const schema = (spec: Record<string, unknown>) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec }, status: { type: 'object', properties: { ready: { type: 'boolean' } } } } } });
 
 function targetCrd(hook: ConversionWebhook, storage = 'v2') {
   return {
@@ -36,8 +36,8 @@ function targetCrd(hook: ConversionWebhook, storage = 'v2') {
     spec: {
       group: 'example.com', scope: 'Namespaced', names: { plural: 'targets', kind: 'Target' },
       versions: [
-        { name: 'v1', served: true, storage: storage === 'v1', schema: schema({ hostPort: { type: 'string' } }) },
-        { name: 'v2', served: true, storage: storage === 'v2', schema: schema({ host: { type: 'string' }, port: { type: 'integer' } }) },
+        { name: 'v1', served: true, storage: storage === 'v1', schema: schema({ hostPort: { type: 'string' } }), subresources: { status: {} } },
+        { name: 'v2', served: true, storage: storage === 'v2', schema: schema({ host: { type: 'string' }, port: { type: 'integer' } }), subresources: { status: {} } },
       ],
       conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: hook.url('/convert'), caBundle: hook.caBundle } } },
     },
@@ -80,6 +80,15 @@ test('an object written as v1 is stored as v2 and read as either; the webhook is
   const patched = await api.request('PATCH', `${v1}/a`, { body: { spec: { hostPort: 'db:6543' } }, headers: { 'content-type': 'application/merge-patch+json' } });
   assert.deepEqual(patched.json().spec, { hostPort: 'db:6543' });
   assert.deepEqual((await api.request('GET', `${v2}/a`)).json().spec, { host: 'db', port: 6543 });
+  // the status subresource too
+  const status = await api.request('PATCH', `${v1}/a/status`, { body: { status: { ready: true } }, headers: { 'content-type': 'application/merge-patch+json' } });
+  assert.deepEqual([status.json().apiVersion, status.json().spec, status.json().status], ['example.com/v1', { hostPort: 'db:6543' }, { ready: true }]);
+  assert.deepEqual((await api.request('GET', `${v2}/a`)).json().status, { ready: true });
+  // a dry run converts nothing and writes nothing, as kube-apiserver's dry-run storage
+  const before = hook.received.length;
+  const dry = await api.request('POST', `${v1}?dryRun=All`, { body: target('dry', 'd:1') });
+  assert.deepEqual([dry.status, dry.json().spec], [201, { hostPort: 'd:1' }]);
+  assert.equal(hook.received.length, before);
   // a delete held by a finalizer answers with the object, in the version asked for
   await api.request('PATCH', `${v2}/a`, { body: { metadata: { finalizers: ['example.com/hold'] } }, headers: { 'content-type': 'application/merge-patch+json' } });
   const held = await api.request('DELETE', `${v1}/a`);
@@ -144,6 +153,17 @@ test('a failing webhook is a 500 without a reason, in kube-apiserver\'s words', 
   assert.equal((await api.request('GET', `${v2}/y`)).status, 404, 'nothing was written');
   // reads in the storage version never need the webhook
   assert.equal((await api.request('GET', `${v2}/x`)).status, 200);
+  // a watch whose event cannot be converted ends with the error
+  const start = (await api.request('GET', v2)).json().metadata.resourceVersion;
+  hook.on('/convert', r => ({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', response: { uid: r.request.uid, result: { status: 'Failure', message: 'no' } } }));
+  const ac = new AbortController();
+  const watching = api.request('GET', `${v1}?watch=1&resourceVersion=${start}`, { signal: ac.signal });
+  await api.request('PATCH', `${v2}/x`, { body: { spec: { port: 2 } }, headers: { 'content-type': 'application/merge-patch+json' } });
+  const ended = await Promise.race([watching, new Promise<undefined>(r => setTimeout(() => r(undefined), 2000))]);
+  ac.abort();
+  assert.ok(ended, 'the watch ended by itself');
+  const events = ended.text().trim().split('\n').map(l => JSON.parse(l));
+  assert.deepEqual(events.map(e => [e.type, e.object.code, e.object.message]), [['ERROR', 500, 'conversion webhook for example.com/v2, Kind=Target failed: no']]);
 });
 
 test('moving the storage version grows storedVersions; objects stored as v2 stay readable', async t => {
