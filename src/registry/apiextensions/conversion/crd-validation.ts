@@ -5,32 +5,14 @@
 // stored before they existed can still be changed.
 
 import type { FieldError } from '../../../api/status.ts';
-import { dns1035Label } from '../../../api/names.ts';
-import { validateWebhookService, validateWebhookUrl } from '../../validation/webhook-client.ts';
+import { knownReviewVersions, validateReviewVersions, validateWebhookService, validateWebhookUrl } from '../../validation/webhook-client.ts';
 import { isConditionTrue, type Crd } from '../crd-types.ts';
 
-const known = ['v1', 'v1beta1'];
-const goStrings = (list: string[]) => `[]string{${list.map(s => JSON.stringify(s)).join(', ')}}`;
 
 /** what kube-apiserver's PEM loader says of a caBundle, if it has no certificate */
 export function caBundleError(caBundle: string): string | undefined {
   const pem = Buffer.from(caBundle, 'base64').toString('latin1');
   return /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(pem) ? undefined : 'unable to load root certificates: unable to parse bytes as PEM block';
-}
-
-function reviewVersionErrors(versions: string[] | undefined, requireKnown: boolean, field: string): FieldError[] {
-  if (!versions?.length) return [{ type: 'FieldValueRequired', field }];
-  const errs: FieldError[] = [];
-  const seen = new Set<string>();
-  versions.forEach((v, i) => {
-    if (seen.has(v)) { errs.push({ type: 'FieldValueInvalid', field: `${field}[${i}]`, value: v, detail: 'duplicate version' }); return; }
-    seen.add(v);
-    for (const d of dns1035Label(v)) errs.push({ type: 'FieldValueInvalid', field: `${field}[${i}]`, value: v, detail: d });
-  });
-  if (requireKnown && !versions.some(v => known.includes(v))) {
-    errs.push({ type: 'FieldValueInvalid', field, goValue: goStrings(versions), detail: `must include at least one of ${known.join(', ')}` });
-  }
-  return errs;
 }
 
 /** spec.conversion, as validateCustomResourceConversion checks it (old: the stored CRD on updates) */
@@ -63,8 +45,8 @@ export function conversionErrors(crd: Crd, old?: Crd): FieldError[] {
   }
   // a CRD stored without a known review version may keep it; a new one may not
   const oldVersions = old?.spec.conversion?.webhook?.conversionReviewVersions;
-  const requireKnown = !old || !old.spec.conversion || !oldVersions?.length || oldVersions.some(v => known.includes(v));
-  errs.push(...reviewVersionErrors(versions, requireKnown, `${path}.conversionReviewVersions`));
+  const requireKnown = !old || !old.spec.conversion || !oldVersions?.length || oldVersions.some(v => knownReviewVersions.includes(v));
+  errs.push(...validateReviewVersions(`${path}.conversionReviewVersions`, versions, requireKnown));
   return errs;
 }
 
@@ -85,11 +67,11 @@ export function preserveUnknownFieldsErrors(crd: Crd, old?: Crd): { spec: FieldE
 export function storedVersionErrors(crd: Crd): FieldError[] {
   const field = 'status.storedVersions';
   const stored = crd.status?.storedVersions ?? [];
-  if (!stored.length) return [{ type: 'FieldValueInvalid', field, goValue: '[]string(nil)', detail: 'must have at least one stored version' }];
+  if (!stored.length) return [{ type: 'FieldValueInvalid', field, value: crd.status?.storedVersions ?? null, detail: 'must have at least one stored version' }];
   const errs: FieldError[] = [];
   const versions = crd.spec.versions ?? [];
   for (const v of versions) {
-    if (v.storage && !stored.includes(v.name)) errs.push({ type: 'FieldValueInvalid', field, goValue: goStrings(stored), detail: `must have the storage version ${v.name}` });
+    if (v.storage && !stored.includes(v.name)) errs.push({ type: 'FieldValueInvalid', field, value: stored, detail: `must have the storage version ${v.name}` });
   }
   stored.forEach((v, i) => {
     if (versions.some(x => x.name === v)) return;

@@ -13,20 +13,13 @@ import { CustomResourceConversions } from '../../../../src/registry/apiextension
 import type { ExtensibleCatalog } from '../../../../src/schema/extensible-catalog.ts';
 import { silentLogger } from '../../../../src/api/log.ts';
 import { startConversionWebhook, type ConversionWebhook } from '../../../support/conversion-webhook.ts';
+import { until as untilEvery } from '../../../e2e/support/until.ts';
+
+const until = <T>(what: string, fn: () => Promise<T | undefined | false>) => untilEvery(what, fn, 5000, 20);
 
 const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const v1 = '/apis/example.com/v1/namespaces/default/targets';
 const v2 = '/apis/example.com/v2/namespaces/default/targets';
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise(r => setTimeout(r, 20));
-  }
-}
 
 const schema = (spec: Record<string, unknown>) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec }, status: { type: 'object', properties: { ready: { type: 'boolean' } } } } } });
 

@@ -47,7 +47,7 @@ test('Webhook conversion settings are refused with kube-apiserver\'s paths and w
   assert.deepEqual(messages(crd(webhook({ url: 'https://a' }, ['v3', 'v3', 'V4']))), [
     'spec.conversion.conversionReviewVersions[1]: Invalid value: "v3": duplicate version',
     'spec.conversion.conversionReviewVersions[2]: Invalid value: "V4": a DNS-1035 label must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character (e.g. \'my-name\',  or \'abc-123\', regex used for validation is \'[a-z]([-a-z0-9]*[a-z0-9])?\')',
-    'spec.conversion.conversionReviewVersions: Invalid value: []string{"v3", "v3", "V4"}: must include at least one of v1, v1beta1',
+    'spec.conversion.conversionReviewVersions: Invalid value: ["v3","v3","V4"]: must include at least one of v1, v1beta1',
   ]);
   assert.deepEqual(messages(crd({ strategy: 'Other' })), ['spec.conversion.strategy: Unsupported value: "Other": supported values: "None", "Webhook"']);
   assert.deepEqual(messages(crd({ strategy: 'None', webhook: { clientConfig: { url: 'https://a' }, conversionReviewVersions: ['v1'] } })), [
@@ -82,7 +82,7 @@ test('an invalid caBundle is refused once the CRD is established, unless it was 
 test('a CRD stored with no known review version may keep it; one that had one may not lose it', () => {
   const unknown = crd(webhook({ url: 'https://a' }, ['v9']));
   assert.deepEqual(messages(crd(webhook({ url: 'https://b' }, ['v9'])), unknown), []);
-  assert.deepEqual(messages(crd(webhook({ url: 'https://b' }, ['v9'])), crd(webhook({ url: 'https://a' }))), ['spec.conversion.conversionReviewVersions: Invalid value: []string{"v9"}: must include at least one of v1, v1beta1']);
+  assert.deepEqual(messages(crd(webhook({ url: 'https://b' }, ['v9'])), crd(webhook({ url: 'https://a' }))), ['spec.conversion.conversionReviewVersions: Invalid value: ["v9"]: must include at least one of v1, v1beta1']);
 });
 
 test('storedVersions must hold the storage version and only versions still defined', async () => {
