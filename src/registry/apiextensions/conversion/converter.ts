@@ -18,6 +18,12 @@ export interface CustomResourceConverter {
    * items, converted together and named by index in errors. Rejects with kube-apiserver's message.
    */
   convert(objs: KubeObject[], apiVersion: string, list?: boolean): Promise<KubeObject[]>;
+  /**
+   * whether an object stored as `from` must go through convert to be read as `to`; false where
+   * rewriting apiVersion is all it would do (None between versions of one schema), which the
+   * registry's decode does on its own
+   */
+  converts(from: string, to: string): boolean;
 }
 
 /** the API server's way of calling a webhook at this client configuration */
@@ -32,6 +38,7 @@ export function crdConverter(crd: Crd, caller: ReviewCaller, uid: () => string =
     ? { conversionReviewVersions: conversion.webhook?.conversionReviewVersions ?? [], call: caller(conversion.webhook?.clientConfig ?? {}), uid }
     : undefined;
   const prune = crd.spec.preserveUnknownFields !== true;
+  const schemaText = new Map([...schemas].map(([gv, schema]) => [gv, JSON.stringify(schema ?? null)]));
   const convert = async (objs: KubeObject[], apiVersion: string, list: boolean): Promise<KubeObject[]> => {
     if (!valid.has(apiVersion)) throw new Error(`request to convert CR to an invalid group/version: ${apiVersion}`);
     objs.forEach((o, i) => {
@@ -50,6 +57,7 @@ export function crdConverter(crd: Crd, caller: ReviewCaller, uid: () => string =
   };
   return {
     convert: (objs, apiVersion, list = false) => convert(objs, apiVersion, list).catch(err => { throw conversionFailed(err); }),
+    converts: (from, to) => from !== to && (!!webhook || !valid.has(from) || !valid.has(to) || (prune && schemaText.get(from) !== schemaText.get(to))),
   };
 }
 
@@ -64,7 +72,7 @@ export function conversionFailed(err: unknown): StatusError {
   return e;
 }
 
-/** the converters of the CRDs served now, by CRD name; a CRD's converter lives as long as its generation */
+/** the converters of the CRDs served now with several versions, by CRD name; a CRD's converter lives as long as its generation */
 export class CustomResourceConversions {
   private byName = new Map<string, { generation: string; converter: CustomResourceConverter }>();
   private caller: ReviewCaller;
@@ -75,6 +83,8 @@ export class CustomResourceConversions {
   update(crds: Crd[]): void {
     const next = new Map<string, { generation: string; converter: CustomResourceConverter }>();
     for (const crd of crds) {
+      // with one version there is nothing to convert: its objects are read as stored
+      if (crd.spec.versions.length < 2) continue;
       const name = crd.metadata.name!;
       const generation = `${crd.metadata.uid}/${crd.metadata.generation}`;
       const held = this.byName.get(name);

@@ -52,9 +52,9 @@ export async function valuesInVersion(conv: CustomResourceConverter, kvs: KeyVal
     const held = how.shared ? converted.get(kv)?.get(apiVersion) : undefined;
     if (held) { out[at] = held; return; }
     const stored = storedApiVersion(kv);
-    if (stored === apiVersion) return;
+    if (stored !== undefined && !conv.converts(stored, apiVersion)) return;
     const obj = parsed(kv);
-    if (!obj || obj.apiVersion === apiVersion) return;
+    if (!obj || !conv.converts(String(obj.apiVersion), apiVersion)) return;
     pending.push({ at, kv, obj });
   });
   if (pending.length) {

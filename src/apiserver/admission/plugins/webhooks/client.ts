@@ -4,7 +4,7 @@
 // message (`Post "https://host/path?timeout=10s": dial tcp 127.0.0.1:1: connect: connection
 // refused`), because operators and tests match those words.
 
-import { request as httpsRequest } from 'node:https';
+import { request as httpsRequest, type Agent } from 'node:https';
 import { goDialError, joinHostPort } from '../../../proxy/target.ts';
 import type { WebhookClientConfig } from './hook.ts';
 import { ResolveError, type ServiceResolver } from './service-resolver.ts';
@@ -39,8 +39,11 @@ function goTlsError(err: NodeJS.ErrnoException & { cert?: { subjectaltname?: str
   return undefined;
 }
 
-/** POSTs `body`; resolves with the answer, rejects with the reason after `failed to call webhook: ` */
-export async function postReview(cfg: WebhookClientConfig, timeoutSeconds: number, body: string, resolve: ServiceResolver): Promise<CallResult> {
+/**
+ * POSTs `body`; resolves with the answer, rejects with the reason after `failed to call webhook: `.
+ * `agent`: connections kept open between calls (the TLS handshake is most of a call's time)
+ */
+export async function postReview(cfg: WebhookClientConfig, timeoutSeconds: number, body: string, resolve: ServiceResolver, agent?: Agent): Promise<CallResult> {
   const url = webhookUrl(cfg, timeoutSeconds);
   const shown = `Post "${url.href}"`;
   const deadline = AbortSignal.timeout(timeoutSeconds * 1000);
@@ -60,7 +63,7 @@ export async function postReview(cfg: WebhookClientConfig, timeoutSeconds: numbe
   if (ca && !ca.toString('latin1').includes('-----BEGIN CERTIFICATE-----')) throw new ClientConfigError('unable to load root certificates: unable to parse bytes as PEM block');
   return new Promise<CallResult>((done, fail) => {
     const req = httpsRequest({
-      host, port, method: 'POST', path: url.pathname + url.search, signal: deadline,
+      host, port, method: 'POST', path: url.pathname + url.search, signal: deadline, ...(agent ? { agent } : {}),
       servername: /^[\d.]+$|:/.test(servername) ? undefined : servername,
       ...(ca ? { ca } : {}),
       headers: { 'Content-Type': 'application/json', Accept: 'application/json, */*', 'Content-Length': Buffer.byteLength(body), Host: url.host },

@@ -31,6 +31,11 @@ test('None rewrites apiVersion only, and the target version\'s schema prunes wha
   assert.deepEqual(out, thing('example.com/v2', { both: 'y' }));
   const same = thing('example.com/v2', { b: 'kept' });
   assert.equal((await conv.convert([same], 'example.com/v2'))[0], same, 'already there: untouched');
+  assert.equal(conv.converts('example.com/v1', 'example.com/v2'), true, 'the schemas differ');
+  const oneSchema = crd({ strategy: 'None' });
+  oneSchema.spec.versions[0]!.schema = oneSchema.spec.versions[1]!.schema;
+  assert.equal(crdConverter(oneSchema, noWebhook).converts('example.com/v1', 'example.com/v2'), false, 'only apiVersion would change');
+  assert.equal(crdConverter(oneSchema, noWebhook).converts('example.com/v0', 'example.com/v2'), true, 'an unknown version is refused by convert');
   // preserveUnknownFields keeps everything
   const keep = crdConverter(crd({ strategy: 'None' }, { preserveUnknownFields: true }), noWebhook);
   assert.deepEqual((await keep.convert([thing('example.com/v1', { a: 'x' })], 'example.com/v2'))[0]!.spec, { a: 'x' });
@@ -66,6 +71,8 @@ test('the table keeps a CRD\'s converter while its generation stays, and finds i
   table.update([{ ...c, metadata: { ...c.metadata, generation: 2 } }]);
   assert.notEqual(table.forResource(info), first);
   assert.equal(table.forResource({} as never), undefined, 'built-in resources have none');
+  table.update([{ ...c, spec: { ...c.spec, versions: [c.spec.versions[1]!] } }]);
+  assert.equal(table.forResource(info), undefined, 'a single version converts nothing');
   table.update([]);
   assert.equal(table.forResource(info), undefined);
 });
@@ -75,7 +82,7 @@ const kv = (obj: KubeObject, rev: number): KeyValue => ({ key: `/registry/things
 
 test('stored values: only those in another version are converted, together; watch events share a conversion', async () => {
   const batches: string[][] = [];
-  const conv = { async convert(objs: KubeObject[], apiVersion: string) { batches.push(objs.map(o => o.metadata.name!)); return objs.map(o => ({ ...o, apiVersion })); } };
+  const conv = { converts: (from: string, to: string) => from !== to, async convert(objs: KubeObject[], apiVersion: string) { batches.push(objs.map(o => o.metadata.name!)); return objs.map(o => ({ ...o, apiVersion })); } };
   const kvs = [kv(thing('example.com/v1', {}, 'a'), 2), kv(thing('example.com/v2', {}, 'b'), 3), kv(thing('example.com/v1', {}, 'c'), 4), { key: '/registry/things.example.com/bad', value: enc.encode('{oops'), createRevision: 5, modRevision: 5 }];
   const out = await valuesInVersion(conv, kvs, 'example.com/v2', { list: true });
   assert.deepEqual(batches, [['a', 'c']]);
