@@ -50,6 +50,7 @@ import { startLocalPathCleanup } from './volumes/local-path-cleanup.ts';
 import { resourceMetricsRoute, summaryRoute } from './stats/stats-routes.ts';
 import { podsRoute } from './server/pods-route.ts';
 import { parseResolvConf, type ResolvConf } from '../dns/resolv-conf.ts';
+import { startDevices, type Devices } from './devices/start.ts';
 
 /** the host's resolver settings for pods, from the resolvConf setting's file (none when the setting is empty or the file unreadable) */
 async function hostResolvConf(path: string): Promise<ResolvConf | undefined> {
@@ -196,6 +197,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   let pods: PodManager | undefined;
   let gc: NodeGc | undefined;
   let podInfo: PodInfoServer | undefined;
+  let devices: Devices | undefined;
   // a runtime relist that stalls makes the node unhealthy and not ready
   health.add('pleg', () => pods?.pleg.unhealthy());
 
@@ -256,6 +258,10 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       const plegProblem = pods?.pleg.unhealthy();
       if (plegProblem) runtime.notReadyReasons.push(plegProblem);
       const resources = nodeResources(facts, usage.nodefsCapacityBytes, s.maxPods, s);
+      // device plugins' resources: every device in capacity, the healthy ones allocatable
+      const deviceResources = devices?.manager.capacity();
+      Object.assign(resources.capacity, deviceResources?.capacity);
+      Object.assign(resources.allocatable, deviceResources?.allocatable);
       allocatable = resources.allocatable;
       const networkReady = (opts.nodeIPs?.length ?? 0) > 0 || hostAddresses().length > 0;
       return {
@@ -296,6 +302,16 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       swapCapacityBytes: swap,
     });
     const internal = () => addressesNow().filter(a => a.type === 'InternalIP').map(a => a.address);
+    devices = await startDevices({
+      rootDir: opts.rootDir,
+      activePods: () => (pods?.synced() ? pods.workers.pods().filter(p => !['Succeeded', 'Failed'].includes(pods!.statusOf(p.metadata.uid)?.phase ?? p.status?.phase ?? '')) : undefined),
+      // a device list that changed is reported at once, not at the next status round
+      onChange: () => void reporter?.registered.then(() => reporter?.syncNow()).catch(() => undefined),
+      podResourcesGet: gates.enabled('KubeletPodResourcesGet'),
+      clock,
+      log,
+    });
+    const deviceManager = devices.manager;
     pods = await startPodManager({
       cri: opts.cri,
       client: apiClient,
@@ -309,7 +325,9 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       resyncMs: parseDuration(s.syncFrequency ?? '1m'),
       maxContainerRestartPeriodMs: s.crashLoopBackOff?.maxContainerRestartPeriod ? parseDuration(s.crashLoopBackOff.maxContainerRestartPeriod) : undefined,
       // pressure refuses first, in the kubelet's admission order
-      admit: pod => { const refused = eviction.admit(pod); return refused ? { admit: false as const, ...refused } : policy.admit(pod); },
+      // devices last: they are allocated only to a pod every other check let in
+      admit: pod => { const refused = eviction.admit(pod); if (refused) return { admit: false as const, ...refused }; const verdict = policy.admit(pod); return verdict.admit ? deviceManager.admit(pod) : verdict; },
+      deviceOptions: (pod, c) => deviceManager.runOptions(pod, c),
       // before the first report (or with no API to report to), CPU and memory, which need no disk figures
       nodeAllocatable: () => allocatable ?? (({ cpu, memory }) => ({ cpu, memory }))(nodeResources(facts, 0, s.maxPods, s).allocatable),
       resourceCheckpoints: gates.enabled('InPlacePodVerticalScaling'),
@@ -374,6 +392,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       servingCsr?.stop();
       await podInfo?.stop();
       await pods?.stop();
+      await devices?.stop();
       reporter?.stop();
       lease?.stop();
       await Promise.all([server.close(), healthz?.close()]);

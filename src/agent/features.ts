@@ -19,6 +19,8 @@ export const agentFeatureGates: Record<string, AgentGate> = {
   ContainerCheckpoint: { stage: 'Beta', default: true, implemented: true },
   // the pod info gRPC API on <root-dir>/pods/agent.sock (podinfo/), KEP-4188's gate name
   PodInfoAPI: { stage: 'Alpha', default: false, implemented: true },
+  // Get of the pod resources API (podresources/); off, Get answers "PodResources API Get method disabled"
+  KubeletPodResourcesGet: { stage: 'Beta', default: true, implemented: true },
   // status.declaredFeatures, written or left empty
   NodeDeclaredFeatures: { stage: 'Beta', default: true, implemented: true },
   // keep-alives to the supervisor's notify socket (watchdog.ts)

@@ -7,7 +7,7 @@ import { alreadyExists, badRequest, conflict, invalid, notFound, StatusError, ty
 import { statusFromError, tooLargeResourceVersion, uidPreconditionFailed } from './storage-errors.ts';
 import { generateName, validateName } from '../api/names.ts';
 import { apiVersionOf, deepClone, jsonEqual, type KubeObject } from '../api/object.ts';
-import { StorageError, type Storage } from '../storage/interface.ts';
+import { StorageError, type KeyValue, type Storage } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { Strategy, StrategyContext } from './strategy.ts';
 import type { DeleteOptions, DeleteResult, Registry, WriteOptions } from './registry.ts';
@@ -15,6 +15,7 @@ import { subresourceNamed } from './subresources/table.ts';
 import { hasStatusSubresource } from './subresources/status.ts';
 import { decodeFromStorage, encodeForStorage, jsonFromStorage } from './stored-object.ts';
 import { isCorrupt } from './corrupt-object.ts';
+import { readDefaults } from './apiextensions/read-defaults.ts';
 import { immutableField } from './validation/immutable.ts';
 import { objectKey } from './keys.ts';
 import { validateMetadata } from './validation/metadata.ts';
@@ -27,7 +28,6 @@ import { rfc3339 } from '../api/time.ts';
 import { defaultGarbageCollectionPolicy, deletionFinalizers } from './gc-policy.ts';
 import type { CustomResourceConverter } from './apiextensions/conversion/converter.ts';
 import { objectInVersion, valuesInVersion } from './apiextensions/conversion/stored-values.ts';
-import type { KeyValue } from '../storage/interface.ts';
 
 export type { DeleteOptions, DeleteResult, WriteOptions } from './registry.ts';
 
@@ -73,7 +73,7 @@ export class GenericStore implements Registry {
   /** a stored value as a value of the version `info` serves (see converterFor) */
   private async served(info: ResourceInfo, kv: KeyValue): Promise<KeyValue> {
     const conv = this.converter(info);
-    return conv ? (await valuesInVersion(conv, [kv], apiVersionOf(info.group, info.version)))[0]! : kv;
+    return conv ? (await valuesInVersion(conv, [kv], apiVersionOf(info.group, info.version), { onRead: readDefaults(info) }))[0]! : kv;
   }
 
   /**
@@ -88,6 +88,11 @@ export class GenericStore implements Registry {
     const out = stored === obj ? obj : await objectInVersion(conv!, stored, apiVersionOf(info.group, info.version));
     out.metadata.resourceVersion = String(kv.modRevision);
     return out;
+  }
+
+  /** a stored object as its reads (and the updates starting from it) see it */
+  private decode(info: ResourceInfo, kv: KeyValue, rv = kv.modRevision): KubeObject {
+    return decodeFromStorage(kv, apiVersionOf(info.group, info.version), rv, readDefaults(info));
   }
 
   returnsDeletedObject(info: ResourceInfo): boolean { return this.strategy(info).returnDeletedObject; }
@@ -107,7 +112,7 @@ export class GenericStore implements Registry {
   async get(info: ResourceInfo, namespace: string | undefined, name: string, revision?: number, allowStale = false): Promise<KubeObject> {
     const { kv } = await this.deps.storage.get(objectKey(info, namespace, name), revision ? { revision } : allowStale ? { allowStale } : undefined);
     if (!kv) throw notFound(info, name);
-    return decodeFromStorage(await this.served(info, kv), apiVersionOf(info.group, info.version));
+    return this.decode(info, await this.served(info, kv));
   }
 
   list(info: ResourceInfo, namespace: string | undefined, opts: ListOptions = {}): Promise<KubeList> {
@@ -121,7 +126,7 @@ export class GenericStore implements Registry {
   async getJson(info: ResourceInfo, namespace: string | undefined, name: string): Promise<Buffer> {
     const { kv } = await this.deps.storage.get(objectKey(info, namespace, name));
     if (!kv) throw notFound(info, name);
-    return jsonFromStorage(await this.served(info, kv), apiVersionOf(info.group, info.version), info.kind);
+    return jsonFromStorage(await this.served(info, kv), apiVersionOf(info.group, info.version), info.kind, readDefaults(info));
   }
 
   watch(info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, sink: WatchSink): Promise<Watcher> {
@@ -205,7 +210,7 @@ export class GenericStore implements Registry {
       if (body.metadata.resourceVersion) throw notFound(info, name);
       return { object: await this.create(info, namespace, body, opts), created: true };
     }
-    const current = decodeFromStorage(await this.served(info, kv), apiVersionOf(info.group, info.version));
+    const current = this.decode(info, await this.served(info, kv));
     // a uid in the body is a precondition, checked before the resourceVersion is
     const uid = body.metadata.uid;
     if (uid && uid !== current.metadata.uid) {
@@ -225,7 +230,7 @@ export class GenericStore implements Registry {
     for (let attempt = 0; ; attempt++) {
       const { kv } = await this.deps.storage.get(key);
       if (!kv) throw notFound(info, name);
-      const current = decodeFromStorage(await this.served(info, kv), apiVersionOf(info.group, info.version));
+      const current = this.decode(info, await this.served(info, kv));
       const desired = await change(deepClone(current));
       const rv = desired.metadata?.resourceVersion;
       if (rv && rv !== String(kv.modRevision)) throw conflict(info, name);
@@ -313,7 +318,7 @@ export class GenericStore implements Registry {
     for (let attempt = 0; ; attempt++) {
       const { kv } = await this.deps.storage.get(key);
       if (!kv) throw notFound(info, name);
-      const current = decodeFromStorage(await this.served(info, kv), apiVersionOf(info.group, info.version));
+      const current = this.decode(info, await this.served(info, kv));
       const pre = opts.preconditions;
       // worded as Kubernetes' delete checks them, naming the kind
       const kind = { group: info.group, resource: info.kind };
@@ -406,7 +411,7 @@ export class GenericStore implements Registry {
   private async removeNow(info: ResourceInfo, namespace: string | undefined, name: string, revision: number): Promise<DeleteResult> {
     try {
       const { prevKv, revision: rev } = await this.deps.storage.delete(objectKey(info, namespace, name), revision);
-      return { object: decodeFromStorage(await this.served(info, prevKv), apiVersionOf(info.group, info.version), rev), deleted: true };
+      return { object: this.decode(info, await this.served(info, prevKv), rev), deleted: true };
     } catch (err) {
       throw this.storageToStatus(err, info, name);
     }

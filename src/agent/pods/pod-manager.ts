@@ -37,6 +37,7 @@ export interface PodManagerOptions {
   containerPolicy?: ContainerPolicy;
   sandboxPolicy?: SandboxPolicy;
   admit?: SyncerDeps['admit'];
+  deviceOptions?: SyncerDeps['deviceOptions'];
   /** pod cgroups by QoS class, as cgroupsPerQOS asks */
   podCgroups?: SyncerDeps['podCgroups'];
   nodeAllocatable?: SyncerDeps['nodeAllocatable'];
@@ -93,7 +94,7 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
     backoff: restartBackoff(now, 10_000, o.maxContainerRestartPeriodMs ?? 300_000),
     clock: o.clock, log, event, rootDir: o.rootDir, sandbox: o.sandbox,
     nodeIPs: o.nodeIPs, runtimeName: () => runtimeName,
-    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit, resourceState, nodeAllocatable: o.nodeAllocatable,
+    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit, deviceOptions: o.deviceOptions, resourceState, nodeAllocatable: o.nodeAllocatable,
     // the simulated runtime's containers are no host processes: no host cgroups for them
     podCgroups: runtimeName === 'orch-runtime-sim' ? undefined : o.podCgroups,
   });

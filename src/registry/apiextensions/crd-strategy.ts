@@ -7,6 +7,7 @@ import { deepClone, type KubeObject } from '../../api/object.ts';
 import { rfc3339 } from '../../api/time.ts';
 import { strategyWith } from '../strategy.ts';
 import { validateCrdSchemas } from './crd-schemas.ts';
+import { validateCrdColumnsAndFields } from './crd-columns.ts';
 import { cleanupFinalizer, storageVersionOf, withCondition, type Crd } from './crd-types.ts';
 import { conversionErrors, preserveUnknownFieldsErrors, storedVersionErrors } from './conversion/crd-validation.ts';
 import type { FieldError } from '../../api/status.ts';
@@ -33,10 +34,10 @@ function applyDefaults(crd: Crd): void {
   if (service && service.port == null) service.port = 443;
 }
 
-/** the CRD's checks, in kube-apiserver's order: schemas, conversion, storedVersions, preserveUnknownFields */
+/** the CRD's checks, in kube-apiserver's order: schemas, columns and selectable fields, conversion, storedVersions, preserveUnknownFields */
 function validateCrd(obj: Crd, old?: Crd): FieldError[] {
   const preserve = preserveUnknownFieldsErrors(obj, old);
-  return [...validateCrdSchemas(obj), ...preserve.spec, ...conversionErrors(obj, old), ...storedVersionErrors(obj), ...preserve.late];
+  return [...validateCrdSchemas(obj), ...validateCrdColumnsAndFields(obj, old), ...preserve.spec, ...conversionErrors(obj, old), ...storedVersionErrors(obj), ...preserve.late];
 }
 
 export const crdStrategy = strategyWith<Crd>({

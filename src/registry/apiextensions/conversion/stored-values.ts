@@ -12,6 +12,7 @@ import type { KubeObject } from '../../../api/object.ts';
 import { goJson } from '../../../codec/go-json.ts';
 import type { KeyValue } from '../../../storage/interface.ts';
 import { valueBytes, valueLength } from '../../../storage/packed-value.ts';
+import type { ReadHook } from '../../stored-object.ts';
 import type { CustomResourceConverter } from './converter.ts';
 
 const headProbe = 256;
@@ -40,10 +41,11 @@ function parsed(kv: KeyValue): KubeObject | undefined {
 
 /**
  * `kvs` as values of `apiVersion`. `list`: they are a list's items (errors name them by index);
- * `shared`: watch events, whose conversions are kept for the other watchers. Rejects with the
- * converter's message.
+ * `shared`: watch events, whose conversions are kept for the other watchers; `onRead`: what
+ * reads do to a stored object (its stored version's defaults), done before it is converted, as
+ * kube-apiserver's storage decoder defaults before it converts. Rejects with the converter's message.
  */
-export async function valuesInVersion(conv: CustomResourceConverter, kvs: KeyValue[], apiVersion: string, how: { list?: boolean; shared?: boolean } = {}): Promise<KeyValue[]> {
+export async function valuesInVersion(conv: CustomResourceConverter, kvs: KeyValue[], apiVersion: string, how: { list?: boolean; shared?: boolean; onRead?: ReadHook } = {}): Promise<KeyValue[]> {
   let converted = byConverter.get(conv);
   if (!converted) byConverter.set(conv, converted = new WeakMap());
   const out: Array<KeyValue | Promise<KeyValue>> = [...kvs];
@@ -55,6 +57,7 @@ export async function valuesInVersion(conv: CustomResourceConverter, kvs: KeyVal
     if (stored !== undefined && !conv.converts(stored, apiVersion)) return;
     const obj = parsed(kv);
     if (!obj || !conv.converts(String(obj.apiVersion), apiVersion)) return;
+    how.onRead?.(obj);
     pending.push({ at, kv, obj });
   });
   if (pending.length) {
