@@ -94,5 +94,10 @@ test('stored values: only those in another version are converted, together; watc
   await valuesInVersion(conv, [kvs[0]!], 'example.com/v2', { shared: true });
   const again = await valuesInVersion(conv, [kvs[0]!], 'example.com/v2', { shared: true });
   assert.deepEqual(batches, [['a', 'c'], ['a'], ['a']]);
+  // what reads do to a stored object (its stored version's defaults) comes before the conversion
+  const seen: unknown[] = [];
+  const watching = { converts: conv.converts, async convert(objs: KubeObject[], apiVersion: string) { seen.push(...objs.map(o => o.spec)); return objs.map(o => ({ ...o, apiVersion })); } };
+  await valuesInVersion(watching, [kvs[0]!], 'example.com/v2', { onRead: o => { (o.spec as Record<string, unknown>).defaulted = true; } });
+  assert.deepEqual(seen, [{ defaulted: true }]);
   assert.equal(JSON.parse(new TextDecoder().decode(again[0]!.value)).apiVersion, 'example.com/v2');
 });
