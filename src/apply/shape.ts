@@ -1,6 +1,8 @@
 // How server-side apply treats a value, from the schema: a leaf (scalars and anything marked
 // atomic), a struct or map merged field by field, a list of items identified by key fields,
 // or a set of scalars. Built-in lists without a list-type fall back to their patch strategy.
+// The list and map extensions are read from the property (built-in definitions) or from the
+// schema itself (CRD schemas, where list items and map values carry their own).
 
 import { fieldOf, type FieldInfo, type SchemaNode } from '../schema/schema-walker.ts';
 
@@ -32,13 +34,13 @@ export function shapeOf(node: SchemaNode | undefined, field?: FieldInfo): Shape 
 function computeShape(node: SchemaNode, field?: FieldInfo): Shape {
   switch (node.kind) {
     case 'struct':
-      return node.atomic || field?.mapType === 'atomic' ? leaf : { kind: 'struct', node };
+      return node.atomic || (field?.mapType ?? node.mapType) === 'atomic' ? leaf : { kind: 'struct', node };
     case 'map':
-      return field?.mapType === 'atomic' ? leaf : { kind: 'map', elem: node.elem };
+      return (field?.mapType ?? node.mapType) === 'atomic' ? leaf : { kind: 'map', elem: node.elem };
     case 'list': {
-      const type = field?.listType;
+      const type = field?.listType ?? node.listType;
       const mergeKey = field?.patchMergeKey;
-      if (type === 'map') return { kind: 'list-map', keys: field?.listMapKeys ?? (mergeKey ? [mergeKey] : []), elem: node.elem };
+      if (type === 'map') return { kind: 'list-map', keys: field?.listMapKeys ?? node.listMapKeys ?? (mergeKey ? [mergeKey] : []), elem: node.elem };
       if (type === 'set') return { kind: 'set' };
       if (type === 'atomic') return leaf;
       if (field?.patchStrategies.includes('merge')) return mergeKey ? { kind: 'list-map', keys: [mergeKey], elem: node.elem } : { kind: 'set' };
@@ -53,7 +55,7 @@ function computeShape(node: SchemaNode, field?: FieldInfo): Shape {
 export function childShape(shape: Shape, key: string): Shape {
   if (shape.kind === 'struct') {
     const f = fieldOf(shape.node, key);
-    return f ? shapeOf(f.node, f) : leaf;
+    return f ? shapeOf(f.node, f) : shapeOf(shape.node.unknown);
   }
   if (shape.kind === 'map') return shapeOf(shape.elem);
   return leaf;
