@@ -66,7 +66,9 @@ export function assignable(actual: CelType, formal: CelType, subs: Subs): boolea
     return true;
   }
   if (isDynOrError(actual) || isDynOrError(formal)) return true;
-  if (actual.kind === 'null_type') return formal.kind === 'null_type' || formal.kind === 'object';
+  // cel-go keeps its legacy checker's nullable types: objects, opaque types, timestamps, durations
+  if (actual.kind === 'null_type') return nullable(formal);
+  if (formal.kind === 'null_type') return nullable(actual);
   switch (formal.kind) {
     case 'list': return actual.kind === 'list' && assignable(actual.elem, formal.elem, subs);
     case 'map': return actual.kind === 'map' && assignable(actual.key, formal.key, subs) && assignable(actual.value, formal.value, subs);
@@ -77,6 +79,7 @@ export function assignable(actual: CelType, formal: CelType, subs: Subs): boolea
   }
 }
 
+const nullable = (t: CelType) => ['null_type', 'object', 'opaque', 'timestamp', 'duration'].includes(t.kind);
 const mutual = (a: CelType, b: CelType) => assignable(a, b, new Map()) && assignable(b, a, new Map());
 
 export function checkExpression(root: CelExpr, variables: ReadonlyMap<string, CelType>): Checked {
