@@ -10,12 +10,13 @@ export type Shape =
   | { kind: 'leaf' }
   | { kind: 'struct'; node: SchemaNode }
   | { kind: 'map'; elem?: SchemaNode }
-  | { kind: 'list-map'; keys: readonly string[]; elem?: SchemaNode }
+  | { kind: 'list-map'; keys: readonly string[]; elem?: SchemaNode; defaults?: Readonly<Record<string, unknown>> }
   | { kind: 'set' };
 
 const leaf: Shape = { kind: 'leaf' };
 
-// list-map keys that Kubernetes fills in when an item leaves them out
+// list-map keys that Kubernetes fills in when an item leaves them out (built-ins; a CRD schema
+// says its own)
 const keyDefaults: Record<string, unknown> = { protocol: 'TCP' };
 
 // shapes are asked for on every step of every walk: one per field (or node) is enough
@@ -40,7 +41,10 @@ function computeShape(node: SchemaNode, field?: FieldInfo): Shape {
     case 'list': {
       const type = field?.listType ?? node.listType;
       const mergeKey = field?.patchMergeKey;
-      if (type === 'map') return { kind: 'list-map', keys: field?.listMapKeys ?? node.listMapKeys ?? (mergeKey ? [mergeKey] : []), elem: node.elem };
+      if (type === 'map') {
+        const keys = field?.listMapKeys ?? node.listMapKeys ?? (mergeKey ? [mergeKey] : []);
+        return { kind: 'list-map', keys, elem: node.elem, ...(node.listMapKeyDefaults ? { defaults: node.listMapKeyDefaults } : {}) };
+      }
       if (type === 'set') return { kind: 'set' };
       if (type === 'atomic') return leaf;
       if (field?.patchStrategies.includes('merge')) return mergeKey ? { kind: 'list-map', keys: [mergeKey], elem: node.elem } : { kind: 'set' };
@@ -80,7 +84,7 @@ export function itemKey(shape: Extract<Shape, { kind: 'list-map' }>, item: unkno
 function computeItemKey(shape: Extract<Shape, { kind: 'list-map' }>, o: Record<string, unknown>): string {
   const key: Record<string, unknown> = {};
   for (const k of [...shape.keys].sort()) {
-    const v = o[k] ?? keyDefaults[k];
+    const v = o[k] ?? (shape.defaults ?? keyDefaults)[k];
     if (v !== undefined) key[k] = v;
   }
   return `k:${JSON.stringify(key)}`;

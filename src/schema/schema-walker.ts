@@ -43,6 +43,8 @@ export interface SchemaNode {
    */
   listType?: string;
   listMapKeys?: readonly string[];
+  /** the schema's defaults of list-map keys an item may leave out (CRD schemas) */
+  listMapKeyDefaults?: Readonly<Record<string, unknown>>;
   mapType?: string;
   /** what keys outside `fields` hold (CRD schemas that preserve unknown fields: untyped values) */
   unknown?: SchemaNode;
@@ -134,6 +136,9 @@ function compileObject(s: SchemaObject, base: { definition?: string }): SchemaNo
 function withListExtensions(node: SchemaNode, s: SchemaObject): SchemaNode {
   if (typeof s['x-kubernetes-list-type'] === 'string') node.listType = s['x-kubernetes-list-type'] as string;
   if (Array.isArray(s['x-kubernetes-list-map-keys'])) node.listMapKeys = (s['x-kubernetes-list-map-keys'] as unknown[]).map(String);
+  const props = (s['items'] as SchemaObject | undefined)?.['properties'] as Record<string, SchemaObject> | undefined;
+  const defaults = Object.fromEntries((node.listMapKeys ?? []).filter(k => props?.[k]?.['default'] !== undefined).map(k => [k, props![k]!['default']]));
+  if (Object.keys(defaults).length) node.listMapKeyDefaults = defaults;
   return node;
 }
 

@@ -19,7 +19,7 @@ const schema = {
       properties: {
         ports: {
           type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name', 'protocol'],
-          items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, protocol: { type: 'string', default: 'TCP' }, port: { type: 'integer' } } },
+          items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, protocol: { type: 'string', default: 'SCTP' }, port: { type: 'integer' } } },
         },
         args: { type: 'array', items: { type: 'string' } },
         tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
@@ -67,6 +67,14 @@ test('a map list: two managers own different items; dropping its item removes on
   assert.deepEqual(conflictFields(() => apply(obj, widget({ ports: [{ name: 'http', protocol: 'TCP', port: 8080 }] }), 'b')), ['.spec.ports[name="http",protocol="TCP"].port']);
   obj = apply(obj, widget({}), 'b');
   assert.deepEqual(obj.spec.ports.map((p: Obj) => p.name), ['http']);
+});
+
+test('a map list key the item leaves out is its schema default, as defaulting will set it', () => {
+  const obj = apply(undefined, widget({ ports: [{ name: 'http', port: 80 }] }), 'a');
+  assert.ok(owned(obj, 'a').includes('.spec.ports[name="http",protocol="SCTP"].port'), owned(obj, 'a').join());
+  // the same item written out in full is the same item
+  const again = apply(obj, widget({ ports: [{ name: 'http', protocol: 'SCTP', port: 80 }] }), 'b');
+  assert.equal(again.spec.ports.length, 1);
 });
 
 test('a list without a list type is atomic: owned whole, replaced whole, a conflict on the list', () => {
