@@ -9,6 +9,13 @@ import { customResourceNode } from '../schema/custom-resource-node.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import { subresourceNamed } from './subresources/table.ts';
 
+/** what a subresource write may own; a custom resource's scale owns its specReplicasPath */
+function ownedThrough(info: ResourceInfo, subresource: string): ReadonlyArray<readonly string[]> | undefined {
+  const replicas = info.custom?.scale?.specReplicasPath;
+  if (subresource === 'scale' && replicas) return [replicas.replace(/^\./, '').split('.')];
+  return subresourceNamed(subresource)?.ownedFields;
+}
+
 export function managerContext(info: ResourceInfo, manager: string, subresource: string | undefined, now: string): ManagerContext {
   const custom = info.custom;
   return {
@@ -17,7 +24,7 @@ export function managerContext(info: ResourceInfo, manager: string, subresource:
     apiVersion: apiVersionOf(info.group, info.version),
     manager,
     subresource: subresource ?? '',
-    owns: subresource ? subresourceNamed(subresource)?.ownedFields : undefined,
+    owns: subresource ? ownedThrough(info, subresource) : undefined,
     now,
   };
 }

@@ -144,3 +144,15 @@ test('status: owned by the main resource only when the version has no status sub
     assert.ok(owned(obj, 'a').includes('.spec.args'));
   }
 });
+
+test("a custom resource's scale subresource owns its specReplicasPath", () => {
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+    spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true,
+      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } },
+      subresources: { scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' } } }] },
+    status: { acceptedNames: { plural: 'widgets', kind: 'Widget' }, conditions: [{ type: 'Established', status: 'True' }] },
+  } as unknown as Crd;
+  const info = servedResources(crd)[0]!;
+  assert.deepEqual(managerContext(info, 'hpa', 'scale', 'now').owns, [['spec', 'size']]);
+});
