@@ -32,7 +32,7 @@ function applyDefaults(crd: Crd): void {
 export const crdStrategy = strategyWith<Crd>({
   tracksGeneration: true,
   validateCreate: obj => validateCrdSchemas(obj),
-  validateUpdate: obj => validateCrdSchemas(obj),
+  validateUpdate: (obj, old) => validateCrdSchemas(obj, old),
   defaults: applyDefaults,
   prepareForCreate(obj) {
     applyDefaults(obj);

@@ -36,14 +36,15 @@ function shapeErrors(s: RuleSchema, at: string): FieldError[] {
   return errs;
 }
 
-interface Visit { uncorrelatable?: string; root: boolean; cardinality: number | undefined; total: CostTotal }
+interface Visit { uncorrelatable?: string; root: boolean; cardinality: number | undefined; total: CostTotal; suppressPerExpressionCost: boolean }
 
 function celErrors(s: RuleSchema, at: string, v: Visit): FieldError[] {
   const errs: FieldError[] = [];
   const uncorrelatable = v.uncorrelatable;
   compiledRules(s, v.root).forEach((c, i) => {
     const p = `${at}.x-kubernetes-validations[${i}]`;
-    errs.push(...ruleCostErrors(c, p, v.cardinality, v.total));
+    const costErrs = ruleCostErrors(c, p, v.cardinality, v.total);
+    if (!v.suppressPerExpressionCost) errs.push(...costErrs);
     if (c.error) errs.push({ type: 'FieldValueInvalid', field: `${p}.rule`, goValue: goRule(c.rule), detail: c.error });
     if (c.messageError) errs.push({ type: 'FieldValueInvalid', field: `${p}.messageExpression`, goValue: goRule(c.rule), detail: c.messageError });
     if (c.error) return;
@@ -78,12 +79,13 @@ function visit(s: RuleSchema, at: string, v: Visit, out: FieldError[]): void {
 /**
  * The errors of a CRD version's schema rules, for the CRD's validation on create and update;
  * pass `at` as the schema's full path (the default suits a schema validated on its own);
- * in a v1 CRD it is `spec.versions[0].schema.openAPIV3Schema`.
+ * in a v1 CRD it is `spec.versions[0].schema.openAPIV3Schema`. `suppressPerExpressionCost` for a
+ * version whose schema an update left as it was: only the schema's total cost is held against it.
  */
-export function compileCelRules(schema: RuleSchema, at = 'openAPIV3Schema'): FieldError[] {
+export function compileCelRules(schema: RuleSchema, at = 'openAPIV3Schema', opts: { suppressPerExpressionCost?: boolean } = {}): FieldError[] {
   const out: FieldError[] = [];
   const total: CostTotal = { total: 0, mostExpensive: [] };
-  visit(schema, at, { root: true, cardinality: 1, total }, out);
+  visit(schema, at, { root: true, cardinality: 1, total, suppressPerExpressionCost: opts.suppressPerExpressionCost === true }, out);
   out.push(...costErrors(total, at));
   return out;
 }
