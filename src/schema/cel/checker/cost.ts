@@ -115,6 +115,7 @@ export function estimateCost(root: CelExpr, checked: Checked, rootSize: number):
     for (const id of ids) {
       switch (id) {
         case 'string_format': if (target) return { cost: factor(size(target), traversal) }; break;
+        case 'strings_quote': if (a0) { const sz = size(a0); return { cost: factor(sz, traversal), result: { min: sz.min + 2, max: sat(sz.max * 2 + 2) } }; } break;
         case 'string_to_bytes': if (a0) { const sz = size(a0); return { cost: factor(sz, traversal), result: { min: sz.min, max: sat(sz.max * 4) } }; } break;
         case 'bytes_to_string': if (a0) { const sz = size(a0); return { cost: factor(sz, traversal), result: { min: Math.floor(sz.min / 4), max: sz.max } }; } break;
         case 'starts_with_string': case 'ends_with_string': if (a0) return { cost: factor(size(a0), traversal) }; break;

@@ -90,7 +90,7 @@ string_replace_string_string: string.replace(string, string) -> string; string_r
 string_split_string: string.split(string) -> list(string); string_split_string_int: string.split(string, int) -> list(string)
 string_substring_int: string.substring(int) -> string; string_substring_int_int: string.substring(int, int) -> string
 string_trim: string.trim() -> string; list_join: list(string).join() -> string; list_join_string: list(string).join(string) -> string
-string_format: string.format(list(dyn)) -> string
+string_format: string.format(list(dyn)) -> string; strings_quote: strings.quote(string) -> string
 list_is_sorted: list(A).isSorted() -> bool; list_sum: list(A).sum() -> A; list_min: list(A).min() -> A; list_max: list(A).max() -> A
 list_index_of: list(A).indexOf(A) -> int; list_last_index_of: list(A).lastIndexOf(A) -> int
 string_find: string.find(string) -> string; string_find_all: string.findAll(string) -> list(string)

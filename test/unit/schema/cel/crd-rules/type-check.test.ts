@@ -39,6 +39,7 @@ const good = [
   "quantity('1Gi').isGreaterThan(quantity('1Mi')) && self.name.matches('^[a-z]+$') && self.tags.join(',').size() < 100",
   "size(self.tags) == self.tags.size() && self.name.lowerAscii().split('-').size() > 0 && sets.contains(self.tags, ['a'])",
   "self.replicas == oldSelf.replicas || self.name != oldSelf.name",
+  "strings.quote(self.name) != '' && self.name.charAt(0) != 'x' && self.name.indexOf('a') < 10",
 ];
 
 for (const rule of good) {
