@@ -37,7 +37,7 @@ function applyDefaults(crd: Crd): void {
 /** the CRD's checks, in kube-apiserver's order: schemas, columns and selectable fields, conversion, storedVersions, preserveUnknownFields */
 function validateCrd(obj: Crd, old?: Crd): FieldError[] {
   const preserve = preserveUnknownFieldsErrors(obj, old);
-  return [...validateCrdSchemas(obj), ...validateCrdColumnsAndFields(obj, old), ...preserve.spec, ...conversionErrors(obj, old), ...storedVersionErrors(obj), ...preserve.late];
+  return [...validateCrdSchemas(obj, old), ...validateCrdColumnsAndFields(obj, old), ...preserve.spec, ...conversionErrors(obj, old), ...storedVersionErrors(obj), ...preserve.late];
 }
 
 export const crdStrategy = strategyWith<Crd>({
