@@ -35,6 +35,27 @@ export interface ApiServerMetrics {
 
 interface RequestSeries { codes: Map<number, CounterSeries>; duration: HistogramSeries; labels: string[] }
 
+/**
+ * Series by four short keys, one map per key: a joined key would be a new string to hash on
+ * every request, while these keys are mostly the same constant strings, whose hashes V8 keeps.
+ */
+class SeriesIndex {
+  private root = new Map<string, Map<string, Map<string, Map<string, RequestSeries>>>>();
+  get(a: string, b: string, c: string, d: string): RequestSeries | undefined {
+    return this.root.get(a)?.get(b)?.get(c)?.get(d);
+  }
+  add(a: string, b: string, c: string, d: string, s: RequestSeries): RequestSeries {
+    let m1 = this.root.get(a);
+    if (!m1) this.root.set(a, m1 = new Map());
+    let m2 = m1.get(b);
+    if (!m2) m1.set(b, m2 = new Map());
+    let m3 = m2.get(c);
+    if (!m3) m2.set(c, m3 = new Map());
+    m3.set(d, s);
+    return s;
+  }
+}
+
 /** `/registry/deployments.apps/` → group `apps`, resource `deployments` (what Kubernetes prints as deployments.apps) */
 export function groupResourceOfPrefix(prefix: string): { group: string; resource: string; both: string } {
   const both = prefix.replace(/^\/(registry\/)?/, '').replace(/\/$/, '');
@@ -65,8 +86,8 @@ export function createApiServerMetrics(now: () => number = Date.now): ApiServerM
     watchEvents, etcdDuration, etcdTotal, etcdErrors,
   ];
 
-  const byResource = new WeakMap<ResourceInfo, Map<string, RequestSeries>>();
-  const byPath = new Map<string, RequestSeries>();
+  const byResource = new WeakMap<ResourceInfo, SeriesIndex>();
+  const byPath = new SeriesIndex();
   const seriesOf = (labels: string[]): RequestSeries => ({ codes: new Map(), duration: duration.with(...labels), labels });
   const storageSeries = new Map<string, { duration: HistogramSeries; total: CounterSeries; errors: CounterSeries }>();
   const watchSeries = new WeakMap<ResourceInfo, CounterSeries>();
@@ -78,7 +99,7 @@ export function createApiServerMetrics(now: () => number = Date.now): ApiServerM
       const info = ctx.info;
       let series: RequestSeries | undefined;
       const verb = reportedVerb(ctx.method, info, ctx.headers['content-type']);
-      const dryRun = dryRunLabel(ctx.query);
+      const dryRun = ctx.query.size === 0 ? '' : dryRunLabel(ctx.query);
       if (info.isResourceRequest) {
         // only requests that reached a served resource (and an implemented subresource), as
         // only kube-apiserver's installed routes are instrumented
@@ -87,16 +108,12 @@ export function createApiServerMetrics(now: () => number = Date.now): ApiServerM
         const scope = requestScope(info);
         const sub = subresourceName(info);
         let forResource = byResource.get(r);
-        if (!forResource) byResource.set(r, forResource = new Map());
-        const key = `${verb} ${scope} ${sub} ${dryRun}`;
-        series = forResource.get(key);
-        if (!series) forResource.set(key, series = seriesOf([verb, dryRun, r.group, r.version, info.resource, sub, scope, 'apiserver']));
+        if (!forResource) byResource.set(r, forResource = new SeriesIndex());
+        series = forResource.get(verb, scope, sub, dryRun) ?? forResource.add(verb, scope, sub, dryRun, seriesOf([verb, dryRun, r.group, r.version, info.resource, sub, scope, 'apiserver']));
       } else {
         const path = nonResourceLabels(info.path);
         if (!path) return;
-        const key = `${verb} ${info.path} ${dryRun}`;
-        series = byPath.get(key);
-        if (!series) byPath.set(key, series = seriesOf([verb, dryRun, '', '', '', path.subresource, '', path.component]));
+        series = byPath.get(verb, info.path, dryRun, '') ?? byPath.add(verb, info.path, dryRun, '', seriesOf([verb, dryRun, '', '', '', path.subresource, '', path.component]));
       }
       const code = ctx.res.statusCode;
       let counter = series.codes.get(code);

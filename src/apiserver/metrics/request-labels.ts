@@ -31,7 +31,8 @@ export function subresourceName(info: RequestInfo): string {
  */
 export function reportedVerb(method: string, info: RequestInfo, contentType: string | undefined): string {
   if (info.verb === 'watch') return 'WATCH';
-  let verb = method.toUpperCase();
+  // HTTP methods arrive in upper case; anything else is folded as Go's ToUpper would
+  let verb = /[a-z]/.test(method) ? method.toUpperCase() : method;
   if (verb === 'GET' || verb === 'HEAD') {
     const scope = requestScope(info);
     verb = scope !== 'resource' && scope !== '' ? 'LIST' : 'GET';
