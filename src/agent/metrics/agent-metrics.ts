@@ -10,6 +10,8 @@ import type { RuntimeObserver } from './runtime-operations.ts';
 
 const podStartBuckets = [0.5, 1, 2, 3, 4, 5, 6, 8, 10, 20, 30, 45, 60, 120, 180, 240, 300, 360, 480, 600, 900, 1200, 1800, 2700, 3600];
 const containerStates = ['created', 'running', 'exited', 'unknown'] as const;
+// pods seen pending and not yet running that are remembered (many times a node's pod capacity)
+const maxPending = 10_000;
 
 export interface AgentMetrics {
   readonly exposition: Exposition;
@@ -68,7 +70,10 @@ export function createAgentMetrics(nodeName: string, now: () => number = Date.no
       const seen = firstSeen.get(uid);
       const phase = status.phase;
       if (seen === undefined) {
-        if (phase === 'Pending') firstSeen.set(uid, now());
+        if (phase !== 'Pending') return;
+        firstSeen.set(uid, now());
+        // a pod deleted while pending never reports Running: the oldest such entries go first
+        if (firstSeen.size > maxPending) firstSeen.delete(firstSeen.keys().next().value!);
         return;
       }
       if (phase === 'Running') podStart.observe(podStartSeries, (now() - seen) / 1000);
