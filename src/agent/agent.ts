@@ -55,6 +55,9 @@ import { startShutdownManager, type ShutdownManager } from './shutdown/manager.t
 import { defaultLogindDropInDir, defaultSystemBusAddress } from './shutdown/logind.ts';
 import { nodeShuttingDown, shutdownPeriods, type ShutdownSettings } from './shutdown/plan.ts';
 import type { VerificationPolicy } from './images/pull-policy.ts';
+import { createAgentMetrics } from './metrics/agent-metrics.ts';
+import { instrumentCri } from './metrics/runtime-operations.ts';
+import { metricsRoute } from './server/metrics-route.ts';
 
 /** the host's resolver settings for pods, from the resolvConf setting's file (none when the setting is empty or the file unreadable) */
 async function hostResolvConf(path: string): Promise<ResolvConf | undefined> {
@@ -181,6 +184,9 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   await mkdir(opts.rootDir, { recursive: true });
   const facts = await readMachineFacts(files, opts.hostnameOverride);
   const nodeName = facts.hostname;
+  // /metrics: every runtime call is timed from here on
+  const metrics = createAgentMetrics(nodeName);
+  const cri = opts.cri && instrumentCri(opts.cri, metrics.runtimeOperation);
   const apiClient: Client | undefined = opts.client ?? (opts.connect ? await opts.connect(nodeName) : undefined);
 
   const swap = await swapOnBytes(files);
@@ -232,12 +238,13 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
 
   const podLogsDir = s.podLogsDir || '/var/log/pods';
   const stats = statsCollector({
-    nodeName, startedAtMs, files, rootDir: opts.rootDir, podLogsDir, disk: opts.diskStats ?? realDiskStats, cri: opts.cri,
+    nodeName, startedAtMs, files, rootDir: opts.rootDir, podLogsDir, disk: opts.diskStats ?? realDiskStats, cri,
     pods: () => pods?.workers.pods() ?? [], now: () => clock.now(),
   });
   server.route('/stats/summary', summaryRoute(stats));
   server.route('/metrics/resource', resourceMetricsRoute(stats));
   server.route('/pods', podsRoute(() => pods?.workers.pods() ?? []));
+  server.route('/metrics', metricsRoute(metrics.exposition));
   const nodeEvents = apiClient ? eventRecorder(apiClient, 'kubelet', log, nodeName, () => clock.now()) : undefined;
   const eviction = evictionManager({
     thresholds,
@@ -305,7 +312,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     lease = { stop: () => timer.cancel() };
   }
 
-  if (opts.cri) {
+  if (cri) {
     const policy = nodePolicy({
       rootDir: opts.rootDir,
       seccompDefault: s.seccompDefault ?? false,
@@ -328,7 +335,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     });
     const deviceManager = devices.manager;
     pods = await startPodManager({
-      cri: opts.cri,
+      cri,
       client: apiClient,
       nodeName,
       nodeUid: () => reporter?.uid(),
@@ -368,8 +375,10 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
         nodeEvent: (reason, message) => nodeEvents?.record({ apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, uid: nodeName } }, 'Normal', reason, message),
       });
     }
+    metrics.countRuntime(() => manager.reader.latest());
+    manager.onStatus((pod, status) => metrics.podStatus(pod, status));
     gc = startNodeGc({
-      cri: opts.cri, reader: manager.reader, known: uid => manager.workers.has(uid), disk: opts.diskStats ?? realDiskStats,
+      cri, reader: manager.reader, known: uid => manager.workers.has(uid), disk: opts.diskStats ?? realDiskStats,
       imageGCHighThresholdPercent: s.imageGCHighThresholdPercent ?? 85,
       imageGCLowThresholdPercent: s.imageGCLowThresholdPercent ?? 80,
       imageMinimumGCAgeMs: parseDuration(s.imageMinimumGCAge ?? '2m'),
@@ -381,7 +390,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     });
     if (apiClient) localVolumes = startLocalPathCleanup(apiClient, nodeName, log.with({ component: 'local-path' }));
     server.route('/containerLogs', containerLogsRoute((ns, pod, container, previous) => findLogFile(manager.workers, manager.reader, podLogsDir, ns, pod, container, previous, uid => manager.statusOf(uid))));
-    const streaming = { cri: opts.cri, targets: streamTargets(manager.workers, manager.reader), log: log.with({ component: 'streaming' }) };
+    const streaming = { cri, targets: streamTargets(manager.workers, manager.reader), log: log.with({ component: 'streaming' }) };
     server.upgradeRoute('/exec', commandRoute('exec', streaming));
     server.upgradeRoute('/attach', commandRoute('attach', streaming));
     server.upgradeRoute('/portForward', portForwardRoute(streaming));
@@ -394,7 +403,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     // the gate off, the path does not exist (404), as on a kubelet without it
     if (gates.enabled('ContainerCheckpoint')) {
       await ensureCheckpointsDir(opts.rootDir);
-      const cp = checkpointer({ cri: opts.cri, rootDir: opts.rootDir, defaultTimeoutMs: parseDuration(s.runtimeRequestTimeout ?? '2m') });
+      const cp = checkpointer({ cri, rootDir: opts.rootDir, defaultTimeoutMs: parseDuration(s.runtimeRequestTimeout ?? '2m') });
       server.route('/checkpoint', checkpointRoute(checkpointBackend(manager.workers, manager.reader, cp)));
     }
   }

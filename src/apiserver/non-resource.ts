@@ -10,6 +10,7 @@ import { withMetricsApi } from './metrics-api/catalog.ts';
 import { sendJson, sendRaw, sendRawJson } from './respond.ts';
 import { versionInfo } from './version.ts';
 import type { OidcDiscovery } from './authn/oidc-discovery.ts';
+import type { Exposition } from '../api/metrics/exposition.ts';
 
 export interface NonResourceDeps {
   catalog: Catalog;
@@ -22,6 +23,8 @@ export interface NonResourceDeps {
   remoteOpenAPI?: RemoteOpenAPI;
   /** service account issuer discovery (/.well-known/openid-configuration, /openid/v1/jwks) */
   oidc?: OidcDiscovery;
+  /** /metrics in the Prometheus text format */
+  metrics?: Exposition;
 }
 
 const openapiByCatalog = new WeakMap<Catalog, ReturnType<typeof openapiHandler>>();
@@ -31,6 +34,10 @@ export async function serveNonResource(ctx: RequestContext, deps: NonResourceDep
   const health = await deps.health.handle(path, ctx.query);
   if (health) return sendRaw(ctx, health.status, health.headers, health.body);
   if (path === '/version') return sendRawJson(ctx, 200, versionInfo());
+  if (path === '/metrics' && deps.metrics && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+    const { contentType, body } = await deps.metrics.scrape();
+    return sendRaw(ctx, 200, { 'content-type': contentType }, body);
+  }
   const discovery = deps.oidc?.serve(path, deps.serverAddress());
   if (discovery) return sendRaw(ctx, 200, discovery.headers, discovery.body);
   if (path.startsWith('/openapi/')) {

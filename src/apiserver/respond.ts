@@ -60,6 +60,7 @@ function write(ctx: RequestContext, code: number, contentType: string, body: str
   // would stay in flight and a shutdown would wait for it)
   const stream = (ctx.res as unknown as { stream?: { respond(h: Record<string, unknown>): void; end(b?: Buffer): void; headersSent: boolean } }).stream;
   if (stream && payload && !stream.headersSent && !ctx.res.getHeader('Retry-After') && !ctx.res.getHeader('ETag') && !ctx.res.getHeader('Cache-Control')) {
+    ctx.res.statusCode = code; // the compatibility layer still tells /metrics the code
     stream.respond({ ':status': code, ...headers });
     stream.end(payload);
     return;

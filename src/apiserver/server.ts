@@ -30,6 +30,8 @@ import { registerAuthenticationReviews } from './authn/reviews.ts';
 import type { Authentication } from './authn/setup.ts';
 import type { Health } from './health.ts';
 import type { Aggregator } from './aggregator/aggregator.ts';
+import { createApiServerMetrics, type ApiServerMetrics } from './metrics/apiserver-metrics.ts';
+import { inflightKind } from './metrics/request-labels.ts';
 
 export interface ApiServerOptions {
   catalog: Catalog;
@@ -55,6 +57,8 @@ export interface ApiServerOptions {
   admission?: AdmissionChain;
   /** APIServices: remote group-versions proxied to extension API servers, their discovery merged */
   aggregator?: Aggregator;
+  /** the figures /metrics shows (start.ts shares them with storage); absent: the server's own */
+  metrics?: ApiServerMetrics;
 }
 
 export interface ApiServer {
@@ -107,6 +111,7 @@ function splitTarget(target: string | undefined): { rawPath: string; query: URLS
 export function createApiServer(opts: ApiServerOptions): ApiServer {
   const now = opts.now ?? (() => new Date());
   const minWatch = opts.minWatchTimeoutSeconds ?? 1800;
+  const metrics = opts.metrics ?? createApiServerMetrics();
   const deps: HandlerDeps = {
     registry: opts.registry,
     catalog: opts.catalog,
@@ -117,6 +122,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     serviceAccountTokens: opts.authentication?.serviceAccountTokens,
     tokenAuthenticator: opts.authentication?.tokens,
     admission: opts.admission,
+    metrics,
   };
   const authz = opts.authorization;
   registerAccessReviews();
@@ -129,7 +135,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   const inFlightRequests = new Set<LazyAbort>(); // long-running requests, ended first on shutdown
   let active = 0;
   let address = '';
-  const nonResource = { catalog: opts.catalog, discoveryCatalog: opts.aggregator?.discoveryCatalog, remoteOpenAPI: opts.aggregator?.openapi, health: opts.health, serverAddress: () => address, oidc: opts.authentication?.oidc };
+  const nonResource = { catalog: opts.catalog, discoveryCatalog: opts.aggregator?.discoveryCatalog, remoteOpenAPI: opts.aggregator?.openapi, health: opts.health, serverAddress: () => address, oidc: opts.authentication?.oidc, metrics: metrics.exposition };
 
   const server = http2.createSecureServer({
     allowHTTP1: true,
@@ -201,17 +207,24 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       incoming: { url: req.url ?? '', body: req as unknown as Readable, remoteAddress: (req.socket ?? req.stream?.session?.socket)?.remoteAddress, upgrade },
     };
     const started = performance.now();
+    // counted once the request is known; recorded once it passed authentication and
+    // authorization, as kube-apiserver's metrics never see the requests its filters refuse
+    let kind: ReturnType<typeof inflightKind>;
+    let admitted = false;
     try {
       // a target that is not a path (an authority, `*`) names nothing here
       if (!target) throw badRequest(`the request target ${JSON.stringify(req.url ?? '')} is not a path`);
       // a path that does not decode is answered before any other work
       const info = ctx.info = parseRequestInfo(method, target.rawPath, query);
       if (info.verb === 'watch') watches.add(abort);
+      kind = inflightKind(info);
+      if (kind) metrics.inflight.started(kind);
       // a server without authorization set up serves its health and version to anyone; with it,
       // these paths are authenticated and authorized like any other (system:public-info-viewer
       // grants them to every caller, and --anonymous-auth=false makes a caller without
       // credentials a 401 here too, as in Kubernetes)
       if (!authz && anonymousPaths.test(info.path)) {
+        admitted = true;
         await serveNonResource(ctx, nonResource);
         return;
       }
@@ -220,6 +233,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       // a certificate sent but not trusted fails the request; none sent (and no token) is anonymous
       const sentCert = !user && !!socket?.getPeerCertificate()?.subject;
       authorizeRequest(ctx, sentCert ? 'rejected' : user, req.headers, authz ?? { authorizer: alwaysAllow, anonymous: false });
+      admitted = true;
       // an extension API server's group-version is relayed once orch has authorized the request
       if (opts.aggregator && await opts.aggregator.serve(ctx)) return;
       if (info.isResourceRequest) await routeResource(ctx, deps);
@@ -229,6 +243,8 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       if (status.code >= 500) log.warn('request error', { method, path: ctx.info.path, err: err instanceof Error ? err.stack : String(err) });
       sendError(ctx, status);
     } finally {
+      if (kind) metrics.inflight.finished(kind);
+      if (admitted) metrics.recordRequest(ctx, (performance.now() - started) / 1000);
       if (log.enabled('debug')) log.debug('request', { method, path: ctx.info.path, verb: ctx.info.verb, code: res.statusCode, ms: Math.round(performance.now() - started) });
     }
   }

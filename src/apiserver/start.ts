@@ -15,6 +15,8 @@ import { endpointSliceResolver } from './admission/plugins/webhooks/service-reso
 import { openStorage, type EtcdFlags } from '../storage/backends.ts';
 import { startCompactor } from '../storage/compactor.ts';
 import { createCacher } from '../storage/cacher/cacher.ts';
+import { instrumentStorage } from '../storage/instrumented.ts';
+import { createApiServerMetrics } from './metrics/apiserver-metrics.ts';
 import { GenericStore } from '../registry/store.ts';
 import { strategyFor } from '../registry/strategies.ts';
 import { storageIndexers } from '../registry/indexes.ts';
@@ -110,8 +112,11 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   // custom resources join the built-in table as their CRDs are established
   const catalog = extensibleCatalog(createCatalog({ runtimeConfig: cfg.runtimeConfig }));
   // every read and watch goes through the watch cache; writes pass through to the backend
-  const backend = await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, etcd: cfg.etcd, log });
+  // /metrics: the backend's calls are timed below the cache, the objects counted from the cache
+  const metrics = createApiServerMetrics();
+  const backend = instrumentStorage(await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, etcd: cfg.etcd, log }), metrics.recordStorage);
   const storage = createCacher(backend, { log, indexers: storageIndexers() });
+  metrics.countObjects(() => storage.stats().prefixes);
   health.addCheck(['healthz', 'livez', 'readyz'], { name: 'etcd', check: async () => { if (!(await storage.healthy())) throw new Error('storage is not reachable'); } });
 
   // custom resources convert between versions through their CRD's converter (its webhook reached
@@ -143,7 +148,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const admission = buildAdmissionChain(admissionPlugins, { registry: store, catalog, authorizer: authz.authorization.authorizer, now: () => new Date(), random: Math.random, features: cfg.features, log, pluginConfig });
   log.info('admission plugins', { order: admission.names.join(',') });
   const aggregator = createAggregator({ store, catalog, frontProxy, log, tickMs: cfg.aggregatorTickMs });
-  const server = createApiServer({ aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
+  const server = createApiServer({ metrics, aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;
