@@ -1,6 +1,6 @@
-// An admission webhook served by the test over HTTPS, with a CA of the test's own making: each
-// AdmissionReview received is recorded and answered by the test's function (or delayed, for
-// timeouts). `caBundle` is what a clientConfig names to trust it.
+// An admission or conversion webhook served by the test over HTTPS, with a CA of the test's own
+// making: each AdmissionReview (or ConversionReview) received is recorded and answered by the
+// test's function (or delayed, for timeouts). `caBundle` is what a clientConfig names to trust it.
 
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -50,7 +50,7 @@ export async function startWebhookServer(ca?: CertAndKey): Promise<WebhookServer
         res.writeHead(answer.status, { 'Content-Type': 'text/plain' }).end(answer.body);
         return;
       }
-      const body = JSON.stringify({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response: answer });
+      const body = JSON.stringify({ apiVersion: review.apiVersion, kind: review.kind, response: answer });
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
     });
   });
