@@ -91,7 +91,7 @@ describe('acceptance: a multi-version CRD with a conversion webhook, served to r
           assert.equal(ok(await k(['get', `backups.v1.${group}`, 'legacy', '-o', 'jsonpath={.apiVersion} {.spec.bucket} {.spec.retentionDays}'])), `${group}/v1 legacy-bucket 7`);
           // v1's own transition rule, checked on the object converted to v1
           assert.equal(failed(await k(['patch', `backups.v1.${group}`, 'legacy', '--type=merge', '-p', '{"spec":{"bucket":"elsewhere"}}'])),
-            `The Backup "legacy" is invalid: spec.bucket: Invalid value: "elsewhere": bucket is immutable\n`);
+            `Warning: ${group}/v1 Backup is deprecated; use ${group}/v2 Backup\nThe Backup "legacy" is invalid: spec.bucket: Invalid value: "elsewhere": bucket is immutable\n`);
         });
 
         await t.test('apply, client-side: created, then configured', async () => {
