@@ -19,7 +19,7 @@ export interface CrdBench {
 }
 
 const celRules = `[
-  { "rule": "self.replicas <= self.maxReplicas", "messageExpression": "'replicas (' + string(self.replicas) + ') must not exceed maxReplicas (' + string(self.maxReplicas) + ')'" },
+  { "rule": "self.replicas <= self.maxReplicas", "messageExpression": "'replicas must not exceed maxReplicas for the backup scheduled at ' + self.schedule" },
   { "rule": "self.schedule.matches('^(@(hourly|daily|weekly)|[0-9*/,-]+( [0-9*/,-]+){4})$')", "message": "schedule must be a cron expression" },
   { "rule": "self.labels.all(k, k.size() <= 63)", "message": "label keys are at most 63 characters" }
 ]`;
