@@ -9,6 +9,7 @@ import { prefixEnd, StorageError, type IndexHint, type KeyValue, type Storage, t
 import type { ResourceInfo } from '../schema/types.ts';
 import { decodeFromStorage, decodeShared, jsonListFromStorage } from './stored-object.ts';
 import { collectionPrefix } from './keys.ts';
+import { readDefaults } from './apiextensions/read-defaults.ts';
 import { goJson, goString } from '../codec/go-json.ts';
 
 const listMeta = 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta';
@@ -44,7 +45,7 @@ export async function listJson(storage: Storage, info: ResourceInfo, namespace: 
   const { list, stored } = await readList(storage, info, namespace, opts, true);
   const open = `{"kind":${goString(list.kind)},"apiVersion":${goString(list.apiVersion)},"metadata":${goJson(list.metadata, listMeta)},"items":[`;
   try {
-    return jsonListFromStorage(open, stored, list.apiVersion, info.kind, ']}\n');
+    return jsonListFromStorage(open, stored, list.apiVersion, info.kind, ']}\n', false, readDefaults(info));
   } catch (err) {
     if (!isCorrupt(err)) throw err;
     // name every corrupt item, not only the first the splice met
@@ -62,6 +63,7 @@ function qualifiedName(info: ResourceInfo): string {
 
 async function readList(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: ListOptions, asJson: boolean): Promise<JsonList> {
   const apiVersion = apiVersionOf(info.group, info.version);
+  const onRead = readDefaults(info);
   const prefix = collectionPrefix(info, namespace);
   let start = prefix;
   let revision = opts.revision ?? 0;
@@ -93,7 +95,7 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
         } else {
           let obj: KubeObject;
           try {
-            obj = decodeFromStorage(kv, apiVersion);
+            obj = decodeFromStorage(kv, apiVersion, kv.modRevision, onRead);
           } catch (err) {
             if (!isCorrupt(err)) throw err;
             corrupt.push(err);
@@ -154,6 +156,7 @@ export interface WatchOptions {
 
 export async function watchObjects(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, sink: WatchSink): Promise<Watcher> {
   const apiVersion = apiVersionOf(info.group, info.version);
+  const onRead = readDefaults(info);
   const prefix = collectionPrefix(info, namespace);
   const matches = (o: KubeObject) => (opts.name === undefined || o.metadata.name === opts.name) && (!opts.filter || opts.filter(o));
   let after = opts.afterRevision;
@@ -174,7 +177,7 @@ export async function watchObjects(storage: Storage, info: ResourceInfo, namespa
           if (!ev.prevKv) continue;
           let obj: KubeObject;
           try {
-            obj = decodeShared(ev.prevKv, apiVersion, ev.kv.modRevision);
+            obj = decodeShared(ev.prevKv, apiVersion, ev.kv.modRevision, onRead);
           } catch (err) {
             if (!isCorrupt(err)) throw err;
             // an unsafe delete of a corrupt object: the watcher cannot be told what went, so
@@ -186,9 +189,9 @@ export async function watchObjects(storage: Storage, info: ResourceInfo, namespa
           if (matches(obj)) sink.event('DELETED', obj);
           continue;
         }
-        const obj = decodeShared(ev.kv, apiVersion);
+        const obj = decodeShared(ev.kv, apiVersion, ev.kv.modRevision, onRead);
         const now = matches(obj);
-        const before = ev.prevKv ? (opts.filter || opts.name !== undefined ? matches(decodeShared(ev.prevKv, apiVersion)) : true) : false;
+        const before = ev.prevKv ? (opts.filter || opts.name !== undefined ? matches(decodeShared(ev.prevKv, apiVersion, ev.prevKv.modRevision, onRead)) : true) : false;
         if (now && !before) sink.event('ADDED', obj);
         else if (now) sink.event('MODIFIED', obj);
         else if (before) sink.event('DELETED', obj);

@@ -7,7 +7,7 @@ import { alreadyExists, badRequest, conflict, invalid, notFound, StatusError, ty
 import { statusFromError, tooLargeResourceVersion, uidPreconditionFailed } from './storage-errors.ts';
 import { generateName, validateName } from '../api/names.ts';
 import { apiVersionOf, deepClone, jsonEqual, type KubeObject } from '../api/object.ts';
-import { StorageError, type Storage } from '../storage/interface.ts';
+import { StorageError, type KeyValue, type Storage } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { Strategy, StrategyContext } from './strategy.ts';
 import type { DeleteOptions, DeleteResult, Registry, WriteOptions } from './registry.ts';
@@ -15,6 +15,7 @@ import { subresourceNamed } from './subresources/table.ts';
 import { hasStatusSubresource } from './subresources/status.ts';
 import { decodeFromStorage, encodeForStorage, jsonFromStorage } from './stored-object.ts';
 import { isCorrupt } from './corrupt-object.ts';
+import { readDefaults } from './apiextensions/read-defaults.ts';
 import { immutableField } from './validation/immutable.ts';
 import { objectKey } from './keys.ts';
 import { validateMetadata } from './validation/metadata.ts';
@@ -59,6 +60,11 @@ export class GenericStore implements Registry {
 
   private strategy(info: ResourceInfo): Strategy { return this.deps.strategyFor(info); }
 
+  /** a stored object as its reads (and the updates starting from it) see it */
+  private decode(info: ResourceInfo, kv: KeyValue, rv = kv.modRevision): KubeObject {
+    return decodeFromStorage(kv, apiVersionOf(info.group, info.version), rv, readDefaults(info));
+  }
+
   returnsDeletedObject(info: ResourceInfo): boolean { return this.strategy(info).returnDeletedObject; }
 
   currentRevision(): Promise<number> { return this.deps.storage.currentRevision(); }
@@ -76,7 +82,7 @@ export class GenericStore implements Registry {
   async get(info: ResourceInfo, namespace: string | undefined, name: string, revision?: number, allowStale = false): Promise<KubeObject> {
     const { kv } = await this.deps.storage.get(objectKey(info, namespace, name), revision ? { revision } : allowStale ? { allowStale } : undefined);
     if (!kv) throw notFound(info, name);
-    return decodeFromStorage(kv, apiVersionOf(info.group, info.version));
+    return this.decode(info, kv);
   }
 
   list(info: ResourceInfo, namespace: string | undefined, opts: ListOptions = {}): Promise<KubeList> {
@@ -90,7 +96,7 @@ export class GenericStore implements Registry {
   async getJson(info: ResourceInfo, namespace: string | undefined, name: string): Promise<Buffer> {
     const { kv } = await this.deps.storage.get(objectKey(info, namespace, name));
     if (!kv) throw notFound(info, name);
-    return jsonFromStorage(kv, apiVersionOf(info.group, info.version), info.kind);
+    return jsonFromStorage(kv, apiVersionOf(info.group, info.version), info.kind, readDefaults(info));
   }
 
   watch(info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, sink: WatchSink): Promise<Watcher> {
@@ -176,7 +182,7 @@ export class GenericStore implements Registry {
       if (body.metadata.resourceVersion) throw notFound(info, name);
       return { object: await this.create(info, namespace, body, opts), created: true };
     }
-    const current = decodeFromStorage(kv, apiVersionOf(info.group, info.version));
+    const current = this.decode(info, kv);
     // a uid in the body is a precondition, checked before the resourceVersion is
     const uid = body.metadata.uid;
     if (uid && uid !== current.metadata.uid) {
@@ -196,7 +202,7 @@ export class GenericStore implements Registry {
     for (let attempt = 0; ; attempt++) {
       const { kv } = await this.deps.storage.get(key);
       if (!kv) throw notFound(info, name);
-      const current = decodeFromStorage(kv, apiVersionOf(info.group, info.version));
+      const current = this.decode(info, kv);
       const desired = await change(deepClone(current));
       const rv = desired.metadata?.resourceVersion;
       if (rv && rv !== String(kv.modRevision)) throw conflict(info, name);
@@ -286,7 +292,7 @@ export class GenericStore implements Registry {
     for (let attempt = 0; ; attempt++) {
       const { kv } = await this.deps.storage.get(key);
       if (!kv) throw notFound(info, name);
-      const current = decodeFromStorage(kv, apiVersionOf(info.group, info.version));
+      const current = this.decode(info, kv);
       const pre = opts.preconditions;
       // worded as Kubernetes' delete checks them, naming the kind
       const kind = { group: info.group, resource: info.kind };
@@ -381,7 +387,7 @@ export class GenericStore implements Registry {
   private async removeNow(info: ResourceInfo, namespace: string | undefined, name: string, revision: number): Promise<DeleteResult> {
     try {
       const { prevKv, revision: rev } = await this.deps.storage.delete(objectKey(info, namespace, name), revision);
-      return { object: decodeFromStorage(prevKv, apiVersionOf(info.group, info.version), rev), deleted: true };
+      return { object: this.decode(info, prevKv, rev), deleted: true };
     } catch (err) {
       throw this.storageToStatus(err, info, name);
     }

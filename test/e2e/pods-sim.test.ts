@@ -1,5 +1,5 @@
 // Scale on the simulated runtime: 20 nodes (real agents, in this process, each on its own
-// `orch runtime-sim`), 1,000 pods created at once, all scheduled and Running, spread across
+// `orch runtime-sim`), 600 pods created at once, all scheduled and Running, spread across
 // the nodes; then deleted, and every one leaves the API once its node has stopped it.
 
 import { test } from 'node:test';
@@ -17,7 +17,7 @@ async function inBatches(n: number, parallel: number, fn: (i: number) => Promise
 const image = 'registry.local/app:1.0';
 const list = async (c: RawClient) => (await c.request('GET', '/api/v1/namespaces/default/pods')).json().items as any[];
 
-test('20 simulated nodes run 1,000 pods: scheduled, Running, spread; deleted and gone', async t => {
+test('20 simulated nodes run 600 pods: scheduled, Running, spread; deleted and gone', async t => {
   const orch = await startOrch();
   t.after(async () => { await orch.stop(); await orch.cleanup(); });
   const pool = await startNodePool({ kubeconfig: orch.kubeconfig, nodes: 20, images: [image] });
@@ -29,21 +29,21 @@ test('20 simulated nodes run 1,000 pods: scheduled, Running, spread; deleted and
   }, 30_000);
 
   const started = Date.now();
-  await inBatches(1000, 32, async i => {
+  await inBatches(600, 32, async i => {
     const body = { metadata: { name: `app-${i}`, labels: { app: 'scale' } }, spec: { containers: [{ name: 'app', image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', 'trap "exit 0" TERM; while true; do sleep 1; done'], resources: { requests: { cpu: '10m', memory: '16Mi' } } }] } };
     const r = await c.request('POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
     assert.equal(r.status, 201, r.body);
   });
-  const running = await until('1,000 pods Running', async () => {
+  const running = await until('600 pods Running', async () => {
     const pods = await list(c);
-    return pods.filter(p => p.status?.phase === 'Running' && p.status.podIP).length === 1000 && pods;
+    return pods.filter(p => p.status?.phase === 'Running' && p.status.podIP).length === 600 && pods;
   }, 120_000);
-  console.log(`# 1000 pods Running on 20 simulated nodes ${Date.now() - started} ms after the first create`);
+  console.log(`# 600 pods Running on 20 simulated nodes ${Date.now() - started} ms after the first create`);
   const perNode = new Map<string, number>();
   for (const p of running) perNode.set(p.spec.nodeName, (perNode.get(p.spec.nodeName) ?? 0) + 1);
   assert.equal(perNode.size, 20, 'every node runs pods');
   assert.ok(Math.max(...perNode.values()) <= 110, 'no node over its pod capacity');
-  assert.equal(new Set(running.map(p => p.status.podIP)).size, 1000, 'every pod has its own IP');
+  assert.equal(new Set(running.map(p => p.status.podIP)).size, 600, 'every pod has its own IP');
 
   const del = await c.request('DELETE', '/api/v1/namespaces/default/pods?labelSelector=app%3Dscale');
   assert.equal(del.status, 200, del.body);

@@ -37,6 +37,7 @@ export interface PodManagerOptions {
   containerPolicy?: ContainerPolicy;
   sandboxPolicy?: SandboxPolicy;
   admit?: SyncerDeps['admit'];
+  deviceOptions?: SyncerDeps['deviceOptions'];
   /** pod cgroups by QoS class, as cgroupsPerQOS asks */
   podCgroups?: SyncerDeps['podCgroups'];
   nodeAllocatable?: SyncerDeps['nodeAllocatable'];
@@ -60,11 +61,12 @@ export interface PodManager {
    */
   synced(): boolean;
   /**
-   * Ends a pod for the node's sake (eviction): a Warning event with the reason, its containers
-   * stopped within the grace period given, its status Failed with the reason and message.
-   * Resolves once its containers have stopped.
+   * Ends a pod for the node's sake (eviction, node shutdown): a Warning event with the reason
+   * (unless `noEvent`: the kubelet records none for a shutdown), its containers stopped within
+   * the grace period given, its status Failed with the reason and message. Resolves once its
+   * containers have stopped.
    */
-  fail(pod: Pod, gracePeriodSeconds: number, why: { reason: string; message: string; condition?: PodCondition }): Promise<void>;
+  fail(pod: Pod, gracePeriodSeconds: number, why: { reason: string; message: string; condition?: PodCondition; noEvent?: boolean }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -93,7 +95,7 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
     backoff: restartBackoff(now, 10_000, o.maxContainerRestartPeriodMs ?? 300_000),
     clock: o.clock, log, event, rootDir: o.rootDir, sandbox: o.sandbox,
     nodeIPs: o.nodeIPs, runtimeName: () => runtimeName,
-    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit, resourceState, nodeAllocatable: o.nodeAllocatable,
+    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit, deviceOptions: o.deviceOptions, resourceState, nodeAllocatable: o.nodeAllocatable,
     // the simulated runtime's containers are no host processes: no host cgroups for them
     podCgroups: runtimeName === 'orch-runtime-sim' ? undefined : o.podCgroups,
   });
@@ -157,7 +159,7 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
       return whole;
     },
     async fail(pod, grace, why) {
-      event(pod, 'Warning', why.reason, why.message);
+      if (!why.noEvent) event(pod, 'Warning', why.reason, why.message);
       syncer.failPod(pod.metadata.uid, why);
       await w.terminate(pod.metadata.uid, grace);
     },

@@ -13,7 +13,8 @@ import type { Client } from '../../client/rest.ts';
 import type { Clock } from '../clock.ts';
 import type { CriClient } from '../cri/client.ts';
 import type { RestartBackoff } from './backoff.ts';
-import { ContainerStartError } from './config-errors.ts';
+import { configError, ContainerStartError } from './config-errors.ts';
+import { withDevices, type DeviceRunOptions } from '../devices/pod-devices.ts';
 import { containerConfig, linuxResources, podLogDir, sandboxConfig, sandboxDns, type ContainerInputs, type SandboxSettings } from './cri-config.ts';
 import { etcHostsMount } from './etc-hosts.ts';
 import { containerEnv } from './env.ts';
@@ -62,7 +63,9 @@ export interface SyncerDeps {
   containerPolicy?: ContainerPolicy;
   sandboxPolicy?: SandboxPolicy;
   /** whether the node takes the pod at all (sysctls); asked before anything runs */
-  admit?: (pod: Pod) => { admit: true } | { admit: false; reason: string; message: string };
+  admit?: (pod: Pod) => Admission | Promise<Admission>;
+  /** what the container's devices add to its runtime configuration (devices/), read before each start */
+  deviceOptions?: (pod: Pod, c: Container) => Promise<DeviceRunOptions | undefined>;
   runtimeHandler?: string;
   /** pod cgroups by QoS class (cgroupsPerQOS with the cgroupfs driver): where, and the host's hierarchy */
   podCgroups?: { settings: PodCgroupSettings; fs: CgroupFs };
@@ -71,6 +74,8 @@ export interface SyncerDeps {
   /** the resource checkpoints, when InPlacePodVerticalScaling is on */
   resourceState?: { allocated: ResourceStateFile; actuated: ResourceStateFile };
 }
+
+export type Admission = { admit: true } | { admit: false; reason: string; message: string };
 
 export interface SyncResult {
   /** the pod has finished for good (every container done, nothing restarts) */
@@ -164,8 +169,9 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     const hosts = await etcHostsMount(d.rootDir, pod, podIPs, d.sandbox.clusterDomain, (c.volumeMounts ?? []).some(m => m.mountPath === '/etc/hosts'));
     if (hosts) mounts.push(hosts);
     const policy = d.containerPolicy ? await d.containerPolicy(pod, c) : {};
+    const devices = d.deviceOptions ? await d.deviceOptions(pod, c).catch(err => { throw configError((err as Error).message); }) : undefined;
     const terminationLog = await newTerminationLog(d.rootDir, pod.metadata.uid, c.name);
-    const config = containerConfig({ pod, container: c, restartCount: a.restartCount, envs, mounts, terminationLog, ...policy, ...(pidTarget ? { pidTarget } : {}) });
+    const config = withDevices(containerConfig({ pod, container: c, restartCount: a.restartCount, envs, mounts, terminationLog, ...policy, ...(pidTarget ? { pidTarget } : {}) }), devices);
     let containerId: string;
     try {
       ({ containerId } = await d.cri.createContainer({ podSandboxId: sandboxId, config, sandboxConfig: sbConfig }));
@@ -295,7 +301,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       const uid = pod.metadata.uid;
       let runtime = await d.reader.readPod(uid);
       const now = d.clock.now();
-      const verdict = runtime ? { admit: true as const } : d.admit?.(pod) ?? { admit: true as const };
+      const verdict = runtime ? { admit: true as const } : (await d.admit?.(pod)) ?? { admit: true as const };
       if (!verdict.admit) {
         rejected.add(uid);
         d.event(pod, 'Warning', verdict.reason, verdict.message);

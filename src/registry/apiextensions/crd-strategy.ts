@@ -7,6 +7,7 @@ import { deepClone, type KubeObject } from '../../api/object.ts';
 import { rfc3339 } from '../../api/time.ts';
 import { strategyWith } from '../strategy.ts';
 import { validateCrdSchemas } from './crd-schemas.ts';
+import { validateCrdColumnsAndFields } from './crd-columns.ts';
 import { cleanupFinalizer, storageVersionOf, withCondition, type Crd } from './crd-types.ts';
 
 function recordStorageVersion(crd: Crd): void {
@@ -31,8 +32,8 @@ function applyDefaults(crd: Crd): void {
 
 export const crdStrategy = strategyWith<Crd>({
   tracksGeneration: true,
-  validateCreate: obj => validateCrdSchemas(obj),
-  validateUpdate: obj => validateCrdSchemas(obj),
+  validateCreate: obj => [...validateCrdSchemas(obj), ...validateCrdColumnsAndFields(obj)],
+  validateUpdate: (obj, old) => [...validateCrdSchemas(obj), ...validateCrdColumnsAndFields(obj, old)],
   defaults: applyDefaults,
   prepareForCreate(obj) {
     applyDefaults(obj);

@@ -2,6 +2,7 @@
 // reading them from an object that passed the CRD's own checks.
 
 import type { KubeObject } from '../../api/object.ts';
+import type { PrinterColumnSpec } from '../../schema/types.ts';
 
 export interface CrdNames {
   plural: string;
@@ -27,6 +28,8 @@ export interface CrdVersion {
   deprecated?: boolean;
   deprecationWarning?: string;
   schema?: { openAPIV3Schema?: unknown };
+  additionalPrinterColumns?: PrinterColumnSpec[];
+  selectableFields?: { jsonPath: string }[];
   subresources?: {
     status?: Record<string, never>;
     scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };

@@ -51,11 +51,11 @@ test('featureGates: SystemdWatchdog off starts no watchdog; NodeDeclaredFeatures
     assert.equal(lines.some(l => l.msg === 'systemd watchdog enabled'), on, `SystemdWatchdog=${on}`);
     assert.equal(lines.find(l => l.msg === 'feature gates')?.SystemdWatchdog, on, 'the effective gates are logged');
   }
-  assert.deepEqual(declaredFeatures(featureGates({})), ['ContainerCheckpoint', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
-  assert.deepEqual(declaredFeatures(featureGates({ SystemdWatchdog: false, ContainerCheckpoint: false })), ['NodeDeclaredFeatures']);
+  assert.deepEqual(declaredFeatures(featureGates({})), ['ContainerCheckpoint', 'GracefulNodeShutdown', 'GracefulNodeShutdownBasedOnPodPriority', 'KubeletPodResourcesGet', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
+  assert.deepEqual(declaredFeatures(featureGates({ SystemdWatchdog: false, ContainerCheckpoint: false, KubeletPodResourcesGet: false, GracefulNodeShutdown: false, GracefulNodeShutdownBasedOnPodPriority: false })), ['NodeDeclaredFeatures']);
   assert.deepEqual(declaredFeatures(featureGates({ NodeDeclaredFeatures: false })), []);
   // AllBeta turns on every beta gate orch implements, never one it lacks
-  assert.deepEqual(declaredFeatures(featureGates({ AllBeta: true })), ['ContainerCheckpoint', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
+  assert.deepEqual(declaredFeatures(featureGates({ AllBeta: true })), ['ContainerCheckpoint', 'GracefulNodeShutdown', 'GracefulNodeShutdownBasedOnPodPriority', 'KubeletPodResourcesGet', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
   assert.equal(featureGates({ AllBeta: true }).enabled('KubeletEnsureSecretPulledImages'), false);
 });
 
@@ -79,8 +79,11 @@ test('featureGates that cannot be honoured stop the start in the kubelet\'s word
 
 test('every gate the agent knows is honoured or refused: none is accepted and ignored', () => {
   // the gates whose value is checked in the tests above; a gate added to the table needs one
-  // (PodInfoAPI: test/e2e/pod-info-sim.test.ts, the socket offered or not)
-  const behaviourTested = new Set(['SystemdWatchdog', 'NodeDeclaredFeatures', 'PodInfoAPI', 'ContainerCheckpoint']);
+  // (PodInfoAPI: test/e2e/pod-info-sim.test.ts, the socket offered or not; KubeletPodResourcesGet:
+  // test/unit/agent/podresources/server.test.ts, Get answering or disabled; GracefulNodeShutdown and
+  // GracefulNodeShutdownBasedOnPodPriority: test/unit/agent/config/validate-shutdown.test.ts, the
+  // fields refused without them, and shutdown/plan.test.ts, the ranges without the second)
+  const behaviourTested = new Set(['SystemdWatchdog', 'NodeDeclaredFeatures', 'PodInfoAPI', 'ContainerCheckpoint', 'KubeletPodResourcesGet', 'GracefulNodeShutdown', 'GracefulNodeShutdownBasedOnPodPriority']);
   for (const [name, g] of Object.entries(agentFeatureGates)) {
     const flipped = !g.default;
     if (g.lockToDefault || (flipped && !g.implemented)) {
