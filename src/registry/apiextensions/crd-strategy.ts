@@ -33,7 +33,7 @@ function applyDefaults(crd: Crd): void {
 export const crdStrategy = strategyWith<Crd>({
   tracksGeneration: true,
   validateCreate: obj => [...validateCrdSchemas(obj), ...validateCrdColumnsAndFields(obj)],
-  validateUpdate: (obj, old) => [...validateCrdSchemas(obj), ...validateCrdColumnsAndFields(obj, old)],
+  validateUpdate: (obj, old) => [...validateCrdSchemas(obj, old), ...validateCrdColumnsAndFields(obj, old)],
   defaults: applyDefaults,
   prepareForCreate(obj) {
     applyDefaults(obj);
