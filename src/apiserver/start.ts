@@ -9,6 +9,9 @@ import type { Logger } from '../api/log.ts';
 import { createCatalog } from '../schema/catalog.ts';
 import { extensibleCatalog } from '../schema/extensible-catalog.ts';
 import { startCrdController } from './crd/controller.ts';
+import { conversionReviewCaller } from './crd/conversion-webhook.ts';
+import { CustomResourceConversions } from '../registry/apiextensions/conversion/converter.ts';
+import { endpointSliceResolver } from './admission/plugins/webhooks/service-resolver.ts';
 import { openStorage, type EtcdFlags } from '../storage/backends.ts';
 import { startCompactor } from '../storage/compactor.ts';
 import { createCacher } from '../storage/cacher/cacher.ts';
@@ -110,9 +113,13 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const storage = createCacher(backend, { log, indexers: storageIndexers() });
   health.addCheck(['healthz', 'livez', 'readyz'], { name: 'etcd', check: async () => { if (!(await storage.healthy())) throw new Error('storage is not reachable'); } });
 
+  // custom resources convert between versions through their CRD's converter (its webhook reached
+  // as admission webhooks are)
+  const conversions = new CustomResourceConversions(conversionReviewCaller((ns, name, port) => endpointSliceResolver(store, catalog)(ns, name, port)));
   const store: GenericStore = new GenericStore({
     storage,
     strategyFor,
+    converterFor: info => conversions.forResource(info),
     async listOther(group, resource) {
       const info = catalog.resources(group, group ? catalog.groups().find(g => g.name === group)?.preferredVersion ?? 'v1' : 'v1').find(r => r.resource === resource);
       return info ? (await store.list(info, undefined)).items : [];
@@ -154,7 +161,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   await ensureDefaultStorageClass(store, catalog);
   bootDone();
   const crdDone = health.addPostStartHook('start-apiextensions-controllers');
-  const crdController = startCrdController({ registry: store, catalog, log });
+  const crdController = startCrdController({ registry: store, catalog, log, conversions });
   await crdController.synced;
   crdDone();
   const priorityDone = health.addPostStartHook('scheduling/bootstrap-system-priority-classes');

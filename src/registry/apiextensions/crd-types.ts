@@ -36,12 +36,27 @@ export interface CrdVersion {
   };
 }
 
+/** where a conversion webhook is reached: exactly one of url and service */
+export interface CrdWebhookClientConfig {
+  url?: string;
+  service?: { namespace: string; name: string; path?: string; port?: number };
+  /** base64 PEM */
+  caBundle?: string;
+}
+
+export interface CrdConversion {
+  strategy: 'None' | 'Webhook';
+  webhook?: { clientConfig?: CrdWebhookClientConfig; conversionReviewVersions?: string[] };
+}
+
 export interface Crd extends KubeObject {
   spec: {
     group: string;
     names: CrdNames;
     scope: 'Namespaced' | 'Cluster';
     versions: CrdVersion[];
+    conversion?: CrdConversion;
+    preserveUnknownFields?: boolean;
   };
   status?: {
     conditions?: CrdCondition[];
