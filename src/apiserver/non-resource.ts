@@ -5,7 +5,7 @@ import type { Catalog } from '../schema/types.ts';
 import type { RequestContext } from './context.ts';
 import type { Health } from './health.ts';
 import { aggregated, aggregatedContentType, coreVersions, group, groupList, resourceList, wantsAggregated } from './discovery.ts';
-import { openapiHandler } from './openapi.ts';
+import { openapiHandler, type RemoteOpenAPI } from './openapi.ts';
 import { withMetricsApi } from './metrics-api/catalog.ts';
 import { sendJson, sendRaw, sendRawJson } from './respond.ts';
 import { versionInfo } from './version.ts';
@@ -18,6 +18,8 @@ export interface NonResourceDeps {
   health: Health;
   /** host:port clients reach this server at, for /api's serverAddressByClientCIDRs */
   serverAddress(): string;
+  /** the extension API servers' OpenAPI documents, merged into the served ones (aggregator/) */
+  remoteOpenAPI?: RemoteOpenAPI;
   /** service account issuer discovery (/.well-known/openid-configuration, /openid/v1/jwks) */
   oidc?: OidcDiscovery;
 }
@@ -33,7 +35,7 @@ export async function serveNonResource(ctx: RequestContext, deps: NonResourceDep
   if (discovery) return sendRaw(ctx, 200, discovery.headers, discovery.body);
   if (path.startsWith('/openapi/')) {
     let h = openapiByCatalog.get(deps.catalog);
-    if (!h) openapiByCatalog.set(deps.catalog, h = openapiHandler(deps.catalog));
+    if (!h) openapiByCatalog.set(deps.catalog, h = openapiHandler(deps.catalog, deps.remoteOpenAPI));
     const out = h(path, ctx.query, ctx.headers);
     if (out) return sendRaw(ctx, out.status, out.headers, out.body);
     throw resourceNotFound();

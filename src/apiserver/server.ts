@@ -129,7 +129,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   const inFlightRequests = new Set<LazyAbort>(); // long-running requests, ended first on shutdown
   let active = 0;
   let address = '';
-  const nonResource = { catalog: opts.catalog, discoveryCatalog: opts.aggregator?.discoveryCatalog, health: opts.health, serverAddress: () => address, oidc: opts.authentication?.oidc };
+  const nonResource = { catalog: opts.catalog, discoveryCatalog: opts.aggregator?.discoveryCatalog, remoteOpenAPI: opts.aggregator?.openapi, health: opts.health, serverAddress: () => address, oidc: opts.authentication?.oidc };
 
   const server = http2.createSecureServer({
     allowHTTP1: true,

@@ -33,6 +33,7 @@ import { ensureSystemPriorityClasses } from './bootstrap-priority-classes.ts';
 import { createAggregator } from './aggregator/aggregator.ts';
 import { ensureExtensionAuthConfigMap, ensureFrontProxyPki, extensionAuthData } from './aggregator/front-proxy.ts';
 import { ensureLocalAPIServices } from './aggregator/local-apiservices.ts';
+import { startCrdAPIServiceRegistration } from './aggregator/crd-apiservices.ts';
 
 export interface ServerConfig {
   dataDir: string;
@@ -170,6 +171,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const aggregatorDone = health.addPostStartHook('apiservice-registration-controller');
   await ensureExtensionAuthConfigMap(store, catalog, extensionAuthData(pki.caCert, frontProxy));
   await ensureLocalAPIServices(store, catalog);
+  const crdAPIServices = startCrdAPIServiceRegistration({ store, catalog, log });
   aggregator.start();
   aggregatorDone();
   const compactionMs = cfg.compactionIntervalMs ?? 5 * 60_000;
@@ -188,6 +190,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
         await server.close(60_000);
         authz.stop();
         crdController.stop();
+        await crdAPIServices.stop();
         await aggregator.stop();
         compactor?.stop();
         await storage.close();
