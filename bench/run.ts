@@ -163,12 +163,13 @@ async function main(): Promise<void> {
       say('');
       const c = await runCrdBench(server.url, tls, join(dir, 'orch', 'admin.kubeconfig'), { objects: Math.round(2000 * scale), concurrency });
       const ofCm = (name: string, ours: number, cm: number) => `${name.padEnd(34)} ${(ours / cm * 100).toFixed(1).padStart(7)} % of ConfigMaps`;
-      say(`create rounds (CR/ConfigMap, CR with CEL/ConfigMap): ${c.rounds.map(([p, q]) => `${(p * 100).toFixed(0)}%/${(q * 100).toFixed(0)}%`).join(', ')}; the median round:`);
+      say(`create rounds (CR/ConfigMap, CR with CEL/ConfigMap): ${c.rounds.map(([p, q]) => `${(p * 100).toFixed(0)}%/${(q * 100).toFixed(0)}%`).join(', ')}; the median rounds:`);
       say(row('orch create configmap', c.create.configMap));
       say(row('orch create custom resource', c.create.plain));
-      say(row('orch create custom resource, CEL', c.create.cel));
       say(ofCm('create CR vs ConfigMap', c.create.plain.perSecond, c.create.configMap.perSecond));
-      say(ofCm('create CR with CEL vs ConfigMap', c.create.cel.perSecond, c.create.configMap.perSecond));
+      say(row('orch create configmap', c.create.celConfigMap));
+      say(row('orch create custom resource, CEL', c.create.cel));
+      say(ofCm('create CR with CEL vs ConfigMap', c.create.cel.perSecond, c.create.celConfigMap.perSecond));
       say(row(`orch list ${c.objects} configmaps`, c.list.configMap));
       say(row(`orch list ${c.objects} custom resources`, c.list.plain));
       say(row(`orch list ${c.objects} CRs, CEL`, c.list.cel));
