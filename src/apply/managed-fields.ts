@@ -152,7 +152,7 @@ export function applyConfiguration(live: Obj | undefined, config: Obj, ctx: Mana
   const others = entries.filter(e => e !== mine);
   const conflicts: Array<{ entry: Entry; path: Path }> = [];
   for (const e of others) for (const p of changed.intersection(e.set).paths()) conflicts.push({ entry: e, path: p });
-  if (conflicts.length && !force) throw conflictStatus(conflicts.map(c => ({ manager: c.entry.manager, apiVersion: c.entry.apiVersion, path: c.path, operation: c.entry.operation })));
+  if (conflicts.length && !force) throw conflictStatus(conflicts.map(c => ({ manager: c.entry.manager, apiVersion: c.entry.apiVersion, path: c.path, operation: c.entry.operation, subresource: c.entry.subresource })));
   if (force) for (const e of others) e.set = e.set.difference(changed);
 
   // fields this manager applied before and no longer does go, unless someone else still owns them

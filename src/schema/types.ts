@@ -51,7 +51,7 @@ export interface CustomResourceServing {
   schema?: unknown;
   /** the version's additionalPrinterColumns (none: Kubernetes' default Age column) */
   printerColumns?: PrinterColumnSpec[];
-  /** the version's selectableFields, as field selector labels (`spec.color`: the JSONPath without its dot) */
+  /** the version's selectableFields, as field selector labels (`spec.color`: the JSONPath without its dot), also published in its OpenAPI */
   selectableFields?: string[];
   /**
    * every version's schema by version name (served or not), for defaulting an object read

@@ -1,7 +1,8 @@
-// An admission webhook served by the test over HTTPS, with a CA of the test's own making: each
-// AdmissionReview received is recorded and answered by the test's function (or delayed, for
-// timeouts). `caBundle` is what a clientConfig names to trust it. Other webhooks (conversion)
-// use it with their own default answer, sent as the whole body.
+// An admission or conversion webhook served by the test over HTTPS, with a CA of the test's own
+// making: each AdmissionReview (or ConversionReview) received is recorded and answered by the
+// test's function (or delayed, for timeouts), as the `response` of a review of the kind received.
+// `caBundle` is what a clientConfig names to trust it. A default answer (`whole`) is sent as the
+// whole body.
 
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -58,7 +59,7 @@ export async function startWebhookServer(ca?: CertAndKey, opts: WebhookServerOpt
         res.writeHead(answer.status, { 'Content-Type': 'text/plain' }).end(answer.body);
         return;
       }
-      const body = JSON.stringify(opts.whole ? answer : { apiVersion: review.apiVersion, kind: 'AdmissionReview', response: answer });
+      const body = JSON.stringify(opts.whole ? answer : { apiVersion: review.apiVersion, kind: review.kind, response: answer });
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
     });
   });
