@@ -10,6 +10,7 @@ import { withMetricsApi } from './metrics-api/catalog.ts';
 import { sendJson, sendRaw, sendRawJson } from './respond.ts';
 import { versionInfo } from './version.ts';
 import type { OidcDiscovery } from './authn/oidc-discovery.ts';
+import { serveSnapshot, snapshotPath, type SnapshotSource } from './storage-snapshot.ts';
 
 export interface NonResourceDeps {
   catalog: Catalog;
@@ -20,6 +21,8 @@ export interface NonResourceDeps {
   serverAddress(): string;
   /** service account issuer discovery (/.well-known/openid-configuration, /openid/v1/jwks) */
   oidc?: OidcDiscovery;
+  /** online copies of the database, for `orch backup` (SQLite only) */
+  snapshot?: SnapshotSource;
 }
 
 const openapiByCatalog = new WeakMap<Catalog, ReturnType<typeof openapiHandler>>();
@@ -29,6 +32,7 @@ export async function serveNonResource(ctx: RequestContext, deps: NonResourceDep
   const health = await deps.health.handle(path, ctx.query);
   if (health) return sendRaw(ctx, health.status, health.headers, health.body);
   if (path === '/version') return sendRawJson(ctx, 200, versionInfo());
+  if (path === snapshotPath) return serveSnapshot(ctx, deps.snapshot);
   const discovery = deps.oidc?.serve(path, deps.serverAddress());
   if (discovery) return sendRaw(ctx, 200, discovery.headers, discovery.body);
   if (path.startsWith('/openapi/')) {

@@ -55,6 +55,8 @@ export interface ApiServerOptions {
   admission?: AdmissionChain;
   /** APIServices: remote group-versions proxied to extension API servers, their discovery merged */
   aggregator?: Aggregator;
+  /** online copies of the database (GET /storage/snapshot) */
+  snapshot?: import('./storage-snapshot.ts').SnapshotSource;
 }
 
 export interface ApiServer {
@@ -129,7 +131,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   const inFlightRequests = new Set<LazyAbort>(); // long-running requests, ended first on shutdown
   let active = 0;
   let address = '';
-  const nonResource = { catalog: opts.catalog, discoveryCatalog: opts.aggregator?.discoveryCatalog, health: opts.health, serverAddress: () => address, oidc: opts.authentication?.oidc };
+  const nonResource = { catalog: opts.catalog, discoveryCatalog: opts.aggregator?.discoveryCatalog, health: opts.health, serverAddress: () => address, oidc: opts.authentication?.oidc, snapshot: opts.snapshot };
 
   const server = http2.createSecureServer({
     allowHTTP1: true,

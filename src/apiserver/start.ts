@@ -135,7 +135,9 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const admission = buildAdmissionChain(admissionPlugins, { registry: store, catalog, authorizer: authz.authorization.authorizer, now: () => new Date(), random: Math.random, features: cfg.features, log, pluginConfig });
   log.info('admission plugins', { order: admission.names.join(',') });
   const aggregator = createAggregator({ store, catalog, frontProxy, log, tickMs: cfg.aggregatorTickMs });
-  const server = createApiServer({ aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
+  const snapshotBackend = backend as { backup?: (dest: string) => Promise<{ revision: number }> };
+  const snapshot = snapshotBackend.backup ? { dir: cfg.dataDir, backup: snapshotBackend.backup.bind(backend) } : undefined;
+  const server = createApiServer({ snapshot, aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;
@@ -167,6 +169,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   aggregatorDone();
   const compactionMs = cfg.compactionIntervalMs ?? 5 * 60_000;
   const compactor = compactionMs > 0 ? startCompactor(storage, { intervalMs: compactionMs, retentionMs: compactionMs, log, revisionBefore: (backend as { revisionBefore?: (ms: number) => number }).revisionBefore?.bind(backend) }) : undefined;
+  if (compactor) health.addCheck(['readyz'], { name: 'storage-compaction', check: () => compactor.check() });
   log.info('server ready', { url, ms: Date.now() - started });
 
   let stopping: Promise<void> | undefined;
