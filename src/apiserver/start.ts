@@ -11,6 +11,7 @@ import { extensibleCatalog } from '../schema/extensible-catalog.ts';
 import { startCrdController } from './crd/controller.ts';
 import { openStorage, type EtcdFlags } from '../storage/backends.ts';
 import { startCompactor } from '../storage/compactor.ts';
+import { defaultEventTtlMs, startEventTtl } from './event-ttl.ts';
 import { createCacher } from '../storage/cacher/cacher.ts';
 import { GenericStore } from '../registry/store.ts';
 import { strategyFor } from '../registry/strategies.ts';
@@ -50,6 +51,8 @@ export interface ServerConfig {
   shutdownDelayMs?: number;
   /** history kept for watches and past-revision reads; compaction runs this often (0: never) */
   compactionIntervalMs?: number;
+  /** --event-ttl: Events are deleted this long after their last write (default 1 h; 0 keeps them) */
+  eventTtlMs?: number;
   bookmarkIntervalMs?: number;
   /** the API server's feature gates (default: every gate at its default) */
   features?: FeatureGates;
@@ -170,6 +173,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const compactionMs = cfg.compactionIntervalMs ?? 5 * 60_000;
   const compactor = compactionMs > 0 ? startCompactor(storage, { intervalMs: compactionMs, retentionMs: compactionMs, log, revisionBefore: (backend as { revisionBefore?: (ms: number) => number }).revisionBefore?.bind(backend) }) : undefined;
   if (compactor) health.addCheck(['readyz'], { name: 'storage-compaction', check: () => compactor.check() });
+  const eventTtlMs = cfg.eventTtlMs ?? defaultEventTtlMs;
+  const eventTtl = eventTtlMs > 0 ? startEventTtl(store, catalog, { ttlMs: eventTtlMs, log }) : undefined;
   log.info('server ready', { url, ms: Date.now() - started });
 
   let stopping: Promise<void> | undefined;
@@ -186,6 +191,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
         crdController.stop();
         await aggregator.stop();
         compactor?.stop();
+        eventTtl?.stop();
         await storage.close();
       })();
       return stopping;
