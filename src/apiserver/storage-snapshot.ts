@@ -22,7 +22,7 @@ export interface SnapshotSource {
 }
 
 export async function serveSnapshot(ctx: RequestContext, source: SnapshotSource | undefined): Promise<void> {
-  // etcd has its own: `etcdctl snapshot save` (docs/operations.md)
+  // etcd has its own: `etcdctl snapshot save` (docs/storage.md)
   if (!source) throw resourceNotFound();
   if (ctx.method !== 'GET') throw methodNotAllowed();
   const file = join(source.dir, `snapshot-${process.pid}-${Date.now()}.db`);

@@ -1,7 +1,7 @@
 // `orch backup FILE`: a consistent snapshot of the SQLite database, taken while the cluster runs
 // (as `k3s etcd-snapshot save`). A running server makes the copy itself (GET /storage/snapshot,
 // as its admin); with no server on the data dir, the file is copied directly. With etcd,
-// `etcdctl snapshot save` is the tool (docs/operations.md).
+// `etcdctl snapshot save` is the tool (docs/storage.md).
 
 import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
