@@ -12,6 +12,7 @@ import { startCrdController } from './crd/controller.ts';
 import { openStorage, type EtcdFlags } from '../storage/backends.ts';
 import { startCompactor } from '../storage/compactor.ts';
 import { defaultEventTtlMs, startEventTtl } from './event-ttl.ts';
+import { encryptionAtRest, type EncryptionFlags } from '../storage/encryption/at-rest.ts';
 import { createCacher } from '../storage/cacher/cacher.ts';
 import { GenericStore } from '../registry/store.ts';
 import { strategyFor } from '../registry/strategies.ts';
@@ -51,6 +52,8 @@ export interface ServerConfig {
   shutdownDelayMs?: number;
   /** history kept for watches and past-revision reads; compaction runs this often (0: never) */
   compactionIntervalMs?: number;
+  /** --encryption-provider-config and its automatic reload */
+  encryption?: EncryptionFlags;
   /** --event-ttl: Events are deleted this long after their last write (default 1 h; 0 keeps them) */
   eventTtlMs?: number;
   bookmarkIntervalMs?: number;
@@ -109,13 +112,17 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   // custom resources join the built-in table as their CRDs are established
   const catalog = extensibleCatalog(createCatalog({ runtimeConfig: cfg.runtimeConfig }));
   // every read and watch goes through the watch cache; writes pass through to the backend
-  const backend = await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, etcd: cfg.etcd, log });
+  const opened = await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, etcd: cfg.etcd, log });
+  // values of the configured resources are encrypted between the watch cache and the backend
+  const encryption = cfg.encryption ? await encryptionAtRest(opened, cfg.encryption, (name, check) => health.addCheck(['healthz', 'livez', 'readyz'], { name, check }), log) : undefined;
+  const backend = encryption?.storage ?? opened;
   const storage = createCacher(backend, { log, indexers: storageIndexers() });
   health.addCheck(['healthz', 'livez', 'readyz'], { name: 'etcd', check: async () => { if (!(await storage.healthy())) throw new Error('storage is not reachable'); } });
 
   const store: GenericStore = new GenericStore({
     storage,
     strategyFor,
+    isStale: encryption ? key => encryption.storage.isStale(key) : undefined,
     async listOther(group, resource) {
       const info = catalog.resources(group, group ? catalog.groups().find(g => g.name === group)?.preferredVersion ?? 'v1' : 'v1').find(r => r.resource === resource);
       return info ? (await store.list(info, undefined)).items : [];
@@ -192,6 +199,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
         await aggregator.stop();
         compactor?.stop();
         eventTtl?.stop();
+        encryption?.stop();
         await storage.close();
       })();
       return stopping;
