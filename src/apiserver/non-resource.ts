@@ -11,6 +11,7 @@ import { sendJson, sendRaw, sendRawJson } from './respond.ts';
 import { versionInfo } from './version.ts';
 import type { OidcDiscovery } from './authn/oidc-discovery.ts';
 import type { Exposition } from '../api/metrics/exposition.ts';
+import { serveSnapshot, snapshotPath, type SnapshotSource } from './storage-snapshot.ts';
 
 export interface NonResourceDeps {
   catalog: Catalog;
@@ -25,6 +26,8 @@ export interface NonResourceDeps {
   oidc?: OidcDiscovery;
   /** /metrics in the Prometheus text format */
   metrics?: Exposition;
+  /** online copies of the database, for `orch backup` (SQLite only) */
+  snapshot?: SnapshotSource;
 }
 
 const openapiByCatalog = new WeakMap<Catalog, ReturnType<typeof openapiHandler>>();
@@ -38,6 +41,7 @@ export async function serveNonResource(ctx: RequestContext, deps: NonResourceDep
     const { contentType, body } = await deps.metrics.scrape();
     return sendRaw(ctx, 200, { 'content-type': contentType }, body);
   }
+  if (path === snapshotPath) return serveSnapshot(ctx, deps.snapshot);
   const discovery = deps.oidc?.serve(path, deps.serverAddress());
   if (discovery) return sendRaw(ctx, 200, discovery.headers, discovery.body);
   if (path.startsWith('/openapi/')) {

@@ -59,6 +59,8 @@ export interface ApiServerOptions {
   aggregator?: Aggregator;
   /** the figures /metrics shows (start.ts shares them with storage); absent: the server's own */
   metrics?: ApiServerMetrics;
+  /** online copies of the database (GET /storage/snapshot) */
+  snapshot?: import('./storage-snapshot.ts').SnapshotSource;
 }
 
 export interface ApiServer {
@@ -135,7 +137,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   const inFlightRequests = new Set<LazyAbort>(); // long-running requests, ended first on shutdown
   let active = 0;
   let address = '';
-  const nonResource = { catalog: opts.catalog, discoveryCatalog: opts.aggregator?.discoveryCatalog, remoteOpenAPI: opts.aggregator?.openapi, health: opts.health, serverAddress: () => address, oidc: opts.authentication?.oidc, metrics: metrics.exposition };
+  const nonResource = { catalog: opts.catalog, discoveryCatalog: opts.aggregator?.discoveryCatalog, remoteOpenAPI: opts.aggregator?.openapi, health: opts.health, serverAddress: () => address, oidc: opts.authentication?.oidc, metrics: metrics.exposition, snapshot: opts.snapshot };
 
   const server = http2.createSecureServer({
     allowHTTP1: true,

@@ -14,6 +14,8 @@ import { CustomResourceConversions } from '../registry/apiextensions/conversion/
 import { endpointSliceResolver } from './admission/plugins/webhooks/service-resolver.ts';
 import { openStorage, type EtcdFlags } from '../storage/backends.ts';
 import { startCompactor } from '../storage/compactor.ts';
+import { defaultEventTtlMs, startEventTtl } from './event-ttl.ts';
+import { encryptionAtRest, type EncryptionFlags } from '../storage/encryption/at-rest.ts';
 import { createCacher } from '../storage/cacher/cacher.ts';
 import { instrumentStorage } from '../storage/instrumented.ts';
 import { createApiServerMetrics } from './metrics/apiserver-metrics.ts';
@@ -56,6 +58,10 @@ export interface ServerConfig {
   shutdownDelayMs?: number;
   /** history kept for watches and past-revision reads; compaction runs this often (0: never) */
   compactionIntervalMs?: number;
+  /** --encryption-provider-config and its automatic reload */
+  encryption?: EncryptionFlags;
+  /** --event-ttl: Events are deleted this long after their last write (default 1 h; 0 keeps them) */
+  eventTtlMs?: number;
   bookmarkIntervalMs?: number;
   /** the API server's feature gates (default: every gate at its default) */
   features?: FeatureGates;
@@ -114,7 +120,11 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   // every read and watch goes through the watch cache; writes pass through to the backend
   // /metrics: the backend's calls are timed below the cache, the objects counted from the cache
   const metrics = createApiServerMetrics();
-  const backend = instrumentStorage(await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, etcd: cfg.etcd, log }), metrics.recordStorage);
+  const opened = await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, etcd: cfg.etcd, log });
+  const timed = instrumentStorage(opened, metrics.recordStorage);
+  // values of the configured resources are encrypted between the watch cache and the backend
+  const encryption = cfg.encryption ? await encryptionAtRest(timed, cfg.encryption, (name, check) => health.addCheck(['healthz', 'livez', 'readyz'], { name, check }), log) : undefined;
+  const backend = encryption?.storage ?? timed;
   const storage = createCacher(backend, { log, indexers: storageIndexers() });
   metrics.countObjects(() => storage.stats().prefixes);
   health.addCheck(['healthz', 'livez', 'readyz'], { name: 'etcd', check: async () => { if (!(await storage.healthy())) throw new Error('storage is not reachable'); } });
@@ -126,6 +136,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
     storage,
     strategyFor,
     converterFor: info => conversions.forResource(info),
+    isStale: encryption ? key => encryption.storage.isStale(key) : undefined,
     async listOther(group, resource) {
       const info = catalog.resources(group, group ? catalog.groups().find(g => g.name === group)?.preferredVersion ?? 'v1' : 'v1').find(r => r.resource === resource);
       return info ? (await store.list(info, undefined)).items : [];
@@ -148,7 +159,9 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const admission = buildAdmissionChain(admissionPlugins, { registry: store, catalog, authorizer: authz.authorization.authorizer, now: () => new Date(), random: Math.random, features: cfg.features, log, pluginConfig });
   log.info('admission plugins', { order: admission.names.join(',') });
   const aggregator = createAggregator({ store, catalog, frontProxy, log, tickMs: cfg.aggregatorTickMs });
-  const server = createApiServer({ metrics, aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
+  const snapshotSource = opened as { backup?: (dest: string) => Promise<{ revision: number }> };
+  const snapshot = snapshotSource.backup ? { dir: cfg.dataDir, backup: snapshotSource.backup.bind(opened) } : undefined;
+  const server = createApiServer({ metrics, snapshot, aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;
@@ -181,6 +194,9 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   aggregatorDone();
   const compactionMs = cfg.compactionIntervalMs ?? 5 * 60_000;
   const compactor = compactionMs > 0 ? startCompactor(storage, { intervalMs: compactionMs, retentionMs: compactionMs, log, revisionBefore: (backend as { revisionBefore?: (ms: number) => number }).revisionBefore?.bind(backend) }) : undefined;
+  if (compactor) health.addCheck(['readyz'], { name: 'storage-compaction', check: () => compactor.check() });
+  const eventTtlMs = cfg.eventTtlMs ?? defaultEventTtlMs;
+  const eventTtl = eventTtlMs > 0 ? startEventTtl(store, catalog, { ttlMs: eventTtlMs, log }) : undefined;
   log.info('server ready', { url, ms: Date.now() - started });
 
   let stopping: Promise<void> | undefined;
@@ -198,6 +214,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
         await crdAPIServices.stop();
         await aggregator.stop();
         compactor?.stop();
+        eventTtl?.stop();
+        encryption?.stop();
         await storage.close();
       })();
       return stopping;

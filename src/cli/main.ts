@@ -10,6 +10,8 @@ import { dnsCommand } from './dns-command.ts';
 import { runtimeSimCommand } from './runtime-sim-command.ts';
 import { upCommand } from './up-command.ts';
 import { imagesCommand } from './images-command.ts';
+import { backupCommand } from './backup-command.ts';
+import { restoreCommand } from './restore-command.ts';
 import { tokenCommand } from './token-command.ts';
 import { proxyCommand } from './proxy-command.ts';
 import { networkPolicyCommand } from './network-policy-command.ts';
@@ -25,7 +27,7 @@ const versionCommand: Command = {
   },
 };
 
-const commands: Command[] = [upCommand, imagesCommand, serverCommand, controllerManagerCommand, schedulerCommand, dnsCommand, agentCommand, runtimeSimCommand, proxyCommand, networkPolicyCommand, tokenCommand, versionCommand];
+const commands: Command[] = [upCommand, imagesCommand, serverCommand, controllerManagerCommand, schedulerCommand, dnsCommand, agentCommand, runtimeSimCommand, proxyCommand, networkPolicyCommand, tokenCommand, backupCommand, restoreCommand, versionCommand];
 
 function usage(): string {
   const lines = ['orch: a small Kubernetes-compatible control plane and node agent.', '', 'Usage:\n  orch <command> [flags]', '', 'Commands:'];

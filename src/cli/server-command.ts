@@ -34,6 +34,9 @@ export const serverCommand: Command = {
     'kubelet-certificate-authority': { type: 'string', default: '', description: 'a PEM file of the CA that node agents\' serving certificates are verified against (default: not verified)' },
     'shutdown-delay-duration': { type: 'string', default: '0s', description: 'on SIGTERM, keep serving (readyz failing) this long before stopping' },
     'etcd-compaction-interval': { type: 'string', default: '5m', description: 'history kept for watches and reads at past versions; compaction runs this often (0 disables it)' },
+    'encryption-provider-config': { type: 'string', default: '', description: 'an EncryptionConfiguration file (apiserver.config.k8s.io/v1): the resources it names are encrypted at rest' },
+    'encryption-provider-config-automatic-reload': { type: 'boolean', default: false, description: 'read the encryption configuration again when the file changes' },
+    'event-ttl': { type: 'string', default: '1h0m0s', description: 'how long Events are kept after their last write (0 keeps them)' },
     'watch-bookmark-interval': { type: 'string', default: '1m', description: 'how often watches that allow bookmarks get one' },
     'feature-gates': featureGatesFlag,
     ...authorizationFlags,
@@ -56,6 +59,7 @@ export const serverCommand: Command = {
     const shutdownDelay = flag(() => parseDuration(String(values['shutdown-delay-duration'])));
     const compaction = flag(() => parseDuration(String(values['etcd-compaction-interval'])));
     const bookmarks = flag(() => parseDuration(String(values['watch-bookmark-interval'])));
+    const eventTtl = flag(() => parseDuration(String(values['event-ttl'])));
     const controllers = controllerOptions(values);
     const features = readFeatureGates(values['feature-gates'], apiServerFeatureGates);
     log.info('feature gates', features.effective());
@@ -80,7 +84,7 @@ export const serverCommand: Command = {
           certDir: String(values['cert-dir'] ?? '') ? resolve(String(values['cert-dir'])) : undefined,
           authentication: authenticationOptions(values),
           kubeletCertificateAuthority: String(values['kubelet-certificate-authority'] ?? '') ? resolve(String(values['kubelet-certificate-authority'])) : undefined,
-          livezGracePeriodMs: livez, shutdownDelayMs: shutdownDelay, compactionIntervalMs: compaction, bookmarkIntervalMs: bookmarks, features, log,
+          livezGracePeriodMs: livez, shutdownDelayMs: shutdownDelay, compactionIntervalMs: compaction, eventTtlMs: eventTtl, encryption: values['encryption-provider-config'] ? { configFile: String(values['encryption-provider-config']), automaticReload: !!values['encryption-provider-config-automatic-reload'] } : undefined, bookmarkIntervalMs: bookmarks, features, log,
         },
         controllers,
         schedulerNames: values['disable-scheduler'] ? [] : String(values['scheduler-name']).split(',').map(x => x.trim()).filter(Boolean),

@@ -46,6 +46,11 @@ export interface StoreDeps {
    * one read is converted first, and writes are stored in the storage version and read back.
    */
   converterFor?: (info: ResourceInfo) => CustomResourceConverter | undefined;
+  /**
+   * true when the stored value of a key was written under an encryption key that is no longer
+   * the write key: an update that changes nothing still rewrites it (rotation by replace)
+   */
+  isStale?: (key: string) => Promise<boolean>;
 }
 
 const generateNameAttempts = 8;
@@ -302,7 +307,8 @@ export class GenericStore implements Registry {
     await opts.admission?.validate(obj, current);
 
     meta.resourceVersion = current.metadata.resourceVersion;
-    if (jsonEqual(obj, current)) return current; // nothing changed: no write, no event
+    // nothing changed: no write, no event; unless the value is stale, as Kubernetes rewrites it
+    if (jsonEqual(obj, current) && !(await this.deps.isStale?.(objectKey(info, namespace, old.name!)))) return current;
     if (opts.dryRun) return obj;
     // the last finalizer removed from an object being deleted: it goes now
     if (meta.deletionTimestamp && strategy.finalizersOf(obj).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0) {

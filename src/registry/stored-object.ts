@@ -3,7 +3,8 @@
 
 import { isObject, type KubeObject } from '../api/object.ts';
 import { corruptObject } from './corrupt-object.ts';
-import type { KeyValue } from '../storage/interface.ts';
+import { StorageError, type KeyValue } from '../storage/interface.ts';
+import { unreadableReason } from '../storage/unreadable-value.ts';
 import { copyValue, valueBytes, valueLength } from '../storage/packed-value.ts';
 import { goJson, goJsonListItem, goString } from '../codec/go-json.ts';
 import { convertObject, convertsBetweenVersions, toStorageVersion } from './conversion/index.ts';
@@ -195,6 +196,9 @@ export type ReadHook = (stored: KubeObject) => void;
 
 /** the stored object as the client sees it through apiVersion */
 export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'> & { key?: string }, apiVersion: string, rv: number = kv.modRevision, onRead?: ReadHook): KubeObject {
+  // a value the storage layer could not decrypt: corrupt, with the reason it gave
+  const unreadable = unreadableReason(kv.value);
+  if (unreadable !== undefined) throw new StorageError('corrupt', unreadable, { key: kv.key ?? '' });
   let stored: KubeObject;
   try {
     stored = JSON.parse(dec.decode(kv.value)) as KubeObject;

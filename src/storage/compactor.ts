@@ -24,10 +24,25 @@ export interface CompactorOptions {
   revisionBefore?: (ms: number) => number | Promise<number>;
 }
 
+export interface CompactorStatus {
+  /** when a run last ended without error (the start time until one has) */
+  lastSuccessAt: number;
+  /** the revision the last successful run compacted to (0: nothing was old enough) */
+  lastTarget: number;
+  /** the error of the newest run, when it failed */
+  lastError?: string;
+}
+
 export interface Compactor {
   stop(): void;
   /** one compaction now; returns the target revision (0 when there was nothing old enough) */
   runOnce(): Promise<number>;
+  status(): CompactorStatus;
+  /**
+   * throws when no run has succeeded for three intervals, so readiness shows a compaction that
+   * stopped instead of a database that silently grows
+   */
+  check(): void;
 }
 
 /** a backend that knows when each revision was written */
@@ -39,6 +54,7 @@ export function startCompactor(storage: TimedStorage, opts: CompactorOptions): C
   const before = opts.revisionBefore ?? storage.revisionBefore?.bind(storage);
   const samples: Array<{ at: number; revision: number }> = [];
   let running: Promise<number> | undefined;
+  const state: CompactorStatus = { lastSuccessAt: now(), lastTarget: 0 };
 
   const target = async (cutoff: number): Promise<number> => {
     if (before) return before(cutoff);
@@ -59,13 +75,23 @@ export function startCompactor(storage: TimedStorage, opts: CompactorOptions): C
 
   const runOnce = (): Promise<number> => {
     // runs never overlap: a slow compaction makes the next tick wait, not pile up
-    running ??= once().finally(() => { running = undefined; });
+    running ??= once().then(
+      target => { Object.assign(state, { lastSuccessAt: now(), lastTarget: target, lastError: undefined }); return target; },
+      err => { state.lastError = err instanceof Error ? err.message : String(err); throw err; },
+    ).finally(() => { running = undefined; });
     return running;
+  };
+
+  const check = () => {
+    const behind = now() - state.lastSuccessAt;
+    if (behind <= 3 * opts.intervalMs) return;
+    const why = state.lastError ? `: ${state.lastError}` : running ? ': a run is still going' : '';
+    throw new Error(`storage compaction has not succeeded for ${Math.round(behind / 1000)}s${why}`);
   };
 
   const timer = setInterval(() => {
     runOnce().catch(err => opts.log?.warn('compaction failed', { err: String(err) }));
   }, opts.intervalMs);
   timer.unref();
-  return { stop: () => clearInterval(timer), runOnce };
+  return { stop: () => clearInterval(timer), runOnce, status: () => ({ ...state }), check };
 }

@@ -50,6 +50,18 @@ export interface Row {
  */
 export type SyncMode = 'full' | 'normal';
 
+/** bytes a WAL is cut back to after a checkpoint */
+export const walSizeLimit = 16 * 1024 * 1024;
+
+/**
+ * A file made before files shrank (auto_vacuum NONE) is rewritten once with VACUUM, which is
+ * what switches the mode on a file that has tables; it runs outside any transaction.
+ */
+function convertToIncrementalVacuum(db: DatabaseSync): void {
+  const mode = Number((db.prepare('PRAGMA auto_vacuum').get() as { auto_vacuum: number }).auto_vacuum);
+  if (mode !== 2) db.exec('VACUUM');
+}
+
 export function openDatabase(path: string): DatabaseSync {
   // SQLite gives its WAL the database file's mode, so both are owner-only from the start
   try { createPrivateFile(path); } catch (err) { throw new StorageError('unavailable', `cannot open storage file ${path}: ${(err as Error).message}`); }
@@ -58,9 +70,14 @@ export function openDatabase(path: string): DatabaseSync {
     // EXCLUSIVE before the first access: the process holds the file for as long as it is open
     // (the backend caches the revision and newest rows, which is exact only for a sole
     // writer), and WAL then keeps its index in process memory instead of a -shm file
+    // first of all: it takes effect only while the file has no tables yet (older files are
+    // converted below); compaction then hands freed pages back to the file system
+    db.exec('PRAGMA auto_vacuum=INCREMENTAL');
     db.exec('PRAGMA locking_mode=EXCLUSIVE');
     db.exec('PRAGMA journal_mode=WAL');
     db.exec('PRAGMA synchronous=NORMAL');
+    // a checkpoint that resets the WAL truncates it to this, so a burst does not leave it large
+    db.exec(`PRAGMA journal_size_limit=${walSizeLimit}`);
     // take the write lock now, so a second process fails at open rather than at its first write
     db.exec('BEGIN IMMEDIATE');
     db.exec(schemaSql);
@@ -68,6 +85,7 @@ export function openDatabase(path: string): DatabaseSync {
     if (version > layoutVersion) throw new Error(`data file layout ${version} is newer than this program understands (${layoutVersion})`);
     if (version < layoutVersion) db.exec(`PRAGMA user_version=${layoutVersion}`);
     db.exec('COMMIT');
+    convertToIncrementalVacuum(db);
   } catch (err) {
     try { db.close(); } catch { /* already unusable */ }
     const msg = (err as Error).message;

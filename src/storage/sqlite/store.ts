@@ -4,10 +4,11 @@
 // newest rows of recently used keys are kept in memory and are always exact.
 
 import { closeSync, fsync, openSync } from 'node:fs';
-import type { DatabaseSync } from 'node:sqlite';
+import { backup, DatabaseSync } from 'node:sqlite';
 import type { Logger } from '../../api/log.ts';
 import { StorageError, type KeyValue, type RangeOptions, type RangeResult, type Storage, type WatchEvent, type WatchOptions, type Watcher } from '../interface.ts';
 import { compactLog } from './compaction.ts';
+import { fileSizes, shrinkFiles, type FileSizes } from './file-upkeep.ts';
 import { GroupCommit } from './group-commit.ts';
 import { Queries } from './queries.ts';
 import { RecentRows } from './recent-rows.ts';
@@ -33,6 +34,13 @@ export interface SqliteStorage extends Storage {
   revisionBefore(ms: number): number;
   /** transactions committed and writes in them since open */
   commitStats(): { batches: number; writes: number };
+  /** the sizes of the database and its WAL */
+  fileSizes(): FileSizes;
+  /**
+   * A consistent copy of the database at `dest` (SQLite's online backup), taken while writes
+   * go on; resolves to the revision the copy holds.
+   */
+  backup(dest: string): Promise<{ revision: number }>;
 }
 
 type Op =
@@ -68,6 +76,7 @@ class SqliteBackend implements SqliteStorage {
   private compacted: number;
   private compacting: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private path: string;
   private walPath: string;
   /** the WAL, opened at the first commit that syncs it */
   private walFd: number | undefined;
@@ -79,6 +88,7 @@ class SqliteBackend implements SqliteStorage {
     this.log = opts.log;
     this.now = opts.now ?? Date.now;
     this.db = openDatabase(opts.path);
+    this.path = opts.path;
     this.walPath = `${opts.path}-wal`;
     this.syncEachCommit = (opts.synchronous ?? 'full') === 'full';
     this.q = new Queries(this.db);
@@ -128,6 +138,26 @@ class SqliteBackend implements SqliteStorage {
   async compactedRevision(): Promise<number> { return this.compacted; }
   revisionBefore(ms: number): number { return this.q.revisionBefore(ms); }
   commitStats(): { batches: number; writes: number } { return { ...this.writer.stats }; }
+  fileSizes(): FileSizes { this.assertOpen(); return fileSizes(this.db, this.path); }
+
+  backup(dest: string): Promise<{ revision: number }> {
+    this.assertOpen();
+    // the copy is taken in steps on this connection; SQLite carries writes made between steps
+    // into it, so it ends as one committed state, whose revision the copy itself records
+    const run = this.compacting.then(async () => {
+      await backup(this.db, dest, { rate: 1024 });
+      const copy = new DatabaseSync(dest);
+      try {
+        // a plain single file, readable without its WAL beside it
+        copy.exec('PRAGMA journal_mode=DELETE');
+        return { revision: new Queries(copy).sequence() };
+      } finally {
+        copy.close();
+      }
+    });
+    this.compacting = run.catch(() => {});
+    return run;
+  }
 
   /**
    * The committed WAL written to disk, through the thread pool. Until it is, the commit is in
@@ -248,7 +278,8 @@ class SqliteBackend implements SqliteStorage {
       if (to <= this.compacted || this.closed) return;
       const t0 = performance.now();
       const r = await compactLog(this.db, this.q, to, () => { this.compacted = to; });
-      this.log?.info('storage compacted', { revision: to, rowsDeleted: r.deleted, ms: Math.round(performance.now() - t0) });
+      const shrunk = await shrinkFiles(this.db, () => !this.closed);
+      this.log?.info('storage compacted', { revision: to, rowsDeleted: r.deleted, pagesFreed: shrunk.pagesFreed, ms: Math.round(performance.now() - t0) });
     });
     this.compacting = run.catch(() => {});
     return run;
