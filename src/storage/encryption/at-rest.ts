@@ -4,7 +4,9 @@
 // changes (a bad new file is logged and the running configuration kept, as Kubernetes does).
 
 import { createHash } from 'node:crypto';
+import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import type { Logger } from '../../api/log.ts';
 import type { Storage } from '../interface.ts';
 import { parseEncryptionConfig } from './config.ts';
@@ -16,7 +18,7 @@ export interface EncryptionFlags {
   configFile: string;
   /** --encryption-provider-config-automatic-reload */
   automaticReload?: boolean;
-  /** how often the file is looked at when reloading (default 1 minute, as kube-apiserver) */
+  /** how often the file is also polled when reloading (default 1 minute, as kube-apiserver polls) */
   reloadIntervalMs?: number;
 }
 
@@ -40,25 +42,32 @@ export async function encryptionAtRest(backend: Storage, flags: EncryptionFlags,
     addHealthCheck('kms-providers', () => (hasKms() ? transformers.kmsHealth() : undefined));
   }
   let timer: NodeJS.Timeout | undefined;
+  let watcher: FSWatcher | undefined;
   if (flags.automaticReload) {
-    timer = setInterval(() => {
-      void (async () => {
-        text = await readFile(flags.configFile, 'utf8');
-        if (hashOf(text) === hash) return;
-        hash = hashOf(text);
-        try {
-          const next = parseEncryptionConfig(text, flags.configFile);
-          const built = buildTransformers(next);
-          config = next;
-          transformers = built;
-          storage.setTransformers(built);
-          log.info('encryption provider configuration reloaded', { file: flags.configFile });
-        } catch (err) {
-          log.error('encryption provider configuration not reloaded; the one in use is kept', { file: flags.configFile, err: (err as Error).message });
-        }
-      })().catch(err => log.warn('encryption provider configuration unreadable', { file: flags.configFile, err: String(err) }));
-    }, flags.reloadIntervalMs ?? 60_000);
+    const reload = async () => {
+      text = await readFile(flags.configFile, 'utf8');
+      if (hashOf(text) === hash) return;
+      hash = hashOf(text);
+      try {
+        const next = parseEncryptionConfig(text, flags.configFile);
+        const built = buildTransformers(next);
+        config = next;
+        transformers = built;
+        storage.setTransformers(built);
+        log.info('encryption provider configuration reloaded', { file: flags.configFile });
+      } catch (err) {
+        log.error('encryption provider configuration not reloaded; the one in use is kept', { file: flags.configFile, err: (err as Error).message });
+      }
+    };
+    const check = () => { reload().catch(err => log.warn('encryption provider configuration unreadable', { file: flags.configFile, err: String(err) })); };
+    // a change is seen at once through the directory (editors and ConfigMap mounts replace the
+    // file rather than write it); the poll catches what a watch can miss
+    try {
+      watcher = watch(dirname(flags.configFile), (_, name) => { if (!name || name === basename(flags.configFile)) check(); });
+      watcher.unref();
+    } catch { /* no watch here: the poll alone */ }
+    timer = setInterval(check, flags.reloadIntervalMs ?? 60_000);
     timer.unref();
   }
-  return { storage, stop: () => clearInterval(timer) };
+  return { storage, stop: () => { clearInterval(timer); watcher?.close(); } };
 }
