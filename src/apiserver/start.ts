@@ -195,6 +195,16 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const compactionMs = cfg.compactionIntervalMs ?? 5 * 60_000;
   const compactor = compactionMs > 0 ? startCompactor(storage, { intervalMs: compactionMs, retentionMs: compactionMs, log, revisionBefore: (backend as { revisionBefore?: (ms: number) => number }).revisionBefore?.bind(backend) }) : undefined;
   if (compactor) health.addCheck(['readyz'], { name: 'storage-compaction', check: () => compactor.check() });
+  const sizes = (opened as { fileSizes?: () => { database: number; wal: number } }).fileSizes?.bind(opened);
+  metrics.storageUpkeep(async () => {
+    const files = sizes?.();
+    return {
+      lastCompactionSuccessMs: compactor?.status().lastSuccessAt,
+      currentRevision: await storage.currentRevision(),
+      compactedRevision: await storage.compactedRevision(),
+      sizeBytes: files ? files.database + files.wal : undefined,
+    };
+  });
   const eventTtlMs = cfg.eventTtlMs ?? defaultEventTtlMs;
   const eventTtl = eventTtlMs > 0 ? startEventTtl(store, catalog, { ttlMs: eventTtlMs, log }) : undefined;
   log.info('server ready', { url, ms: Date.now() - started });

@@ -31,6 +31,18 @@ export interface ApiServerMetrics {
   watchEvents(info: ResourceInfo): CounterSeries;
   /** where the object counts per resource prefix are read at scrape time (the watch cache's) */
   countObjects(source: () => Iterable<ObjectCount>): void;
+  /** where the storage's upkeep figures are read at scrape time */
+  storageUpkeep(source: () => Promise<StorageUpkeep>): void;
+}
+
+/** what shows that compaction keeps up and the files stay bounded */
+export interface StorageUpkeep {
+  /** when a compaction run last succeeded, in ms since the epoch (undefined: compaction off) */
+  lastCompactionSuccessMs?: number;
+  currentRevision: number;
+  compactedRevision: number;
+  /** the database files' size in bytes (SQLite: file and WAL), when the backend knows it */
+  sizeBytes?: number;
 }
 
 interface RequestSeries { codes: Map<number, CounterSeries>; duration: HistogramSeries; labels: string[] }
@@ -72,6 +84,12 @@ export function createApiServerMetrics(now: () => number = Date.now): ApiServerM
   const etcdErrors = new CounterFamily('etcd_request_errors_total', '[ALPHA] Etcd failed request counts for each operation and object type.', storageLabels);
   const inflight = new InflightWatermark(now);
   let objects: () => Iterable<ObjectCount> = () => [];
+  let upkeep: (() => Promise<StorageUpkeep>) | undefined;
+  let lastUpkeep: StorageUpkeep | undefined;
+  // read before each scrape (the gauges themselves are read synchronously)
+  const refreshUpkeep = async () => { lastUpkeep = upkeep ? await upkeep().catch(() => undefined) : undefined; };
+  const upkeepGauge = (name: string, help: string, labels: string[], read: (u: StorageUpkeep) => readonly (readonly [string[], number])[]) =>
+    new GaugeFamily(name, help, labels, () => (lastUpkeep ? read(lastUpkeep) : []));
   const countsByResource = function* (withGroup: boolean): Iterable<readonly [string[], number]> {
     for (const { prefix, objects: n } of objects()) {
       const gr = groupResourceOfPrefix(prefix);
@@ -84,6 +102,9 @@ export function createApiServerMetrics(now: () => number = Date.now): ApiServerM
     new GaugeFamily('apiserver_storage_objects', '[STABLE] (Deprecated since 1.34.0) [DEPRECATED, consider using apiserver_resource_objects instead] Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.', ['resource'], () => countsByResource(false)),
     new GaugeFamily('apiserver_resource_objects', '[ALPHA] Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.', ['group', 'resource'], () => countsByResource(true)),
     watchEvents, etcdDuration, etcdTotal, etcdErrors,
+    upkeepGauge('apiserver_storage_size_bytes', '[STABLE] Size of the storage database file physically allocated in bytes.', ['storage_cluster_id'], u => (u.sizeBytes === undefined ? [] : [[['sqlite'], u.sizeBytes]])),
+    upkeepGauge('orch_storage_compaction_last_success_timestamp_seconds', 'When storage compaction last succeeded, in seconds since the epoch; readyz fails once three intervals pass without one.', [], u => (u.lastCompactionSuccessMs === undefined ? [] : [[[], u.lastCompactionSuccessMs / 1000]])),
+    upkeepGauge('orch_storage_compaction_lag_revisions', 'Revisions of history held: the current revision less the compacted one.', [], u => [[[], u.currentRevision - u.compactedRevision]]),
   ];
 
   const byResource = new WeakMap<ResourceInfo, SeriesIndex>();
@@ -93,7 +114,10 @@ export function createApiServerMetrics(now: () => number = Date.now): ApiServerM
   const watchSeries = new WeakMap<ResourceInfo, CounterSeries>();
 
   return {
-    exposition: exposition(() => families),
+    exposition: (() => {
+      const inner = exposition(() => families);
+      return { ...inner, scrape: async () => { await refreshUpkeep(); return inner.scrape(); } };
+    })(),
     inflight,
     recordRequest(ctx, seconds) {
       const info = ctx.info;
@@ -139,5 +163,6 @@ export function createApiServerMetrics(now: () => number = Date.now): ApiServerM
       return s;
     },
     countObjects(source) { objects = source; },
+    storageUpkeep(source) { upkeep = source; },
   };
 }

@@ -75,6 +75,11 @@ test('/metrics: system:monitoring reads it, others are refused, and requests are
   const all = await client.list('/api/v1/configmaps');
   assert.equal(valueOf(m, 'apiserver_storage_objects', { resource: 'configmaps' }), all.items.length);
   assert.equal(valueOf(m, 'apiserver_resource_objects', { group: '', resource: 'configmaps' }), all.items.length);
+  // the storage's upkeep: its files' size, the history held (compaction is off here: all of it)
+  assert.ok(valueOf(m, 'apiserver_storage_size_bytes', { storage_cluster_id: 'sqlite' }) > 0);
+  const lag = valueOf(m, 'orch_storage_compaction_lag_revisions');
+  assert.ok(lag >= all.items.length && lag <= Number(all.metadata.resourceVersion), String(lag));
+  assert.equal(find(m, 'orch_storage_compaction_last_success_timestamp_seconds').length, 0);
   assert.ok(valueOf(m, 'apiserver_watch_events_total', { group: '', version: 'v1', kind: 'ConfigMap' }) >= 2);
   assert.ok(valueOf(m, 'process_cpu_user_seconds_total') > 0);
   assert.equal(m.types.get('nodejs_eventloop_lag_seconds'), 'gauge');
