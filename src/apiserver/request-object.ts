@@ -10,6 +10,8 @@ import { acceptedBodyTypes, objectBodyKinds, parseContentType } from '../codec/m
 import { decodeProtobufObject, ProtobufError } from '../codec/protobuf/envelope.ts';
 import { CborError, decodeCbor } from '../codec/cbor.ts';
 import { checkDecodedObject, type FieldValidation } from '../schema/decode-checks/field-validation.ts';
+import { decodeErrorMessage, duplicateFieldWarning, strictDecodingMessage, unknownFieldWarning } from '../schema/decode-checks/decode-messages.ts';
+import { pruneCustomResource, type JSONSchemaProps } from '../schema/structural/index.ts';
 import type { RequestContext } from './context.ts';
 
 function decodeProtobufBody(raw: Buffer): Record<string, unknown> {
@@ -86,7 +88,22 @@ export async function readObject(ctx: RequestContext, check: SchemaCheck, before
     kind: check.kind, version: check.version, fieldValidation: check.fieldValidation, duplicateFields: duplicates, wrap: true,
   });
   ctx.warnings.push(...warnings);
+  const custom = ctx.resource?.custom;
+  if (custom && check.definition === ctx.resource!.definition) ctx.warnings.push(...checkCustomResourceFields(object, custom.schema, check, duplicates));
   return object;
+}
+
+/**
+ * A custom resource's unknown fields are those its structural schema prunes: Strict refuses them
+ * in kube-apiserver's words, Warn names them in Warning headers (pruning drops them later), Ignore
+ * says nothing.
+ */
+function checkCustomResourceFields(object: KubeObject, schema: unknown, check: SchemaCheck, duplicates: string[]): string[] {
+  if (check.fieldValidation === 'Ignore') return [];
+  const unknown = pruneCustomResource(schema as JSONSchemaProps | undefined, object).unknownFields;
+  const problems = [...duplicates.map(duplicateFieldWarning), ...unknown.map(unknownFieldWarning)];
+  if (check.fieldValidation === 'Strict' && problems.length) throw badRequest(decodeErrorMessage(check.kind, check.version, strictDecodingMessage(problems)));
+  return problems;
 }
 
 /** an optional body (DELETE): undefined when empty */
