@@ -63,3 +63,30 @@ test('autoscalers through the scale subresource: out-of-range targets brought ba
   const v1 = await client.get('/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/web');
   assert.match(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/conditions'], /FailedGetResourceMetric/);
 });
+
+test('an autoscaler scales a custom resource through the scale subresource its CRD declares', async t => {
+  const api = await startInProcessApi();
+  t.after(() => api.close());
+  const { client } = api;
+  await client.create('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'workers.example.com' },
+    spec: {
+      group: 'example.com', scope: 'Namespaced', names: { plural: 'workers', kind: 'Worker' },
+      versions: [{
+        name: 'v1', served: true, storage: true,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { count: { type: 'integer' } } }, status: { type: 'object', properties: { count: { type: 'integer' }, selector: { type: 'string' } } } } } },
+        subresources: { status: {}, scale: { specReplicasPath: '.spec.count', statusReplicasPath: '.status.count', labelSelectorPath: '.status.selector' } },
+      }],
+    },
+  });
+  const workers = '/apis/example.com/v1/namespaces/default/workers';
+  await eventually(async () => client.list(workers).then(() => true, () => false), 'workers served');
+  await client.create(workers, { apiVersion: 'example.com/v1', kind: 'Worker', metadata: { name: 'w' }, spec: { count: 1 } });
+  const ctl = startControllers({ client, enabled: ['horizontalpodautoscaling'], log: silentLogger, settings: { hpaSyncPeriodMs: 200 } });
+  t.after(() => ctl.stop());
+  await client.create(hpas, { metadata: { name: 'w' }, spec: { scaleTargetRef: { apiVersion: 'example.com/v1', kind: 'Worker', name: 'w' }, minReplicas: 3, maxReplicas: 6, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }] } });
+  // below the minimum: raised to it through /scale, which writes the CRD's specReplicasPath
+  await eventually(async () => (await client.get(`${workers}/w`)).spec.count === 3, 'the Worker scaled to 3');
+  const h = await eventually(async () => { const x = await client.get(`${hpas}/w`); return x.status?.lastScaleTime ? x : undefined; }, 'hpa status');
+  assert.deepEqual(conditions(h).AbleToScale, ['True', 'SucceededRescale', 'the HPA controller was able to update the target scale to 3']);
+});
