@@ -5,6 +5,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { StatusError } from '../../api/status.ts';
 import { yamlLibrary } from '../../api/yaml-library.ts';
+import { bodyText } from '../../codec/decode.ts';
+import { decodeProtobufObject } from '../../codec/protobuf/envelope.ts';
+import { decodeCborBody } from '../request-object.ts';
 import type { User } from '../user.ts';
 import type { RequestInfo } from '../request-info.ts';
 import { evaluatePolicy, levelAtLeast, type Policy, type RequestAuditConfig, type Stage } from './policy.ts';
@@ -65,13 +68,16 @@ function sourceIPs(headers: IncomingHttpHeaders, remote?: string): string[] {
   return ips;
 }
 
+/** a request or response body as the object it holds, whatever the media type it came in */
 function decodeBody(contentType: string | undefined, body: Buffer | Uint8Array): unknown {
   if (!body.length) return undefined;
-  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  const buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const type = (contentType ?? '').split(';')[0]!.trim();
   try {
-    if (type.includes('yaml')) return yamlLibrary().parse(text);
-    if (type === '' || type.includes('json')) return JSON.parse(text);
+    if (type === 'application/vnd.kubernetes.protobuf') return decodeProtobufObject(buf).object;
+    if (type === 'application/cbor') return decodeCborBody(buf);
+    if (type.includes('yaml')) return yamlLibrary().parse(bodyText(buf));
+    if (type === '' || type.includes('json')) return JSON.parse(bodyText(buf));
   } catch { /* not decodable: left out, as Kubernetes leaves out what it cannot convert */ }
   return undefined;
 }
