@@ -75,6 +75,8 @@ rules:
     assert.deepEqual(create.requestObject.data, { mode: 'strict' });
     assert.equal(create.responseObject.metadata.name, 'settings');
     assert.equal(create.responseStatus?.code, 201);
+    // the name comes from the object sent, as Kubernetes fills it
+    assert.deepEqual(create.objectRef, { resource: 'configmaps', namespace: 'audited', name: 'settings', apiVersion: 'v1' });
     assert.equal(create.annotations?.['authorization.k8s.io/decision'], 'allow');
 
     const get = events.find(e => e.verb === 'get' && e.objectRef?.name === 'settings')!;

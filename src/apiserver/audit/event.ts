@@ -47,7 +47,9 @@ export interface AuditEvent {
 }
 
 function userInfo(u: User): Record<string, unknown> {
-  const out: Record<string, unknown> = { username: u.name };
+  // Go leaves an empty username out (a request whose credentials failed has none)
+  const out: Record<string, unknown> = {};
+  if (u.name) out.username = u.name;
   if (u.uid) out.uid = u.uid;
   if (u.groups.length) out.groups = u.groups;
   if (u.extra && Object.keys(u.extra).length) out.extra = Object.fromEntries(Object.entries(u.extra).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

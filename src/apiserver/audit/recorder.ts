@@ -150,6 +150,16 @@ function recordRequest(r: AuditedRequest, config: RequestAuditConfig, emit: (e: 
   let done = false;
   const audit: RequestAudit = {
     impersonated(user) { ev.impersonatedUser = user; },
+    requestObject(obj) {
+      const ref = ev.objectRef;
+      const m = obj.metadata;
+      if (!ref || !m) return;
+      const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+      ref.namespace ||= str(m.namespace);
+      ref.name ||= str(m.name);
+      ref.uid ||= str(m.uid);
+      ref.resourceVersion ||= str(m.resourceVersion);
+    },
     authorized(decision, reason) {
       ev.annotations!['authorization.k8s.io/decision'] = decision;
       ev.annotations!['authorization.k8s.io/reason'] = reason;

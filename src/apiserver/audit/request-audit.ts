@@ -9,6 +9,8 @@ export interface RequestAudit {
   impersonated(user: User): void;
   /** the authorizer's verdict, as the authorization.k8s.io/* annotations */
   authorized(decision: 'allow' | 'forbid', reason: string): void;
+  /** the decoded request object: its name, namespace, uid and resourceVersion fill the objectRef's empty ones */
+  requestObject(obj: { metadata?: { name?: unknown; namespace?: unknown; uid?: unknown; resourceVersion?: unknown } }): void;
   /** a Status answered (errors): the event's responseStatus */
   status(err: StatusError): void;
   /** a whole response written: its code, and its body for RequestResponse events */

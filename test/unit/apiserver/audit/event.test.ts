@@ -43,6 +43,11 @@ test('a Metadata event of a failure carries the Status fields and no objects', (
   assert.deepEqual(Object.keys(obj.responseStatus), ['metadata', 'status', 'message', 'reason', 'details', 'code']);
 });
 
+test('a request without a user (its credentials failed) has an empty user object', () => {
+  const obj = JSON.parse(eventJson({ level: 'Metadata', auditID: 'id-3', stage: 'ResponseComplete', requestURI: '/api', verb: 'get', user: { name: '', groups: [] }, responseStatus: { code: 401 }, requestReceived: t0, stageTime: t0 }));
+  assert.deepEqual(obj.user, {});
+});
+
 test('the legacy format is one line of quoted pairs', () => {
   assert.equal(eventLegacy(full), '2026-11-27T17:00:00.123Z AUDIT: id="id-1" stage="ResponseComplete" ip="127.0.0.1" method="create" user="admin" groups="\\"system:masters\\",\\"system:authenticated\\"" as="bob" asgroups="\\"g\\"" user-agent="kubectl/v1.33.0" namespace="a" uri="/api/v1/namespaces/a/configmaps?fieldManager=kubectl-create" response="201"');
 });

@@ -84,7 +84,7 @@ test('RequestResponse: the request and response objects, stage RequestReceived o
   assert.ok(e);
   assert.equal(e.level, 'RequestResponse');
   assert.equal(e.stage, 'ResponseComplete');
-  assert.deepEqual(e.objectRef, { resource: 'configmaps', namespace: 'rr', apiVersion: 'v1' });
+  assert.deepEqual(e.objectRef, { resource: 'configmaps', namespace: 'rr', name: 'c', apiVersion: 'v1' });
   assert.equal(e.responseStatus?.code, 201);
   assert.deepEqual(e.requestObject.data, { k: 'v' });
   assert.equal(e.responseObject.metadata.name, 'c');
@@ -106,6 +106,9 @@ test('Request: the request object without managedFields, no response object', as
   assert.equal(update.level, 'Request');
   assert.equal(update.requestObject.metadata.name, 'c');
   assert.equal(update.requestObject.metadata.managedFields, undefined);
+  // uid and resourceVersion of the object sent, as Kubernetes fills the objectRef
+  assert.equal(update.objectRef?.uid, created.metadata.uid);
+  assert.equal(update.objectRef?.resourceVersion, created.metadata.resourceVersion);
   assert.deepEqual(update.requestObject.data, { k: 'u' });
   assert.equal(update.responseObject, undefined);
   const [patch] = await events(e => e.objectRef?.namespace === 'req' && e.verb === 'patch');
