@@ -4,7 +4,7 @@
 // renamed to `<name>-<UTC time>.<ext>` and a new one begun, and backups beyond
 // --audit-log-maxbackup or older than --audit-log-maxage days are removed.
 
-import { closeSync, fstatSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 
 export interface LogFileOptions {
@@ -44,6 +44,8 @@ export function openLogFile(o: LogFileOptions): LineWriter {
   const now = o.now ?? (() => new Date());
   const toStdout = o.path === '-';
   const maxBytes = (o.maxSizeMB ?? 0) * megabyte;
+  // as lumberjack does, the log's directory is made when missing
+  if (!toStdout) mkdirSync(dirname(o.path), { recursive: true, mode: 0o700 });
   let fd = toStdout ? 1 : openSync(o.path, 'a', 0o600);
   let size = toStdout ? 0 : fstatSync(fd).size;
   let pending: string[] = [];

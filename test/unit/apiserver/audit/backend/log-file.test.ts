@@ -17,7 +17,7 @@ test('backups are named as lumberjack names them: <name>-<UTC time>.<ext>', () =
 });
 
 test('lines written in one turn land together, after the turn, in order', async t => {
-  const path = join(tempDir(t), 'audit.log');
+  const path = join(tempDir(t), 'logs', 'audit.log'); // its directory made
   const w = openLogFile({ path });
   w.write('a');
   w.write('b');
