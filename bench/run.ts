@@ -21,11 +21,12 @@ import { runAuthzBench } from './authz.ts';
 import { runAuditBench } from './audit.ts';
 import { proxyBenchSkipReason, runProxyBench } from './support/proxy-bench.ts';
 import { benchService, runDnsBench, type DnsLoad } from './support/dns-bench.ts';
+import { runCrdBench } from './support/crd-bench.ts';
 
 const quick = process.argv.includes('--quick');
 // --only=lists,fanout runs just those sections (start always runs: it brings up the server)
 const only = process.argv.find(a => a.startsWith('--only='))?.slice('--only='.length).split(',');
-const sections = ['writes', 'lists', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up', 'workloads', 'streaming', 'proxy', 'authz', 'dns', 'audit'];
+const sections = ['writes', 'lists', 'crds', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up', 'workloads', 'streaming', 'proxy', 'authz', 'dns', 'audit'];
 for (const s of only ?? []) if (!sections.includes(s)) throw new Error(`unknown section ${s}; sections: ${sections.join(', ')}`);
 const want = (section: string) => !only || only.includes(section);
 const scale = quick ? 0.2 : 1;
@@ -157,6 +158,24 @@ async function main(): Promise<void> {
         say(row(`orch list ${size} configmaps, protobuf`, olPb));
         say(ratio(`list ${size} protobuf vs raw`, olPb.perSecond, rl.perSecond));
       }
+    }
+    // custom resources (a structural schema; the same with CEL rules) next to ConfigMaps
+    if (want('crds')) {
+      say('');
+      const c = await runCrdBench(server.url, tls, join(dir, 'orch', 'admin.kubeconfig'), { objects: Math.round(2000 * scale), concurrency });
+      const ofCm = (name: string, ours: number, cm: number) => `${name.padEnd(34)} ${(ours / cm * 100).toFixed(1).padStart(7)} % of ConfigMaps`;
+      say(`create rounds (CR/ConfigMap, CR with CEL/ConfigMap): ${c.rounds.map(([p, q]) => `${(p * 100).toFixed(0)}%/${(q * 100).toFixed(0)}%`).join(', ')}; the median rounds:`);
+      say(row('orch create configmap', c.create.configMap));
+      say(row('orch create custom resource', c.create.plain));
+      say(ofCm('create CR vs ConfigMap', c.create.plain.perSecond, c.create.configMap.perSecond));
+      say(row('orch create configmap', c.create.celConfigMap));
+      say(row('orch create custom resource, CEL', c.create.cel));
+      say(ofCm('create CR with CEL vs ConfigMap', c.create.cel.perSecond, c.create.celConfigMap.perSecond));
+      say(row(`orch list ${c.objects} configmaps`, c.list.configMap));
+      say(row(`orch list ${c.objects} custom resources`, c.list.plain));
+      say(row(`orch list ${c.objects} CRs, CEL`, c.list.cel));
+      say(ofCm('list CR vs ConfigMap', c.list.plain.perSecond, c.list.configMap.perSecond));
+      say(ofCm('list CR with CEL vs ConfigMap', c.list.cel.perSecond, c.list.configMap.perSecond));
     }
     // watch fan-out: 1,000 watchers, 100 writes/s
     if (want('fanout')) {

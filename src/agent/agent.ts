@@ -50,6 +50,14 @@ import { startLocalPathCleanup } from './volumes/local-path-cleanup.ts';
 import { resourceMetricsRoute, summaryRoute } from './stats/stats-routes.ts';
 import { podsRoute } from './server/pods-route.ts';
 import { parseResolvConf, type ResolvConf } from '../dns/resolv-conf.ts';
+import { startDevices, type Devices } from './devices/start.ts';
+import { startShutdownManager, type ShutdownManager } from './shutdown/manager.ts';
+import { defaultLogindDropInDir, defaultSystemBusAddress } from './shutdown/logind.ts';
+import { nodeShuttingDown, shutdownPeriods, type ShutdownSettings } from './shutdown/plan.ts';
+import type { VerificationPolicy } from './images/pull-policy.ts';
+import { createAgentMetrics } from './metrics/agent-metrics.ts';
+import { instrumentCri } from './metrics/runtime-operations.ts';
+import { metricsRoute } from './server/metrics-route.ts';
 
 /** the host's resolver settings for pods, from the resolvConf setting's file (none when the setting is empty or the file unreadable) */
 async function hostResolvConf(path: string): Promise<ResolvConf | undefined> {
@@ -59,7 +67,7 @@ async function hostResolvConf(path: string): Promise<ResolvConf | undefined> {
 }
 
 /** the configuration fields the agent reads (KubeletConfiguration names) */
-export interface AgentSettings {
+export interface AgentSettings extends ShutdownSettings {
   address: string;
   port: number;
   healthzBindAddress?: string;
@@ -112,6 +120,9 @@ export interface AgentSettings {
   cgroupDriver?: string;
   /** the CRI calls' default deadline (2m); a checkpoint may ask for longer */
   runtimeRequestTimeout?: string;
+  /** who may use an image already present (KubeletEnsureSecretPulledImages); default NeverVerifyPreloadedImages */
+  imagePullCredentialsVerificationPolicy?: string;
+  preloadedImagesVerificationAllowlist?: string[];
 }
 
 export interface AgentOptions {
@@ -140,6 +151,10 @@ export interface AgentOptions {
   diskStats?: DiskStats;
   /** the environment the service manager gave (NOTIFY_SOCKET, WATCHDOG_USEC) */
   env?: NodeJS.ProcessEnv;
+  /** the system D-Bus where logind is (default DBUS_SYSTEM_BUS_ADDRESS, else the standard socket) */
+  systemBusAddress?: string;
+  /** where the logind.conf.d drop-in raising InhibitDelayMaxSec goes (default /etc/systemd/logind.conf.d) */
+  logindDropInDir?: string;
 }
 
 export interface Agent {
@@ -153,6 +168,8 @@ export interface Agent {
   servingCertificate?: Promise<void>;
   reporter?: StatusReporter;
   pods?: PodManager;
+  /** the graceful node shutdown manager, when a grace period is configured */
+  shutdown?: ShutdownManager;
   stop(): Promise<void>;
 }
 
@@ -167,6 +184,9 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   await mkdir(opts.rootDir, { recursive: true });
   const facts = await readMachineFacts(files, opts.hostnameOverride);
   const nodeName = facts.hostname;
+  // /metrics: every runtime call is timed from here on
+  const metrics = createAgentMetrics(nodeName);
+  const cri = opts.cri && instrumentCri(opts.cri, metrics.runtimeOperation);
   const apiClient: Client | undefined = opts.client ?? (opts.connect ? await opts.connect(nodeName) : undefined);
 
   const swap = await swapOnBytes(files);
@@ -196,6 +216,8 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
   let pods: PodManager | undefined;
   let gc: NodeGc | undefined;
   let podInfo: PodInfoServer | undefined;
+  let devices: Devices | undefined;
+  let shutdown: ShutdownManager | undefined;
   // a runtime relist that stalls makes the node unhealthy and not ready
   health.add('pleg', () => pods?.pleg.unhealthy());
 
@@ -216,12 +238,13 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
 
   const podLogsDir = s.podLogsDir || '/var/log/pods';
   const stats = statsCollector({
-    nodeName, startedAtMs, files, rootDir: opts.rootDir, podLogsDir, disk: opts.diskStats ?? realDiskStats, cri: opts.cri,
+    nodeName, startedAtMs, files, rootDir: opts.rootDir, podLogsDir, disk: opts.diskStats ?? realDiskStats, cri,
     pods: () => pods?.workers.pods() ?? [], now: () => clock.now(),
   });
   server.route('/stats/summary', summaryRoute(stats));
   server.route('/metrics/resource', resourceMetricsRoute(stats));
   server.route('/pods', podsRoute(() => pods?.workers.pods() ?? []));
+  server.route('/metrics', metricsRoute(metrics.exposition));
   const nodeEvents = apiClient ? eventRecorder(apiClient, 'kubelet', log, nodeName, () => clock.now()) : undefined;
   const eviction = evictionManager({
     thresholds,
@@ -255,7 +278,12 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       const [usage, runtime] = await Promise.all([readMachineUsage(files, opts.rootDir, opts.diskStats), opts.runtime.state()]);
       const plegProblem = pods?.pleg.unhealthy();
       if (plegProblem) runtime.notReadyReasons.push(plegProblem);
+      if (shutdown?.shuttingDown()) runtime.notReadyReasons.push(nodeShuttingDown);
       const resources = nodeResources(facts, usage.nodefsCapacityBytes, s.maxPods, s);
+      // device plugins' resources: every device in capacity, the healthy ones allocatable
+      const deviceResources = devices?.manager.capacity();
+      Object.assign(resources.capacity, deviceResources?.capacity);
+      Object.assign(resources.allocatable, deviceResources?.allocatable);
       allocatable = resources.allocatable;
       const networkReady = (opts.nodeIPs?.length ?? 0) > 0 || hostAddresses().length > 0;
       return {
@@ -284,7 +312,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     lease = { stop: () => timer.cancel() };
   }
 
-  if (opts.cri) {
+  if (cri) {
     const policy = nodePolicy({
       rootDir: opts.rootDir,
       seccompDefault: s.seccompDefault ?? false,
@@ -296,8 +324,18 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       swapCapacityBytes: swap,
     });
     const internal = () => addressesNow().filter(a => a.type === 'InternalIP').map(a => a.address);
+    devices = await startDevices({
+      rootDir: opts.rootDir,
+      activePods: () => (pods?.synced() ? pods.workers.pods().filter(p => !['Succeeded', 'Failed'].includes(pods!.statusOf(p.metadata.uid)?.phase ?? p.status?.phase ?? '')) : undefined),
+      // a device list that changed is reported at once, not at the next status round
+      onChange: () => void reporter?.registered.then(() => reporter?.syncNow()).catch(() => undefined),
+      podResourcesGet: gates.enabled('KubeletPodResourcesGet'),
+      clock,
+      log,
+    });
+    const deviceManager = devices.manager;
     pods = await startPodManager({
-      cri: opts.cri,
+      cri,
       client: apiClient,
       nodeName,
       nodeUid: () => reporter?.uid(),
@@ -309,10 +347,13 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       resyncMs: parseDuration(s.syncFrequency ?? '1m'),
       maxContainerRestartPeriodMs: s.crashLoopBackOff?.maxContainerRestartPeriod ? parseDuration(s.crashLoopBackOff.maxContainerRestartPeriod) : undefined,
       // pressure refuses first, in the kubelet's admission order
-      admit: pod => { const refused = eviction.admit(pod); return refused ? { admit: false as const, ...refused } : policy.admit(pod); },
+      // devices last: they are allocated only to a pod every other check let in
+      admit: pod => { const refused = eviction.admit(pod) ?? shutdown?.admit(pod); if (refused) return { admit: false as const, ...refused }; const verdict = policy.admit(pod); return verdict.admit ? deviceManager.admit(pod) : verdict; },
+      deviceOptions: (pod, c) => deviceManager.runOptions(pod, c),
       // before the first report (or with no API to report to), CPU and memory, which need no disk figures
       nodeAllocatable: () => allocatable ?? (({ cpu, memory }) => ({ cpu, memory }))(nodeResources(facts, 0, s.maxPods, s).allocatable),
       resourceCheckpoints: gates.enabled('InPlacePodVerticalScaling'),
+      imagePullVerification: gates.enabled('KubeletEnsureSecretPulledImages') ? { policy: (s.imagePullCredentialsVerificationPolicy || 'NeverVerifyPreloadedImages') as VerificationPolicy, allowlist: s.preloadedImagesVerificationAllowlist ?? [] } : undefined,
       // the kubelet's cgroupsPerQOS (on unless turned off); with the systemd driver the runtime would need slices orch does not make
       podCgroups: s.cgroupsPerQOS !== false && (s.cgroupDriver ?? 'cgroupfs') === 'cgroupfs' ? { settings: { cgroupRoot: s.cgroupRoot ?? '', cgroupDriver: 'cgroupfs' }, fs: hostCgroupFs() } : undefined,
       sandboxPolicy: pod => policy.sandbox(pod),
@@ -321,8 +362,23 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       log,
     });
     const manager = pods;
+    // graceful node shutdown: on with its gate and a grace period, through logind on the system bus
+    const periods = gates.enabled('GracefulNodeShutdown') ? shutdownPeriods(s, gates.enabled('GracefulNodeShutdownBasedOnPodPriority')) : [];
+    if (periods.length) {
+      const env = opts.env ?? process.env;
+      shutdown = startShutdownManager({
+        periods, rootDir: opts.rootDir, stateFile: gates.enabled('GracefulNodeShutdownBasedOnPodPriority'), clock, log,
+        logind: { address: opts.systemBusAddress ?? (env.DBUS_SYSTEM_BUS_ADDRESS || defaultSystemBusAddress), dropInDir: opts.logindDropInDir ?? defaultLogindDropInDir },
+        pods: () => manager.workers.pods().filter(p => !['Succeeded', 'Failed'].includes((manager.statusOf(p.metadata.uid)?.phase ?? p.status?.phase) as string)),
+        fail: (pod, grace, why) => manager.fail(pod, grace, why),
+        syncNodeStatus: () => void reporter?.syncNow().catch(err => log.warn('node status update failed', { err: String(err) })),
+        nodeEvent: (reason, message) => nodeEvents?.record({ apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, uid: nodeName } }, 'Normal', reason, message),
+      });
+    }
+    metrics.countRuntime(() => manager.reader.latest());
+    manager.onStatus((pod, status) => metrics.podStatus(pod, status));
     gc = startNodeGc({
-      cri: opts.cri, reader: manager.reader, known: uid => manager.workers.has(uid), disk: opts.diskStats ?? realDiskStats,
+      cri, reader: manager.reader, known: uid => manager.workers.has(uid), disk: opts.diskStats ?? realDiskStats,
       imageGCHighThresholdPercent: s.imageGCHighThresholdPercent ?? 85,
       imageGCLowThresholdPercent: s.imageGCLowThresholdPercent ?? 80,
       imageMinimumGCAgeMs: parseDuration(s.imageMinimumGCAge ?? '2m'),
@@ -334,7 +390,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     });
     if (apiClient) localVolumes = startLocalPathCleanup(apiClient, nodeName, log.with({ component: 'local-path' }));
     server.route('/containerLogs', containerLogsRoute((ns, pod, container, previous) => findLogFile(manager.workers, manager.reader, podLogsDir, ns, pod, container, previous, uid => manager.statusOf(uid))));
-    const streaming = { cri: opts.cri, targets: streamTargets(manager.workers, manager.reader), log: log.with({ component: 'streaming' }) };
+    const streaming = { cri, targets: streamTargets(manager.workers, manager.reader), log: log.with({ component: 'streaming' }) };
     server.upgradeRoute('/exec', commandRoute('exec', streaming));
     server.upgradeRoute('/attach', commandRoute('attach', streaming));
     server.upgradeRoute('/portForward', portForwardRoute(streaming));
@@ -347,7 +403,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     // the gate off, the path does not exist (404), as on a kubelet without it
     if (gates.enabled('ContainerCheckpoint')) {
       await ensureCheckpointsDir(opts.rootDir);
-      const cp = checkpointer({ cri: opts.cri, rootDir: opts.rootDir, defaultTimeoutMs: parseDuration(s.runtimeRequestTimeout ?? '2m') });
+      const cp = checkpointer({ cri, rootDir: opts.rootDir, defaultTimeoutMs: parseDuration(s.runtimeRequestTimeout ?? '2m') });
       server.route('/checkpoint', checkpointRoute(checkpointBackend(manager.workers, manager.reader, cp)));
     }
   }
@@ -365,6 +421,7 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
     servingCertificate: servingCsr?.ready,
     reporter,
     pods,
+    shutdown,
     async stop() {
       stopping = true;
       housekeeping.cancel();
@@ -373,7 +430,9 @@ export async function startAgent(opts: AgentOptions): Promise<Agent> {
       watchdog?.stop();
       servingCsr?.stop();
       await podInfo?.stop();
+      await shutdown?.stop();
       await pods?.stop();
+      await devices?.stop();
       reporter?.stop();
       lease?.stop();
       await Promise.all([server.close(), healthz?.close()]);

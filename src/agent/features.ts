@@ -19,12 +19,18 @@ export const agentFeatureGates: Record<string, AgentGate> = {
   ContainerCheckpoint: { stage: 'Beta', default: true, implemented: true },
   // the pod info gRPC API on <root-dir>/pods/agent.sock (podinfo/), KEP-4188's gate name
   PodInfoAPI: { stage: 'Alpha', default: false, implemented: true },
+  // Get of the pod resources API (podresources/); off, Get answers "PodResources API Get method disabled"
+  KubeletPodResourcesGet: { stage: 'Beta', default: true, implemented: true },
   // status.declaredFeatures, written or left empty
   NodeDeclaredFeatures: { stage: 'Beta', default: true, implemented: true },
   // keep-alives to the supervisor's notify socket (watchdog.ts)
   SystemdWatchdog: { stage: 'Beta', default: true, implemented: true },
-  // Kubernetes' default is on (beta); image pulls are not re-verified against pull secrets yet
-  KubeletEnsureSecretPulledImages: { stage: 'Beta', default: false, implemented: false },
+  // a systemd-logind delay inhibitor lock and pods ended in priority order before the node shuts down (shutdown/)
+  GracefulNodeShutdown: { stage: 'Beta', default: true, implemented: true },
+  // shutdownGracePeriodByPodPriority read (otherwise shutdownGracePeriod's regular/critical split only)
+  GracefulNodeShutdownBasedOnPodPriority: { stage: 'Beta', default: true, implemented: true },
+  // image pull records under <root-dir>/image_manager and imagePullCredentialsVerificationPolicy (images/)
+  KubeletEnsureSecretPulledImages: { stage: 'Beta', default: true, implemented: true },
   // GA and locked to on in 1.35 (resize and its resource checkpoints always run)
   InPlacePodVerticalScaling: { stage: 'GA', default: true, implemented: true, lockToDefault: true },
   // GA and locked to on in 1.34 (memorySwap.swapBehavior is always read)

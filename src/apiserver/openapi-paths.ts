@@ -8,6 +8,7 @@
 import type { ResourceInfo } from '../schema/types.ts';
 import { generatedResources } from '../schema/generated/resources.ts';
 import { subresourcesOf } from '../registry/subresources/table.ts';
+import { crdDefinitionName } from '../schema/crd-openapi/definitions.ts';
 import type { SubresourceVerb } from '../registry/subresources/subresource.ts';
 
 type Json = Record<string, unknown>;
@@ -21,6 +22,16 @@ const meta = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 const objectMedia = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/cbor'];
 const listMedia = [...objectMedia, 'application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch', 'application/cbor-seq'];
 const patchMedia = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml', 'application/apply-patch+cbor'];
+
+/** what a route consumes and produces: built-ins' media, or what the CRD builder declares for custom resources */
+interface Media { object: string[]; list: string[]; patch: string[]; consumes: string[] }
+const builtInMedia: Media = { object: objectMedia, list: listMedia, patch: patchMedia, consumes: ['*/*'] };
+const customMedia: Media = {
+  object: ['application/json', 'application/yaml'],
+  list: ['application/json', 'application/yaml'],
+  patch: ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'],
+  consumes: ['application/json', 'application/yaml'],
+};
 
 const q = (name: string, type: string): Json => ({ in: 'query', name, type, uniqueItems: true });
 const pathParam = (name: string): Json => ({ in: 'path', name, required: true, type: 'string', uniqueItems: true });
@@ -45,13 +56,13 @@ export function apiPrefix(group: string, version: string): string {
   return group ? `/apis/${group}/${version}` : `/api/${version}`;
 }
 
-interface OpContext { r: ResourceInfo; gvk: Json; tag: string; idBase: string; ns: string }
+interface OpContext { r: ResourceInfo; gvk: Json; tag: string; idBase: string; ns: string; media: Media }
 
 function op(ctx: OpContext, action: string, id: string, fields: Json, gvk: Json = ctx.gvk): Json {
   if (fields.parameters === undefined) delete fields.parameters;
   return {
-    consumes: ['*/*'],
-    produces: objectMedia,
+    consumes: ctx.media.consumes,
+    produces: ctx.media.object,
     schemes: ['https'],
     tags: [ctx.tag],
     operationId: id,
@@ -68,15 +79,22 @@ function responses(def: Json, codes: string[]): Json {
   return out;
 }
 
-/** the path items of one served resource (its collection, item and subresource paths) */
-export function resourcePaths(r: ResourceInfo): Record<string, Json> {
+/**
+ * The path items of one served resource (its collection, item and subresource paths). A custom
+ * resource's refer to its CRD definitions, and every operation of it, its subresources' too,
+ * carries its own group-version-kind, as apiextensions-apiserver publishes them.
+ */
+export function resourcePaths(served: ResourceInfo): Record<string, Json> {
+  const custom = served.custom !== undefined;
+  const r = custom ? { ...served, definition: crdDefinitionName(served.group, served.version, served.kind) } : served;
+  const media = custom ? customMedia : builtInMedia;
   const prefix = apiPrefix(r.group, r.version);
   const ns = r.namespaced ? 'Namespaced' : '';
   const idBase = `${groupIdentifier(r.group)}${capitalize(r.version)}`;
   const gid = groupIdentifier(r.group);
-  const ctx: OpContext = { r, gvk: { group: r.group, kind: r.kind, version: r.version }, tag: `${gid[0]!.toLowerCase()}${gid.slice(1)}_${r.version}`, idBase, ns };
+  const ctx: OpContext = { r, gvk: { group: r.group, kind: r.kind, version: r.version }, tag: `${gid[0]!.toLowerCase()}${gid.slice(1)}_${r.version}`, idBase, ns, media };
   const kindDef = ref(r.definition);
-  const listDef = ref(listDefinitions.get(`${r.group}/${r.version}/${r.resource}`) ?? `${r.definition}List`);
+  const listDef = ref(custom ? crdDefinitionName(r.group, r.version, r.listKind) : listDefinitions.get(`${r.group}/${r.version}/${r.resource}`) ?? `${r.definition}List`);
   const status = ref(`${meta}.Status`);
   const scoped = r.namespaced ? `${prefix}/namespaces/{namespace}/${r.resource}` : `${prefix}/${r.resource}`;
   const common = r.namespaced ? [{ ...pathParam('namespace') }, q('pretty', 'string')] : [q('pretty', 'string')];
@@ -86,14 +104,14 @@ export function resourcePaths(r: ResourceInfo): Record<string, Json> {
   const K = r.kind;
 
   const collection: Json = {};
-  if (has('list')) collection.get = op(ctx, 'list', `list${idBase}${ns}${K}`, { parameters: listParams, produces: listMedia, responses: responses(listDef, ['200']) });
+  if (has('list')) collection.get = op(ctx, 'list', `list${idBase}${ns}${K}`, { parameters: listParams, produces: media.list, responses: responses(listDef, ['200']) });
   if (has('create')) collection.post = op(ctx, 'post', `create${idBase}${ns}${K}`, { parameters: [body(r.definition), ...writeParams], responses: responses(kindDef, ['200', '201', '202']) });
   if (has('deletecollection')) collection.delete = op(ctx, 'deletecollection', `delete${idBase}Collection${ns}${K}`, { parameters: [body(`${meta}.DeleteOptions`, false), ...deleteParams, ...listParams.filter(p => p.name !== 'watch' && p.name !== 'allowWatchBookmarks')], responses: responses(status, ['200']) });
   if (Object.keys(collection).length) paths[scoped] = { ...collection, parameters: common };
 
   if (r.namespaced && has('list')) {
     paths[`${prefix}/${r.resource}`] = {
-      get: op(ctx, 'list', `list${idBase}${K}ForAllNamespaces`, { parameters: listParams, produces: listMedia, responses: responses(listDef, ['200']) }),
+      get: op(ctx, 'list', `list${idBase}${K}ForAllNamespaces`, { parameters: listParams, produces: media.list, responses: responses(listDef, ['200']) }),
       parameters: [q('pretty', 'string')],
     };
   }
@@ -101,13 +119,13 @@ export function resourcePaths(r: ResourceInfo): Record<string, Json> {
   const item: Json = {};
   if (has('get')) item.get = op(ctx, 'get', `read${idBase}${ns}${K}`, { responses: responses(kindDef, ['200']) });
   if (has('update')) item.put = op(ctx, 'put', `replace${idBase}${ns}${K}`, { parameters: [body(r.definition), ...writeParams], responses: responses(kindDef, ['200', '201']) });
-  if (has('patch')) item.patch = op(ctx, 'patch', `patch${idBase}${ns}${K}`, { consumes: patchMedia, parameters: [body(`${meta}.Patch`), ...writeParams, q('force', 'boolean')], responses: responses(kindDef, ['200', '201']) });
+  if (has('patch')) item.patch = op(ctx, 'patch', `patch${idBase}${ns}${K}`, { consumes: media.patch, parameters: [body(`${meta}.Patch`), ...writeParams, q('force', 'boolean')], responses: responses(kindDef, ['200', '201']) });
   if (has('delete')) item.delete = op(ctx, 'delete', `delete${idBase}${ns}${K}`, { parameters: [body(`${meta}.DeleteOptions`, false), ...deleteParams], responses: responses(status, ['200', '202']) });
   if (Object.keys(item).length) paths[`${scoped}/{name}`] = { ...item, parameters: itemCommon };
 
   for (const s of subresourcesOf(r)) {
     const k = s.kind(r);
-    const gvk = { group: k.group, kind: k.kind, version: k.version };
+    const gvk = custom ? ctx.gvk : { group: k.group, kind: k.kind, version: k.version };
     const idSub = `${ns}${K}${capitalize(s.name)}`;
     const path = `${scoped}/{name}/${s.name}`;
     const pi: Json = {};
@@ -119,11 +137,11 @@ export function resourcePaths(r: ResourceInfo): Record<string, Json> {
       }
     } else {
       const def = k.definition ? ref(k.definition) : { type: 'string' };
-      const produces = s.produces ?? objectMedia;
+      const produces = s.produces ?? media.object;
       const parameters = s.getParameters?.map(p => q(p.name, p.type));
       if (s.verbs.includes('get')) pi.get = op(ctx, 'get', `read${idBase}${idSub}`, { produces: [...produces], parameters, responses: responses(def, ['200']) }, gvk);
       if (s.verbs.includes('update')) pi.put = op(ctx, 'put', `replace${idBase}${idSub}`, { parameters: [{ in: 'body', name: 'body', required: true, schema: def }, ...writeParams], responses: responses(def, ['200', '201']) }, gvk);
-      if (s.verbs.includes('patch')) pi.patch = op(ctx, 'patch', `patch${idBase}${idSub}`, { consumes: patchMedia, parameters: [body(`${meta}.Patch`), ...writeParams, q('force', 'boolean')], responses: responses(def, ['200', '201']) }, gvk);
+      if (s.verbs.includes('patch')) pi.patch = op(ctx, 'patch', `patch${idBase}${idSub}`, { consumes: media.patch, parameters: [body(`${meta}.Patch`), ...writeParams, q('force', 'boolean')], responses: responses(def, ['200', '201']) }, gvk);
       if (s.verbs.includes('create')) pi.post = op(ctx, 'post', `create${idBase}${idSub}`, { parameters: [{ in: 'body', name: 'body', required: true, schema: def }, ...writeParams], responses: responses(def, ['200', '201', '202']) }, gvk);
     }
     if (Object.keys(pi).length) paths[path] = { ...pi, parameters: itemCommon };

@@ -41,7 +41,24 @@ class Writer {
     build(this);
     this.w.end(at);
   }
+  raw(bytes: Uint8Array): void { this.w.raw(bytes); }
   finish(): Buffer { const out = this.w.finish(); return Buffer.from(out.buffer, out.byteOffset, out.byteLength); }
+}
+
+// A document is remade whenever one CRD or extension changes, but its path items and definitions
+// are mostly the same objects as before: their encoded entries are kept with them and copied.
+const encodedEntries = new WeakMap<object, { field: number; name: string; bytes: Uint8Array }>();
+
+/** a named entry (NamedPathItem, NamedSchema) of `value`, encoded once per object */
+function namedEntry(w: Writer, field: number, name: string, value: object, build: (w: Writer) => void): void {
+  let hit = encodedEntries.get(value);
+  if (!hit || hit.name !== name || hit.field !== field) {
+    const sub = new Writer();
+    sub.message(field, named => { named.string(1, name); named.message(2, build); });
+    hit = { field, name, bytes: sub.finish() };
+    encodedEntries.set(value, hit);
+  }
+  w.raw(hit.bytes);
 }
 
 /** Any { yaml = 2 } */
@@ -161,20 +178,17 @@ export function encodeOpenAPIv2(doc: Json): Buffer {
   const paths = (doc.paths ?? {}) as Record<string, Json>;
   w.message(8, ps => {
     for (const [path, item] of Object.entries(paths)) {
-      ps.message(2, named => {
-        named.string(1, path);
-        named.message(2, pi => {
-          for (const [method, field] of Object.entries(pathItemFields)) {
-            const op = item[method] as Json | undefined;
-            if (op) pi.message(field, x => operation(x, op));
-          }
-          for (const p of (item.parameters as Json[] | undefined) ?? []) pi.message(9, x => parameter(x, p));
-        });
+      namedEntry(ps, 2, path, item, pi => {
+        for (const [method, field] of Object.entries(pathItemFields)) {
+          const op = item[method] as Json | undefined;
+          if (op) pi.message(field, x => operation(x, op));
+        }
+        for (const p of (item.parameters as Json[] | undefined) ?? []) pi.message(9, x => parameter(x, p));
       });
     }
   });
   const defs = (doc.definitions ?? {}) as Record<string, Json>;
-  w.message(9, d => { for (const [name, s] of Object.entries(defs)) d.message(1, n => { n.string(1, name); n.message(2, x => schema(x, s)); }); });
+  w.message(9, d => { for (const [name, s] of Object.entries(defs)) namedEntry(d, 1, name, s, x => schema(x, s)); });
   for (const req of (doc.security as Array<Record<string, string[]>> | undefined) ?? []) {
     w.message(12, sr => { for (const [name, scopes] of Object.entries(req)) sr.message(1, n => { n.string(1, name); n.message(2, a => a.strings(1, scopes)); }); });
   }

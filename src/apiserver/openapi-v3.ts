@@ -85,9 +85,14 @@ export function convertPaths(paths: Record<string, Json>): Record<string, Json> 
   return out;
 }
 
-export function openapiV3Document(info: Json, paths: Record<string, Json>, definitions: Record<string, unknown>): Json {
+/**
+ * `definitions` are Swagger 2.0 definitions, converted here; `schemas` are already OpenAPI 3.0
+ * (custom resources' definitions, which apiextensions-apiserver builds for v3 directly)
+ */
+export function openapiV3Document(info: Json, paths: Record<string, Json>, definitions: Record<string, unknown>, schemas3: Record<string, unknown> = {}): Json {
+  const all = { ...definitions, ...schemas3 };
   const schemas: Json = {};
-  for (const name of Object.keys(definitions).sort()) schemas[name] = convertSchema(definitions[name]);
+  for (const name of Object.keys(all).sort()) schemas[name] = name in schemas3 ? schemas3[name] : convertSchema(definitions[name]);
   return {
     openapi: '3.0.0',
     info,

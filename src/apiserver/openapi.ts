@@ -1,17 +1,14 @@
-// GET /openapi/v2 (Swagger 2.0, JSON), /openapi/v3 (the index of group-version documents) and
-// /openapi/v3/<api/v1 | apis/<group>/<version>> (OpenAPI 3.0). Documents are built on first
-// request and kept; each carries a content hash used as ETag and as the ?hash= of the v3 index.
+// GET /openapi/v2 (Swagger 2.0, JSON or protobuf), /openapi/v3 (the index of group-version
+// documents) and /openapi/v3/<api/v1 | apis/<group>/<version>> (OpenAPI 3.0). The documents
+// (openapi-documents.ts) follow the custom resources and extension API servers as they come and
+// go; each carries a content hash used as ETag and as the ?hash= of the v3 index.
 
-import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Catalog } from '../schema/types.ts';
-import { allDefinitions, referencedDefinitions } from '../schema/definitions.ts';
-import { apiPrefix, resourcePaths } from './openapi-paths.ts';
-import { encodeOpenAPIv2 } from './openapi-v2-proto.ts';
-import { openapiV3Document } from './openapi-v3.ts';
-import { kubernetesVersion } from './version.ts';
+import { openapiDocuments, openapiV2ProtobufType, type Built, type RemoteOpenAPI } from './openapi-documents.ts';
 
-type Json = Record<string, unknown>;
+export { openapiV2ProtobufType } from './openapi-documents.ts';
+export type { RemoteOpenAPI } from './openapi-documents.ts';
 
 export interface OpenAPIResponse {
   status: number;
@@ -21,49 +18,11 @@ export interface OpenAPIResponse {
 
 export type OpenAPIHandler = (path: string, query: URLSearchParams, headers: IncomingHttpHeaders) => OpenAPIResponse | undefined;
 
-interface Built { body: string | Buffer; hash: string; contentType: string }
-
-const info = { title: 'Kubernetes', version: `v${kubernetesVersion.major}.${kubernetesVersion.minor}.${kubernetesVersion.patch}` };
-
 /**
- * The protobuf form of /openapi/v2. client-go asks for the '@' spelling, which Go's mime parser
- * rejects in a Content-Type, so the answer carries the dotted spelling, as kube-apiserver's does.
+ * client-go asks for the protobuf form in the '@' spelling, which Go's mime parser rejects in a
+ * Content-Type, so the answer carries the dotted spelling, as kube-apiserver's does.
  */
-export const openapiV2ProtobufType = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 const openapiV2ProtobufRequestType = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
-
-function hashOf(body: string | Buffer): string {
-  return createHash('sha512').update(body).digest('hex').toUpperCase();
-}
-
-function build(doc: unknown): Built {
-  const body = JSON.stringify(doc);
-  return { body, hash: hashOf(body), contentType: 'application/json' };
-}
-
-function definitionsFor(paths: Record<string, Json>): Record<string, unknown> {
-  const roots: string[] = [];
-  JSON.stringify(paths, (k, v) => {
-    if (k === '$ref' && typeof v === 'string' && v.startsWith('#/definitions/')) roots.push(v.slice('#/definitions/'.length));
-    return v;
-  });
-  const defs = allDefinitions();
-  const out: Record<string, unknown> = {};
-  for (const name of [...referencedDefinitions(roots)].sort()) out[name] = defs[name];
-  return out;
-}
-
-function pathsFor(catalog: Catalog, group: string, version: string): Record<string, Json> {
-  const out: Record<string, Json> = {};
-  for (const r of catalog.resources(group, version)) Object.assign(out, resourcePaths(r));
-  return sortKeys(out);
-}
-
-function sortKeys<T>(obj: Record<string, T>): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const k of Object.keys(obj).sort()) out[k] = obj[k]!;
-  return out;
-}
 
 /** 'api/v1' or 'apis/apps/v1' → group and version; undefined for anything else */
 function parseGroupVersionPath(rest: string): { group: string; version: string } | undefined {
@@ -109,63 +68,8 @@ function negotiate(accept: string | undefined, offered: string[]): string | unde
   return undefined;
 }
 
-export function openapiHandler(catalog: Catalog): OpenAPIHandler {
-  let v2: Json | undefined;
-  let v2Json: Built | undefined;
-  let v2Proto: Built | undefined;
-  const v3 = new Map<string, Built>();
-  let v3Index: Built | undefined;
-
-  const v2Doc = (): Json => {
-    if (v2) return v2;
-    const paths: Record<string, Json> = {};
-    for (const g of catalog.groups()) for (const v of g.versions) Object.assign(paths, pathsFor(catalog, g.name, v));
-    const sorted = sortKeys(paths);
-    v2 = {
-      swagger: '2.0',
-      info,
-      paths: sorted,
-      definitions: definitionsFor(sorted),
-      securityDefinitions: { BearerToken: { in: 'header', name: 'authorization', type: 'apiKey' } },
-      security: [{ BearerToken: [] }],
-    };
-    return v2;
-  };
-  const v2Built = (type: string): Built => {
-    if (type === 'application/json') return (v2Json ??= build(v2Doc()));
-    if (!v2Proto) {
-      const body = encodeOpenAPIv2(v2Doc());
-      v2Proto = { body, hash: hashOf(body), contentType: openapiV2ProtobufType };
-    }
-    return v2Proto;
-  };
-
-  const gvKey = (group: string, version: string) => apiPrefix(group, version).slice(1);
-
-  const v3Doc = (group: string, version: string): Built | undefined => {
-    const key = gvKey(group, version);
-    const cached = v3.get(key);
-    if (cached) return cached;
-    if (catalog.resources(group, version).length === 0) return undefined;
-    const paths = pathsFor(catalog, group, version);
-    const doc = build(openapiV3Document(info, paths, definitionsFor(paths)));
-    v3.set(key, doc);
-    return doc;
-  };
-
-  const indexDoc = (): Built => {
-    if (v3Index) return v3Index;
-    const paths: Record<string, { serverRelativeURL: string }> = {};
-    for (const g of catalog.groups()) {
-      for (const v of g.versions) {
-        const key = gvKey(g.name, v);
-        paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${v3Doc(g.name, v)!.hash}` };
-      }
-    }
-    v3Index = build({ paths });
-    return v3Index;
-  };
-
+export function openapiHandler(catalog: Catalog, remote?: RemoteOpenAPI): OpenAPIHandler {
+  const docs = openapiDocuments(catalog, remote);
   return (rawPath, query, headers) => {
     const path = rawPath.replace(/\/+$/, '');
     const accept = headers.accept === undefined ? undefined : String(headers.accept);
@@ -173,13 +77,13 @@ export function openapiHandler(catalog: Catalog): OpenAPIHandler {
       const offered = ['application/json', openapiV2ProtobufType, openapiV2ProtobufRequestType];
       const type = negotiate(accept, offered);
       if (!type) return notAcceptable(accept ?? '', offered);
-      return serve(v2Built(type === 'application/json' ? type : openapiV2ProtobufType), headers, 'no-cache, private');
+      return serve(docs.v2(type === 'application/json' ? 'json' : 'protobuf'), headers, 'no-cache, private');
     }
-    if (path === '/openapi/v3') return serve(indexDoc(), headers, 'no-cache, private');
+    if (path === '/openapi/v3') return serve(docs.v3Index(), headers, 'no-cache, private');
     if (!path.startsWith('/openapi/v3/')) return undefined;
     const gv = parseGroupVersionPath(path.slice('/openapi/v3/'.length));
     if (!gv) return undefined;
-    const doc = v3Doc(gv.group, gv.version);
+    const doc = docs.v3(path.slice('/openapi/v3/'.length));
     if (!doc) return undefined;
     const wanted = query.get('hash');
     if (wanted && wanted !== doc.hash) {

@@ -6,7 +6,7 @@ import { badRequest, StatusError, unsupportedMediaType } from '../api/status.ts'
 import { nestedTooDeeply, nestsTooDeeply } from '../codec/nesting.ts';
 import { isObject, type KubeObject } from '../api/object.ts';
 import { decodeBody } from '../codec/decode.ts';
-import { acceptedBodyTypes, parseContentType } from '../codec/media-type.ts';
+import { acceptedBodyTypes, objectBodyKinds, parseContentType } from '../codec/media-type.ts';
 import { decodeProtobufObject, ProtobufError } from '../codec/protobuf/envelope.ts';
 import { CborError, decodeCbor } from '../codec/cbor.ts';
 import { checkDecodedObject, type FieldValidation } from '../schema/decode-checks/field-validation.ts';
@@ -46,9 +46,14 @@ export function cborBodies(ctx: RequestContext): { cbor: boolean } {
 
 interface DecodedObject { object: KubeObject; duplicates: string[] }
 
+// a custom resource has no protobuf form: such a body is refused like any unknown type (its
+// Scale, a built-in kind, keeps it)
+const customResourceBodyKinds = objectBodyKinds.filter(k => k !== 'protobuf');
+
 async function decodeObjectBody(ctx: RequestContext): Promise<DecodedObject> {
   const raw = await ctx.body();
-  const kind = parseContentType(String(ctx.headers['content-type'] ?? 'application/json'), undefined, cborBodies(ctx));
+  const custom = !!ctx.resource?.custom && ctx.info.subresource !== 'scale';
+  const kind = parseContentType(String(ctx.headers['content-type'] ?? 'application/json'), custom ? customResourceBodyKinds : undefined, cborBodies(ctx));
   if (kind === 'protobuf') return { object: decodeProtobufBody(raw) as KubeObject, duplicates: [] };
   if (kind === 'cbor') {
     const object = decodeCborBody(raw);

@@ -13,7 +13,8 @@ import { goJson, goJsonIndented, goString } from '../codec/go-json.ts';
 import { encodeBody } from '../codec/encode.ts';
 import { toPartialObjectMetadata, toPartialObjectMetadataList } from '../codec/partial-metadata.ts';
 import { toTable } from '../codec/table.ts';
-import { customResourcePrinter, printerFor } from '../schema/printers/index.ts';
+import { printerFor } from '../schema/printers/index.ts';
+import { printerOfCustomResource } from '../codec/custom-resource-table.ts';
 
 // responses at least this large are gzipped for clients that accept it
 const compressThreshold = 128 * 1024;
@@ -61,6 +62,7 @@ function write(ctx: RequestContext, code: number, contentType: string, body: str
   // would stay in flight and a shutdown would wait for it)
   const stream = (ctx.res as unknown as { stream?: { respond(h: Record<string, unknown>): void; end(b?: Buffer): void; headersSent: boolean } }).stream;
   if (stream && payload && !stream.headersSent && !ctx.res.getHeader('Retry-After') && !ctx.res.getHeader('ETag') && !ctx.res.getHeader('Cache-Control')) {
+    ctx.res.statusCode = code; // the compatibility layer still tells /metrics the code
     stream.respond({ ':status': code, ...headers });
     stream.end(payload);
     return;
@@ -87,7 +89,15 @@ const protobufByResource = new WeakMap<object, boolean>();
 
 /** the representation of an answer about the request's resource (its objects, lists, views) */
 function negotiateForResource(ctx: RequestContext, target: Target): Negotiated {
-  return negotiateResponse(ctx.headers.accept, target, { tableSupported: !!ctx.resource && !ctx.info.subresource, protobufSupported: resourceHasProtobuf(ctx), cborSupported: cbor(ctx) });
+  return negotiateResponse(ctx.headers.accept, target, { tableSupported: !!ctx.resource && !ctx.info.subresource, ...protobufOptions(ctx), cborSupported: cbor(ctx) });
+}
+
+/**
+ * Protobuf for the request's resource: custom resources have no protobuf form, yet their
+ * endpoints keep a protobuf serializer for what has one (metadata-only views, Status errors)
+ */
+function protobufOptions(ctx: RequestContext): { protobufSupported: boolean; protobufForMetadata: boolean } {
+  return { protobufSupported: resourceHasProtobuf(ctx), protobufForMetadata: !!ctx.resource?.custom };
 }
 
 /** the client takes plain compact JSON: the handlers may then send stored JSON as it is */
@@ -137,7 +147,7 @@ function present(ctx: RequestContext, n: Negotiated, obj: KubeObject | KubeList)
   if (n.view.as === 'PartialObjectMetadataList') return toPartialObjectMetadataList(obj as KubeList, apiVersion);
   const info = ctx.resource!;
   const items = isList(obj) ? obj.items : [obj as KubeObject];
-  return toTable(info.custom ? customResourcePrinter : printerFor(info.group, info.resource), items, {
+  return toTable(info.custom ? printerOfCustomResource(info.custom) : printerFor(info.group, info.resource), items, {
     now: new Date(),
     includeObject: (ctx.query.get('includeObject') ?? 'Metadata') as 'None' | 'Metadata' | 'Object',
     listMeta: isList(obj) ? obj.metadata : undefined,
@@ -152,7 +162,7 @@ export function sendError(ctx: RequestContext, err: StatusError): void {
   for (const [k, v] of Object.entries(err.headers ?? {})) ctx.res.setHeader(k, v);
   let n: Negotiated | undefined;
   // a Status has a protobuf form wherever the resource's objects have one
-  try { n = negotiateResponse(ctx.headers.accept, 'object', { tableSupported: false, protobufSupported: resourceHasProtobuf(ctx), cborSupported: cbor(ctx) }); } catch { n = undefined; }
+  try { n = negotiateResponse(ctx.headers.accept, 'object', { tableSupported: false, protobufSupported: resourceHasProtobuf(ctx) || !!ctx.resource?.custom, cborSupported: cbor(ctx) }); } catch { n = undefined; }
   const mediaType = n?.mediaType ?? 'application/json';
   // errors are indented for the same clients as objects (curl shows a Status indented)
   write(ctx, err.code, mediaType, encodeBody(err.status, mediaType, { pretty: pretty(ctx, n) }));
@@ -241,7 +251,7 @@ function joinLines(parts: Buffer[]): Buffer {
 
 /** a chunked stream of watch events, one JSON document per line */
 export function openWatchStream(ctx: RequestContext): WatchStream {
-  const n = negotiateResponse(ctx.headers.accept, 'watch', { tableSupported: !!ctx.resource, protobufSupported: resourceHasProtobuf(ctx), cborSupported: cbor(ctx) });
+  const n = negotiateResponse(ctx.headers.accept, 'watch', { tableSupported: !!ctx.resource, ...protobufOptions(ctx), cborSupported: cbor(ctx) });
   const protobuf = isProtobuf(n.mediaType);
   const cborSeq = n.mediaType === 'application/cbor';
   let started = false;
@@ -283,7 +293,9 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
       start();
       if (cutOff || ctx.res.writableEnded) return false;
       let obj = object;
-      if (n.view && type !== 'ERROR' && type !== 'BOOKMARK') {
+      // a bookmark is metadata too: a metadata-only watch gets it as PartialObjectMetadata, as
+      // Kubernetes transforms every event (a custom resource's has no protobuf form of its own)
+      if (n.view && type !== 'ERROR' && (type !== 'BOOKMARK' || n.view.as !== 'Table')) {
         obj = present(ctx, n, object as KubeObject);
         // column definitions travel with the first event only, as Kubernetes sends them
         if (!first && isObject(obj) && obj.kind === 'Table') obj = { ...obj, columnDefinitions: [] };

@@ -31,6 +31,8 @@ import type { Authentication } from './authn/setup.ts';
 import type { Health } from './health.ts';
 import type { Aggregator } from './aggregator/aggregator.ts';
 import { auditIdOf, auditUser, type Auditor } from './audit/recorder.ts';
+import { createApiServerMetrics, type ApiServerMetrics } from './metrics/apiserver-metrics.ts';
+import { inflightKind } from './metrics/request-labels.ts';
 
 export interface ApiServerOptions {
   catalog: Catalog;
@@ -58,6 +60,8 @@ export interface ApiServerOptions {
   aggregator?: Aggregator;
   /** the audit policy and log (--audit-policy-file, --audit-log-path); absent: no audit events */
   audit?: Auditor;
+  /** the figures /metrics shows (start.ts shares them with storage); absent: the server's own */
+  metrics?: ApiServerMetrics;
 }
 
 export interface ApiServer {
@@ -110,6 +114,7 @@ function splitTarget(target: string | undefined): { rawPath: string; query: URLS
 export function createApiServer(opts: ApiServerOptions): ApiServer {
   const now = opts.now ?? (() => new Date());
   const minWatch = opts.minWatchTimeoutSeconds ?? 1800;
+  const metrics = opts.metrics ?? createApiServerMetrics();
   const deps: HandlerDeps = {
     registry: opts.registry,
     catalog: opts.catalog,
@@ -120,6 +125,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     serviceAccountTokens: opts.authentication?.serviceAccountTokens,
     tokenAuthenticator: opts.authentication?.tokens,
     admission: opts.admission,
+    metrics,
   };
   const authz = opts.authorization;
   registerAccessReviews();
@@ -132,7 +138,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   const inFlightRequests = new Set<LazyAbort>(); // long-running requests, ended first on shutdown
   let active = 0;
   let address = '';
-  const nonResource = { catalog: opts.catalog, discoveryCatalog: opts.aggregator?.discoveryCatalog, health: opts.health, serverAddress: () => address, oidc: opts.authentication?.oidc };
+  const nonResource = { catalog: opts.catalog, discoveryCatalog: opts.aggregator?.discoveryCatalog, remoteOpenAPI: opts.aggregator?.openapi, health: opts.health, serverAddress: () => address, oidc: opts.authentication?.oidc, metrics: metrics.exposition };
 
   const server = http2.createSecureServer({
     allowHTTP1: true,
@@ -208,17 +214,24 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     };
     const started = performance.now();
     let panicked = false;
+    // counted once the request is known; recorded once it passed authentication and
+    // authorization, as kube-apiserver's metrics never see the requests its filters refuse
+    let kind: ReturnType<typeof inflightKind>;
+    let admitted = false;
     try {
       // a target that is not a path (an authority, `*`) names nothing here
       if (!target) throw badRequest(`the request target ${JSON.stringify(req.url ?? '')} is not a path`);
       // a path that does not decode is answered before any other work
       const info = ctx.info = parseRequestInfo(method, target.rawPath, query);
       if (info.verb === 'watch') watches.add(abort);
+      kind = inflightKind(info);
+      if (kind) metrics.inflight.started(kind);
       // a server without authorization set up serves its health and version to anyone; with it,
       // these paths are authenticated and authorized like any other (system:public-info-viewer
       // grants them to every caller, and --anonymous-auth=false makes a caller without
       // credentials a 401 here too, as in Kubernetes)
       if (!authz && anonymousPaths.test(info.path)) {
+        admitted = true;
         await serveNonResource(ctx, nonResource);
         return;
       }
@@ -228,6 +241,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       const sentCert = !user && !!socket?.getPeerCertificate()?.subject;
       if (opts.audit) ctx.audit = opts.audit.begin({ auditID, url: req.url ?? '', info, user: auditUser(user, sentCert, authz?.anonymous ?? false), headers: req.headers, remoteAddress: ctx.incoming?.remoteAddress, res, body: { read: ctx.body, replace: read => { ctx.body = read; } } });
       authorizeRequest(ctx, sentCert ? 'rejected' : user, req.headers, authz ?? { authorizer: alwaysAllow, anonymous: false });
+      admitted = true;
       // an extension API server's group-version is relayed once orch has authorized the request
       if (opts.aggregator && await opts.aggregator.serve(ctx)) return;
       if (info.isResourceRequest) await routeResource(ctx, deps);
@@ -239,6 +253,8 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       sendError(ctx, status);
     } finally {
       ctx.audit?.complete(res.statusCode, panicked, ctx.auditAnnotations);
+      if (kind) metrics.inflight.finished(kind);
+      if (admitted) metrics.recordRequest(ctx, (performance.now() - started) / 1000);
       if (log.enabled('debug')) log.debug('request', { method, path: ctx.info.path, verb: ctx.info.verb, code: res.statusCode, ms: Math.round(performance.now() - started) });
     }
   }

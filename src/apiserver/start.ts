@@ -9,9 +9,14 @@ import type { Logger } from '../api/log.ts';
 import { createCatalog } from '../schema/catalog.ts';
 import { extensibleCatalog } from '../schema/extensible-catalog.ts';
 import { startCrdController } from './crd/controller.ts';
+import { conversionReviewCaller } from './crd/conversion-webhook.ts';
+import { CustomResourceConversions } from '../registry/apiextensions/conversion/converter.ts';
+import { endpointSliceResolver } from './admission/plugins/webhooks/service-resolver.ts';
 import { openStorage, type EtcdFlags } from '../storage/backends.ts';
 import { startCompactor } from '../storage/compactor.ts';
 import { createCacher } from '../storage/cacher/cacher.ts';
+import { instrumentStorage } from '../storage/instrumented.ts';
+import { createApiServerMetrics } from './metrics/apiserver-metrics.ts';
 import { GenericStore } from '../registry/store.ts';
 import { strategyFor } from '../registry/strategies.ts';
 import { storageIndexers } from '../registry/indexes.ts';
@@ -31,6 +36,7 @@ import { ensureSystemPriorityClasses } from './bootstrap-priority-classes.ts';
 import { createAggregator } from './aggregator/aggregator.ts';
 import { ensureExtensionAuthConfigMap, ensureFrontProxyPki, extensionAuthData } from './aggregator/front-proxy.ts';
 import { ensureLocalAPIServices } from './aggregator/local-apiservices.ts';
+import { startCrdAPIServiceRegistration } from './aggregator/crd-apiservices.ts';
 
 export interface ServerConfig {
   dataDir: string;
@@ -111,13 +117,20 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   // custom resources join the built-in table as their CRDs are established
   const catalog = extensibleCatalog(createCatalog({ runtimeConfig: cfg.runtimeConfig }));
   // every read and watch goes through the watch cache; writes pass through to the backend
-  const backend = await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, etcd: cfg.etcd, log });
+  // /metrics: the backend's calls are timed below the cache, the objects counted from the cache
+  const metrics = createApiServerMetrics();
+  const backend = instrumentStorage(await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, etcd: cfg.etcd, log }), metrics.recordStorage);
   const storage = createCacher(backend, { log, indexers: storageIndexers() });
+  metrics.countObjects(() => storage.stats().prefixes);
   health.addCheck(['healthz', 'livez', 'readyz'], { name: 'etcd', check: async () => { if (!(await storage.healthy())) throw new Error('storage is not reachable'); } });
 
+  // custom resources convert between versions through their CRD's converter (its webhook reached
+  // as admission webhooks are)
+  const conversions = new CustomResourceConversions(conversionReviewCaller((ns, name, port) => endpointSliceResolver(store, catalog)(ns, name, port)));
   const store: GenericStore = new GenericStore({
     storage,
     strategyFor,
+    converterFor: info => conversions.forResource(info),
     async listOther(group, resource) {
       const info = catalog.resources(group, group ? catalog.groups().find(g => g.name === group)?.preferredVersion ?? 'v1' : 'v1').find(r => r.resource === resource);
       return info ? (await store.list(info, undefined)).items : [];
@@ -140,7 +153,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const admission = buildAdmissionChain(admissionPlugins, { registry: store, catalog, authorizer: authz.authorization.authorizer, now: () => new Date(), random: Math.random, features: cfg.features, log, pluginConfig });
   log.info('admission plugins', { order: admission.names.join(',') });
   const aggregator = createAggregator({ store, catalog, frontProxy, log, tickMs: cfg.aggregatorTickMs });
-  const server = createApiServer({ audit: auditor, aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
+  const server = createApiServer({ metrics, audit: auditor, aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;
@@ -159,7 +172,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   await ensureDefaultStorageClass(store, catalog);
   bootDone();
   const crdDone = health.addPostStartHook('start-apiextensions-controllers');
-  const crdController = startCrdController({ registry: store, catalog, log });
+  const crdController = startCrdController({ registry: store, catalog, log, conversions });
   await crdController.synced;
   crdDone();
   const priorityDone = health.addPostStartHook('scheduling/bootstrap-system-priority-classes');
@@ -168,6 +181,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const aggregatorDone = health.addPostStartHook('apiservice-registration-controller');
   await ensureExtensionAuthConfigMap(store, catalog, extensionAuthData(pki.caCert, frontProxy));
   await ensureLocalAPIServices(store, catalog);
+  const crdAPIServices = startCrdAPIServiceRegistration({ store, catalog, log });
   aggregator.start();
   aggregatorDone();
   const compactionMs = cfg.compactionIntervalMs ?? 5 * 60_000;
@@ -187,6 +201,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
         auditor?.close();
         authz.stop();
         crdController.stop();
+        await crdAPIServices.stop();
         await aggregator.stop();
         compactor?.stop();
         await storage.close();

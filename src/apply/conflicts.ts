@@ -8,11 +8,15 @@ export interface Conflict {
   manager: string;
   apiVersion: string;
   operation: 'Apply' | 'Update';
+  subresource?: string;
   path: Path;
 }
 
+// an applier is named alone: its identity leaves out the version, as it is the same whatever
+// version it applies in; an updater with the version it wrote
 function ownerWords(c: Conflict): string {
-  return `${JSON.stringify(c.manager)} using ${c.apiVersion}`;
+  const who = c.subresource ? `${JSON.stringify(c.manager)} with subresource ${JSON.stringify(c.subresource)}` : JSON.stringify(c.manager);
+  return c.operation === 'Apply' ? who : `${who} using ${c.apiVersion}`;
 }
 
 export function conflictStatus(conflicts: Conflict[]): StatusError {

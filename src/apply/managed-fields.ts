@@ -5,7 +5,7 @@
 
 import { conflictStatus } from './conflicts.ts';
 import { deepClone, isObject, jsonEqual } from '../api/object.ts';
-import { schemaNode } from '../schema/schema-walker.ts';
+import { schemaNode, type SchemaNode } from '../schema/schema-walker.ts';
 import { FieldSet, type Path } from './field-set.ts';
 import { shapeOf, type Shape } from './shape.ts';
 import { trackedOnly } from './tracked.ts';
@@ -16,6 +16,10 @@ type Obj = Record<string, unknown>;
 export interface ManagerContext {
   /** OpenAPI definition of the object's type, e.g. io.k8s.api.apps.v1.Deployment */
   definition: string;
+  /** the object's type when it has no definition of its own (custom resources, from their schema) */
+  schema?: SchemaNode;
+  /** the main resource owns status too (a custom resource without a status subresource) */
+  ownsStatus?: boolean;
   /** recorded in the entry: the version the manager spoke */
   apiVersion: string;
   manager: string;
@@ -74,8 +78,8 @@ function sameOwner(e: Entry, manager: string, operation: Entry['operation'], sub
   return e.manager === manager && e.operation === operation && e.subresource === subresource;
 }
 
-function rootShape(definition: string): Shape {
-  return shapeOf(schemaNode(definition));
+function rootShape(ctx: ManagerContext): Shape {
+  return shapeOf(ctx.schema ?? schemaNode(ctx.definition));
 }
 
 /** drop every owned path that no longer exists in `obj` */
@@ -112,8 +116,8 @@ export function recordUpdate(oldObj: unknown, newObj: unknown, ctx: ManagerConte
   }
   const base = sent !== undefined && !jsonEqual(sent, oldMeta.managedFields) ? sent : oldMeta.managedFields;
   const entries = decodeEntries(base);
-  const shape = rootShape(ctx.definition);
-  const changed = trackedOnly(changedFields(oldObj, newObj, shape), ctx.owns);
+  const shape = rootShape(ctx);
+  const changed = trackedOnly(changedFields(oldObj, newObj, shape), ctx.owns, ctx.ownsStatus);
   if (!changed.empty) {
     for (const e of entries) e.set = e.set.difference(changed);
     const mine = entryFor(entries, ctx, 'Update');
@@ -133,22 +137,22 @@ export function recordUpdate(oldObj: unknown, newObj: unknown, ctx: ManagerConte
  * which takes those fields over.
  */
 export function applyConfiguration(live: Obj | undefined, config: Obj, ctx: ManagerContext, force: boolean): Obj {
-  const shape = rootShape(ctx.definition);
+  const shape = rootShape(ctx);
   const liveMeta = live && isObject(live.metadata) ? live.metadata as Obj : {};
   const entries = decodeEntries(liveMeta.managedFields);
   const cfg = deepClone(config);
   if (isObject(cfg.metadata)) delete (cfg.metadata as Obj).managedFields;
-  const applied = trackedOnly(fieldSetOf(cfg, shape), ctx.owns);
+  const applied = trackedOnly(fieldSetOf(cfg, shape), ctx.owns, ctx.ownsStatus);
   const base: Obj = live ? deepClone(live) : {};
-  let merged = mergeConfig(base, onlyTracked(cfg, ctx.owns), shape) as Obj;
+  let merged = mergeConfig(base, onlyTracked(cfg, ctx.owns, ctx.ownsStatus), shape) as Obj;
 
   // conflicts: fields this apply changes that another manager owns
-  const changed = trackedOnly(changedFields(live ?? {}, merged, shape), ctx.owns);
+  const changed = trackedOnly(changedFields(live ?? {}, merged, shape), ctx.owns, ctx.ownsStatus);
   const mine = entries.find(e => sameOwner(e, ctx.manager, 'Apply', ctx.subresource));
   const others = entries.filter(e => e !== mine);
   const conflicts: Array<{ entry: Entry; path: Path }> = [];
   for (const e of others) for (const p of changed.intersection(e.set).paths()) conflicts.push({ entry: e, path: p });
-  if (conflicts.length && !force) throw conflictStatus(conflicts.map(c => ({ manager: c.entry.manager, apiVersion: c.entry.apiVersion, path: c.path, operation: c.entry.operation })));
+  if (conflicts.length && !force) throw conflictStatus(conflicts.map(c => ({ manager: c.entry.manager, apiVersion: c.entry.apiVersion, path: c.path, operation: c.entry.operation, subresource: c.entry.subresource })));
   if (force) for (const e of others) e.set = e.set.difference(changed);
 
   // fields this manager applied before and no longer does go, unless someone else still owns them
@@ -180,8 +184,9 @@ function withoutManagedFields(obj: Obj): Obj {
 }
 
 /** the part of a configuration a write may change: a subresource's own fields, or all but status */
-function onlyTracked(cfg: Obj, owns: ReadonlyArray<readonly string[]> | undefined): Obj {
+function onlyTracked(cfg: Obj, owns: ReadonlyArray<readonly string[]> | undefined, ownsStatus = false): Obj {
   if (!owns) {
+    if (ownsStatus) return cfg;
     const { status: _s, ...rest } = cfg;
     return rest;
   }

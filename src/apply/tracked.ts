@@ -9,9 +9,10 @@ const serverMetadata = ['name', 'namespace', 'uid', 'resourceVersion', 'generati
 
 /**
  * `set` without the fields nobody owns through a write that may own only the paths in `owns`
- * (a subresource's own fields); `owns` undefined: a write of the main resource
+ * (a subresource's own fields); `owns` undefined: a write of the main resource, which owns
+ * status only when `ownsStatus` (a custom resource without a status subresource)
  */
-export function trackedOnly(set: FieldSet, owns?: ReadonlyArray<readonly string[]>): FieldSet {
+export function trackedOnly(set: FieldSet, owns?: ReadonlyArray<readonly string[]>, ownsStatus = false): FieldSet {
   const out = new FieldSet();
   if (owns) {
     for (const path of owns) {
@@ -29,7 +30,7 @@ export function trackedOnly(set: FieldSet, owns?: ReadonlyArray<readonly string[
     return out;
   }
   for (const [pe, child] of set.children) {
-    if (pe === 'f:apiVersion' || pe === 'f:kind' || pe === 'f:status') continue;
+    if (pe === 'f:apiVersion' || pe === 'f:kind' || (pe === 'f:status' && !ownsStatus)) continue;
     if (pe === 'f:metadata') {
       const meta = new FieldSet();
       for (const [k, c] of child.children) if (!serverMetadata.includes(k.slice(2))) meta.children.set(k, c.clone());

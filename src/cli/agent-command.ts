@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { createLogger, levelFromVerbosity } from '../api/log.ts';
 import { parseDuration } from '../api/duration.ts';
 import { AgentConfigError, loadAgentConfig } from '../agent/config/load.ts';
+import { validateConfig } from '../agent/config/validate.ts';
 import { acquireLockFile, type HeldLock } from '../agent/lock-file.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
 import { createClient } from '../client/rest.ts';
@@ -67,6 +68,12 @@ export const agentCommand: Command = {
     // the flag's gates go over the configuration file's, as the kubelet merges them
     const flagGates = featureGatesFromFlag(values['feature-gates'], agentFeatureSpecs());
     config.featureGates = { ...config.featureGates, ...flagGates };
+    // checked again with the flag's gates in (fields allowed only under a gate), as the kubelet validates after merging them
+    const gateDependent = validateConfig(config);
+    if (gateDependent.length) {
+      process.stderr.write(`Error: invalid configuration: ${gateDependent.join('; ')}\n`);
+      return 1;
+    }
     const labels = flag(() => parseLabels(String(values['node-labels'] ?? '')));
     const rootDir = resolve(String(values['root-dir']));
     const bootstrap = String(values['bootstrap-kubeconfig'] ?? '');

@@ -184,6 +184,11 @@ function writeMap(obj: Record<string, unknown>, elem: SchemaNode | undefined): s
 }
 
 /** JSON without a schema, as Go writes map[string]interface{}: keys sorted at every level */
+/** any JSON value as Go's json.Marshal writes an interface{} holding it: every map's keys sorted */
+export function goJsonUnstructured(v: unknown): string {
+  return writeUnstructured(v);
+}
+
 function writeUnstructured(v: unknown): string {
   if (v === null || typeof v !== 'object') return writeValue(v, undefined);
   if (Array.isArray(v)) {

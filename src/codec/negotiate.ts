@@ -41,6 +41,11 @@ export interface NegotiateOptions {
   protobufSupported?: boolean;
   /** CBOR is served (the CBORServingAndStorage gate) */
   cborSupported?: boolean;
+  /**
+   * the objects have no protobuf form, yet the endpoint's serializers include protobuf (custom
+   * resources): metadata-only views may be protobuf, and a 406 lists it, as Kubernetes does
+   */
+  protobufForMetadata?: boolean;
 }
 
 export type Target = 'object' | 'list' | 'watch';
@@ -48,7 +53,7 @@ export type Target = 'object' | 'list' | 'watch';
 /** the media types a 406 lists for what the endpoint can offer */
 function offered(target: Target, opts: NegotiateOptions): string[] {
   const types = target === 'watch' ? ['application/json;stream=watch'] : ['application/json', 'application/yaml'];
-  if (opts.protobufSupported) types.push(target === 'watch' ? 'application/vnd.kubernetes.protobuf;stream=watch' : 'application/vnd.kubernetes.protobuf');
+  if (opts.protobufSupported || opts.protobufForMetadata) types.push(target === 'watch' ? 'application/vnd.kubernetes.protobuf;stream=watch' : 'application/vnd.kubernetes.protobuf');
   if (opts.cborSupported) types.push(target === 'watch' ? 'application/cbor-seq' : 'application/cbor');
   return types;
 }
@@ -63,7 +68,7 @@ function servedType(r: MediaRange, target: Target, opts: NegotiateOptions): Resp
   if (r.subtype === '*' || r.subtype === 'json') return 'application/json';
   // YAML has no streaming form, so a watch cannot be answered in it
   if (r.subtype === 'yaml' && target !== 'watch') return 'application/yaml';
-  if (opts.protobufSupported && (r.subtype === 'vnd.kubernetes.protobuf' || r.subtype === 'vnd.orch.protobuf')) return `application/${r.subtype}`;
+  if ((opts.protobufSupported || opts.protobufForMetadata) && (r.subtype === 'vnd.kubernetes.protobuf' || r.subtype === 'vnd.orch.protobuf')) return `application/${r.subtype}`;
   // a watch answers CBOR as a sequence of items
   if (opts.cborSupported && (r.subtype === 'cbor' || (r.subtype === 'cbor-seq' && target === 'watch'))) return 'application/cbor';
   return undefined;
@@ -96,8 +101,11 @@ function candidate(r: MediaRange, target: Target, opts: NegotiateOptions): Negot
   if (sv) return undefined;
   const view = viewFor(r.params, target, opts);
   if (view === false) return undefined;
-  // a Table has no protobuf message
-  if (view?.as === 'Table' && isProtobuf(mediaType)) return undefined;
+  // a Table is written in JSON or YAML only (it has no protobuf message, and Kubernetes
+  // offers no CBOR form of it either)
+  if (view?.as === 'Table' && mediaType !== 'application/json' && mediaType !== 'application/yaml') return undefined;
+  // objects without a protobuf form: only their metadata may be asked for in protobuf
+  if (isProtobuf(mediaType) && !opts.protobufSupported && (!view || view.as === 'Table')) return undefined;
   const out: Negotiated = { mediaType };
   if (view) out.view = view;
   if (pretty === '1') out.pretty = true;

@@ -5,14 +5,17 @@ import type { StatusError } from '../api/status.ts';
 import { statusFromError } from './storage-errors.ts';
 import { corruptDeleteEvent, isCorrupt, storeReadError } from './corrupt-object.ts';
 import { apiVersionOf, type KubeList, type KubeObject } from '../api/object.ts';
-import { prefixEnd, StorageError, type IndexHint, type KeyValue, type Storage, type Watcher } from '../storage/interface.ts';
+import { prefixEnd, StorageError, type IndexHint, type KeyValue, type Storage, type WatchEvent, type Watcher } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import { decodeFromStorage, decodeShared, jsonListFromStorage } from './stored-object.ts';
 import { collectionPrefix } from './keys.ts';
+import { readDefaults } from './apiextensions/read-defaults.ts';
 import { goJson, goString } from '../codec/go-json.ts';
 
 const listMeta = 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
+import { conversionFailed, type CustomResourceConverter } from './apiextensions/conversion/converter.ts';
+import { valuesInVersion } from './apiextensions/conversion/stored-values.ts';
 
 export interface ListOptions {
   limit?: number;
@@ -32,19 +35,23 @@ export interface JsonList { list: KubeList; stored: KeyValue[] }
 
 const pageReadSize = 500;
 
-export async function listObjects(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: ListOptions = {}): Promise<KubeList> {
-  return (await readList(storage, info, namespace, opts, false)).list;
+/**
+ * `conv`: the converter of a custom resource's CRD; each storage page's values in another
+ * version are converted together (one ConversionReview per page) before anything reads them
+ */
+export async function listObjects(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: ListOptions = {}, conv?: CustomResourceConverter): Promise<KubeList> {
+  return (await readList(storage, info, namespace, opts, false, conv)).list;
 }
 
 /**
  * The list as JSON bytes, items spliced from storage without a parse and re-encode, and the
  * stored bytes copied once into the answer: the fast path for unfiltered JSON lists.
  */
-export async function listJson(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: Omit<ListOptions, 'filter' | 'name'> = {}): Promise<Buffer> {
-  const { list, stored } = await readList(storage, info, namespace, opts, true);
+export async function listJson(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: Omit<ListOptions, 'filter' | 'name'> = {}, conv?: CustomResourceConverter): Promise<Buffer> {
+  const { list, stored } = await readList(storage, info, namespace, opts, true, conv);
   const open = `{"kind":${goString(list.kind)},"apiVersion":${goString(list.apiVersion)},"metadata":${goJson(list.metadata, listMeta)},"items":[`;
   try {
-    return jsonListFromStorage(open, stored, list.apiVersion, info.kind, ']}\n');
+    return jsonListFromStorage(open, stored, list.apiVersion, info.kind, ']}\n', false, readDefaults(info));
   } catch (err) {
     if (!isCorrupt(err)) throw err;
     // name every corrupt item, not only the first the splice met
@@ -60,8 +67,9 @@ function qualifiedName(info: ResourceInfo): string {
   return info.group ? `${info.resource}.${info.group}` : info.resource;
 }
 
-async function readList(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: ListOptions, asJson: boolean): Promise<JsonList> {
+async function readList(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: ListOptions, asJson: boolean, conv?: CustomResourceConverter): Promise<JsonList> {
   const apiVersion = apiVersionOf(info.group, info.version);
+  const onRead = readDefaults(info);
   const prefix = collectionPrefix(info, namespace);
   let start = prefix;
   let revision = opts.revision ?? 0;
@@ -86,14 +94,14 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
       served = res.revision;
       revision = res.revision;
       let lastKey: string | undefined;
-      for (const kv of res.kvs) {
+      for (const kv of conv ? await valuesInVersion(conv, res.kvs, apiVersion, { list: true, onRead }) : res.kvs) {
         lastKey = kv.key;
         if (asJson) {
           stored.push(kv);
         } else {
           let obj: KubeObject;
           try {
-            obj = decodeFromStorage(kv, apiVersion);
+            obj = decodeFromStorage(kv, apiVersion, kv.modRevision, onRead);
           } catch (err) {
             if (!isCorrupt(err)) throw err;
             corrupt.push(err);
@@ -152,50 +160,73 @@ export interface WatchOptions {
   index?: IndexHint;
 }
 
-export async function watchObjects(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, sink: WatchSink): Promise<Watcher> {
+/** `conv`: as for listObjects; each batch of events is converted together and delivered in order */
+export async function watchObjects(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, sink: WatchSink, conv?: CustomResourceConverter): Promise<Watcher> {
   const apiVersion = apiVersionOf(info.group, info.version);
+  const onRead = readDefaults(info);
   const prefix = collectionPrefix(info, namespace);
   const matches = (o: KubeObject) => (opts.name === undefined || o.metadata.name === opts.name) && (!opts.filter || opts.filter(o));
   let after = opts.afterRevision;
   if (after === undefined) {
-    const list = await listObjects(storage, info, namespace, { filter: opts.filter, name: opts.name, index: opts.index });
+    const list = await listObjects(storage, info, namespace, { filter: opts.filter, name: opts.name, index: opts.index }, conv);
     for (const item of list.items) sink.event('ADDED', item);
     after = Number(list.metadata.resourceVersion);
     sink.synced?.(after);
   }
   let ended = false;
-  return storage.watch(prefix, {
+  const filtered = !!opts.filter || opts.name !== undefined;
+  const deliver = (events: WatchEvent[]): void => {
+    if (ended) return;
+    for (const ev of events) {
+      if (ev.type === 'delete') {
+        if (!ev.prevKv) continue;
+        let obj: KubeObject;
+        try {
+          obj = decodeShared(ev.prevKv, apiVersion, ev.kv.modRevision, onRead);
+        } catch (err) {
+          if (!isCorrupt(err)) throw err;
+          // an unsafe delete of a corrupt object: the watcher cannot be told what went, so
+          // its watch ends and its client lists again (as a reflector does on StoreReadError)
+          ended = true;
+          sink.end(corruptDeleteEvent(err));
+          return;
+        }
+        if (matches(obj)) sink.event('DELETED', obj);
+        continue;
+      }
+      const obj = decodeShared(ev.kv, apiVersion, ev.kv.modRevision, onRead);
+      const now = matches(obj);
+      const before = ev.prevKv ? (opts.filter || opts.name !== undefined ? matches(decodeShared(ev.prevKv, apiVersion, ev.prevKv.modRevision, onRead)) : true) : false;
+      if (now && !before) sink.event('ADDED', obj);
+      else if (now) sink.event('MODIFIED', obj);
+      else if (before) sink.event('DELETED', obj);
+    }
+  };
+  const watcher = await storage.watch(prefix, {
     afterRevision: after,
     index: opts.index,
     onEvents(events) {
-      if (ended) return;
-      for (const ev of events) {
-        if (ev.type === 'delete') {
-          if (!ev.prevKv) continue;
-          let obj: KubeObject;
-          try {
-            obj = decodeShared(ev.prevKv, apiVersion, ev.kv.modRevision);
-          } catch (err) {
-            if (!isCorrupt(err)) throw err;
-            // an unsafe delete of a corrupt object: the watcher cannot be told what went, so
-            // its watch ends and its client lists again (as a reflector does on StoreReadError)
-            ended = true;
-            sink.end(corruptDeleteEvent(err));
-            return;
-          }
-          if (matches(obj)) sink.event('DELETED', obj);
-          continue;
-        }
-        const obj = decodeShared(ev.kv, apiVersion);
-        const now = matches(obj);
-        const before = ev.prevKv ? (opts.filter || opts.name !== undefined ? matches(decodeShared(ev.prevKv, apiVersion)) : true) : false;
-        if (now && !before) sink.event('ADDED', obj);
-        else if (now) sink.event('MODIFIED', obj);
-        else if (before) sink.event('DELETED', obj);
-      }
+      if (!conv || ended) return deliver(events);
+      // the values read below (the previous one only where a selector looks at it) in this
+      // watch's version; the returned promise holds the next batch back until this one is out
+      const wanted = events.flatMap(ev => (ev.type === 'delete' ? (ev.prevKv ? [ev.prevKv] : []) : ev.prevKv && filtered ? [ev.kv, ev.prevKv] : [ev.kv]));
+      return valuesInVersion(conv, wanted, apiVersion, { shared: true, onRead }).then(values => {
+        const served = new Map(wanted.map((kv, i) => [kv, values[i]!]));
+        deliver(events.map(ev => ({ ...ev, kv: served.get(ev.kv) ?? ev.kv, ...(ev.prevKv ? { prevKv: served.get(ev.prevKv) ?? ev.prevKv } : {}) })));
+      }, err => {
+        if (ended) return;
+        ended = true;
+        sink.end(conversionFailed(err));
+      });
     },
     onError(err) {
       sink.end(statusFromError(err, { revision: after }));
     },
   });
+  if (!conv) return watcher;
+  // a batch still converting when the watch is cancelled is not delivered
+  return {
+    cancel() { ended = true; watcher.cancel(); },
+    ...(watcher.requestProgress ? { requestProgress: () => watcher.requestProgress!() } : {}),
+  };
 }

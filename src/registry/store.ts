@@ -7,7 +7,7 @@ import { alreadyExists, badRequest, conflict, invalid, notFound, StatusError, ty
 import { statusFromError, tooLargeResourceVersion, uidPreconditionFailed } from './storage-errors.ts';
 import { generateName, validateName } from '../api/names.ts';
 import { apiVersionOf, deepClone, jsonEqual, type KubeObject } from '../api/object.ts';
-import { StorageError, type Storage } from '../storage/interface.ts';
+import { StorageError, type KeyValue, type Storage } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
 import type { Strategy, StrategyContext } from './strategy.ts';
 import type { DeleteOptions, DeleteResult, Registry, WriteOptions } from './registry.ts';
@@ -15,6 +15,7 @@ import { subresourceNamed } from './subresources/table.ts';
 import { hasStatusSubresource } from './subresources/status.ts';
 import { decodeFromStorage, encodeForStorage, jsonFromStorage } from './stored-object.ts';
 import { isCorrupt } from './corrupt-object.ts';
+import { readDefaults } from './apiextensions/read-defaults.ts';
 import { immutableField } from './validation/immutable.ts';
 import { objectKey } from './keys.ts';
 import { validateMetadata } from './validation/metadata.ts';
@@ -25,6 +26,8 @@ import type { KubeList } from '../api/object.ts';
 import type { Watcher } from '../storage/interface.ts';
 import { rfc3339 } from '../api/time.ts';
 import { defaultGarbageCollectionPolicy, deletionFinalizers } from './gc-policy.ts';
+import type { CustomResourceConverter } from './apiextensions/conversion/converter.ts';
+import { objectInVersion, valuesInVersion } from './apiextensions/conversion/stored-values.ts';
 
 export type { DeleteOptions, DeleteResult, WriteOptions } from './registry.ts';
 
@@ -37,6 +40,12 @@ export interface StoreDeps {
   random?: () => number;
   uid?: () => string;
   listOther?: (group: string, resource: string) => Promise<KubeObject[]>;
+  /**
+   * the converter of a custom resource's CRD (absent: objects are stored in the version written
+   * and read through convertObject). With one, every value stored in another version than the
+   * one read is converted first, and writes are stored in the storage version and read back.
+   */
+  converterFor?: (info: ResourceInfo) => CustomResourceConverter | undefined;
 }
 
 const generateNameAttempts = 8;
@@ -59,6 +68,33 @@ export class GenericStore implements Registry {
 
   private strategy(info: ResourceInfo): Strategy { return this.deps.strategyFor(info); }
 
+  private converter(info: ResourceInfo): CustomResourceConverter | undefined { return this.deps.converterFor?.(info); }
+
+  /** a stored value as a value of the version `info` serves (see converterFor) */
+  private async served(info: ResourceInfo, kv: KeyValue): Promise<KeyValue> {
+    const conv = this.converter(info);
+    return conv ? (await valuesInVersion(conv, [kv], apiVersionOf(info.group, info.version), { onRead: readDefaults(info) }))[0]! : kv;
+  }
+
+  /**
+   * Writes `obj` through `put` in the storage version, and answers what was written in the
+   * version asked for, with its resourceVersion: kube-apiserver encodes a custom resource to its
+   * storage version and decodes the written bytes back, converting both ways.
+   */
+  private async written(info: ResourceInfo, obj: KubeObject, put: (value: Uint8Array) => Promise<KeyValue>): Promise<KubeObject> {
+    const conv = this.converter(info);
+    const stored = conv ? await objectInVersion(conv, obj, apiVersionOf(info.group, info.storageVersion)) : obj;
+    const kv = await put(encodeForStorage(stored));
+    const out = stored === obj ? obj : await objectInVersion(conv!, stored, apiVersionOf(info.group, info.version));
+    out.metadata.resourceVersion = String(kv.modRevision);
+    return out;
+  }
+
+  /** a stored object as its reads (and the updates starting from it) see it */
+  private decode(info: ResourceInfo, kv: KeyValue, rv = kv.modRevision): KubeObject {
+    return decodeFromStorage(kv, apiVersionOf(info.group, info.version), rv, readDefaults(info));
+  }
+
   returnsDeletedObject(info: ResourceInfo): boolean { return this.strategy(info).returnDeletedObject; }
 
   currentRevision(): Promise<number> { return this.deps.storage.currentRevision(); }
@@ -76,25 +112,25 @@ export class GenericStore implements Registry {
   async get(info: ResourceInfo, namespace: string | undefined, name: string, revision?: number, allowStale = false): Promise<KubeObject> {
     const { kv } = await this.deps.storage.get(objectKey(info, namespace, name), revision ? { revision } : allowStale ? { allowStale } : undefined);
     if (!kv) throw notFound(info, name);
-    return decodeFromStorage(kv, apiVersionOf(info.group, info.version));
+    return this.decode(info, await this.served(info, kv));
   }
 
   list(info: ResourceInfo, namespace: string | undefined, opts: ListOptions = {}): Promise<KubeList> {
-    return listObjects(this.deps.storage, info, namespace, opts);
+    return listObjects(this.deps.storage, info, namespace, opts, this.converter(info));
   }
 
   listJson(info: ResourceInfo, namespace: string | undefined, opts: Omit<ListOptions, 'filter' | 'name'> = {}): Promise<Buffer> {
-    return listJson(this.deps.storage, info, namespace, opts);
+    return listJson(this.deps.storage, info, namespace, opts, this.converter(info));
   }
 
   async getJson(info: ResourceInfo, namespace: string | undefined, name: string): Promise<Buffer> {
     const { kv } = await this.deps.storage.get(objectKey(info, namespace, name));
     if (!kv) throw notFound(info, name);
-    return jsonFromStorage(kv, apiVersionOf(info.group, info.version), info.kind);
+    return jsonFromStorage(await this.served(info, kv), apiVersionOf(info.group, info.version), info.kind, readDefaults(info));
   }
 
   watch(info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, sink: WatchSink): Promise<Watcher> {
-    return watchObjects(this.deps.storage, info, namespace, opts, sink);
+    return watchObjects(this.deps.storage, info, namespace, opts, sink, this.converter(info));
   }
 
   async create(info: ResourceInfo, namespace: string | undefined, body: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
@@ -152,9 +188,7 @@ export class GenericStore implements Registry {
         return obj;
       }
       try {
-        const kv = await this.deps.storage.create(objectKey(info, namespace, meta.name!), encodeForStorage(obj));
-        meta.resourceVersion = String(kv.modRevision);
-        return obj;
+        return await this.written(info, obj, value => this.deps.storage.create(objectKey(info, namespace, meta.name!), value));
       } catch (err) {
         if (!(err instanceof StorageError)) throw err;
         const status = statusFromError(err, { resource: info, name: meta.name! });
@@ -176,7 +210,7 @@ export class GenericStore implements Registry {
       if (body.metadata.resourceVersion) throw notFound(info, name);
       return { object: await this.create(info, namespace, body, opts), created: true };
     }
-    const current = decodeFromStorage(kv, apiVersionOf(info.group, info.version));
+    const current = this.decode(info, await this.served(info, kv));
     // a uid in the body is a precondition, checked before the resourceVersion is
     const uid = body.metadata.uid;
     if (uid && uid !== current.metadata.uid) {
@@ -196,7 +230,7 @@ export class GenericStore implements Registry {
     for (let attempt = 0; ; attempt++) {
       const { kv } = await this.deps.storage.get(key);
       if (!kv) throw notFound(info, name);
-      const current = decodeFromStorage(kv, apiVersionOf(info.group, info.version));
+      const current = this.decode(info, await this.served(info, kv));
       const desired = await change(deepClone(current));
       const rv = desired.metadata?.resourceVersion;
       if (rv && rv !== String(kv.modRevision)) throw conflict(info, name);
@@ -275,9 +309,7 @@ export class GenericStore implements Registry {
       const out = await this.removeNow(info, namespace, old.name!, revision);
       return out.object;
     }
-    const kv = await this.cas(info, namespace, old.name!, obj, revision);
-    meta.resourceVersion = String(kv.modRevision);
-    return obj;
+    return this.cas(info, namespace, old.name!, obj, revision);
   }
 
   async delete(info: ResourceInfo, namespace: string | undefined, name: string, opts: DeleteOptions = {}): Promise<DeleteResult> {
@@ -286,7 +318,7 @@ export class GenericStore implements Registry {
     for (let attempt = 0; ; attempt++) {
       const { kv } = await this.deps.storage.get(key);
       if (!kv) throw notFound(info, name);
-      const current = decodeFromStorage(kv, apiVersionOf(info.group, info.version));
+      const current = this.decode(info, await this.served(info, kv));
       const pre = opts.preconditions;
       // worded as Kubernetes' delete checks them, naming the kind
       const kind = { group: info.group, resource: info.kind };
@@ -348,9 +380,7 @@ export class GenericStore implements Registry {
       }
       if (opts.dryRun) return { object: obj, deleted: false };
       try {
-        const written = await this.cas(info, namespace, name, obj, kv.modRevision);
-        obj.metadata.resourceVersion = String(written.modRevision);
-        return { object: obj, deleted: false };
+        return { object: await this.cas(info, namespace, name, obj, kv.modRevision), deleted: false };
       } catch (err) {
         if (err instanceof StatusError && err.reason === 'Conflict' && attempt < 5) continue;
         throw err;
@@ -381,18 +411,21 @@ export class GenericStore implements Registry {
   private async removeNow(info: ResourceInfo, namespace: string | undefined, name: string, revision: number): Promise<DeleteResult> {
     try {
       const { prevKv, revision: rev } = await this.deps.storage.delete(objectKey(info, namespace, name), revision);
-      return { object: decodeFromStorage(prevKv, apiVersionOf(info.group, info.version), rev), deleted: true };
+      return { object: this.decode(info, await this.served(info, prevKv), rev), deleted: true };
     } catch (err) {
       throw this.storageToStatus(err, info, name);
     }
   }
 
-  private async cas(info: ResourceInfo, namespace: string | undefined, name: string, obj: KubeObject, revision: number) {
-    try {
-      return await this.deps.storage.update(objectKey(info, namespace, name), encodeForStorage(obj), revision);
-    } catch (err) {
-      throw this.storageToStatus(err, info, name);
-    }
+  /** a compare-and-swap write of obj; answers it as written, with its resourceVersion */
+  private async cas(info: ResourceInfo, namespace: string | undefined, name: string, obj: KubeObject, revision: number): Promise<KubeObject> {
+    return this.written(info, obj, async value => {
+      try {
+        return await this.deps.storage.update(objectKey(info, namespace, name), value, revision);
+      } catch (err) {
+        throw this.storageToStatus(err, info, name);
+      }
+    });
   }
 
   private storageToStatus(err: unknown, info: ResourceInfo, name: string): unknown {

@@ -131,7 +131,7 @@ function servedHead(apiVersion: string, kind: string): Uint8Array {
  * and delta directly. `typed` writes kind and apiVersion (a single object; items of a typed list
  * have none, as Go's list structs hold them).
  */
-export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: string, kind: string, close: string, typed = false): Buffer {
+export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: string, kind: string, close: string, typed = false, onRead?: ReadHook): Buffer {
   const head = typed ? servedHead(apiVersion, kind) : itemHead;
   // kinds whose versions differ are spliced only when stored in the version asked for
   const served = convertsBetweenVersions(apiVersion, kind) ? enc.encode(apiVersion) : undefined;
@@ -143,8 +143,9 @@ export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: s
   let size = Buffer.byteLength(open) + Buffer.byteLength(close) + Math.max(0, kvs.length - 1);
   kvs.forEach((kv, i) => {
     const { start, meta, splice, apiVersion: [from, to] } = headOf(kv);
-    if (meta === 0 || (served && !sameBytes(start, from, to, served))) {
-      const obj = decodeFromStorage(kv, apiVersion);
+    // a read hook changes what is served: every item is decoded
+    if (meta === 0 || onRead || (served && !sameBytes(start, from, to, served))) {
+      const obj = decodeFromStorage(kv, apiVersion, kv.modRevision, onRead);
       const whole = enc.encode(typed ? goJson(obj) : goJsonListItem(obj));
       slow.set(i, whole);
       size += whole.length;
@@ -181,12 +182,19 @@ export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: s
 }
 
 /** the stored object as a JSON response body for a client of apiVersion (see jsonListFromStorage) */
-export function jsonFromStorage(kv: KeyValue, apiVersion: string, kind: string): Buffer {
-  return jsonListFromStorage('', [kv], apiVersion, kind, '\n', true);
+export function jsonFromStorage(kv: KeyValue, apiVersion: string, kind: string, onRead?: ReadHook): Buffer {
+  return jsonListFromStorage('', [kv], apiVersion, kind, '\n', true, onRead);
 }
 
+/**
+ * What a read does to a stored object, freshly decoded and still in the version it is stored
+ * in, before it is converted to the version served (custom resources' defaults, see
+ * apiextensions/read-defaults.ts); it changes the object in place.
+ */
+export type ReadHook = (stored: KubeObject) => void;
+
 /** the stored object as the client sees it through apiVersion */
-export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'> & { key?: string }, apiVersion: string, rv: number = kv.modRevision): KubeObject {
+export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'> & { key?: string }, apiVersion: string, rv: number = kv.modRevision, onRead?: ReadHook): KubeObject {
   let stored: KubeObject;
   try {
     stored = JSON.parse(dec.decode(kv.value)) as KubeObject;
@@ -195,6 +203,7 @@ export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'> & 
     // bytes that are not an object: a corrupt object, which only an unsafe delete removes
     throw corruptObject(kv.key ?? '', err);
   }
+  onRead?.(stored);
   const obj = convertObject(stored, apiVersion);
   obj.metadata.resourceVersion = String(rv);
   return obj;
@@ -207,7 +216,7 @@ export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'> & 
 let shared = new Map<KeyValue, Map<string, KubeObject>>();
 let forgetting = false;
 
-export function decodeShared(kv: KeyValue, apiVersion: string, rv: number = kv.modRevision): KubeObject {
+export function decodeShared(kv: KeyValue, apiVersion: string, rv: number = kv.modRevision, onRead?: ReadHook): KubeObject {
   let byVersion = shared.get(kv);
   if (!byVersion) {
     shared.set(kv, byVersion = new Map());
@@ -218,6 +227,6 @@ export function decodeShared(kv: KeyValue, apiVersion: string, rv: number = kv.m
   }
   const key = rv === kv.modRevision ? apiVersion : `${apiVersion}@${rv}`;
   let obj = byVersion.get(key);
-  if (!obj) byVersion.set(key, obj = decodeFromStorage(kv, apiVersion, rv));
+  if (!obj) byVersion.set(key, obj = decodeFromStorage(kv, apiVersion, rv, onRead));
   return obj;
 }

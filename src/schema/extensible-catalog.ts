@@ -12,6 +12,8 @@ export interface ExtensibleCatalog extends Catalog {
   setCustomResources(resources: ResourceInfo[]): void;
   /** the custom resources served now */
   customResources(): ResourceInfo[];
+  /** calls `listener` after every setCustomResources (the APIService registration follows it); returns its removal */
+  onChange(listener: () => void): () => void;
 }
 
 interface CustomIndex {
@@ -46,6 +48,7 @@ function index(base: Catalog, resources: ResourceInfo[]): CustomIndex {
 
 export function extensibleCatalog(base: Catalog): ExtensibleCatalog {
   let custom = index(base, []);
+  const listeners = new Set<() => void>();
   return {
     lookup: (g, v, r) => base.lookup(g, v, r) ?? custom.byName.get(`${g}/${v}/${r}`),
     byKind: (g, v, k) => base.byKind(g, v, k) ?? custom.byKind.get(`${g}/${v}/${k}`),
@@ -59,7 +62,14 @@ export function extensibleCatalog(base: Catalog): ExtensibleCatalog {
       }
       return out.sort((a, b) => compareGroups(a.name, b.name));
     },
-    setCustomResources(resources) { custom = index(base, resources); },
+    setCustomResources(resources) {
+      custom = index(base, resources);
+      for (const l of listeners) l();
+    },
     customResources: () => [...custom.byName.values()],
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
 }

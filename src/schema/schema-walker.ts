@@ -37,6 +37,17 @@ export interface SchemaNode {
   preserveUnknown?: boolean;
   /** x-kubernetes-map-type: atomic on the type itself: the struct or map is one value */
   atomic?: boolean;
+  /**
+   * the list and map extensions as the schema itself carries them (CRD schemas put them on the
+   * array or map, also where no property holds it: list items, map values)
+   */
+  listType?: string;
+  listMapKeys?: readonly string[];
+  /** the schema's defaults of list-map keys an item may leave out (CRD schemas) */
+  listMapKeyDefaults?: Readonly<Record<string, unknown>>;
+  mapType?: string;
+  /** what keys outside `fields` hold (CRD schemas that preserve unknown fields: untyped values) */
+  unknown?: SchemaNode;
 }
 
 const refPrefix = '#/definitions/';
@@ -88,7 +99,7 @@ function compileShape(s: SchemaObject, defName: string | undefined): SchemaNode 
     case 'integer': return { ...base, kind: 'integer', format: format ?? 'int64' };
     case 'number': return { ...base, kind: 'number', format: format ?? 'double' };
     case 'boolean': return { ...base, kind: 'boolean' };
-    case 'array': return { ...base, kind: 'list', elem: s['items'] ? compileShape(s['items'] as SchemaObject, undefined) : anyNode };
+    case 'array': return withListExtensions({ ...base, kind: 'list', elem: s['items'] ? compileShape(s['items'] as SchemaObject, undefined) : anyNode }, s);
     case 'object': return compileObject(s, base);
     default:
       if (s['x-kubernetes-int-or-string'] === true) return { ...base, kind: 'int-or-string' };
@@ -102,7 +113,9 @@ function compileObject(s: SchemaObject, base: { definition?: string }): SchemaNo
   const extra = s['additionalProperties'];
   const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
   if (!props && extra && typeof extra === 'object') {
-    return { ...base, kind: 'map', elem: compileShape(extra as SchemaObject, undefined) };
+    const map: SchemaNode = { ...base, kind: 'map', elem: compileShape(extra as SchemaObject, undefined) };
+    if (typeof s['x-kubernetes-map-type'] === 'string') map.mapType = s['x-kubernetes-map-type'] as string;
+    return map;
   }
   if (!props && !base.definition && !s['x-kubernetes-embedded-resource']) {
     // an inline object with no properties keeps nothing unless it says it preserves unknown fields
@@ -117,6 +130,15 @@ function compileObject(s: SchemaObject, base: { definition?: string }): SchemaNo
   const node: SchemaNode = { ...base, kind: 'struct', fields };
   if (preserve) node.preserveUnknown = true;
   if (s['x-kubernetes-map-type'] === 'atomic') node.atomic = true;
+  return node;
+}
+
+function withListExtensions(node: SchemaNode, s: SchemaObject): SchemaNode {
+  if (typeof s['x-kubernetes-list-type'] === 'string') node.listType = s['x-kubernetes-list-type'] as string;
+  if (Array.isArray(s['x-kubernetes-list-map-keys'])) node.listMapKeys = (s['x-kubernetes-list-map-keys'] as unknown[]).map(String);
+  const props = (s['items'] as SchemaObject | undefined)?.['properties'] as Record<string, SchemaObject> | undefined;
+  const defaults = Object.fromEntries((node.listMapKeys ?? []).filter(k => props?.[k]?.['default'] !== undefined).map(k => [k, props![k]!['default']]));
+  if (Object.keys(defaults).length) node.listMapKeyDefaults = defaults;
   return node;
 }
 

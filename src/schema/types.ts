@@ -49,6 +49,26 @@ export interface CustomResourceServing {
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   /** the version's `schema.openAPIV3Schema` as the CRD holds it (validation, defaulting, pruning read it) */
   schema?: unknown;
+  /** the version's additionalPrinterColumns (none: Kubernetes' default Age column) */
+  printerColumns?: PrinterColumnSpec[];
+  /** the version's selectableFields, as field selector labels (`spec.color`: the JSONPath without its dot), also published in its OpenAPI */
+  selectableFields?: string[];
+  /**
+   * every version's schema by version name (served or not), for defaulting an object read
+   * from storage by the schema of the version it is stored in
+   */
+  versionSchemas?: Record<string, unknown>;
+}
+
+/** one of a CRD version's additionalPrinterColumns */
+export interface PrinterColumnSpec {
+  name: string;
+  /** integer, number, string, boolean or date */
+  type: string;
+  format?: string;
+  description?: string;
+  priority?: number;
+  jsonPath: string;
 }
 
 export interface GroupInfo {

@@ -28,6 +28,21 @@ const resourceList = {
 
 interface Seen { path: string; headers: IncomingHttpHeaders; clientCN?: string }
 
+// the extension's own OpenAPI, which orch merges into /openapi/v2 and serves under /openapi/v3
+const flunder = {
+  description: 'A Flunder is what wardle serves.',
+  type: 'object',
+  properties: {
+    apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' },
+    spec: { description: 'What the flunder is.', type: 'object', properties: { reference: { description: 'The name of what this flunder refers to.', type: 'string' } } },
+  },
+  'x-kubernetes-group-version-kind': [{ group: 'wardle.example.com', kind: 'Flunder', version: 'v1alpha1' }],
+};
+const flunderV2 = { swagger: '2.0', info: { title: 'wardle', version: 'v0' }, paths: { [`/apis/${gv}/namespaces/{namespace}/flunders`]: { get: { operationId: 'listWardleExampleComV1alpha1NamespacedFlunder', responses: { 200: { description: 'OK' } } } } }, definitions: { 'com.example.wardle.v1alpha1.Flunder': flunder } };
+// kubectl explain finds the kind of a resource by its paths' x-kubernetes-group-version-kind
+const flunderPaths = { [`/apis/${gv}/namespaces/{namespace}/flunders/{name}`]: { get: { operationId: 'readWardleExampleComV1alpha1NamespacedFlunder', 'x-kubernetes-action': 'get', 'x-kubernetes-group-version-kind': { group: 'wardle.example.com', kind: 'Flunder', version: 'v1alpha1' }, responses: { 200: { description: 'OK' } } } } };
+const flunderV3 = { openapi: '3.0.0', info: { title: 'wardle', version: 'v0' }, paths: flunderPaths, components: { schemas: { 'com.example.wardle.v1alpha1.Flunder': flunder } } };
+
 async function startExtension(frontProxyCa: string): Promise<{ server: Server; port: number; caBundle: string; seen: Seen[] }> {
   const ca = await createCa('wardle-ca', 1);
   const serving = await issueCert(ca, { commonName: 'wardle-api', days: 1, usage: 'server', dnsNames: ['wardle-api.wardle.svc'] });
@@ -38,6 +53,9 @@ async function startExtension(frontProxyCa: string): Promise<{ server: Server; p
     seen.push({ path, headers: req.headers, clientCN: (req.socket as TLSSocket).getPeerCertificate().subject?.CN as string | undefined });
     const json = (code: number, body: unknown) => res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (path === `/apis/${gv}`) return json(200, resourceList);
+    if (path === '/openapi/v2') return json(200, flunderV2);
+    if (path === '/openapi/v3') return json(200, { paths: { [`apis/${gv}`]: { serverRelativeURL: `/openapi/v3/apis/${gv}?hash=1` } } });
+    if (path === `/openapi/v3/apis/${gv}`) return json(200, flunderV3);
     const m = /^\/apis\/wardle\.example\.com\/v1alpha1\/namespaces\/([^/]+)\/flunders$/.exec(path);
     if (m) {
       return json(200, { kind: 'FlunderList', apiVersion: gv, metadata: { resourceVersion: '1' }, items: [
@@ -128,6 +146,21 @@ spec:
     assert.equal(check.clientCN, 'front-proxy-client');
   });
 
+  test('the extension\'s OpenAPI is merged in: kubectl explain reads its schema', async () => {
+    await until('the extension in /openapi/v2', async () => {
+      const doc = JSON.parse((await admin(['get', '--raw', '/openapi/v2'])).stdout) as { paths: Record<string, unknown>; definitions: Record<string, unknown> };
+      return doc.definitions['com.example.wardle.v1alpha1.Flunder'] && doc.paths[`/apis/${gv}/namespaces/{namespace}/flunders`] && doc.paths['/api/v1/pods'];
+    }, 10_000, 200);
+    const r = await admin(['explain', 'flunders.spec']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /What the flunder is\./);
+    assert.match(r.stdout, /reference\s+<string>\s+The name of what this flunder refers to\./);
+    // fetched as kube-aggregator fetches OpenAPI: system:aggregator over the front-proxy certificate
+    const download = ext.seen.find(s => s.path === '/openapi/v2');
+    assert.equal(download?.headers['x-remote-user'], 'system:aggregator');
+    assert.equal(download?.clientCN, 'front-proxy-client');
+  });
+
   for (const v of versions) {
     const run = (args: string[]) => kubectl(v.path, orch.kubeconfig, args);
 
@@ -169,5 +202,12 @@ spec:
     const raw = await admin(['get', '--raw', `/apis/${gv}/namespaces/wardle/flunders`]);
     assert.equal(raw.code, 1);
     assert.equal(raw.stderr, 'Error from server (ServiceUnavailable): the server is currently unable to handle the request\n');
+    // the served OpenAPI goes on without the unavailable extension's part
+    await until('the extension out of /openapi/v3', async () => {
+      const index = await admin(['get', '--raw', '/openapi/v3']);
+      return index.code === 0 && !(`apis/${gv}` in (JSON.parse(index.stdout) as { paths: Record<string, unknown> }).paths);
+    }, 10_000, 200);
+    const v2 = JSON.parse((await admin(['get', '--raw', '/openapi/v2'])).stdout) as { definitions: Record<string, unknown> };
+    assert.equal(v2.definitions['com.example.wardle.v1alpha1.Flunder'], undefined);
   });
 });

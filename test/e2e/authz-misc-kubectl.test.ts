@@ -6,7 +6,8 @@
 //   server bound to 0.0.0.0) as kube-apiserver does: system:public-info-viewer lets anyone, with
 //   or without credentials, read /livez, /readyz and /healthz (verbose and exclude included), a
 //   single check's path needs more (system:monitoring or an administrator), and with
-//   --anonymous-auth=false a caller without credentials gets 401 there too;
+//   --anonymous-auth=false a caller without credentials gets 401 there too; /metrics likewise
+//   needs system:monitoring, and kubectl reads it as Prometheus text with the server's counts;
 // - an object whose bytes were damaged in the SQLite file while the server was down (gate
 //   AllowUnsafeMalformedObjectDeletion on) reads as Kubernetes' corrupt-object errors in kubectl,
 //   and `kubectl delete --raw …?ignoreStoreReadErrorWithClusterBreakingPotential=true` removes it
@@ -24,6 +25,7 @@ import { kubectl, kubectls, type Run } from './support/kubectl.ts';
 import { startOrch, type OrchProcess } from './support/orch-process.ts';
 import { until } from './support/until.ts';
 import { requires } from '../support/requires.ts';
+import { parsePrometheusText, find } from '../support/prom-text.ts';
 
 const versions = kubectls();
 const remote = Object.values(networkInterfaces()).flat().find(a => a && a.family === 'IPv4' && !a.internal)?.address;
@@ -152,6 +154,23 @@ describe('dry-run authorization and remote health checks', () => {
       assert.deepEqual(await get(orch.port, '/readyz/etcd', monitor), { status: 200, body: 'ok' });
       const admin = await clientCert(orch, 'root', ['system:masters']);
       assert.deepEqual(await get(orch.port, '/livez/ping', admin), { status: 200, body: 'ok' });
+    });
+
+    test('/metrics: a non-resource URL for system:monitoring and administrators, in the Prometheus text format', async () => {
+      assert.deepEqual(await get(orch.port, '/metrics'), { status: 403, body: forbiddenPath('system:anonymous', '/metrics') });
+      assert.deepEqual(await get(orch.port, '/metrics', jane), { status: 403, body: forbiddenPath('jane', '/metrics') });
+      const scrape = await get(orch.port, '/metrics', await clientCert(orch, 'prometheus', ['system:monitoring']));
+      assert.equal(scrape.status, 200);
+      // the controllers' own requests and the watches they hold are already counted
+      const m = parsePrometheusText(scrape.body);
+      assert.ok(find(m, 'apiserver_request_total', { verb: 'LIST', component: 'apiserver' }).length > 0);
+      assert.ok(find(m, 'etcd_request_duration_seconds_count', { operation: 'create' }).length > 0);
+      assert.ok(find(m, 'apiserver_storage_objects', { resource: 'namespaces' })[0]!.value >= 4);
+      // kubectl reads it as administrators do
+      if (!versions.length) return;
+      const raw = await kubectl(versions[0]!.path, orch.kubeconfig, ['get', '--raw', '/metrics']);
+      assert.equal(raw.code, 0, raw.stderr);
+      assert.ok(find(parsePrometheusText(raw.stdout), 'apiserver_request_total', { verb: 'GET', subresource: '/readyz' }).length > 0);
     });
 
     test('with --anonymous-auth=false a caller without credentials gets 401; with a certificate, 200', async () => {

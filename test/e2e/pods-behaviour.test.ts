@@ -50,7 +50,7 @@ for (const kind of runtimeKinds) {
       for (const type of ['PodReadyToStartContainers', 'Initialized', 'ContainersReady', 'PodScheduled']) assert.equal(cond(pod, type)?.status, 'True', type);
       // the node declares exactly the gated features that work, whatever the runtime
       const node = (await k.c.request('GET', `/api/v1/nodes/${k.node}`)).json();
-      assert.deepEqual(node.status.declaredFeatures, ['ContainerCheckpoint', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
+      assert.deepEqual(node.status.declaredFeatures, ['ContainerCheckpoint', 'GracefulNodeShutdown', 'GracefulNodeShutdownBasedOnPodPriority', 'KubeletEnsureSecretPulledImages', 'KubeletPodResourcesGet', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
     });
 
     await t.test('a checkpoint through nodes/<node>/proxy: an archive on the simulated runtime, containerd 1.6\'s Unimplemented as a 500', async () => {

@@ -94,8 +94,9 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.equal(ready.status.containerStatuses[0].ready, true);
     // the resource checkpoints of appendix B name the pod once it runs
     for (const file of ['allocated_pods_state', 'actuated_pods_state']) {
-      const state = await until(file, async () => { const d = JSON.parse(await readFile(join(agent.rootDir, file), 'utf8')); return d.data.entries[ready.metadata.uid] && d; }, 5000);
-      assert.ok(state.data.entries[ready.metadata.uid].main, file);
+      // the kubelet's layout: the entries as a JSON string beside their checksum
+      const state = await until(file, async () => { const d = JSON.parse(JSON.parse(await readFile(join(agent.rootDir, file), 'utf8')).data); return d.entries?.[ready.metadata.uid] && d; }, 5000);
+      assert.ok(state.entries[ready.metadata.uid].ContainerResources.main, file);
     }
     for (const k of kubectls()) {
       const get = await kubectl(k.path, orch.kubeconfig, ['get', 'pod', 'web', '-o', 'wide']);

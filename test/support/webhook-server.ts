@@ -1,6 +1,8 @@
-// An admission webhook served by the test over HTTPS, with a CA of the test's own making: each
-// AdmissionReview received is recorded and answered by the test's function (or delayed, for
-// timeouts). `caBundle` is what a clientConfig names to trust it.
+// An admission or conversion webhook served by the test over HTTPS, with a CA of the test's own
+// making: each AdmissionReview (or ConversionReview) received is recorded and answered by the
+// test's function (or delayed, for timeouts), as the `response` of a review of the kind received.
+// `caBundle` is what a clientConfig names to trust it. A default answer (`whole`) is sent as the
+// whole body.
 
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -30,10 +32,17 @@ export function jsonPatch(ops: unknown[]): { patch: string; patchType: 'JSONPatc
   return { patch: Buffer.from(JSON.stringify(ops)).toString('base64'), patchType: 'JSONPatch' };
 }
 
-export async function startWebhookServer(ca?: CertAndKey): Promise<WebhookServer> {
+export interface WebhookServerOptions {
+  /** names the serving certificate holds besides localhost and 127.0.0.1 */
+  dnsNames?: string[];
+  /** the answer of a path without one of its own, sent as the whole body (default: an allowing AdmissionReview) */
+  whole?: (review: Review) => Answer;
+}
+
+export async function startWebhookServer(ca?: CertAndKey, opts: WebhookServerOptions = {}): Promise<WebhookServer> {
   const authority = ca ?? await createCa('webhook-test-ca', 1);
   const other = await createCa('other-ca', 1);
-  const serving = await issueCert(authority, { commonName: 'webhook', days: 1, usage: 'server', dnsNames: ['localhost', 'webhook.test.svc'], ips: ['127.0.0.1'] });
+  const serving = await issueCert(authority, { commonName: 'webhook', days: 1, usage: 'server', dnsNames: ['localhost', ...(opts.dnsNames ?? ['webhook.test.svc'])], ips: ['127.0.0.1'] });
   const handlers = new Map<string, (r: Review) => Answer>();
   const received: WebhookServer['received'] = [];
   const hanging = new Set<import('node:http').ServerResponse>();
@@ -44,13 +53,13 @@ export async function startWebhookServer(ca?: CertAndKey): Promise<WebhookServer
       const path = new URL(req.url ?? '/', 'https://x').pathname;
       const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Review;
       received.push({ path, review });
-      const answer = (handlers.get(path) ?? (r => respond(r)))(review);
+      const answer = (handlers.get(path) ?? opts.whole ?? (r => respond(r)))(review);
       if (answer === 'hang') { hanging.add(res); return; }
       if ('status' in answer && typeof answer.status === 'number' && typeof answer.body === 'string') {
         res.writeHead(answer.status, { 'Content-Type': 'text/plain' }).end(answer.body);
         return;
       }
-      const body = JSON.stringify({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response: answer });
+      const body = JSON.stringify(opts.whole ? answer : { apiVersion: review.apiVersion, kind: review.kind, response: answer });
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
     });
   });

@@ -1,6 +1,9 @@
 // Value checks after merging and defaults, worded as the kubelet's configuration validation.
 
+import { featureGates } from '../features.ts';
 import type { AgentConfig } from './types.ts';
+import { shutdownConfigProblems } from './validate-shutdown.ts';
+import { imagePullConfigProblems } from '../images/pull-policy.ts';
 
 export function validateConfig(c: AgentConfig): string[] {
   const out: string[] = [];
@@ -21,6 +24,9 @@ export function validateConfig(c: AgentConfig): string[] {
   if (typeof high === 'number' && (high < 0 || high > 100)) out.push(`imageGCHighThresholdPercent (--image-gc-high-threshold) ${high} must be between 0 and 100, inclusive`);
   if (typeof low === 'number' && (low < 0 || low > 100)) out.push(`imageGCLowThresholdPercent (--image-gc-low-threshold) ${low} must be between 0 and 100, inclusive`);
   if (typeof high === 'number' && typeof low === 'number' && low >= high) out.push(`imageGCLowThresholdPercent (--image-gc-low-threshold) ${low} must be less than imageGCHighThresholdPercent (--image-gc-high-threshold) ${high}`);
+  const policy = c['imagePullCredentialsVerificationPolicy'] as string | undefined, allowlist = c['preloadedImagesVerificationAllowlist'] as string[] | undefined;
+  out.push(...imagePullConfigProblems(policy, allowlist, featureGates(c.featureGates).enabled('KubeletEnsureSecretPulledImages')));
   if (c.containerLogMaxFiles < 2) out.push(`containerLogMaxFiles (--container-log-max-files) ${c.containerLogMaxFiles} must be greater than 1`);
+  out.push(...shutdownConfigProblems(c, featureGates(c.featureGates)));
   return out;
 }

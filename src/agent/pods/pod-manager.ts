@@ -17,6 +17,9 @@ import { deletePodObject, podSyncer, type ContainerPolicy, type PodCondition, ty
 import { startPodWorkers, type PodWorkers } from './pod-workers.ts';
 import { startProber } from './prober.ts';
 import { resourceStateFile } from './resource-state.ts';
+import { startImagePullManager } from '../images/pull-manager.ts';
+import { pullRecordStore } from '../images/pull-records.ts';
+import type { VerificationPolicy } from '../images/pull-policy.ts';
 import { snapshotReader, type SnapshotReader } from './runtime-snapshot.ts';
 import { startStatusManager } from './status-manager.ts';
 import type { Pod, PodStatus } from './types.ts';
@@ -37,11 +40,14 @@ export interface PodManagerOptions {
   containerPolicy?: ContainerPolicy;
   sandboxPolicy?: SandboxPolicy;
   admit?: SyncerDeps['admit'];
+  deviceOptions?: SyncerDeps['deviceOptions'];
   /** pod cgroups by QoS class, as cgroupsPerQOS asks */
   podCgroups?: SyncerDeps['podCgroups'];
   nodeAllocatable?: SyncerDeps['nodeAllocatable'];
   /** keep allocated_pods_state and actuated_pods_state (the InPlacePodVerticalScaling gate) */
   resourceCheckpoints?: boolean;
+  /** keep image pull records and verify pods' credentials for present images (the KubeletEnsureSecretPulledImages gate) */
+  imagePullVerification?: { policy: VerificationPolicy; allowlist: string[] };
   clock: Clock;
   log: Logger;
 }
@@ -60,11 +66,12 @@ export interface PodManager {
    */
   synced(): boolean;
   /**
-   * Ends a pod for the node's sake (eviction): a Warning event with the reason, its containers
-   * stopped within the grace period given, its status Failed with the reason and message.
-   * Resolves once its containers have stopped.
+   * Ends a pod for the node's sake (eviction, node shutdown): a Warning event with the reason
+   * (unless `noEvent`: the kubelet records none for a shutdown), its containers stopped within
+   * the grace period given, its status Failed with the reason and message. Resolves once its
+   * containers have stopped.
    */
-  fail(pod: Pod, gracePeriodSeconds: number, why: { reason: string; message: string; condition?: PodCondition }): Promise<void>;
+  fail(pod: Pod, gracePeriodSeconds: number, why: { reason: string; message: string; condition?: PodCondition; noEvent?: boolean }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -83,6 +90,10 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
   const resourceState = o.resourceCheckpoints
     ? { allocated: await resourceStateFile(o.rootDir, 'allocated_pods_state'), actuated: await resourceStateFile(o.rootDir, 'actuated_pods_state') }
     : undefined;
+  const imagePulls = o.imagePullVerification ? await startImagePullManager({
+    store: await pullRecordStore(o.rootDir), ...o.imagePullVerification, now, log: log.with({ component: 'image-pulls' }),
+    listImages: async () => ((await o.cri.listImages({})).images ?? []).map(i => ({ id: i.id, repoTags: i.repoTags ?? [], repoDigests: i.repoDigests ?? [] })),
+  }) : undefined;
   let workers: PodWorkers | undefined;
   const prober = startProber({ cri: o.cri, clock: o.clock, wake: uid => workers?.wake(uid), event });
   const statusListeners = new Set<(pod: Pod, status: PodStatus) => void>();
@@ -93,7 +104,7 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
     backoff: restartBackoff(now, 10_000, o.maxContainerRestartPeriodMs ?? 300_000),
     clock: o.clock, log, event, rootDir: o.rootDir, sandbox: o.sandbox,
     nodeIPs: o.nodeIPs, runtimeName: () => runtimeName,
-    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit, resourceState, nodeAllocatable: o.nodeAllocatable,
+    containerPolicy: o.containerPolicy, sandboxPolicy: o.sandboxPolicy, admit: o.admit, deviceOptions: o.deviceOptions, resourceState, imagePulls, nodeAllocatable: o.nodeAllocatable,
     // the simulated runtime's containers are no host processes: no host cgroups for them
     podCgroups: runtimeName === 'orch-runtime-sim' ? undefined : o.podCgroups,
   });
@@ -157,7 +168,7 @@ export async function startPodManager(o: PodManagerOptions): Promise<PodManager>
       return whole;
     },
     async fail(pod, grace, why) {
-      event(pod, 'Warning', why.reason, why.message);
+      if (!why.noEvent) event(pod, 'Warning', why.reason, why.message);
       syncer.failPod(pod.metadata.uid, why);
       await w.terminate(pod.metadata.uid, grace);
     },

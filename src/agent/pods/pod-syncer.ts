@@ -13,12 +13,15 @@ import type { Client } from '../../client/rest.ts';
 import type { Clock } from '../clock.ts';
 import type { CriClient } from '../cri/client.ts';
 import type { RestartBackoff } from './backoff.ts';
-import { ContainerStartError } from './config-errors.ts';
+import { configError, ContainerStartError } from './config-errors.ts';
+import { withDevices, type DeviceRunOptions } from '../devices/pod-devices.ts';
 import { containerConfig, linuxResources, podLogDir, sandboxConfig, sandboxDns, type ContainerInputs, type SandboxSettings } from './cri-config.ts';
 import { etcHostsMount } from './etc-hosts.ts';
 import { containerEnv } from './env.ts';
 import { podServiceEnv } from './service-env.ts';
 import { ensureImage, type PullFailures } from './images.ts';
+import { podPullSecrets } from './pull-secrets.ts';
+import type { ImagePullManager } from '../images/pull-manager.ts';
 import type { ObjectSource } from './object-source.ts';
 import { backoffKey, computePodActions, type StartAction, type Waiting } from './pod-actions.ts';
 import { ephemeralToStart } from './ephemeral-containers.ts';
@@ -62,7 +65,9 @@ export interface SyncerDeps {
   containerPolicy?: ContainerPolicy;
   sandboxPolicy?: SandboxPolicy;
   /** whether the node takes the pod at all (sysctls); asked before anything runs */
-  admit?: (pod: Pod) => { admit: true } | { admit: false; reason: string; message: string };
+  admit?: (pod: Pod) => Admission | Promise<Admission>;
+  /** what the container's devices add to its runtime configuration (devices/), read before each start */
+  deviceOptions?: (pod: Pod, c: Container) => Promise<DeviceRunOptions | undefined>;
   runtimeHandler?: string;
   /** pod cgroups by QoS class (cgroupsPerQOS with the cgroupfs driver): where, and the host's hierarchy */
   podCgroups?: { settings: PodCgroupSettings; fs: CgroupFs };
@@ -70,7 +75,11 @@ export interface SyncerDeps {
   nodeAllocatable?: () => Record<string, unknown> | undefined;
   /** the resource checkpoints, when InPlacePodVerticalScaling is on */
   resourceState?: { allocated: ResourceStateFile; actuated: ResourceStateFile };
+  /** the image pull records and their policy, when KubeletEnsureSecretPulledImages is on */
+  imagePulls?: ImagePullManager;
 }
+
+export type Admission = { admit: true } | { admit: false; reason: string; message: string };
 
 export interface SyncResult {
   /** the pod has finished for good (every container done, nothing restarts) */
@@ -158,14 +167,15 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
 
   async function startOne(pod: Pod, a: StartAction, sandboxId: string, sbConfig: CriInput<CriPodSandboxConfig>, podIPs: string[], volumes: Map<string, PreparedVolume>, pidTarget?: string): Promise<void> {
     const c = a.container;
-    await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m), pullFailures);
+    await ensureImage(d.cri, pod, c, d.backoff, () => d.clock.now(), (t, r, m) => d.event(pod, t, r, m), pullFailures, { manager: d.imagePulls, secrets: p => podPullSecrets(d.objects, p, d.event) });
     const envs = await containerEnv(pod, c, d.objects, { podIPs, hostIPs: d.nodeIPs(), nodeAllocatable: d.nodeAllocatable?.(), serviceEnv: await podServiceEnv(d.objects, pod) });
     const mounts = await containerMounts(c, volumes, envs);
     const hosts = await etcHostsMount(d.rootDir, pod, podIPs, d.sandbox.clusterDomain, (c.volumeMounts ?? []).some(m => m.mountPath === '/etc/hosts'));
     if (hosts) mounts.push(hosts);
     const policy = d.containerPolicy ? await d.containerPolicy(pod, c) : {};
+    const devices = d.deviceOptions ? await d.deviceOptions(pod, c).catch(err => { throw configError((err as Error).message); }) : undefined;
     const terminationLog = await newTerminationLog(d.rootDir, pod.metadata.uid, c.name);
-    const config = containerConfig({ pod, container: c, restartCount: a.restartCount, envs, mounts, terminationLog, ...policy, ...(pidTarget ? { pidTarget } : {}) });
+    const config = withDevices(containerConfig({ pod, container: c, restartCount: a.restartCount, envs, mounts, terminationLog, ...policy, ...(pidTarget ? { pidTarget } : {}) }), devices);
     let containerId: string;
     try {
       ({ containerId } = await d.cri.createContainer({ podSandboxId: sandboxId, config, sandboxConfig: sbConfig }));
@@ -216,7 +226,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
     const steps = resizeActions(pod, (runtime?.containers ?? []).filter(c => c.sandboxId === sandboxId && !stopped.has(c.id)), had);
     resizePending.delete(uid);
     // nothing (left) to change: a resize that failed before has been done since, or replaced by a restart
-    if (!steps.update.length && !steps.restart.length) { resizeErrors.delete(uid); return; }
+    if (!steps.update.length && !steps.restart.length) { resizeErrors.delete(uid); d.resourceState?.allocated.set(uid, podResources(pod)); return; }
     const node = d.nodeAllocatable?.();
     const infeasible = node ? infeasibleResize(pod, { cpuMilli: Math.round((parseQuantity(node['cpu'] ?? 0) ?? 0) * 1000), memoryBytes: parseQuantity(node['memory'] ?? 0) ?? 0 }) : undefined;
     if (infeasible) {
@@ -224,6 +234,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       resizePending.set(uid, infeasible);
       return;
     }
+    d.resourceState?.allocated.set(uid, podResources(pod));
     const cgroup = d.podCgroups ? podCgroupParent(pod, d.podCgroups.settings, podQosClass(pod)) : undefined;
     const before = podCgroupResources({ ...pod, spec: withResources(pod.spec, had) });
     const after = podCgroupResources(pod);
@@ -295,7 +306,7 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       const uid = pod.metadata.uid;
       let runtime = await d.reader.readPod(uid);
       const now = d.clock.now();
-      const verdict = runtime ? { admit: true as const } : d.admit?.(pod) ?? { admit: true as const };
+      const verdict = runtime ? { admit: true as const } : (await d.admit?.(pod)) ?? { admit: true as const };
       if (!verdict.admit) {
         rejected.add(uid);
         d.event(pod, 'Warning', verdict.reason, verdict.message);
@@ -305,7 +316,8 @@ export function podSyncer(d: SyncerDeps): PodSyncer {
       // what the running containers were started with: recorded, or (a pod adopted with no record) its spec
       if (!actuatedByPod.has(uid) && runtime?.containers.length) actuatedByPod.set(uid, d.resourceState?.actuated.get(uid) ?? podResources(pod));
       const actions = computePodActions({ pod, runtime, now, backoff: (k, since) => d.backoff.check(k, since), probeFailures: d.prober.failures(uid), started: d.prober.started(uid) });
-      d.resourceState?.allocated.set(uid, podResources(pod));
+      // admitted with what it asks for; later changes are allocated once a resize is found feasible
+      if (!d.resourceState?.allocated.get(uid)) d.resourceState?.allocated.set(uid, podResources(pod));
       const errors = startErrors.get(uid) ?? new Map<string, Waiting>();
       startErrors.set(uid, errors);
       const grace = pod.spec.terminationGracePeriodSeconds ?? 30;

@@ -10,12 +10,16 @@ import { AvailabilityController } from './controller.ts';
 import { withRemoteApis } from './discovery-catalog.ts';
 import type { FrontProxyPki } from './front-proxy.ts';
 import { proxyToExtension } from './proxy.ts';
+import { RemoteOpenAPISpecs } from './remote-openapi.ts';
+import type { RemoteOpenAPI } from '../openapi-documents.ts';
 
 export interface Aggregator {
   /** true when the request was a remote APIService's and has been answered */
   serve(ctx: RequestContext): Promise<boolean>;
   /** the catalog discovery documents are made from */
   discoveryCatalog: Catalog;
+  /** the available extensions' OpenAPI documents, for the served OpenAPI */
+  openapi: RemoteOpenAPI;
   start(): void;
   stop(): Promise<void>;
 }
@@ -30,6 +34,14 @@ export function groupVersionOf(path: string): { group: string; version: string }
 
 export function createAggregator(o: { store: Registry; catalog: Catalog; frontProxy: FrontProxyPki; log: Logger; tickMs?: number; recheckMs?: number }): Aggregator {
   const controller = new AvailabilityController({ store: o.store, catalog: o.catalog, frontProxy: o.frontProxy, log: o.log, tickMs: o.tickMs, recheckMs: o.recheckMs });
+  const openapi = new RemoteOpenAPISpecs({ store: o.store, catalog: o.catalog, client: o.frontProxy.client, log: o.log });
+  // the documents follow the controller's view of the APIServices, on a loop of their own so a slow download never holds a check
+  let timer: NodeJS.Timeout | undefined;
+  let refreshing: Promise<void> | undefined;
+  const refresh = () => {
+    refreshing = openapi.refresh(controller.remote.values()).catch(err => o.log.warn('apiservice openapi refresh failed', { err: String(err) }))
+      .finally(() => { if (timer !== undefined) timer = setTimeout(refresh, o.tickMs ?? 1000); });
+  };
   return {
     async serve(ctx) {
       if (controller.remote.size === 0) return false;
@@ -40,7 +52,12 @@ export function createAggregator(o: { store: Registry; catalog: Catalog; frontPr
       return true;
     },
     discoveryCatalog: withRemoteApis(o.catalog, () => controller.remote.values()),
-    start: () => controller.start(),
-    stop: () => controller.stop(),
+    openapi,
+    start: () => { controller.start(); timer = setTimeout(refresh, o.tickMs ?? 1000); },
+    async stop() {
+      clearTimeout(timer);
+      timer = undefined;
+      await Promise.all([controller.stop(), refreshing]);
+    },
   };
 }

@@ -4,7 +4,7 @@
 
 import { StatusError } from '../../api/status.ts';
 import type { KubeObject } from '../../api/object.ts';
-import type { Catalog } from '../../schema/types.ts';
+import type { Catalog, ResourceInfo } from '../../schema/types.ts';
 import type { Registry } from '../../registry/registry.ts';
 import { groupPriorityOf } from '../../schema/catalog.ts';
 import { withMetricsApi } from '../metrics-api/catalog.ts';
@@ -16,11 +16,15 @@ export function apiServiceName(group: string, version: string): string {
   return `${version}.${group}`;
 }
 
-/** the local APIServices for the catalog's groups (without status) */
+/**
+ * The local APIServices for the catalog's built-in groups (without status); group-versions only
+ * custom resources serve are the CRD registration's (crd-apiservices.ts)
+ */
 export function localAPIServices(catalog: Catalog): KubeObject[] {
   const out: KubeObject[] = [];
   for (const g of catalog.groups()) {
     for (const v of g.versions) {
+      if (catalog.resources(g.name, v).every(r => r.custom)) continue;
       const spec: Record<string, unknown> = {};
       if (g.name) spec.group = g.name;
       spec.version = v;
@@ -40,7 +44,9 @@ export function localAPIServices(catalog: Catalog): KubeObject[] {
 export async function ensureLocalAPIServices(store: Registry, catalog: Catalog, now: () => Date = () => new Date()): Promise<void> {
   const info = catalog.lookup('apiregistration.k8s.io', 'v1', 'apiservices');
   if (!info) return;
-  for (const want of localAPIServices(withMetricsApi(catalog))) {
+  const wanted = localAPIServices(withMetricsApi(catalog));
+  await removeStale(store, info, catalog, new Set(wanted.map(a => a.metadata.name!)));
+  for (const want of wanted) {
     const name = want.metadata.name!;
     let current: KubeObject | undefined;
     try { current = await store.get(info, undefined, name); } catch (err) { if (!(err instanceof StatusError && err.code === 404)) throw err; }
@@ -52,7 +58,25 @@ export async function ensureLocalAPIServices(store: Registry, catalog: Catalog, 
     }
     // an APIService someone pointed at a service is theirs; the availability controller keeps it
     if ((current as { spec?: { service?: unknown } }).spec?.service) continue;
-    const status = withCondition((current as { status?: { conditions?: AvailableCondition[] } }).status, localCondition(), now().toISOString().replace(/\.\d+Z$/, 'Z'));
-    if (status) await store.modify(info, undefined, name, c => ({ ...c, status }), { subresource: 'status' });
+    await markLocal(store, info, current, now);
   }
+}
+
+/**
+ * The autoregister controller's "delete once": a start-up APIService (automanaged "onstart", no
+ * service) of a group-version nothing serves any more, left from an earlier run (a CRD deleted
+ * while the server was down; the CRD registration keeps those of live CRDs)
+ */
+async function removeStale(store: Registry, info: ResourceInfo, catalog: Catalog, wanted: Set<string>): Promise<void> {
+  for (const a of (await store.list(info, undefined)).items as Array<KubeObject & { spec?: { group?: string; version?: string; service?: unknown } }>) {
+    if (a.metadata.labels?.[automanagedLabel] !== 'onstart' || a.spec?.service || wanted.has(a.metadata.name!)) continue;
+    if (catalog.resources(a.spec?.group ?? '', a.spec?.version ?? '').length) continue;
+    await store.delete(info, undefined, a.metadata.name!).catch(err => { if (!(err instanceof StatusError && err.code === 404)) throw err; });
+  }
+}
+
+/** the Available condition a local APIService has (Local, always True), written when it has not */
+export async function markLocal(store: Registry, info: ResourceInfo, current: KubeObject, now: () => Date): Promise<void> {
+  const status = withCondition((current as { status?: { conditions?: AvailableCondition[] } }).status, localCondition(), now().toISOString().replace(/\.\d+Z$/, 'Z'));
+  if (status) await store.modify(info, undefined, current.metadata.name!, c => ({ ...c, status }), { subresource: 'status' });
 }

@@ -11,6 +11,7 @@ import type { ExtensibleCatalog } from '../../schema/extensible-catalog.ts';
 import type { ResourceInfo } from '../../schema/types.ts';
 import { cleanupFinalizer, type Crd } from '../../registry/apiextensions/crd-types.ts';
 import { servedResources } from '../../registry/apiextensions/served-resources.ts';
+import type { CustomResourceConversions } from '../../registry/apiextensions/conversion/converter.ts';
 import { byAge, nextStatus } from './status-decision.ts';
 import { cleanUp, isGone } from './cleanup.ts';
 
@@ -25,6 +26,8 @@ export interface CrdControllerDeps {
   catalog: ExtensibleCatalog;
   log: Logger;
   now?: () => Date;
+  /** the converters the store reads custom resources through, kept to the CRDs known */
+  conversions?: CustomResourceConversions;
 }
 
 export function startCrdController(deps: CrdControllerDeps): CrdController {
@@ -43,6 +46,7 @@ export function startCrdController(deps: CrdControllerDeps): CrdController {
   if (!crdInfo) { resolveSynced(); return { synced, stop() {} }; }
 
   const publish = (): void => {
+    deps.conversions?.update([...crds.values()]);
     deps.catalog.setCustomResources([...crds.values()].sort(byAge).flatMap(servedResources));
   };
 

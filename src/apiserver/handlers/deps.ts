@@ -7,6 +7,7 @@ import type { SummaryFetcher } from '../metrics-api/scrape.ts';
 import type { TokenAuthenticator } from '../authn/token.ts';
 import type { TokenService } from '../../registry/subresources/token-service.ts';
 import type { AdmissionChain } from '../admission/chain.ts';
+import type { ApiServerMetrics } from '../metrics/apiserver-metrics.ts';
 
 export interface HandlerDeps {
   registry: Registry;
@@ -26,4 +27,6 @@ export interface HandlerDeps {
   tokenAuthenticator?: TokenAuthenticator;
   /** the admission plugins writes pass through (absent: none) */
   admission?: AdmissionChain;
+  /** the request and watch figures /metrics shows (absent: not counted) */
+  metrics?: ApiServerMetrics;
 }

@@ -5,6 +5,7 @@ import type { KubeObject } from '../../api/object.ts';
 import { matchesLabels, parseLabelSelector } from '../../api/selectors/label.ts';
 import { exactName, parseFieldSelector } from '../../api/selectors/field.ts';
 import { fieldFilter, validateFieldSelector } from '../../schema/field-selectors.ts';
+import { customFieldFilter, validateCustomFieldSelector } from '../../schema/custom-field-selectors.ts';
 import type { ResourceInfo } from '../../schema/types.ts';
 import type { IndexHint } from '../../registry/registry.ts';
 import { indexHintFor } from '../../registry/indexes.ts';
@@ -38,9 +39,9 @@ export function selection(ctx: RequestContext, info: ResourceInfo): Selection {
   const ls = ctx.query.get('labelSelector') ?? '';
   const fs = ctx.query.get('fieldSelector') ?? '';
   const labels = ls ? parseLabelSelector(ls) : undefined;
-  const fields = fs ? validateFieldSelector(info.group, info.resource, parseFieldSelector(fs), info.version) : undefined;
+  const fields = !fs ? undefined : info.custom ? validateCustomFieldSelector(info, parseFieldSelector(fs)) : validateFieldSelector(info.group, info.resource, parseFieldSelector(fs), info.version);
   const byLabels = labels && !labels.empty ? labels : undefined;
-  const byFields = fields && !fields.empty ? fieldFilter(info.group, info.resource, fields) : undefined;
+  const byFields = !fields || fields.empty ? undefined : info.custom ? customFieldFilter(info, fields) : fieldFilter(info.group, info.resource, fields);
   const shard = shardOf(ctx);
   if (!byLabels && !byFields && !shard) return {};
   return {

@@ -19,21 +19,26 @@ export async function handleWatch(ctx: RequestContext, deps: HandlerDeps): Promi
   if (plan.notOlderThan !== undefined) await registry.awaitRevision(plan.notOlderThan);
   const after = plan.initialState ? undefined : plan.after ?? await registry.currentRevision();
   const stream = openWatchStream(ctx);
+  // apiserver_watch_events_total: every event, bookmark and error sent to this client
+  const sent = deps.metrics?.watchEvents(info) ?? { value: 0 };
   // a bookmark carries only the kind and the resourceVersion everything before it was sent at
   // (an empty object of the kind: Go writes the fields its struct writes unset, and since 1.33
   // no `creationTimestamp: null`)
-  const bookmark = (rv: number, annotations?: Record<string, string>) => stream.send('BOOKMARK', {
-    kind: info.kind, apiVersion: apiVersionOf(info.group, info.version),
-    metadata: { resourceVersion: String(rv), ...(annotations ? { annotations } : {}) },
-  });
+  const bookmark = (rv: number, annotations?: Record<string, string>) => {
+    sent.value++;
+    return stream.send('BOOKMARK', {
+      kind: info.kind, apiVersion: apiVersionOf(info.group, info.version),
+      metadata: { resourceVersion: String(rv), ...(annotations ? { annotations } : {}) },
+    });
+  };
   let ended!: () => void;
   const over = new Promise<void>(r => { ended = r; });
   let watcher: Watcher;
   try {
     watcher = await registry.watch(info, ctx.info.namespace, { afterRevision: after, filter: sel.filter, name, index: sel.index }, {
-      event: (type, object) => { if (!stream.send(type, object)) ended(); },
+      event: (type, object) => { sent.value++; if (!stream.send(type, object)) ended(); },
       end: err => {
-        if (err) stream.send('ERROR', err.status);
+        if (err) { sent.value++; stream.send('ERROR', err.status); }
         ended();
       },
       synced: rv => { if (plan.initialEventsEnd && bookmarks) bookmark(rv, { 'k8s.io/initial-events-end': 'true' }); },

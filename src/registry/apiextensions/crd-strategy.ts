@@ -7,7 +7,10 @@ import { deepClone, type KubeObject } from '../../api/object.ts';
 import { rfc3339 } from '../../api/time.ts';
 import { strategyWith } from '../strategy.ts';
 import { validateCrdSchemas } from './crd-schemas.ts';
+import { validateCrdColumnsAndFields } from './crd-columns.ts';
 import { cleanupFinalizer, storageVersionOf, withCondition, type Crd } from './crd-types.ts';
+import { conversionErrors, preserveUnknownFieldsErrors, storedVersionErrors } from './conversion/crd-validation.ts';
+import type { FieldError } from '../../api/status.ts';
 
 function recordStorageVersion(crd: Crd): void {
   const storage = storageVersionOf(crd);
@@ -27,12 +30,22 @@ function applyDefaults(crd: Crd): void {
     if (!names.listKind) names.listKind = `${names.kind}List`;
   }
   spec.conversion ??= { strategy: 'None' };
+  const service = (spec.conversion as Crd['spec']['conversion'])?.webhook?.clientConfig?.service;
+  if (service && service.port == null) service.port = 443;
+}
+
+/** the CRD's checks, in kube-apiserver's order: schemas, columns and selectable fields, conversion, storedVersions, preserveUnknownFields */
+function validateCrd(obj: Crd, old?: Crd): FieldError[] {
+  const preserve = preserveUnknownFieldsErrors(obj, old);
+  return [...validateCrdSchemas(obj, old), ...validateCrdColumnsAndFields(obj, old), ...preserve.spec, ...conversionErrors(obj, old), ...storedVersionErrors(obj), ...preserve.late];
 }
 
 export const crdStrategy = strategyWith<Crd>({
   tracksGeneration: true,
-  validateCreate: obj => validateCrdSchemas(obj),
-  validateUpdate: obj => validateCrdSchemas(obj),
+  validateCreate: obj => validateCrd(obj),
+  validateUpdate: (obj, old) => validateCrd(obj, old),
+  // kube-apiserver checks nothing of the spec, nor storedVersions, on a write through status
+  validateStatusUpdate: () => [],
   defaults: applyDefaults,
   prepareForCreate(obj) {
     applyDefaults(obj);

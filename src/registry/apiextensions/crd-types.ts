@@ -2,6 +2,7 @@
 // reading them from an object that passed the CRD's own checks.
 
 import type { KubeObject } from '../../api/object.ts';
+import type { PrinterColumnSpec } from '../../schema/types.ts';
 
 export interface CrdNames {
   plural: string;
@@ -27,10 +28,25 @@ export interface CrdVersion {
   deprecated?: boolean;
   deprecationWarning?: string;
   schema?: { openAPIV3Schema?: unknown };
+  additionalPrinterColumns?: PrinterColumnSpec[];
+  selectableFields?: { jsonPath: string }[];
   subresources?: {
     status?: Record<string, never>;
     scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   };
+}
+
+/** where a conversion webhook is reached: exactly one of url and service */
+export interface CrdWebhookClientConfig {
+  url?: string;
+  service?: { namespace: string; name: string; path?: string; port?: number };
+  /** base64 PEM */
+  caBundle?: string;
+}
+
+export interface CrdConversion {
+  strategy: 'None' | 'Webhook';
+  webhook?: { clientConfig?: CrdWebhookClientConfig; conversionReviewVersions?: string[] };
 }
 
 export interface Crd extends KubeObject {
@@ -39,6 +55,8 @@ export interface Crd extends KubeObject {
     names: CrdNames;
     scope: 'Namespaced' | 'Cluster';
     versions: CrdVersion[];
+    conversion?: CrdConversion;
+    preserveUnknownFields?: boolean;
   };
   status?: {
     conditions?: CrdCondition[];

@@ -17,6 +17,7 @@ export function servedResources(crd: Crd): ResourceInfo[] {
   const group = crd.spec.group;
   const storageVersion = storageVersionOf(crd) ?? crd.spec.versions[0]?.name ?? '';
   const terminating = isConditionTrue(crd, 'Terminating');
+  const versionSchemas = Object.fromEntries(crd.spec.versions.filter(v => v.schema?.openAPIV3Schema !== undefined).map(v => [v.name, v.schema!.openAPIV3Schema]));
   return crd.spec.versions.filter(v => v.served).map(v => {
     const subresources: SubresourceInfo[] = [];
     if (v.subresources?.status) subresources.push({ name: 'status', kind: names.kind, group, version: v.name, verbs: ['get', 'patch', 'update'] });
@@ -43,6 +44,9 @@ export function servedResources(crd: Crd): ResourceInfo[] {
         ...(v.deprecated ? { deprecationWarning: v.deprecationWarning ?? `${group}/${v.name} ${names.kind} is deprecated` } : {}),
         ...(scale ? { scale: { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath, ...(scale.labelSelectorPath ? { labelSelectorPath: scale.labelSelectorPath } : {}) } } : {}),
         ...(v.schema?.openAPIV3Schema !== undefined ? { schema: v.schema.openAPIV3Schema } : {}),
+        ...(v.additionalPrinterColumns?.length ? { printerColumns: v.additionalPrinterColumns } : {}),
+        ...(v.selectableFields?.length ? { selectableFields: v.selectableFields.map(f => f.jsonPath.replace(/^\./, '')) } : {}),
+        versionSchemas,
       },
     };
   });

@@ -3,7 +3,7 @@
 // namespace, a valid port, a path of DNS-subdomain segments); names fully qualified.
 
 import type { FieldError } from '../../api/status.ts';
-import { dns1123Subdomain } from '../../api/names.ts';
+import { dns1035Label, dns1123Subdomain } from '../../api/names.ts';
 
 const form = '; desired format: https://host[/path]';
 
@@ -33,8 +33,9 @@ export function validateWebhookUrl(field: string, raw: string): FieldError[] {
 
 export function validateWebhookService(field: string, s: { name?: string; namespace?: string; path?: string; port?: number }): FieldError[] {
   const errs: FieldError[] = [];
-  if (!s.name) errs.push({ type: 'FieldValueRequired', field: `${field}.name`, detail: 'service name is required' });
-  if (!s.namespace) errs.push({ type: 'FieldValueRequired', field: `${field}.namespace`, detail: 'service namespace is required' });
+  // no detail since Kubernetes 1.34
+  if (!s.name) errs.push({ type: 'FieldValueRequired', field: `${field}.name` });
+  if (!s.namespace) errs.push({ type: 'FieldValueRequired', field: `${field}.namespace` });
   const port = s.port ?? 443;
   if (!Number.isInteger(port) || port < 1 || port > 65535) errs.push({ type: 'FieldValueInvalid', field: `${field}.port`, value: port, detail: 'port is not valid: must be between 1 and 65535, inclusive' });
   const path = s.path;
@@ -59,4 +60,26 @@ export function validateFullyQualifiedName(field: string, name: string | undefin
   if (errs.length) return [{ type: 'FieldValueInvalid', field, value: n, detail: errs.join(',') }];
   if (n.split('.').length < 3) return [{ type: 'FieldValueInvalid', field, value: n, detail: 'should be a domain with at least three segments separated by dots' }];
   return [];
+}
+
+/** the review versions the server speaks (AdmissionReview and ConversionReview alike) */
+export const knownReviewVersions = ['v1', 'v1beta1'];
+
+/**
+ * A webhook's review versions: present (`requiredDetail` words the absence), no duplicates,
+ * DNS-1035 labels, and, when `requireKnown`, one the server speaks.
+ */
+export function validateReviewVersions(field: string, versions: string[] | undefined, requireKnown: boolean, requiredDetail?: string): FieldError[] {
+  if (!versions?.length) return [{ type: 'FieldValueRequired', field, ...(requiredDetail ? { detail: requiredDetail } : {}) }];
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  versions.forEach((v, i) => {
+    if (seen.has(v)) { errs.push({ type: 'FieldValueInvalid', field: `${field}[${i}]`, value: v, detail: 'duplicate version' }); return; }
+    seen.add(v);
+    for (const m of dns1035Label(v)) errs.push({ type: 'FieldValueInvalid', field: `${field}[${i}]`, value: v, detail: m });
+  });
+  if (requireKnown && !versions.some(v => knownReviewVersions.includes(v))) {
+    errs.push({ type: 'FieldValueInvalid', field, value: versions, detail: `must include at least one of ${knownReviewVersions.join(', ')}` });
+  }
+  return errs;
 }

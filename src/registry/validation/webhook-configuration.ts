@@ -6,11 +6,10 @@
 
 import type { FieldError } from '../../api/status.ts';
 import type { KubeObject } from '../../api/object.ts';
-import { dns1035Label } from '../../api/names.ts';
 import { qualifiedNameErrors } from '../../api/label-rules.ts';
 import { jsonEqual } from '../../api/object.ts';
 import { labelSelectorFromObject } from '../../api/selectors/label.ts';
-import { validateFullyQualifiedName, validateWebhookService, validateWebhookUrl } from './webhook-client.ts';
+import { knownReviewVersions, validateFullyQualifiedName, validateReviewVersions, validateWebhookService, validateWebhookUrl } from './webhook-client.ts';
 import { cel } from '../../schema/cel/on-demand.ts';
 
 type Json = Record<string, any>;
@@ -25,7 +24,6 @@ export interface WebhookValidationOptions {
 
 const quoted = (xs: string[]) => `supported values: ${xs.map(x => JSON.stringify(x)).join(', ')}`;
 const operations = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
-const reviewVersions = ['v1', 'v1beta1'];
 const noSideEffects = ['None', 'NoneOnDryRun'];
 
 function notSupported(field: string, value: unknown, allowed: string[]): FieldError {
@@ -109,21 +107,6 @@ function validateMatchConditions(field: string, conditions: Json[] | undefined):
   return errs;
 }
 
-function validateReviewVersions(field: string, versions: string[] | undefined, requireRecognized: boolean): FieldError[] {
-  if (!versions?.length) return [{ type: 'FieldValueRequired', field, detail: `must specify one of ${reviewVersions.join(', ')}` }];
-  const errs: FieldError[] = [];
-  const seen = new Set<string>();
-  versions.forEach((v, i) => {
-    if (seen.has(v)) { errs.push({ type: 'FieldValueInvalid', field: `${field}[${i}]`, value: v, detail: 'duplicate version' }); return; }
-    seen.add(v);
-    for (const m of dns1035Label(v)) errs.push({ type: 'FieldValueInvalid', field: `${field}[${i}]`, value: v, detail: m });
-  });
-  if (requireRecognized && !versions.some(v => reviewVersions.includes(v))) {
-    errs.push({ type: 'FieldValueInvalid', field, value: versions, detail: `must include at least one of ${reviewVersions.join(', ')}` });
-  }
-  return errs;
-}
-
 function validateWebhook(field: string, w: Json, o: WebhookValidationOptions): FieldError[] {
   const errs = validateFullyQualifiedName(`${field}.name`, w.name);
   (w.rules ?? []).forEach((r: Json, i: number) => errs.push(...validateRule(`${field}.rules[${i}]`, r)));
@@ -150,7 +133,7 @@ export function validateWebhookConfiguration(obj: KubeObject, o: WebhookValidati
   ((obj.webhooks ?? []) as Json[]).forEach((w, i) => {
     const field = `webhooks[${i}]`;
     errs.push(...validateWebhook(field, w, o));
-    errs.push(...validateReviewVersions(`${field}.admissionReviewVersions`, w.admissionReviewVersions, o.requireRecognizedReviewVersion));
+    errs.push(...validateReviewVersions(`${field}.admissionReviewVersions`, w.admissionReviewVersions, o.requireRecognizedReviewVersion, `must specify one of ${knownReviewVersions.join(', ')}`));
     if (o.requireUniqueNames && w.name) {
       if (names.has(w.name)) errs.push({ type: 'FieldValueDuplicate', field: `${field}.name`, value: w.name });
       names.add(w.name);
@@ -167,7 +150,7 @@ export function updateOptions(obj: KubeObject, old: KubeObject, mutating: boolea
   return {
     mutating,
     requireNoSideEffects: hooks.every(h => noSideEffects.includes(h.sideEffects)),
-    requireRecognizedReviewVersion: hooks.every(h => !h.admissionReviewVersions?.length || h.admissionReviewVersions.some((v: string) => reviewVersions.includes(v))),
+    requireRecognizedReviewVersion: hooks.every(h => !h.admissionReviewVersions?.length || h.admissionReviewVersions.some((v: string) => knownReviewVersions.includes(v))),
     requireUniqueNames: new Set(names).size === names.length,
     // unchanged conditions are not compiled again (the environment may have changed since)
     checkMatchConditions: now.length !== hooks.length || now.some((h, i) => !jsonEqual(h.matchConditions ?? null, hooks[i]!.matchConditions ?? null)),

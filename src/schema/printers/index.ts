@@ -3,7 +3,7 @@
 
 import type { Printer } from './types.ts';
 import { col, nameColumn } from './types.ts';
-import { nameOf, objAge } from './format.ts';
+import { nameOf } from './format.ts';
 import { podPrinter, podTemplatePrinter } from './pods.ts';
 import { configMapPrinter, endpointsPrinter, eventPrinter, namespacePrinter, nodePrinter, resourceQuotaPrinter, secretPrinter, serviceAccountPrinter, servicePrinter } from './core.ts';
 import { pvcPrinter, pvPrinter, storageClassPrinter, volumeAttachmentPrinter } from './storage.ts';
@@ -18,15 +18,6 @@ export type { Printer, Column, RowCondition } from './types.ts';
 export const defaultPrinter: Printer = {
   columns: [nameColumn(), col('Created At', 'date')],
   cells: o => [nameOf(o), o.metadata?.creationTimestamp || '0001-01-01T00:00:00Z'],
-};
-
-/**
- * a custom resource whose CRD names no additionalPrinterColumns: Name and Age, as
- * kube-apiserver serves it (the Age of a `date` column kubectl prints from the timestamp)
- */
-export const customResourcePrinter: Printer = {
-  columns: [nameColumn(), col('Age', 'date')],
-  cells: (o, now) => [nameOf(o), objAge(o, now)],
 };
 
 /** keyed by `resource.group` (core resources by plural alone), as Kubernetes names them */

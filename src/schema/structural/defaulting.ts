@@ -15,6 +15,24 @@ export function defaultCustomResource<T>(schema: JSONSchemaProps | undefined, ob
   return copy;
 }
 
+/** `object` given the defaults of `schema` in place (an object of the caller's own, freshly decoded) */
+export function defaultInPlace(schema: JSONSchemaProps | undefined, object: unknown): void {
+  applyDefaults(object, schema);
+}
+
+/** whether a schema declares any default, so objects read need no defaulting walk when it has none */
+export function schemaHasDefaults(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(schemaHasDefaults);
+  if (!isObject(schema)) return false;
+  for (const [k, v] of Object.entries(schema)) {
+    // `default` is a keyword only where it is not a property's name or inside a value
+    if (k === 'default' && v !== undefined) return true;
+    if (k === 'properties' && isObject(v) && Object.values(v).some(schemaHasDefaults)) return true;
+    if ((k === 'items' || k === 'additionalProperties' || k === 'allOf' || k === 'anyOf' || k === 'oneOf' || k === 'not') && schemaHasDefaults(v)) return true;
+  }
+  return false;
+}
+
 function applyDefaults(x: unknown, s: JSONSchemaProps | undefined): void {
   if (!s) return;
   if (isObject(x)) {

@@ -22,7 +22,7 @@ export type { JSONSchemaProps } from './types.ts';
 export type { SchemaRuleOptions } from './schema-rules.ts';
 export { structuralSchemaErrors } from './structural.ts';
 export { schemaRuleErrors } from './schema-rules.ts';
-export { defaultCustomResource } from './defaulting.ts';
+export { defaultCustomResource, defaultInPlace, schemaHasDefaults } from './defaulting.ts';
 export { pruneCustomResource, unknownFieldMessage, type PruneResult } from './pruning.ts';
 export { customResourceFinalizerWarnings, validateCustomResourceTypeMeta } from './resource-meta.ts';
 

@@ -51,12 +51,11 @@ test('featureGates: SystemdWatchdog off starts no watchdog; NodeDeclaredFeatures
     assert.equal(lines.some(l => l.msg === 'systemd watchdog enabled'), on, `SystemdWatchdog=${on}`);
     assert.equal(lines.find(l => l.msg === 'feature gates')?.SystemdWatchdog, on, 'the effective gates are logged');
   }
-  assert.deepEqual(declaredFeatures(featureGates({})), ['ContainerCheckpoint', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
-  assert.deepEqual(declaredFeatures(featureGates({ SystemdWatchdog: false, ContainerCheckpoint: false })), ['NodeDeclaredFeatures']);
+  assert.deepEqual(declaredFeatures(featureGates({})), ['ContainerCheckpoint', 'GracefulNodeShutdown', 'GracefulNodeShutdownBasedOnPodPriority', 'KubeletEnsureSecretPulledImages', 'KubeletPodResourcesGet', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
+  assert.deepEqual(declaredFeatures(featureGates({ SystemdWatchdog: false, ContainerCheckpoint: false, KubeletPodResourcesGet: false, GracefulNodeShutdown: false, GracefulNodeShutdownBasedOnPodPriority: false, KubeletEnsureSecretPulledImages: false })), ['NodeDeclaredFeatures']);
   assert.deepEqual(declaredFeatures(featureGates({ NodeDeclaredFeatures: false })), []);
   // AllBeta turns on every beta gate orch implements, never one it lacks
-  assert.deepEqual(declaredFeatures(featureGates({ AllBeta: true })), ['ContainerCheckpoint', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
-  assert.equal(featureGates({ AllBeta: true }).enabled('KubeletEnsureSecretPulledImages'), false);
+  assert.deepEqual(declaredFeatures(featureGates({ AllBeta: true })), ['ContainerCheckpoint', 'GracefulNodeShutdown', 'GracefulNodeShutdownBasedOnPodPriority', 'KubeletEnsureSecretPulledImages', 'KubeletPodResourcesGet', 'NodeDeclaredFeatures', 'SystemdWatchdog']);
 });
 
 test('featureGates that cannot be honoured stop the start in the kubelet\'s words', async t => {
@@ -68,7 +67,6 @@ test('featureGates that cannot be honoured stop the start in the kubelet\'s word
   const prefix = 'failed to set feature gates from initial flags-based config: ';
   await assert.rejects(start({ Foo: true }), { message: `${prefix}unrecognized feature gate: Foo` });
   await assert.rejects(start({ NodeSwap: false }), { message: `${prefix}cannot set feature gate NodeSwap to false, feature is locked to true` });
-  await assert.rejects(start({ KubeletEnsureSecretPulledImages: true }), { message: `${prefix}cannot set feature gate KubeletEnsureSecretPulledImages to true, orch does not implement the feature` });
   // --feature-gates refuses a locked gate before the start, in the flag parser's words
   assert.throws(() => featureGatesFromFlag('NodeSwap=false', agentFeatureSpecs()), { message: 'invalid argument "NodeSwap=false" for "--feature-gates" flag: cannot set feature gate NodeSwap to false, feature is locked to true' });
   assert.throws(() => featureGatesFromFlag('Nope=true', agentFeatureSpecs()), { message: 'invalid argument "Nope=true" for "--feature-gates" flag: unrecognized feature gate: Nope' });
@@ -79,8 +77,12 @@ test('featureGates that cannot be honoured stop the start in the kubelet\'s word
 
 test('every gate the agent knows is honoured or refused: none is accepted and ignored', () => {
   // the gates whose value is checked in the tests above; a gate added to the table needs one
-  // (PodInfoAPI: test/e2e/pod-info-sim.test.ts, the socket offered or not)
-  const behaviourTested = new Set(['SystemdWatchdog', 'NodeDeclaredFeatures', 'PodInfoAPI', 'ContainerCheckpoint']);
+  // (PodInfoAPI: test/e2e/pod-info-sim.test.ts, the socket offered or not; KubeletPodResourcesGet:
+  // test/unit/agent/podresources/server.test.ts, Get answering or disabled; GracefulNodeShutdown and
+  // GracefulNodeShutdownBasedOnPodPriority: test/unit/agent/config/validate-shutdown.test.ts, the
+  // fields refused without them, and shutdown/plan.test.ts, the ranges without the second)
+  // (KubeletEnsureSecretPulledImages: test/unit/agent/pods/images.test.ts, with and without the pull manager)
+  const behaviourTested = new Set(['SystemdWatchdog', 'NodeDeclaredFeatures', 'PodInfoAPI', 'ContainerCheckpoint', 'KubeletPodResourcesGet', 'GracefulNodeShutdown', 'GracefulNodeShutdownBasedOnPodPriority', 'KubeletEnsureSecretPulledImages']);
   for (const [name, g] of Object.entries(agentFeatureGates)) {
     const flipped = !g.default;
     if (g.lockToDefault || (flipped && !g.implemented)) {

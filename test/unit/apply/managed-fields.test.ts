@@ -69,6 +69,15 @@ test('apply: conflicts name the other manager and field; force takes them over',
   assert.ok(owned(shared, 'kubectl-create', 'Update').includes('.spec.replicas'));
 });
 
+test('apply: a conflict with another applier names it without a version', () => {
+  const live = apply(undefined, deployment([{ name: 'web', image: 'a' }], { replicas: 1 }), ctx('ops'), false);
+  assert.throws(() => apply(live, deployment([{ name: 'web', image: 'b' }], { replicas: 1 }), ctx('auditor'), false), (e: unknown) => {
+    assert.ok(e instanceof StatusError);
+    assert.equal(e.message, 'Apply failed with 1 conflict: conflict with "ops": .spec.template.spec.containers[name="web"].image');
+    return true;
+  });
+});
+
 test('two appliers share a list-map: each owns its items; dropping an item removes only it', () => {
   let obj = apply(undefined, deployment([{ name: 'web', image: 'w' }]), ctx('team-a'), false);
   obj = apply(obj, deployment([{ name: 'sidecar', image: 's', env: [{ name: 'A', value: '1' }] }]), ctx('team-b'), false);

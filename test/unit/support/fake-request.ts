@@ -16,6 +16,7 @@ import type { Storage } from '../../../src/storage/interface.ts';
 import type { User } from '../../../src/apiserver/user.ts';
 import type { Authorizer } from '../../../src/apiserver/authz/attributes.ts';
 import { statusFromError } from '../../../src/registry/storage-errors.ts';
+import type { StoreDeps } from '../../../src/registry/store.ts';
 
 export interface Recorded {
   status: number;
@@ -74,8 +75,8 @@ export interface TestApi {
 }
 
 /** the router and handlers over a test registry (SQLite and the watch cache, fixed uids and clock) */
-export async function testApi(opts: { features?: FeatureGates; admission?: string[]; pluginConfig?: Record<string, unknown>; user?: User; authorizer?: Authorizer } = {}): Promise<TestApi> {
-  const reg = await testRegistry();
+export async function testApi(opts: { features?: FeatureGates; admission?: string[]; pluginConfig?: Record<string, unknown>; user?: User; authorizer?: Authorizer; store?: Partial<StoreDeps> } = {}): Promise<TestApi> {
+  const reg = await testRegistry(opts.store);
   const deps: HandlerDeps = { registry: reg.store, catalog: reg.catalog, now: reg.clock.now, watchTimeoutSeconds: () => 60, bookmarkIntervalMs: 60_000 };
   // admission only when a test names the plugins it wants (most tests write into namespaces they never made)
   if (opts.admission) deps.admission = buildAdmissionChain(opts.admission, { registry: reg.store, catalog: reg.catalog, now: reg.clock.now, random: () => 0.5, features: opts.features, pluginConfig: opts.pluginConfig });

@@ -1,12 +1,15 @@
 // The CRD write's own check of its `x-kubernetes-validations` (apiextensions validation): each
 // rule's shape (rule, message, messageExpression, reason, fieldPath), then compiling rule and
-// messageExpression, and oldSelf only where an old value can be correlated. Errors are placed
-// under the schema's path as Kubernetes places them (`…properties[spec].x-kubernetes-validations[0].rule`).
+// messageExpression (type checked against the schema), and oldSelf only where an old value can
+// be correlated; then the estimated costs: each rule's times how often it can run (cost-limits.ts),
+// and all of them together. Errors are placed under the schema's path as Kubernetes places them
+// (`…properties[spec].x-kubernetes-validations[0].rule`).
 
 import type { FieldError } from '../../../api/status.ts';
 import { compiledRules, goRule } from './compiled.ts';
 import { normalizeFieldPath } from './field-path.ts';
 import { mapValues, ruleReasons, type RuleSchema } from './schema.ts';
+import { childCardinality, costErrors, ruleCostErrors, type CostTotal } from './cost-limits.ts';
 
 function shapeErrors(s: RuleSchema, at: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -33,10 +36,15 @@ function shapeErrors(s: RuleSchema, at: string): FieldError[] {
   return errs;
 }
 
-function celErrors(s: RuleSchema, at: string, uncorrelatable: string | undefined): FieldError[] {
+interface Visit { uncorrelatable?: string; root: boolean; cardinality: number | undefined; total: CostTotal; suppressPerExpressionCost: boolean }
+
+function celErrors(s: RuleSchema, at: string, v: Visit): FieldError[] {
   const errs: FieldError[] = [];
-  compiledRules(s).forEach((c, i) => {
+  const uncorrelatable = v.uncorrelatable;
+  compiledRules(s, v.root).forEach((c, i) => {
     const p = `${at}.x-kubernetes-validations[${i}]`;
+    const costErrs = ruleCostErrors(c, p, v.cardinality, v.total);
+    if (!v.suppressPerExpressionCost) errs.push(...costErrs);
     if (c.error) errs.push({ type: 'FieldValueInvalid', field: `${p}.rule`, goValue: goRule(c.rule), detail: c.error });
     if (c.messageError) errs.push({ type: 'FieldValueInvalid', field: `${p}.messageExpression`, goValue: goRule(c.rule), detail: c.messageError });
     if (c.error) return;
@@ -49,31 +57,35 @@ function celErrors(s: RuleSchema, at: string, uncorrelatable: string | undefined
   return errs;
 }
 
-function visit(s: RuleSchema, at: string, uncorrelatable: string | undefined, out: FieldError[]): void {
+function visit(s: RuleSchema, at: string, v: Visit, out: FieldError[]): void {
   if (s['x-kubernetes-validations']?.length) {
     const shape = shapeErrors(s, at);
     out.push(...shape);
     // as Kubernetes: CEL is not compiled while the node's rules are malformed
-    if (!shape.length) out.push(...celErrors(s, at, uncorrelatable));
+    if (!shape.length) out.push(...celErrors(s, at, v));
   }
-  for (const [k, sub] of Object.entries(s.properties ?? {})) visit(sub, `${at}.properties[${k}]`, uncorrelatable, out);
+  const below = { ...v, root: false, cardinality: childCardinality(s, v.cardinality) };
+  for (const [k, sub] of Object.entries(s.properties ?? {})) visit(sub, `${at}.properties[${k}]`, below, out);
   const values = mapValues(s);
-  if (values) visit(values, `${at}.additionalProperties`, uncorrelatable, out);
+  if (values) visit(values, `${at}.additionalProperties`, below, out);
   if (s.items) {
     // only items of map lists have an old item to compare with
-    const forbid = uncorrelatable ?? (s['x-kubernetes-list-type'] === 'map' ? undefined : at);
-    visit(s.items, `${at}.items`, forbid, out);
+    const forbid = v.uncorrelatable ?? (s['x-kubernetes-list-type'] === 'map' ? undefined : at);
+    visit(s.items, `${at}.items`, { ...below, uncorrelatable: forbid }, out);
   }
-  (s.allOf ?? []).forEach((b, i) => visit(b, `${at}.allOf[${i}]`, uncorrelatable, out));
+  (s.allOf ?? []).forEach((b, i) => visit(b, `${at}.allOf[${i}]`, { ...v, root: false }, out));
 }
 
 /**
  * The errors of a CRD version's schema rules, for the CRD's validation on create and update;
  * pass `at` as the schema's full path (the default suits a schema validated on its own);
- * in a v1 CRD it is `spec.versions[0].schema.openAPIV3Schema`.
+ * in a v1 CRD it is `spec.versions[0].schema.openAPIV3Schema`. `suppressPerExpressionCost` for a
+ * version whose schema an update left as it was: only the schema's total cost is held against it.
  */
-export function compileCelRules(schema: RuleSchema, at = 'openAPIV3Schema'): FieldError[] {
+export function compileCelRules(schema: RuleSchema, at = 'openAPIV3Schema', opts: { suppressPerExpressionCost?: boolean } = {}): FieldError[] {
   const out: FieldError[] = [];
-  visit(schema, at, undefined, out);
+  const total: CostTotal = { total: 0, mostExpensive: [] };
+  visit(schema, at, { root: true, cardinality: 1, total, suppressPerExpressionCost: opts.suppressPerExpressionCost === true }, out);
+  out.push(...costErrors(total, at));
   return out;
 }

@@ -1,9 +1,14 @@
 // Compiling the `x-kubernetes-validations` of one schema node once: each rule and its
-// messageExpression, with `self` and `oldSelf` declared, on the metered environment; whether the
-// rule reads oldSelf (a transition rule); and its fieldPath normalized. Cached per schema node.
+// messageExpression, with `self` and `oldSelf` typed from the schema (decl-types.ts) and type
+// checked, on the metered environment; whether the rule reads oldSelf (a transition rule); the
+// estimated cost of each; and its fieldPath normalized. Cached per schema node.
 
 import { CelCompileError, compileCel, type CelExpr, type CompiledExpression } from '../compile.ts';
+import { checkExpression, type Checked } from '../checker/check.ts';
+import { estimateCost } from '../checker/cost.ts';
+import { DYN, maxElementsOf, optionalOf, type CelType } from '../checker/types.ts';
 import { addIterationTicks, meteredEnv } from './cost.ts';
+import { declType, maxCardinality } from './decl-types.ts';
 import { normalizeFieldPath } from './field-path.ts';
 import type { RuleSchema, ValidationRule } from './schema.ts';
 
@@ -17,6 +22,11 @@ export interface CompiledRule {
   usesOldSelf: boolean;
   /** the fieldPath as errors print it, relative to the node */
   fieldPath?: string;
+  /** the estimated worst-case cost of one evaluation of the rule and of its messageExpression */
+  maxCost: number;
+  messageMaxCost: number;
+  /** how often a rule here could run in the largest object, when nothing above bounds it */
+  maxCardinality: number;
 }
 
 function readsOldSelf(e: CelExpr | undefined, shadowed: ReadonlySet<string> = new Set()): boolean {
@@ -37,18 +47,36 @@ function readsOldSelf(e: CelExpr | undefined, shadowed: ReadonlySet<string> = ne
   }
 }
 
-function compileOne(expression: string, onExpr?: (e: CelExpr) => void): CompiledExpression {
-  return compileCel(expression, ['self', 'oldSelf'], {
+interface Typed { program: CompiledExpression; checked: Checked; cost: number }
+
+function compileOne(expression: string, vars: ReadonlyMap<string, CelType>, onExpr?: (e: CelExpr) => void): Typed {
+  const rootSize = maxElementsOf(vars.get('self') ?? DYN) ?? 0;
+  let checked: Checked | undefined;
+  let cost = 0;
+  const program = compileCel(expression, ['self', 'oldSelf'], {
     env: meteredEnv,
-    rewrite: e => { onExpr?.(e); addIterationTicks(e); },
+    typeCheck: e => (checked = checkExpression(e, vars)).problems,
+    // estimated before the iteration ticks are added, on the expression as written
+    rewrite: e => { onExpr?.(e); cost = estimateCost(e, checked!, rootSize).max; addIterationTicks(e); },
   });
+  return { program, checked: checked!, cost };
 }
 
-function compileRule(schema: RuleSchema, rule: ValidationRule): CompiledRule {
-  const out: CompiledRule = { rule, usesOldSelf: false };
+function compileRule(schema: RuleSchema, rule: ValidationRule, root: boolean): CompiledRule {
+  const out: CompiledRule = { rule, usesOldSelf: false, maxCost: 0, messageMaxCost: 0, maxCardinality: 0 };
   if (!rule.rule?.trim()) return out;
+  const decl = declType(schema, root, 'selfType0');
+  const self = decl?.type ?? DYN;
+  const vars = new Map<string, CelType>([['self', self], ['oldSelf', rule.optionalOldSelf === true ? optionalOf(self) : self]]);
   try {
-    out.program = compileOne(rule.rule, e => { out.usesOldSelf = readsOldSelf(e); });
+    const compiled = compileOne(rule.rule, vars, e => { out.usesOldSelf = readsOldSelf(e); });
+    if (compiled.checked.type.kind !== 'bool') {
+      out.error = 'cel expression must evaluate to a bool';
+      return out;
+    }
+    out.program = compiled.program;
+    out.maxCost = compiled.cost;
+    out.maxCardinality = maxCardinality(decl?.minSize ?? 0);
   } catch (err) {
     if (!(err instanceof CelCompileError)) throw err;
     out.error = `compilation failed: ${err.message}`;
@@ -56,7 +84,9 @@ function compileRule(schema: RuleSchema, rule: ValidationRule): CompiledRule {
   }
   if (rule.messageExpression) {
     try {
-      out.message = compileOne(rule.messageExpression);
+      const compiled = compileOne(rule.messageExpression, vars);
+      if (compiled.checked.type.kind !== 'string') out.messageError = 'messageExpression must evaluate to a string';
+      else { out.message = compiled.program; out.messageMaxCost = compiled.cost; }
     } catch (err) {
       if (!(err instanceof CelCompileError)) throw err;
       out.messageError = `messageExpression compilation failed: ${err.message}`;
@@ -71,11 +101,14 @@ function compileRule(schema: RuleSchema, rule: ValidationRule): CompiledRule {
 
 const cache = new WeakMap<RuleSchema, CompiledRule[]>();
 
-/** the node's rules compiled (cached while the schema object lives) */
-export function compiledRules(schema: RuleSchema): CompiledRule[] {
+/**
+ * the node's rules compiled (cached while the schema object lives); `root` for the schema of the
+ * whole object, whose `self` also has apiVersion, kind and metadata
+ */
+export function compiledRules(schema: RuleSchema, root = false): CompiledRule[] {
   let c = cache.get(schema);
   if (!c) {
-    c = (schema['x-kubernetes-validations'] ?? []).map(r => compileRule(schema, r));
+    c = (schema['x-kubernetes-validations'] ?? []).map(r => compileRule(schema, r, root));
     cache.set(schema, c);
   }
   return c;

@@ -6,6 +6,12 @@ import { mapValues, type RuleSchema } from './schema.ts';
 
 /** the path relative to the rule's node as Kubernetes prints it, or an Error saying why not */
 export function normalizeFieldPath(jsonPath: string, schema: RuleSchema): string | Error {
+  const found = resolveFieldPath(jsonPath, schema);
+  return found instanceof Error ? found : found.path;
+}
+
+/** the same, with the schema the path ends at (a CRD's selectableFields must end at a scalar) */
+export function resolveFieldPath(jsonPath: string, schema: RuleSchema): { path: string; schema: RuleSchema | undefined } | Error {
   let out = '';
   let node: RuleSchema | undefined = schema;
   let i = 0;
@@ -38,5 +44,5 @@ export function normalizeFieldPath(jsonPath: string, schema: RuleSchema): string
       i += m[0].length;
     } else return new Error(`expected [ or . but got: ${c}`);
   }
-  return out;
+  return { path: out, schema: node };
 }

@@ -28,6 +28,12 @@ export interface RuleSchema {
   'x-kubernetes-list-type'?: string;
   'x-kubernetes-list-map-keys'?: string[];
   'x-kubernetes-map-type'?: string;
+  maxLength?: number;
+  maxItems?: number;
+  maxProperties?: number;
+  enum?: unknown[];
+  required?: string[];
+  default?: unknown;
 }
 
 /** the schema of a map's values, when the node is a map (additionalProperties as a schema) */
@@ -39,6 +45,12 @@ export function mapValues(s: RuleSchema): RuleSchema | undefined {
 export const perCallLimit = 1_000_000;
 /** celconfig.RuntimeCELCostBudget: what all rules together may spend validating one object */
 export const runtimeCostBudget = 10_000_000;
+/** the StaticEstimatedCostLimit: the most one rule's estimated cost may be, times how often it can run */
+export const staticEstimatedCostLimit = 10_000_000;
+/** the StaticEstimatedCRDCostLimit: the most all of a schema's rules may be estimated to cost together */
+export const staticEstimatedCrdCostLimit = 100_000_000;
+/** celconfig.MaxRequestSizeBytes: the largest object whose size bounds unbounded lists, maps and strings */
+export const maxRequestSizeBytes = 3 * 1024 * 1024;
 /** celconfig.MaxEvaluatedMessageExpressionSizeBytes */
 export const maxMessageExpressionBytes = 5 * 1024;
 

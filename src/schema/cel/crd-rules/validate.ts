@@ -28,7 +28,7 @@ function invalidAt(field: string | undefined, s: RuleSchema, detail: string): Fi
 
 /** runs one node's rules; false once the budget is spent (no further rules run) */
 function runRules(w: Walk, field: string | undefined, s: RuleSchema, obj: unknown, old: unknown, root: boolean, same: boolean): boolean {
-  const rules = compiledRules(s);
+  const rules = compiledRules(s, root);
   if (!rules.length) return true;
   if (w.budget <= 0) {
     w.errors.push(invalidAt(field, s, 'validation failed due to running out of cost budget, no further validation rules will be run'));

@@ -55,7 +55,7 @@ function formatted(v: string, format: string | undefined): CelInput {
 }
 
 /** the properties CEL sees of a resource root, declared or not */
-function withTypeAndObjectMeta(s: RuleSchema): RuleSchema {
+export function withTypeAndObjectMeta(s: RuleSchema): RuleSchema {
   const meta: RuleSchema = { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' } } };
   return { ...s, type: 'object', properties: { ...s.properties, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: meta } };
 }

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testApi } from '../../support/fake-request.ts';
+import { validateCrdSchemas } from '../../../../src/registry/apiextensions/crd-schemas.ts';
 
 const path = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
@@ -32,4 +33,15 @@ test('a CRD with a non-structural schema is refused in kube-apiserver\'s words; 
   const put = await api.request('PUT', `${path}/widgets.example.com`, { body: stored });
   assert.equal(put.status, 422, String(put.body));
   assert.match(put.json().message, /properties\[spec\]\.properties\[size\]\.type: Unsupported value: "date": supported values: "array", "boolean", "integer", "number", "object", "string"/);
+});
+
+test('an update that leaves a version schema as it was is held to the total only', () => {
+  const withItems = (maxItems: number) => ({
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'ws.example.com' },
+    spec: { versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { l: { type: 'array', maxItems, items: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0' }] } } } } } }] },
+  });
+  const over = withItems(8_000_000);
+  assert.equal(validateCrdSchemas(over).length, 1, 'refused on create');
+  assert.deepEqual(validateCrdSchemas(structuredClone(over), over), [], 'kept as it was on update');
+  assert.equal(validateCrdSchemas(withItems(9_000_000), over).length, 1, 'changed: checked again');
 });

@@ -16,8 +16,11 @@ function crd(conditions = [established]): Crd {
       names: { plural: 'widgets', kind: 'Widget', shortNames: ['wd'] },
       versions: [
         { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema }, subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } } },
-        { name: 'v1beta1', served: true, storage: false, deprecated: true },
-        { name: 'v1alpha1', served: false, storage: false },
+        {
+          name: 'v1beta1', served: true, storage: false, deprecated: true,
+          additionalPrinterColumns: [{ name: 'Color', type: 'string', jsonPath: '.spec.color' }], selectableFields: [{ jsonPath: '.spec.color' }],
+        },
+        { name: 'v1alpha1', served: false, storage: false, schema: { openAPIV3Schema: { type: 'object', properties: {} } } },
       ],
     },
     status: { acceptedNames: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList', shortNames: ['wd'], categories: ['all'] }, conditions },
@@ -31,8 +34,11 @@ test('an established CRD serves each served version under its accepted names', (
   assert.deepEqual(v1!.shortNames, ['wd']);
   assert.deepEqual(v1!.categories, ['all']);
   assert.deepEqual(v1!.subresources.map(s => `${s.name}:${s.group}/${s.version}.${s.kind}`), ['status:example.com/v1.Widget', 'scale:autoscaling/v1.Scale']);
-  assert.deepEqual(v1!.custom, { crd: 'widgets.example.com', terminating: false, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' }, schema });
+  assert.deepEqual(v1!.custom, { crd: 'widgets.example.com', terminating: false, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' }, schema, versionSchemas: { v1: schema, v1alpha1: { type: 'object', properties: {} } } });
   assert.equal(v1beta1!.custom!.deprecationWarning, 'example.com/v1beta1 Widget is deprecated');
+  // each served version its own columns and selectable fields (labels without the JSONPath's dot)
+  assert.deepEqual([v1beta1!.custom!.printerColumns, v1beta1!.custom!.selectableFields], [[{ name: 'Color', type: 'string', jsonPath: '.spec.color' }], ['spec.color']]);
+  assert.equal(v1beta1!.custom!.versionSchemas, v1!.custom!.versionSchemas);
   assert.deepEqual(v1beta1!.subresources, []);
   assert.equal(v1beta1!.storageVersion, 'v1');
 });

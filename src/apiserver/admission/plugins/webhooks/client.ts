@@ -4,12 +4,12 @@
 // message (`Post "https://host/path?timeout=10s": dial tcp 127.0.0.1:1: connect: connection
 // refused`), because operators and tests match those words.
 
-import { request as httpsRequest } from 'node:https';
+import { request as httpsRequest, type Agent } from 'node:https';
 import { goDialError, joinHostPort } from '../../../proxy/target.ts';
 import type { WebhookClientConfig } from './hook.ts';
 import { ResolveError, type ServiceResolver } from './service-resolver.ts';
 
-export interface CallResult { status: number; body: Buffer }
+export interface CallResult { status: number; body: Buffer; contentType?: string }
 
 /** the client could not be made at all (kube-apiserver: `could not get REST client: ...`) */
 export class ClientConfigError extends Error {}
@@ -39,8 +39,11 @@ function goTlsError(err: NodeJS.ErrnoException & { cert?: { subjectaltname?: str
   return undefined;
 }
 
-/** POSTs `body`; resolves with the answer, rejects with the reason after `failed to call webhook: ` */
-export async function postReview(cfg: WebhookClientConfig, timeoutSeconds: number, body: string, resolve: ServiceResolver): Promise<CallResult> {
+/**
+ * POSTs `body`; resolves with the answer, rejects with the reason after `failed to call webhook: `.
+ * `agent`: connections kept open between calls (the TLS handshake is most of a call's time)
+ */
+export async function postReview(cfg: WebhookClientConfig, timeoutSeconds: number, body: string, resolve: ServiceResolver, agent?: Agent): Promise<CallResult> {
   const url = webhookUrl(cfg, timeoutSeconds);
   const shown = `Post "${url.href}"`;
   const deadline = AbortSignal.timeout(timeoutSeconds * 1000);
@@ -60,14 +63,14 @@ export async function postReview(cfg: WebhookClientConfig, timeoutSeconds: numbe
   if (ca && !ca.toString('latin1').includes('-----BEGIN CERTIFICATE-----')) throw new ClientConfigError('unable to load root certificates: unable to parse bytes as PEM block');
   return new Promise<CallResult>((done, fail) => {
     const req = httpsRequest({
-      host, port, method: 'POST', path: url.pathname + url.search, signal: deadline,
+      host, port, method: 'POST', path: url.pathname + url.search, signal: deadline, ...(agent ? { agent } : {}),
       servername: /^[\d.]+$|:/.test(servername) ? undefined : servername,
       ...(ca ? { ca } : {}),
       headers: { 'Content-Type': 'application/json', Accept: 'application/json, */*', 'Content-Length': Buffer.byteLength(body), Host: url.host },
     }, res => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), contentType: res.headers['content-type'] }));
       res.on('error', err => fail(deadline.aborted ? new Error(`${shown}: context deadline exceeded`) : new Error(`${shown}: ${err.message}`)));
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
@@ -103,6 +106,7 @@ export function decodeAnswer(r: CallResult): unknown {
   let parseError: string | undefined;
   try { parsed = JSON.parse(text); } catch (err) { parseError = (err as Error).message; }
   if (r.status >= 200 && r.status < 300) {
+    if (!r.body.length) throw new Error(`0-length response with status code: ${r.status} and content type: ${r.contentType ?? ''}`);
     if (parseError !== undefined) throw new Error(`couldn't get version/kind; json parse error: ${parseError}`);
     return parsed;
   }

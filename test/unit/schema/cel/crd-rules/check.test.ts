@@ -26,7 +26,7 @@ const cases: Array<{ name: string; schema: RuleSchema; want: string[] }> = [
   { name: 'messageExpression compile error', schema: spec({ rule: 'true', messageExpression: 'bar' }),
     want: [`${p}.messageExpression: Invalid value: apiextensions.ValidationRule{Rule:"true", Message:"", MessageExpression:"bar", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: messageExpression compilation failed: ERROR: <input>:1:1: undeclared reference to 'bar' (in container '')\n | bar\n | ^`] },
   { name: 'optionalOldSelf without oldSelf', schema: spec({ rule: 'true', optionalOldSelf: true }), want: [`${p}.optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule`] },
-  { name: 'oldSelf inside a list that is not a map list', schema: { type: 'object', properties: { l: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } } },
+  { name: 'oldSelf inside a list that is not a map list', schema: { type: 'object', properties: { l: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 10, 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } } },
     want: [`${at}.properties[l].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within ${at}.properties[l]`] },
   { name: 'oldSelf inside a map list is fine', schema: { type: 'object', properties: { l: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', properties: { k: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } } },
     want: [] },

@@ -1,0 +1,46 @@
+// The Prometheus text a component's /metrics answers: its own families (families.ts) and
+// Node's process and runtime figures from prom-client's default metrics, which stand where Go
+// components show go_* and process_*. Each component has its own registry, never prom-client's
+// global one, so several servers in one process (tests, `orch up`) keep their figures apart.
+// prom-client is loaded by the first scrape: a component nobody scrapes never holds it, and
+// its default metrics (event loop lag, GC) count from that first scrape on.
+
+import type * as PromClient from 'prom-client';
+import { lazyModule } from '../lazy-module.ts';
+import type { Family } from './families.ts';
+
+const promClient = lazyModule<typeof PromClient>('prom-client');
+
+export interface Exposition {
+  /** the text exposition format (0.0.4) and its content type */
+  scrape(): Promise<{ contentType: string; body: string }>;
+}
+
+export function exposition(families: () => readonly Family[]): Exposition {
+  let registry: PromClient.Registry | undefined;
+  const known = new Set<string>();
+  const ensure = (): PromClient.Registry => {
+    const prom = promClient();
+    if (!registry) {
+      registry = new prom.Registry();
+      prom.collectDefaultMetrics({ register: registry });
+    }
+    for (const f of families()) {
+      if (known.has(f.name)) continue;
+      known.add(f.name);
+      const opts = { name: f.name, help: f.help, labelNames: [...f.labelNames], registers: [registry] };
+      const metric = f.type === 'counter' ? new prom.Counter(opts) : f.type === 'gauge' ? new prom.Gauge(opts) : new prom.Histogram({ ...opts, buckets: [...f.buckets!] });
+      // the figures live in the family; prom-client only names, escapes and writes them
+      // (histograms are written through getForPromString, the rest through get)
+      const read = async () => ({ name: f.name, help: f.help, type: f.type, values: f.samples(), aggregator: 'sum' });
+      Object.assign(metric, { get: read, getForPromString: read });
+    }
+    return registry;
+  };
+  return {
+    async scrape() {
+      const r = ensure();
+      return { contentType: r.contentType, body: await r.metrics() };
+    },
+  };
+}
