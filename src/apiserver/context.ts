@@ -11,6 +11,7 @@ import type { Authorizer } from './authz/attributes.ts';
 import type { KubeObject } from '../api/object.ts';
 
 import type { User } from './user.ts';
+import type { RequestAudit } from './audit/request-audit.ts';
 
 export type { User };
 
@@ -52,6 +53,10 @@ export interface RequestContext {
   warnings: string[];
   /** audit annotations admission plugins left on the request */
   auditAnnotations?: Record<string, string>;
+  /** the request's Audit-ID (sent back on every response) */
+  auditID?: string;
+  /** the audit of this request, when the audit policy logs it */
+  audit?: RequestAudit;
   /** the server's feature gates; absent: every gate at its default */
   features?: FeatureGates;
   /** the request as sent, for subresources that relay it (proxy) */

@@ -83,6 +83,7 @@ export interface SchemaCheck {
  */
 export async function readObject(ctx: RequestContext, check: SchemaCheck, beforeSchema?: (obj: KubeObject) => void): Promise<KubeObject> {
   const { object, duplicates } = await decodeObjectBody(ctx);
+  ctx.audit?.requestObject(object);
   beforeSchema?.(object);
   const warnings = checkDecodedObject(object, check.definition, {
     kind: check.kind, version: check.version, fieldValidation: check.fieldValidation, duplicateFields: duplicates, wrap: true,

@@ -48,6 +48,8 @@ function write(ctx: RequestContext, code: number, contentType: string, body: str
   const headers: Record<string, string | number | string[]> = { 'content-type': contentType };
   if (!ctx.res.getHeader('Cache-Control')) headers['cache-control'] = 'no-cache, private';
   if (ctx.warnings.length) headers.warning = ctx.warnings.map(w => `299 - ${JSON.stringify(w)}`);
+  if (ctx.auditID) headers['audit-id'] = ctx.auditID;
+  ctx.audit?.response(code, contentType, data);
   const acceptEncoding = ctx.headers['accept-encoding'];
   if (acceptEncoding && data.length >= compressThreshold && ctx.method === 'GET' && (ctx.features?.enabled('APIResponseCompression') ?? true) && acceptsGzip(String(acceptEncoding))) {
     data = gzipSync(data, { level: 1 });
@@ -155,6 +157,7 @@ function present(ctx: RequestContext, n: Negotiated, obj: KubeObject | KubeList)
 }
 
 export function sendError(ctx: RequestContext, err: StatusError): void {
+  ctx.audit?.status(err);
   if (ctx.res.headersSent) { if (!ctx.res.writableEnded) ctx.res.end(); return; }
   for (const [k, v] of Object.entries(err.headers ?? {})) ctx.res.setHeader(k, v);
   let n: Negotiated | undefined;

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { http } from '../streaming/node-http.ts';
 import type { Duplex, Readable } from 'node:stream';
 import type { Logger } from '../api/log.ts';
-import { badRequest, methodNotAllowed } from '../api/status.ts';
+import { badRequest, methodNotAllowed, StatusError } from '../api/status.ts';
 import { statusFromError } from '../registry/storage-errors.ts';
 import type { Catalog } from '../schema/types.ts';
 import type { Registry } from '../registry/registry.ts';
@@ -30,6 +30,7 @@ import { registerAuthenticationReviews } from './authn/reviews.ts';
 import type { Authentication } from './authn/setup.ts';
 import type { Health } from './health.ts';
 import type { Aggregator } from './aggregator/aggregator.ts';
+import { auditIdOf, auditUser, type Auditor } from './audit/recorder.ts';
 import { createApiServerMetrics, type ApiServerMetrics } from './metrics/apiserver-metrics.ts';
 import { inflightKind } from './metrics/request-labels.ts';
 
@@ -57,6 +58,8 @@ export interface ApiServerOptions {
   admission?: AdmissionChain;
   /** APIServices: remote group-versions proxied to extension API servers, their discovery merged */
   aggregator?: Aggregator;
+  /** the audit policy and log (--audit-policy-file, --audit-log-path); absent: no audit events */
+  audit?: Auditor;
   /** the figures /metrics shows (start.ts shares them with storage); absent: the server's own */
   metrics?: ApiServerMetrics;
   /** online copies of the database (GET /storage/snapshot) */
@@ -199,7 +202,10 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     const query = target?.query ?? new URLSearchParams();
     const log = opts.log;
     let bodyPromise: Promise<Buffer> | undefined;
+    const auditID = auditIdOf(req.headers);
+    res.setHeader('Audit-ID', auditID);
     const ctx: RequestContext = {
+      auditID,
       method, query, headers: req.headers, res, log,
       info: { isResourceRequest: false, path: target?.rawPath ?? '', group: '', version: '', resource: '', verb: method.toLowerCase(), parts: [] },
       body: () => (bodyPromise ??= readBody(req as unknown as Readable)),
@@ -209,6 +215,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       incoming: { url: req.url ?? '', body: req as unknown as Readable, remoteAddress: (req.socket ?? req.stream?.session?.socket)?.remoteAddress, upgrade },
     };
     const started = performance.now();
+    let panicked = false;
     // counted once the request is known; recorded once it passed authentication and
     // authorization, as kube-apiserver's metrics never see the requests its filters refuse
     let kind: ReturnType<typeof inflightKind>;
@@ -234,6 +241,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       const user = await authenticate(socket, req.stream?.session ?? socket, req.headers);
       // a certificate sent but not trusted fails the request; none sent (and no token) is anonymous
       const sentCert = !user && !!socket?.getPeerCertificate()?.subject;
+      if (opts.audit) ctx.audit = opts.audit.begin({ auditID, url: req.url ?? '', info, user: auditUser(user, sentCert, authz?.anonymous ?? false), headers: req.headers, remoteAddress: ctx.incoming?.remoteAddress, res, body: { read: ctx.body, replace: read => { ctx.body = read; } } });
       authorizeRequest(ctx, sentCert ? 'rejected' : user, req.headers, authz ?? { authorizer: alwaysAllow, anonymous: false });
       admitted = true;
       // an extension API server's group-version is relayed once orch has authorized the request
@@ -242,9 +250,11 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       else await serveNonResource(ctx, nonResource);
     } catch (err) {
       const status = statusFromError(err);
+      panicked = status.code >= 500 && !(err instanceof StatusError);
       if (status.code >= 500) log.warn('request error', { method, path: ctx.info.path, err: err instanceof Error ? err.stack : String(err) });
       sendError(ctx, status);
     } finally {
+      ctx.audit?.complete(res.statusCode, panicked, ctx.auditAnnotations);
       if (kind) metrics.inflight.finished(kind);
       if (admitted) metrics.recordRequest(ctx, (performance.now() - started) / 1000);
       if (log.enabled('debug')) log.debug('request', { method, path: ctx.info.path, verb: ctx.info.verb, code: res.statusCode, ms: Math.round(performance.now() - started) });

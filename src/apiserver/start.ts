@@ -27,6 +27,7 @@ import { securePrivateDirs } from '../pki/private-files.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createHealth } from './health.ts';
 import { createApiServer } from './server.ts';
+import { buildAuditor, type AuditFlags } from './audit/options.ts';
 import { buildAuthorization } from './authz/modes.ts';
 import { setupAuthentication, type AuthenticationFlags } from './authn/setup.ts';
 import { enabledAdmissionPlugins, type AdmissionFlags } from './admission/options.ts';
@@ -82,6 +83,8 @@ export interface ServerConfig {
   frontProxy?: import('./aggregator/front-proxy.ts').FrontProxyFlags;
   /** how often APIServices are read for the availability checks (default 1 s) */
   aggregatorTickMs?: number;
+  /** --audit-policy-file, --audit-log-* */
+  audit?: AuditFlags;
   log: Logger;
 }
 
@@ -112,6 +115,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   // bad admission flags stop the server before it opens anything
   const admissionPlugins = enabledAdmissionPlugins(cfg.admission ?? {});
   const pluginConfig = cfg.admission?.configFile ? await readAdmissionConfig(cfg.admission.configFile) : undefined;
+  // a bad audit policy stops the server before it opens anything too
+  const auditor = cfg.audit ? await buildAuditor(cfg.audit, log) : undefined;
   // before anything is written into them: the database holds every Secret
   await securePrivateDirs(cfg.dataDir, cfg.certDir ?? join(cfg.dataDir, 'pki'), log);
   const health = createHealth({ now: () => Date.now(), livezGracePeriodMs: cfg.livezGracePeriodMs ?? 0 });
@@ -161,7 +166,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const aggregator = createAggregator({ store, catalog, frontProxy, log, tickMs: cfg.aggregatorTickMs });
   const snapshotSource = opened as { backup?: (dest: string) => Promise<{ revision: number }> };
   const snapshot = snapshotSource.backup ? { dir: cfg.dataDir, backup: snapshotSource.backup.bind(opened) } : undefined;
-  const server = createApiServer({ metrics, snapshot, aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
+  const server = createApiServer({ metrics, audit: auditor, snapshot, aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;
@@ -219,6 +224,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
         const delay = cfg.shutdownDelayMs ?? 0;
         if (delay > 0) await new Promise(r => setTimeout(r, delay));
         await server.close(60_000);
+        auditor?.close();
         authz.stop();
         crdController.stop();
         await crdAPIServices.stop();

@@ -7,6 +7,7 @@ import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
 import { authorizationFlags, authorizationOptions } from './authorization-flags.ts';
 import { aggregatorFlags, aggregatorOptions } from './aggregator-flags.ts';
 import { admissionFlags, admissionOptions } from './admission-flags.ts';
+import { auditFlags, auditOptions } from './audit-flags.ts';
 import { apiServerFeatureGates } from '../api/feature-gates.ts';
 import { parseDuration } from '../api/duration.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
@@ -42,6 +43,7 @@ export const serverCommand: Command = {
     ...authorizationFlags,
     ...aggregatorFlags,
     ...admissionFlags,
+    ...auditFlags,
     ...authenticationFlags,
     ...controllerFlags,
     'disable-scheduler': { type: 'boolean', default: false, description: 'do not run the scheduler in this process (run `orch scheduler` apart, or place pods with spec.nodeName)' },
@@ -73,6 +75,7 @@ export const serverCommand: Command = {
           ...authorizationOptions(values),
           ...aggregatorOptions(values),
           ...admissionOptions(values),
+          ...auditOptions(values),
           storageBackend: String(values['storage-backend']),
           etcd: {
             servers: String(values['etcd-servers'] ?? '').split(',').map(x => x.trim()).filter(Boolean),

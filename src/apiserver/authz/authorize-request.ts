@@ -30,11 +30,13 @@ export function authorizeRequest(ctx: RequestContext, authenticated: User | unde
     const as = impersonate(user, headers, setup.authorizer);
     if (as instanceof StatusError) throw as;
     user = as;
+    ctx.audit?.impersonated(as);
   }
   ctx.user = user;
   ctx.authorizer = setup.authorizer;
   const attrs = attributesOf(user, ctx.info, ctx.query);
   const verdict = setup.authorizer.authorize(attrs);
+  ctx.audit?.authorized(verdict.decision === 'allow' ? 'allow' : 'forbid', verdict.reason ?? '');
   if (verdict.decision !== 'allow') throw forbiddenError(attrs, verdict.reason);
   if (setup.rbac && attrs.isResourceRequest && ['create', 'update', 'patch'].includes(attrs.verb) && !attrs.subresource) {
     const check = rbacWriteCheck(user, attrs.apiGroup, attrs.resource, attrs.namespace, setup.authorizer, setup.rbac);
