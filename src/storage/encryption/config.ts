@@ -3,7 +3,7 @@
 // resource rules the encrypting storage applies.
 
 import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
+import { yamlLibrary } from '../../api/yaml-library.ts';
 
 export type ProviderConfig =
   | { type: 'identity' }
@@ -32,7 +32,7 @@ function durationMs(text: unknown): number | undefined {
 /** throws an Error listing every problem, one per line, as kube-apiserver refuses to start */
 export function parseEncryptionConfig(text: string, source = 'encryption provider configuration'): EncryptionConfig {
   let doc: any;
-  try { doc = parse(text); } catch (err) { throw new Error(`error while parsing file ${source}: ${(err as Error).message}`); }
+  try { doc = yamlLibrary().parse(text); } catch (err) { throw new Error(`error while parsing file ${source}: ${(err as Error).message}`); }
   if (!doc || typeof doc !== 'object') throw new Error(`error while parsing file ${source}: empty configuration`);
   if (doc.kind !== 'EncryptionConfiguration' || !['apiserver.config.k8s.io/v1', 'apiserver.k8s.io/v1'].includes(doc.apiVersion)) {
     throw new Error(`error while parsing file ${source}: no kind "${doc.kind ?? ''}" is registered for version "${doc.apiVersion ?? ''}"`);
