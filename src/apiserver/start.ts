@@ -18,6 +18,7 @@ import { defaultEventTtlMs, startEventTtl } from './event-ttl.ts';
 import { encryptionAtRest, type EncryptionFlags } from '../storage/encryption/at-rest.ts';
 import { createCacher } from '../storage/cacher/cacher.ts';
 import { instrumentStorage } from '../storage/instrumented.ts';
+import type { SqliteStorage } from '../storage/sqlite/store.ts';
 import { createApiServerMetrics } from './metrics/apiserver-metrics.ts';
 import { GenericStore } from '../registry/store.ts';
 import { strategyFor } from '../registry/strategies.ts';
@@ -126,6 +127,9 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   // /metrics: the backend's calls are timed below the cache, the objects counted from the cache
   const metrics = createApiServerMetrics();
   const opened = await openStorage(cfg.storageBackend ?? 'sqlite', { dataDir: cfg.dataDir, etcd: cfg.etcd, log });
+  // the SQLite backend's extras are taken from it directly: the layers above it (timing,
+  // encryption) offer only the storage contract
+  const sqlite = opened as Partial<Pick<SqliteStorage, 'revisionBefore' | 'backup' | 'fileSizes'>>;
   const timed = instrumentStorage(opened, metrics.recordStorage);
   // values of the configured resources are encrypted between the watch cache and the backend
   const encryption = cfg.encryption ? await encryptionAtRest(timed, cfg.encryption, (name, check) => health.addCheck(['healthz', 'livez', 'readyz'], { name, check }), log) : undefined;
@@ -164,8 +168,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const admission = buildAdmissionChain(admissionPlugins, { registry: store, catalog, authorizer: authz.authorization.authorizer, now: () => new Date(), random: Math.random, features: cfg.features, log, pluginConfig });
   log.info('admission plugins', { order: admission.names.join(',') });
   const aggregator = createAggregator({ store, catalog, frontProxy, log, tickMs: cfg.aggregatorTickMs });
-  const snapshotSource = opened as { backup?: (dest: string) => Promise<{ revision: number }> };
-  const snapshot = snapshotSource.backup ? { dir: cfg.dataDir, backup: snapshotSource.backup.bind(opened) } : undefined;
+  const snapshot = sqlite.backup ? { dir: cfg.dataDir, backup: sqlite.backup.bind(opened) } : undefined;
   const server = createApiServer({ metrics, audit: auditor, snapshot, aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
@@ -198,9 +201,9 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   aggregator.start();
   aggregatorDone();
   const compactionMs = cfg.compactionIntervalMs ?? 5 * 60_000;
-  const compactor = compactionMs > 0 ? startCompactor(storage, { intervalMs: compactionMs, retentionMs: compactionMs, log, revisionBefore: (backend as { revisionBefore?: (ms: number) => number }).revisionBefore?.bind(backend) }) : undefined;
+  const compactor = compactionMs > 0 ? startCompactor(storage, { intervalMs: compactionMs, retentionMs: compactionMs, log, revisionBefore: sqlite.revisionBefore?.bind(opened) }) : undefined;
   if (compactor) health.addCheck(['readyz'], { name: 'storage-compaction', check: () => compactor.check() });
-  const sizes = (opened as { fileSizes?: () => { database: number; wal: number } }).fileSizes?.bind(opened);
+  const sizes = sqlite.fileSizes?.bind(opened);
   metrics.storageUpkeep(async () => {
     const files = sizes?.();
     return {

@@ -18,9 +18,6 @@ class InstrumentedStorage implements Storage {
   constructor(inner: Storage, observe: StorageObserver) {
     this.inner = inner;
     this.observe = observe;
-    // the SQLite backend's extra (start.ts asks it for the compactor) stays reachable
-    const revisionBefore = (inner as { revisionBefore?: (ms: number) => number }).revisionBefore;
-    if (revisionBefore) (this as { revisionBefore?: (ms: number) => number }).revisionBefore = revisionBefore.bind(inner);
     if (inner.waitForRevision) this.waitForRevision = inner.waitForRevision.bind(inner);
   }
 

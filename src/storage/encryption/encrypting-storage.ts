@@ -112,7 +112,5 @@ export function encryptingStorage(backend: Storage, initial: Transformers): Encr
       const { kv } = await backend.get(key);
       return kv ? (await read(kv)).stale : false;
     },
-    // the backend's extras (write times for the compactor, backups, file sizes) stay reachable
-    ...Object.fromEntries(['revisionBefore', 'backup', 'fileSizes', 'commitStats'].filter(m => typeof (backend as unknown as Record<string, unknown>)[m] === 'function').map(m => [m, (...a: unknown[]) => (backend as unknown as Record<string, (...x: unknown[]) => unknown>)[m]!(...a)])),
   } as EncryptingStorage;
 }
