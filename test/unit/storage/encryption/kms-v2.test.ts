@@ -10,7 +10,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kmsService } from '../../../../src/storage/encryption/kms-v2.ts';
-import { decodeEncryptedObject, dekSourceType } from '../../../../src/storage/encryption/kms-v2-messages.ts';
+import {
+  decodeDecryptRequest, decodeEncryptedObject, decodeEncryptRequest, dekSourceType, encodeDecryptResponse, encodeEncryptResponse, encodeStatusResponse,
+} from '../../../../src/storage/encryption/kms-v2-messages.ts';
 import { parseEncryptionConfig } from '../../../../src/storage/encryption/config.ts';
 import { buildTransformers } from '../../../../src/storage/encryption/transformers.ts';
 
@@ -20,35 +22,29 @@ async function startPlugin(socket: string) {
   const state = { keyId: 'kek-1', healthz: 'ok', encrypts: 0, decrypts: 0 };
   const server = new Server();
   server.addService(kmsService as never, {
-    // the service's serializers pass bytes through: handlers answer with encoded messages
-    Status: (_: unknown, cb: Function) => cb(null, encodeStatus(state)),
+    // the service's serializers pass bytes through: handlers take and answer encoded messages,
+    // through the same encoders the provider uses
+    Status: (_: unknown, cb: Function) => cb(null, Buffer.from(encodeStatusResponse({ version: 'v2', healthz: state.healthz, keyId: state.keyId }))),
     Encrypt: (call: { request: Buffer }, cb: Function) => {
       state.encrypts++;
-      const req = decodeRequest(call.request);
+      const req = decodeEncryptRequest(call.request);
       const nonce = randomBytes(12);
       const c = createCipheriv('aes-256-gcm', keks.get(state.keyId)!, nonce);
       const ct = Buffer.concat([nonce, c.update(req.plaintext), c.final(), c.getAuthTag()]);
-      cb(null, encodeEncryptResponse(ct, state.keyId));
+      cb(null, Buffer.from(encodeEncryptResponse({ ciphertext: ct, keyId: state.keyId, annotations: { 'kms.example.com/version': Buffer.from('1') } })));
     },
     Decrypt: (call: { request: Buffer }, cb: Function) => {
       state.decrypts++;
-      const req = decodeDecrypt(call.request);
-      const d = createDecipheriv('aes-256-gcm', keks.get(req.keyId)!, req.ciphertext.subarray(0, 12));
-      d.setAuthTag(req.ciphertext.subarray(req.ciphertext.length - 16));
-      cb(null, encodeDecryptResponse(Buffer.concat([d.update(req.ciphertext.subarray(12, req.ciphertext.length - 16)), d.final()])));
+      const req = decodeDecryptRequest(call.request);
+      const sealed = Buffer.from(req.ciphertext);
+      const d = createDecipheriv('aes-256-gcm', keks.get(req.keyId)!, sealed.subarray(0, 12));
+      d.setAuthTag(sealed.subarray(sealed.length - 16));
+      cb(null, Buffer.from(encodeDecryptResponse({ plaintext: Buffer.concat([d.update(sealed.subarray(12, sealed.length - 16)), d.final()]) })));
     },
   });
   await new Promise<void>((resolve, reject) => server.bindAsync(`unix:${socket}`, ServerCredentials.createInsecure(), err => (err ? reject(err) : resolve())));
   return { state, keks, stop: () => server.forceShutdown() };
 }
-
-// the plugin side of the messages, through the same encoders the provider uses
-import * as m from '../../../../src/storage/encryption/kms-v2-messages.ts';
-const encodeStatus = (s: { keyId: string; healthz: string }) => Buffer.from(m.encodeStatusResponse({ version: 'v2', healthz: s.healthz, keyId: s.keyId }));
-const decodeRequest = (b: Buffer) => m.decodeEncryptRequest(b);
-const decodeDecrypt = (b: Buffer) => { const r = m.decodeDecryptRequest(b); return { ...r, ciphertext: Buffer.from(r.ciphertext) }; };
-const encodeEncryptResponse = (ct: Buffer, keyId: string) => Buffer.from(m.encodeEncryptResponse({ ciphertext: ct, keyId, annotations: { 'kms.example.com/version': Buffer.from('1') } }));
-const encodeDecryptResponse = (p: Buffer) => Buffer.from(m.encodeDecryptResponse({ plaintext: p }));
 
 test('KMS v2: envelope values in Kubernetes\' form, one Encrypt per seed, stale after the key ID moves', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'orch-kms-'));
