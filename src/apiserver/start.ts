@@ -36,6 +36,8 @@ import { buildAdmissionChain } from './admission/chain.ts';
 import { readAdmissionConfig } from './admission/config-file.ts';
 import { ensureDefaultStorageClass, ensureKubernetesEndpoints, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
 import { ensureSystemPriorityClasses } from './bootstrap-priority-classes.ts';
+import { ensureFlowControlBootstrap, startFlowControlConfigProducer } from './flowcontrol/config-producer.ts';
+import { createFlowClassifier } from './flowcontrol/classifier.ts';
 import { createAggregator } from './aggregator/aggregator.ts';
 import { ensureExtensionAuthConfigMap, ensureFrontProxyPki, extensionAuthData } from './aggregator/front-proxy.ts';
 import { ensureLocalAPIServices } from './aggregator/local-apiservices.ts';
@@ -194,6 +196,15 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const priorityDone = health.addPostStartHook('scheduling/bootstrap-system-priority-classes');
   await ensureSystemPriorityClasses(store, catalog);
   priorityDone();
+  // API Priority and Fairness' bootstrap configuration, kept true every minute
+  const apfDone = health.addPostStartHook('priority-and-fairness-config-producer');
+  await ensureFlowControlBootstrap({ registry: store, catalog, log });
+  const apfProducer = startFlowControlConfigProducer({ registry: store, catalog, log });
+  // follows the stored configuration and keeps the FlowSchemas' Dangling conditions (the
+  // dispatcher classifies requests with it)
+  const apfClassifier = createFlowClassifier({ registry: store, catalog, log });
+  await apfClassifier.synced;
+  apfDone();
   const aggregatorDone = health.addPostStartHook('apiservice-registration-controller');
   await ensureExtensionAuthConfigMap(store, catalog, extensionAuthData(pki.caCert, frontProxy));
   await ensureLocalAPIServices(store, catalog);
@@ -230,6 +241,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
         auditor?.close();
         authz.stop();
         crdController.stop();
+        apfProducer.stop();
+        apfClassifier.stop();
         await crdAPIServices.stop();
         await aggregator.stop();
         compactor?.stop();
