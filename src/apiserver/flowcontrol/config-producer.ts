@@ -11,7 +11,7 @@ import type { Catalog, ResourceInfo } from '../../schema/types.ts';
 import { defaultFlowSchema, defaultPriorityLevel } from '../../registry/flowcontrol/defaults.ts';
 import {
   autoUpdateAnnotation, mandatoryFlowSchemas, mandatoryPriorityLevels, suggestedFlowSchemas, suggestedPriorityLevels, type BootstrapObject,
-} from './bootstrap-objects.ts';
+} from '../../registry/flowcontrol/bootstrap-objects.ts';
 import { revise, shouldRemove } from './ensure.ts';
 
 export const flowControlGroup = 'flowcontrol.apiserver.k8s.io';

@@ -9,7 +9,7 @@ import type {
   FlowcontrolV1PriorityLevelConfiguration as PriorityLevelObject,
 } from '../../schema/generated/types.ts';
 import { defaultFlowSchema, defaultPriorityLevel } from '../../registry/flowcontrol/defaults.ts';
-import { mandatoryFlowSchemas, mandatoryPriorityLevels } from './bootstrap-objects.ts';
+import { mandatoryFlowSchemas, mandatoryPriorityLevels } from '../../registry/flowcontrol/bootstrap-objects.ts';
 import type { PriorityLevel } from './types.ts';
 
 export interface DigestedSchema {

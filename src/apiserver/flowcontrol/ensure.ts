@@ -6,7 +6,8 @@
 // a user turned their autoupdate off.
 
 import type { KubeObject } from '../../api/object.ts';
-import { autoUpdateAnnotation } from './bootstrap-objects.ts';
+import { autoUpdateAnnotation } from '../../registry/flowcontrol/bootstrap-objects.ts';
+import { sameSpec } from '../../registry/flowcontrol/spec-equal.ts';
 
 /** Go's strconv.ParseBool, which reads the annotation */
 export function parseGoBool(value: string | undefined): boolean | undefined {
@@ -15,25 +16,6 @@ export function parseGoBool(value: string | undefined): boolean | undefined {
     case '0': case 'f': case 'F': case 'false': case 'FALSE': case 'False': return false;
     default: return undefined;
   }
-}
-
-/** a spec as Go holds it: false booleans and absent fields alike (omitempty), key order ignored */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[key];
-      if (v === undefined || v === false || v === null) continue;
-      out[key] = canonical(v);
-    }
-    return out;
-  }
-  return value;
-}
-
-export function sameSpec(a: unknown, b: unknown): boolean {
-  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
 export interface EnsureInput {

@@ -6,6 +6,7 @@ import { strategyWith } from '../strategy.ts';
 import type { KubeObject } from '../../api/object.ts';
 import type { FlowcontrolV1FlowSchema, FlowcontrolV1PriorityLevelConfiguration } from '../../schema/generated/types.ts';
 import { defaultFlowSchema, defaultPriorityLevel } from './defaults.ts';
+import { conditionErrors, validateFlowSchema, validatePriorityLevel } from './validation.ts';
 
 type FlowSchema = FlowcontrolV1FlowSchema & KubeObject;
 type PriorityLevel = FlowcontrolV1PriorityLevelConfiguration & KubeObject;
@@ -15,6 +16,9 @@ export const flowSchemaStrategy = strategyWith<FlowSchema>({
   prepareForCreate: defaultFlowSchema,
   prepareForUpdate: defaultFlowSchema,
   defaults: defaultFlowSchema,
+  validateCreate: obj => validateFlowSchema(obj),
+  validateUpdate: obj => validateFlowSchema(obj),
+  validateStatusUpdate: obj => conditionErrors(obj.status?.conditions),
 });
 
 export const priorityLevelStrategy = strategyWith<PriorityLevel>({
@@ -22,4 +26,7 @@ export const priorityLevelStrategy = strategyWith<PriorityLevel>({
   prepareForCreate: defaultPriorityLevel,
   prepareForUpdate: defaultPriorityLevel,
   defaults: defaultPriorityLevel,
+  validateCreate: obj => validatePriorityLevel(obj),
+  validateUpdate: obj => validatePriorityLevel(obj),
+  validateStatusUpdate: obj => conditionErrors(obj.status?.conditions),
 });

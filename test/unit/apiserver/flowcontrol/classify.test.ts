@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyWith } from '../../../../src/apiserver/flowcontrol/classifier.ts';
 import { digest } from '../../../../src/apiserver/flowcontrol/digest.ts';
-import { mandatoryFlowSchemas, mandatoryPriorityLevels, suggestedFlowSchemas, suggestedPriorityLevels } from '../../../../src/apiserver/flowcontrol/bootstrap-objects.ts';
+import { mandatoryFlowSchemas, mandatoryPriorityLevels, suggestedFlowSchemas, suggestedPriorityLevels } from '../../../../src/registry/flowcontrol/bootstrap-objects.ts';
 import { parseRequestInfo } from '../../../../src/apiserver/request-info.ts';
 import type { FlowcontrolV1FlowSchemaSpec, FlowcontrolV1PriorityLevelConfigurationSpec } from '../../../../src/schema/generated/types.ts';
 

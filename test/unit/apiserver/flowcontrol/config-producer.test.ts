@@ -5,7 +5,7 @@ import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { testRegistry, type TestRegistry } from '../../support/registry.ts';
 import { ensureFlowControlBootstrap, configProducerManager } from '../../../../src/apiserver/flowcontrol/config-producer.ts';
-import { autoUpdateAnnotation } from '../../../../src/apiserver/flowcontrol/bootstrap-objects.ts';
+import { autoUpdateAnnotation } from '../../../../src/registry/flowcontrol/bootstrap-objects.ts';
 import { parseGoBool, revise } from '../../../../src/apiserver/flowcontrol/ensure.ts';
 import type { KubeObject } from '../../../../src/api/object.ts';
 
@@ -35,30 +35,33 @@ test('a fresh cluster gets every mandatory and suggested object of v1.35/1.36, a
   assert.equal((await get('flowschemas', 'catch-all')).metadata.resourceVersion, rv);
 });
 
-test('mandatory objects are forced back: edited, annotated false, or deleted', async () => {
+test('mandatory objects are forced back: their annotation, and the object itself when deleted; their spec cannot be edited', async () => {
   await ensure();
   const info = reg.info(group, 'flowschemas');
   const catchAll = await get('flowschemas', 'catch-all');
-  await reg.store.update(info, undefined, 'catch-all', { ...catchAll, metadata: { ...catchAll.metadata, annotations: { [autoUpdateAnnotation]: 'false' } }, spec: { ...catchAll.spec, matchingPrecedence: 9999 } });
+  await assert.rejects(reg.store.update(info, undefined, 'catch-all', { ...catchAll, spec: { ...catchAll.spec, matchingPrecedence: 9999 } }), /spec of 'catch-all' must equal the fixed value/);
+  await reg.store.update(info, undefined, 'catch-all', { ...catchAll, metadata: { ...catchAll.metadata, annotations: { [autoUpdateAnnotation]: 'false' } } });
   await reg.store.delete(info, undefined, 'exempt');
   await ensure();
   const back = await get('flowschemas', 'catch-all');
   assert.equal(back.spec.matchingPrecedence, 10000);
   assert.equal(back.metadata.annotations?.[autoUpdateAnnotation], 'true');
   assert.equal((await get('flowschemas', 'exempt')).spec.matchingPrecedence, 1);
+  // a spec that differs anyway (written before validation existed, or by another server version) is replaced
+  const revised = revise({ current: { ...back, spec: { ...back.spec, matchingPrecedence: 9999 } }, want: back.spec, mandatory: true }) as KubeObject & { spec: { matchingPrecedence: number } };
+  assert.equal(revised.spec.matchingPrecedence, 10000);
 });
 
-test('the mandatory exempt level keeps an operator\'s shares and lendable percent; catch-all keeps no edit', async () => {
+test('the mandatory exempt level keeps an operator\'s shares and lendable percent', async () => {
   await ensure();
   const info = reg.info(group, 'prioritylevelconfigurations');
   const exempt = await get('prioritylevelconfigurations', 'exempt');
   await reg.store.update(info, undefined, 'exempt', { ...exempt, spec: { type: 'Exempt', exempt: { nominalConcurrencyShares: 7, lendablePercent: 20 } } });
   await ensure();
   assert.deepEqual((await get('prioritylevelconfigurations', 'exempt')).spec, { type: 'Exempt', exempt: { nominalConcurrencyShares: 7, lendablePercent: 20 } });
-  const catchAll = await get('prioritylevelconfigurations', 'catch-all');
-  await reg.store.update(info, undefined, 'catch-all', { ...catchAll, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 50, limitResponse: { type: 'Reject' } } } });
-  await ensure();
-  assert.equal((await get('prioritylevelconfigurations', 'catch-all')).spec.limited.nominalConcurrencyShares, 5);
+  // without spec.exempt the level's spec is the server's again
+  const bare = revise({ current: { ...exempt, spec: { type: 'Exempt' } }, want: exempt.spec, mandatory: true, keepExemptTuning: true }) as KubeObject & { spec: object };
+  assert.deepEqual(bare.spec, { type: 'Exempt', exempt: { nominalConcurrencyShares: 0, lendablePercent: 0 } });
 });
 
 test('suggested objects: edits are undone while autoupdate-spec is "true", kept when it is "false"', async () => {
