@@ -35,7 +35,6 @@ function kinds(catalog: Catalog): Kind[] {
   const pl = catalog.lookup(flowControlGroup, 'v1', 'prioritylevelconfigurations');
   const fs = catalog.lookup(flowControlGroup, 'v1', 'flowschemas');
   const out: Kind[] = [];
-  // suggested flow schemas name suggested levels: levels first, so none is dangling in between
   if (pl) out.push({ info: pl, mandatory: mandatoryPriorityLevels, suggested: suggestedPriorityLevels, defaults: defaultPriorityLevel as Kind['defaults'] });
   if (fs) out.push({ info: fs, mandatory: mandatoryFlowSchemas, suggested: suggestedFlowSchemas, defaults: defaultFlowSchema as Kind['defaults'] });
   return out;
@@ -70,8 +69,10 @@ async function ensureOne(registry: Registry, kind: Kind, obj: BootstrapObject<ob
 /** one pass of the config producer; errors propagate (the caller retries on its next pass) */
 export async function ensureFlowControlBootstrap(deps: FlowControlBootstrapDeps): Promise<void> {
   const all = kinds(deps.catalog);
-  for (const kind of all) for (const obj of kind.suggested) await ensureOne(deps.registry, kind, obj, false, deps.log);
-  for (const kind of all) for (const obj of kind.mandatory) await ensureOne(deps.registry, kind, obj, true, deps.log);
+  // the objects are independent of each other: written together, a fresh cluster's twenty
+  // creates share the backend's commits instead of queueing one after another
+  await Promise.all(all.flatMap(kind => kind.suggested.map(obj => ensureOne(deps.registry, kind, obj, false, deps.log))));
+  await Promise.all(all.flatMap(kind => kind.mandatory.map(obj => ensureOne(deps.registry, kind, obj, true, deps.log))));
   for (const kind of all) {
     const names = new Set([...kind.mandatory, ...kind.suggested].map(o => o.name));
     for (const obj of (await deps.registry.list(kind.info, undefined)).items) {

@@ -6,17 +6,12 @@
 // a user turned their autoupdate off.
 
 import type { KubeObject } from '../../api/object.ts';
+import { parseGoBool as goBool } from '../../api/go-bool.ts';
 import { autoUpdateAnnotation } from '../../registry/flowcontrol/bootstrap-objects.ts';
 import { sameSpec } from '../../registry/flowcontrol/spec-equal.ts';
 
-/** Go's strconv.ParseBool, which reads the annotation */
-export function parseGoBool(value: string | undefined): boolean | undefined {
-  switch (value) {
-    case '1': case 't': case 'T': case 'true': case 'TRUE': case 'True': return true;
-    case '0': case 'f': case 'F': case 'false': case 'FALSE': case 'False': return false;
-    default: return undefined;
-  }
-}
+/** the annotation as kube-apiserver reads it (strconv.ParseBool); absent is unreadable */
+export const parseGoBool = (value: string | undefined): boolean | undefined => (value === undefined ? undefined : goBool(value));
 
 export interface EnsureInput {
   /** the stored object */
