@@ -39,7 +39,8 @@ export function toPriorityLevel(name: string, uid: string, rawSpec: PriorityLeve
   if (isExempt) {
     return { name, uid, exempt: true, nominalConcurrencyShares: spec.exempt!.nominalConcurrencyShares ?? 0, lendablePercent: spec.exempt!.lendablePercent ?? 0 };
   }
-  const limited = spec.limited!;
+  const limited = spec.limited;
+  if (!limited) return undefined;
   const response = limited.limitResponse;
   if (!response || (response.type === 'Reject') !== !response.queuing) return undefined;
   const q = response.queuing;

@@ -98,6 +98,8 @@ test('a schema naming a missing or unusable level is skipped, and reported as no
   assert.equal(c.priorityLevel.uid, '');
   assert.equal(classifyWith(config, authed('root', 'system:masters'), req('GET', '/version')).priorityLevel.exempt, true);
   assert.deepEqual([...config.levels.keys()].sort(), ['catch-all', 'exempt']);
+  // a level of neither type is ignored too
+  assert.equal(digest([pl('odd', { type: '' })], []).levels.has('odd'), false);
 });
 
 test('one noisy node cannot take its neighbours\' flows: each node is its own flow on node-high and system', () => {
