@@ -42,7 +42,18 @@ function kinds(catalog: Catalog): Kind[] {
 
 const isNotFound = (err: unknown) => err instanceof StatusError && err.code === 404;
 
+/** another server of the cluster may write the same object meanwhile: read it again and decide again */
 async function ensureOne(registry: Registry, kind: Kind, obj: BootstrapObject<object>, mandatory: boolean, log?: Logger): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await ensureOnce(registry, kind, obj, mandatory, log);
+    } catch (err) {
+      if (!(err instanceof StatusError && err.reason === 'Conflict') || attempt >= 2) throw err;
+    }
+  }
+}
+
+async function ensureOnce(registry: Registry, kind: Kind, obj: BootstrapObject<object>, mandatory: boolean, log?: Logger): Promise<void> {
   const want = { spec: structuredClone(obj.spec) };
   kind.defaults(want);
   let current: KubeObject;

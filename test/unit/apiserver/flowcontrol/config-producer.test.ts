@@ -110,6 +110,17 @@ test('objects the server no longer suggests are removed unless their autoupdate 
   assert.equal(left.includes('my-own'), true);
 });
 
+test('two servers\' producers at once: creates and updates race without failing either', async () => {
+  await Promise.all([ensure(), ensure()]);
+  const info = reg.info(group, 'prioritylevelconfigurations');
+  for (const name of ['system', 'workload-high', 'global-default']) {
+    const current = await get('prioritylevelconfigurations', name);
+    await reg.store.update(info, undefined, name, { ...current, spec: { ...current.spec, limited: { ...current.spec.limited, lendablePercent: 1 } } });
+  }
+  await Promise.all([ensure(), ensure()]);
+  for (const name of ['system', 'workload-high', 'global-default']) assert.notEqual((await get('prioritylevelconfigurations', name)).spec.limited.lendablePercent, 1);
+});
+
 test('the decision alone: Go booleans, generation 1, and an annotation rewritten without a spec change', () => {
   assert.equal(parseGoBool('True'), true);
   assert.equal(parseGoBool('0'), false);
