@@ -6,28 +6,18 @@
 // everything else as Go's encoding/json writes it (HTML characters escaped). A key given twice keeps
 // one pair: an identical repeat is dropped, a changed value replaces the old pair at the new place.
 
+import { goQuote } from './selectors/go-quote.ts';
+
 export type Severity = 'I' | 'W' | 'E';
 
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
-const named: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r' };
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+const plain = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 /** Go's strconv.Quote (asciiOnly: strconv.QuoteToASCII, what `%+q` writes) */
-export function goQuote(s: string, asciiOnly = false): string {
-  if (!/["\\\x00-\x1f\x7f-\uffff]/.test(s)) return `"${s}"`;
-  let out = '"';
-  for (let ch of s) {
-    let cp = ch.codePointAt(0)!;
-    // a lone surrogate reaches Go as invalid UTF-8, which it reads as U+FFFD
-    if (cp >= 0xd800 && cp <= 0xdfff) { cp = 0xfffd; ch = '\ufffd'; }
-    if (ch === '"' || ch === '\\') out += '\\' + ch;
-    else if (cp < 0x80 ? cp >= 0x20 && cp !== 0x7f : !asciiOnly && (cp === 0x20 || printable.test(ch))) out += ch;
-    else if (named[cp]) out += named[cp];
-    else if (cp < 0x20 || cp === 0x7f) out += '\\x' + hex(cp, 2);
-    else if (cp < 0x10000) out += '\\u' + hex(cp, 4);
-    else out += '\\U' + hex(cp, 8);
-  }
-  return out + '"';
+export function quote(s: string, asciiOnly = false): string {
+  if (plain.test(s)) return `"${s}"`;
+  const q = goQuote(s);
+  if (!asciiOnly) return q;
+  return q.replace(/[^\x00-\x7f]/gu, c => { const cp = c.codePointAt(0)!; return cp < 0x10000 ? '\\u' + cp.toString(16).padStart(4, '0') : '\\U' + cp.toString(16).padStart(8, '0'); });
 }
 
 const htmlEscapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
@@ -42,14 +32,14 @@ export function goJson(v: unknown): string {
   } catch (err) {
     // Go's encoder refuses a cycle the way JSON.stringify does; its words, on one line
     const why = (err as Error).message.startsWith('Converting circular') ? 'encountered a cycle' : (err as Error).message.split('\n')[0];
-    return goQuote(`<internal error: json: unsupported value: ${why}>`);
+    return quote(`<internal error: json: unsupported value: ${why}>`);
   }
   return (json ?? 'null').replace(/[<>&\u2028\u2029]/g, c => htmlEscapes[c]!);
 }
 
 /** a string value: quoted on one line, or a block when it holds line breaks */
 function stringValue(s: string): string {
-  if (!s.includes('\n')) return '=' + goQuote(s);
+  if (!s.includes('\n')) return '=' + quote(s);
   const lines = s.split('\n');
   const last = lines.pop()!;
   // the closing " >" always starts a line of its own; a value ending in a line break adds none
@@ -61,7 +51,7 @@ export function textValue(v: unknown): string {
   if (typeof v === 'string') return stringValue(v);
   if (v instanceof Error) return stringValue(v.message);
   if (v instanceof Date) return stringValue(Number.isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString());
-  if (v instanceof Uint8Array) return '=' + goQuote(new TextDecoder().decode(v), true);
+  if (v instanceof Uint8Array) return '=' + quote(new TextDecoder().decode(v), true);
   return '=' + goJson(v);
 }
 
@@ -94,5 +84,5 @@ export function textHeader(sev: Severity, epochMs: number, pid: number, file: st
 
 /** one whole line, ending in a line break */
 export function textLine(sev: Severity, epochMs: number, pid: number, file: string, line: number, msg: string, pairs: Array<[string, unknown]>): string {
-  return textHeader(sev, epochMs, pid, file, line) + goQuote(msg) + textPairs(pairs) + '\n';
+  return textHeader(sev, epochMs, pid, file, line) + quote(msg) + textPairs(pairs) + '\n';
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 
 process.env.TZ = 'UTC'; // klog's header is in local time: fix it for the expected lines
 const { createLogger } = await import('../../../src/api/log.ts');
-const { goQuote, textHeader } = await import('../../../src/api/log-text.ts');
+const { quote, textHeader } = await import('../../../src/api/log-text.ts');
 
 // 2026-11-27 19:31:13.999385 UTC, in milliseconds
 const at = Date.UTC(2026, 10, 27, 19, 31, 13, 999) + 0.385;
@@ -91,14 +91,12 @@ test('text: a value JSON cannot encode says so in klog\'s words', () => {
   assert.equal(lines[0]!.slice(lines[0]!.indexOf('] ') + 2), '"cycle" list="<internal error: json: unsupported value: encountered a cycle>" n="<internal error: json: unsupported value: NaN>"\n');
 });
 
-test('goQuote is Go\'s strconv.Quote (and QuoteToASCII)', () => {
-  assert.equal(goQuote('plain'), '"plain"');
-  assert.equal(goQuote('a"b\\c'), '"a\\"b\\\\c"');
-  assert.equal(goQuote('\x07\x08\x0b\x0c\r\x1b\x7f'), '"\\a\\b\\v\\f\\r\\x1b\\x7f"');
-  assert.equal(goQuote('\u0085\u2028\ufeff'), '"\\u0085\\u2028\\ufeff"');
-  assert.equal(goQuote('\u{e0001}'), '"\\U000e0001"');
-  assert.equal(goQuote('\ud800'), '"\ufffd"', 'a lone surrogate is what Go reads from invalid UTF-8');
-  assert.equal(goQuote('日本 😀', true), '"\\u65e5\\u672c \\U0001f600"');
+test('quote: Go\'s strconv.Quote, and QuoteToASCII for bytes', () => {
+  assert.equal(quote('plain'), '"plain"');
+  assert.equal(quote('a"b\\c'), '"a\\"b\\\\c"');
+  assert.equal(quote('\x07\x08\x0b\x0c\r\x1b\x7f'), '"\\a\\b\\v\\f\\r\\x1b\\x7f"');
+  assert.equal(quote('\u0085\u2028\ufeff'), '"\\u0085\\u2028\\ufeff"');
+  assert.equal(quote('日本 😀', true), '"\\u65e5\\u672c \\U0001f600"');
 });
 
 test('json: component-base\'s fields: ts in milliseconds, caller dir/file:line, msg, v, pairs; errors without v and with err last', () => {
