@@ -5,14 +5,16 @@
 // time windows by this one process (as bench/audit.ts does): whatever else runs on the machine
 // slows all alike, and the servers' shares of it show what each request costs. Each window's
 // figure is divided by the identity server's in the same window; the median of those ratios is
-// the figure.
+// the figure. Beside it, each server's CPU time per request, read from /proc over the measured
+// windows: identity's divided by a provider's is the throughput ratio on an otherwise idle
+// machine, and it holds steady when the machine is busy with other work.
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runLoad, type LoadResult, type TlsClient } from './support/load.ts';
-import { repoRoot, startChild, type Child } from './support/processes.ts';
+import { cpuSeconds, repoRoot, startChild, type Child } from './support/processes.ts';
 import { adminTls, median } from './support/admin-tls.ts';
 import { startKmsPlugin, type KmsPlugin } from '../test/support/kms-plugin.ts';
 
@@ -67,18 +69,24 @@ export async function runEncryptionBench(opts: { quick?: boolean; say?: (line: s
     for (const [what, request, expect] of loads) {
       const ratios: number[][] = sides.map(() => []);
       const all: LoadResult[][] = sides.map(() => []);
+      let cpu0: number[] = [];
       for (let w = 0; w <= windows; w++) {
         const got = await Promise.all(sides.map((s, i) => runLoad(s.url, s.tls, { total: Infinity, durationMs: windowMs, concurrency: 8, request: request(i), expect })));
-        if (w === 0) continue; // warm-up
+        if (w === 0) { cpu0 = servers.map(s => cpuSeconds(s.child.pid!)); continue; } // warm-up
         got.forEach((r, i) => { all[i]!.push(r); ratios[i]!.push(r.perSecond / got[0]!.perSecond); });
       }
+      // the server's CPU time per request: what throughput becomes on a machine of its own, and
+      // far steadier than the rates when other work shares the machine
+      const cpuPerRequest = servers.map((s, i) => (cpuSeconds(s.child.pid!) - cpu0[i]!) / all[i]!.reduce((n, r) => n + r.requests, 0));
       const pick = (rs: LoadResult[]) => [...rs].sort((x, y) => x.perSecond - y.perSecond)[rs.length >> 1]!;
-      say(row(`Secret ${what}, encryption off (identity)`, pick(all[0]!)));
+      const cpuNote = (i: number) => `CPU ${(cpuPerRequest[i]! * 1e6).toFixed(0)} µs/request`;
+      say(`${row(`Secret ${what}, encryption off (identity)`, pick(all[0]!))}  ${cpuNote(0)}`);
       for (let i = 1; i < sides.length; i++) {
         const pct = median(ratios[i]!) * 100;
+        const cpuPct = cpuPerRequest[0]! / cpuPerRequest[i]! * 100;
         result[sides[i]!.name]![what] = pct;
-        say(row(`Secret ${what}, ${sides[i]!.name}`, pick(all[i]!)));
-        say(`${`  ${sides[i]!.name} vs identity, ${what}`.padEnd(44)} ${pct.toFixed(1).padStart(8)} %  (windows ${ratios[i]!.map(r => (r * 100).toFixed(0)).join(' ')})`);
+        say(`${row(`Secret ${what}, ${sides[i]!.name}`, pick(all[i]!))}  ${cpuNote(i)}`);
+        say(`${`  ${sides[i]!.name} vs identity, ${what}`.padEnd(44)} ${pct.toFixed(1).padStart(8)} %  (windows ${ratios[i]!.map(r => (r * 100).toFixed(0)).join(' ')}); by CPU per request ${cpuPct.toFixed(1)} %`);
       }
     }
     say(`${'KMS plugin calls'.padEnd(44)} ${plugin.state.encrypts} Encrypt, ${plugin.state.decrypts} Decrypt (one data key seed per server start, reused)`);
