@@ -23,7 +23,7 @@ export function quote(s: string, asciiOnly = false): string {
 const htmlEscapes: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
 
 /** what Go's json.Encoder writes for a value (HTML-safe), or klog's text for a value it cannot encode */
-export function goJson(v: unknown): string {
+function goJson(v: unknown): string {
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'number' && !Number.isFinite(v)) return `"<internal error: json: unsupported value: ${Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf'}>"`;
   let json: string | undefined;
@@ -47,7 +47,7 @@ function stringValue(s: string): string {
 }
 
 /** `=value` as klog writes it for one value */
-export function textValue(v: unknown): string {
+function textValue(v: unknown): string {
   if (typeof v === 'string') return stringValue(v);
   if (v instanceof Error) return stringValue(v.message);
   if (v instanceof Date) return stringValue(Number.isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString());
@@ -56,7 +56,7 @@ export function textValue(v: unknown): string {
 }
 
 /** the key/value pairs of a line, each with its leading space, a repeated key kept once */
-export function textPairs(pairs: Array<[string, unknown]>): string {
+function textPairs(pairs: Array<[string, unknown]>): string {
   const kept: Array<[string, string]> = [];
   for (const [k, v] of pairs) {
     if (v === undefined) continue;
