@@ -1,8 +1,8 @@
 // `orch server`: the API server on the embedded store.
 
 import { resolve } from 'node:path';
-import { createLogger, levelFromVerbosity } from '../api/log.ts';
-import { flag, verbosityFlag, type Command } from './command.ts';
+import { loggerFromFlags, loggingFlags } from './logging-flags.ts';
+import { flag, type Command } from './command.ts';
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
 import { authorizationFlags, authorizationOptions } from './authorization-flags.ts';
 import { aggregatorFlags, aggregatorOptions } from './aggregator-flags.ts';
@@ -48,10 +48,10 @@ export const serverCommand: Command = {
     ...controllerFlags,
     'disable-scheduler': { type: 'boolean', default: false, description: 'do not run the scheduler in this process (run `orch scheduler` apart, or place pods with spec.nodeName)' },
     'scheduler-name': { type: 'string', default: 'default-scheduler', description: 'spec.schedulerName values the in-process scheduler serves, comma-separated' },
-    v: verbosityFlag,
+    ...loggingFlags,
   },
   async run(values) {
-    const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    const log = loggerFromFlags(values);
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       process.stderr.write(`Error: invalid --port ${JSON.stringify(values.port)}\n`);

@@ -9,11 +9,12 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { apiServerFeatureGates } from '../api/feature-gates.ts';
-import { createLogger, levelFromVerbosity, type Logger } from '../api/log.ts';
+import type { Logger } from '../api/log.ts';
+import { loggerFromFlags, loggingFlags } from './logging-flags.ts';
 import { mergeKubeconfig } from '../client/kubeconfig-merge.ts';
 import { createClient, type Client } from '../client/rest.ts';
 import type { RunningServer } from '../apiserver/start.ts';
-import { flag, signalled, UsageError, verbosityFlag, type Command } from './command.ts';
+import { flag, signalled, UsageError, type Command } from './command.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { startControlPlane } from './control-plane.ts';
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
@@ -138,11 +139,11 @@ export const upCommand: Command = {
     ...authorizationFlags,
     ...admissionFlags,
     ...auditFlags,
-    v: verbosityFlag,
+    ...loggingFlags,
   },
   async run(values) {
     const started = Date.now();
-    const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    const log = loggerFromFlags(values);
     const port = flag(() => { const n = Number(values.port); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --port ${JSON.stringify(values.port)}`); return n; });
     const agentPort = flag(() => { const n = Number(values['agent-port']); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --agent-port ${JSON.stringify(values['agent-port'])}`); return n; });
     const features = readFeatureGates(values['feature-gates'], apiServerFeatureGates);
