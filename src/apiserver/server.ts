@@ -292,6 +292,8 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       res.setHeader('Cache-Control', 'no-cache, private');
       if (req.httpVersionMajor < 2) res.setHeader('Connection', 'close');
       sendError(ctx, requestTimedOut());
+      // HTTP/2: a body still unread ends with the answer (RST_STREAM NO_ERROR once it is sent, as Go's server ends it)
+      if (req.stream && !req.stream.closed) req.stream.close(http2.constants.NGHTTP2_NO_ERROR);
     } else if (!res.writableEnded) {
       if (req.stream) req.stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
       else req.socket?.destroy();

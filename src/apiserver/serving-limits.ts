@@ -3,6 +3,7 @@
 // and how many streams one HTTP/2 connection may hold. No client holds a connection without
 // sending, and none sends an unbounded header section.
 
+import { constants } from 'node:http2';
 import type http2 from 'node:http2';
 
 export interface ServingLimits {
@@ -64,15 +65,27 @@ export function applyHttp1Limits(server: http2.Http2SecureServer, limits: Servin
   s.requestTimeout = 0;
 }
 
+// the highest stream id: a GOAWAY naming it refuses nothing the client has sent
+const anyStream = 2 ** 31 - 1;
+const goAwayGraceMs = 1000;
+
 /**
- * HTTP/2 connections: one with no open stream for idleTimeoutMs gets GOAWAY and closes (Go's
- * IdleTimeout); a connection that opens no stream at all is idle from its start.
+ * HTTP/2 connections: one with no open stream for idleTimeoutMs goes away (Go's IdleTimeout); a
+ * connection that opens no stream at all is idle from its start. It goes as Go's server shuts one
+ * down: a first GOAWAY refuses nothing (a request the client is sending at that moment is still
+ * served), and a moment later the final GOAWAY, closing once the streams left are done.
  */
 export function closeIdleSessions(session: http2.ServerHttp2Session, idleTimeoutMs: number): void {
   let open = 0;
   let timer: NodeJS.Timeout | undefined;
+  const goAway = () => {
+    if (open > 0 || session.closed || session.destroyed) return;
+    session.goaway(constants.NGHTTP2_NO_ERROR, anyStream);
+    // (a PING sent after a GOAWAY goes unanswered by Node's client: a second stands in for the round trip)
+    setTimeout(() => { if (!session.closed && !session.destroyed) session.close(); }, goAwayGraceMs).unref();
+  };
   const arm = () => {
-    timer = setTimeout(() => { if (open === 0 && !session.closed) session.close(); }, idleTimeoutMs);
+    timer = setTimeout(goAway, idleTimeoutMs);
     timer.unref();
   };
   session.on('stream', (stream: http2.ServerHttp2Stream) => {
