@@ -363,3 +363,93 @@ test('limits: headers that dribble in, an idle connection and a stalled body are
   assertStatus(await prompt('GET', `${cms}?timeout=soon`), 400, 'BadRequest', 'invalid timeout specified in the request URL - time: invalid duration "soon"');
   console.log(`# limits: slow headers closed after ${slowClosed} ms, idle HTTP/1.1 after ${idleClosed} ms, stalled body after ${stalledClosed} ms`);
 });
+
+test('limits: on SIGTERM watches end cleanly, the request in flight finishes, and new requests get 429 with Retry-After', async () => {
+  const https = await import('node:https');
+  const http2 = await import('node:http2');
+  const k8s = await import('@kubernetes/client-node');
+  const { kubectls, kubectl } = await import('./support/kubectl.ts');
+  const own = await startOrch({ args: ['--shutdown-delay-duration=1s', '--shutdown-send-retry-after', '--request-timeout=10s'] });
+  try {
+    const cred = credentials(own.kubeconfig);
+    const base = new URL(own.url);
+    const get = (path: string, agent: false | undefined = false) => new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      const q = https.request({ host: base.hostname, port: base.port, path, agent, ...cred }, res => { let body = ''; res.on('data', d => { body += d; }); res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body })); });
+      q.on('error', reject);
+      q.end();
+    });
+    // HTTP/1.1 watch: a clean end is the chunked terminator ('end'), never an abort
+    const h1 = new Promise<{ ended: boolean; lines: string[] }>((resolve, reject) => {
+      const q = https.request({ host: base.hostname, port: base.port, path: `${cms}?watch=1`, agent: false, ...cred }, res => {
+        const lines: string[] = [];
+        res.setEncoding('utf8');
+        res.on('data', d => lines.push(...String(d).split('\n').filter(Boolean)));
+        res.on('end', () => resolve({ ended: true, lines }));
+        res.on('aborted', () => resolve({ ended: false, lines }));
+        res.on('error', () => resolve({ ended: false, lines }));
+      });
+      q.on('error', reject);
+      q.end();
+    });
+    // HTTP/2 watch: END_STREAM, no RST_STREAM with an error
+    const session = http2.connect(own.url, cred);
+    session.on('error', () => {});
+    const h2 = new Promise<{ ended: boolean; rstCode: number; body: string }>(resolve => {
+      const s = session.request({ ':path': `${cms}?watch=1` });
+      let body = '', ended = false;
+      s.on('data', d => { body += d; });
+      s.on('end', () => { ended = true; });
+      s.on('close', () => resolve({ ended, rstCode: s.rstCode ?? -1, body }));
+      s.on('error', () => {});
+    });
+    // client-node's Watch (what its informers run on): done without an error
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(own.kubeconfig);
+    const informerEnd = new Promise<unknown>(resolve => { void new k8s.Watch(kc).watch(cms, {}, () => {}, err => resolve(err ?? null)); });
+    // kubectl get -w
+    const [bin] = kubectls();
+    const kubectlRun = bin ? kubectl(bin.path, own.kubeconfig, ['get', 'configmaps', '-w']) : undefined;
+    // a request in flight: its body arrives only after the server began to shut down
+    const slow = tls.connect({ host: '127.0.0.1', port: own.port, ALPNProtocols: ['http/1.1'], servername: 'localhost', ...cred });
+    let slowReply = '';
+    slow.on('data', d => { slowReply += d; });
+    const slowDone = new Promise(resolve => slow.once('close', resolve));
+    const body = JSON.stringify({ metadata: { name: 'in-flight' } });
+    await new Promise(resolve => slow.once('secureConnect', resolve));
+    slow.write(`POST ${cms} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`);
+    await new Promise(r => setTimeout(r, 1500)); // the watches are open and kubectl has listed
+    const exited = new Promise<number | null>(resolve => own.child.once('exit', code => resolve(code)));
+    const signalled = Date.now();
+    own.child.kill('SIGTERM');
+    // during --shutdown-delay-duration: not ready, still serving
+    await new Promise(r => setTimeout(r, 300));
+    assert.equal((await get('/readyz')).status, 500);
+    assert.equal((await get(cms)).status, 200);
+    // after it: new requests are turned away; health checks are still answered
+    while (Date.now() - signalled < 1300) await new Promise(r => setTimeout(r, 50));
+    const turned = await get(cms);
+    assert.equal(turned.status, 429, turned.body);
+    assert.deepEqual([turned.headers['retry-after'], turned.headers.connection, turned.body], ['5', 'close', 'The apiserver is shutting down, please try again later.\n']);
+    assert.equal((await get('/livez')).status, 200);
+    // the request in flight is finished and answered
+    slow.write(body.slice(5));
+    await withinMs(slowDone, 5000, 'the request in flight');
+    assert.match(slowReply, /^HTTP\/1\.1 201 /, slowReply.slice(0, 200));
+    assert.equal(await withinMs(exited, 10_000, 'the server\'s exit'), 0);
+    const [w1, w2, informerErr] = await withinMs(Promise.all([h1, h2, informerEnd]), 5000, 'the watches\' ends');
+    assert.ok(w1.ended, 'HTTP/1.1 watch ended with the chunked terminator');
+    assert.ok(!w1.lines.some(l => JSON.parse(l).type === 'ERROR' || JSON.parse(l).type === 'BOOKMARK'), w1.lines.join('\n'));
+    assert.deepEqual([w2.ended, w2.rstCode], [true, 0], 'HTTP/2 watch ended with END_STREAM');
+    assert.doesNotMatch(w2.body, /"type":"(ERROR|BOOKMARK)"/);
+    assert.equal(informerErr, null, `client-node's watch ended with ${String(informerErr)}`);
+    if (kubectlRun) {
+      const r = await withinMs(kubectlRun, 5000, 'kubectl get -w');
+      assert.doesNotMatch(r.stderr, /Error from server|an error on the server|unexpected EOF|INTERNAL_ERROR/, r.stderr);
+      console.log(`# limits: kubectl get -w at the server's shutdown: exit ${r.code}, stderr ${JSON.stringify(r.stderr.trim())}`);
+    }
+    session.destroy();
+  } finally {
+    if (own.child.exitCode === null) await own.kill();
+    await own.cleanup();
+  }
+});
