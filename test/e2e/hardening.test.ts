@@ -267,7 +267,7 @@ function withinMs<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms); })]).finally(() => clearTimeout(timer));
 }
 
-test('limits: an object over etcd\'s 1.5 MiB is a 413 on create, update and patch, on either backend, and nothing is written', async () => {
+test('limits: an object over etcd\'s 1.5 MiB is a 413 on create, update and patch, and nothing is written (both backends: test/conformance)', async () => {
   const revisions = '/apis/apps/v1/namespaces/default/controllerrevisions';
   const revision = (name: string, bytes: number) => ({ apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name }, revision: 1, data: { x: 'a'.repeat(bytes) } });
   const mib = 1024 * 1024;
