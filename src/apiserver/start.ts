@@ -28,6 +28,7 @@ import { securePrivateDirs } from '../pki/private-files.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createHealth } from './health.ts';
 import { createApiServer } from './server.ts';
+import { defaultRequestTimeoutMs } from './request-timeout.ts';
 import { buildAuditor, type AuditFlags } from './audit/options.ts';
 import { buildAuthorization } from './authz/modes.ts';
 import { setupAuthentication, type AuthenticationFlags } from './authn/setup.ts';
@@ -60,6 +61,12 @@ export interface ServerConfig {
   certDir?: string;
   livezGracePeriodMs?: number;
   shutdownDelayMs?: number;
+  /** --shutdown-send-retry-after: after the delay, new requests get 429 until the in-flight ones are done */
+  shutdownSendRetryAfter?: boolean;
+  /** --request-timeout (default 60 s): requests that are not long-running are answered 504 after it */
+  requestTimeoutMs?: number;
+  /** --http2-max-streams-per-connection and the connection timeouts (see serving-limits.ts) */
+  servingLimits?: Partial<import('./serving-limits.ts').ServingLimits>;
   /** history kept for watches and past-revision reads; compaction runs this often (0: never) */
   compactionIntervalMs?: number;
   /** --encryption-provider-config and its automatic reload */
@@ -171,7 +178,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   log.info('admission plugins', { order: admission.names.join(',') });
   const aggregator = createAggregator({ store, catalog, frontProxy, log, tickMs: cfg.aggregatorTickMs });
   const snapshot = sqlite.backup ? { dir: cfg.dataDir, backup: sqlite.backup.bind(opened) } : undefined;
-  const server = createApiServer({ metrics, audit: auditor, snapshot, aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
+  const server = createApiServer({ metrics, audit: auditor, snapshot, aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, limits: cfg.servingLimits, requestTimeoutMs: cfg.requestTimeoutMs, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;
@@ -237,7 +244,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
         health.beginShutdown();
         const delay = cfg.shutdownDelayMs ?? 0;
         if (delay > 0) await new Promise(r => setTimeout(r, delay));
-        await server.close(60_000);
+        // in-flight requests get as long as --request-timeout gives any request
+        await server.close(cfg.requestTimeoutMs ?? defaultRequestTimeoutMs, { retryAfter: cfg.shutdownSendRetryAfter });
         auditor?.close();
         authz.stop();
         crdController.stop();
