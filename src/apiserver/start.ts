@@ -15,7 +15,7 @@ import { endpointSliceResolver } from './admission/plugins/webhooks/service-reso
 import { openStorage, type EtcdFlags } from '../storage/backends.ts';
 import { startCompactor } from '../storage/compactor.ts';
 import { defaultEventTtlMs, startEventTtl } from './event-ttl.ts';
-import { encryptionAtRest, type EncryptionFlags } from '../storage/encryption/at-rest.ts';
+import type { EncryptionFlags } from '../storage/encryption/at-rest.ts';
 import { createCacher } from '../storage/cacher/cacher.ts';
 import { instrumentStorage } from '../storage/instrumented.ts';
 import type { SqliteStorage } from '../storage/sqlite/store.ts';
@@ -23,7 +23,7 @@ import { createApiServerMetrics } from './metrics/apiserver-metrics.ts';
 import { GenericStore } from '../registry/store.ts';
 import { strategyFor } from '../registry/strategies.ts';
 import { storageIndexers } from '../registry/indexes.ts';
-import { ensurePki } from './cluster-certs.ts';
+import { ensurePki, type CertAndKey } from './cluster-certs.ts';
 import { securePrivateDirs } from '../pki/private-files.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createHealth } from './health.ts';
@@ -106,6 +106,8 @@ export interface RunningServer {
   componentKubeconfigs: { controllerManager: string; scheduler: string };
   /** the cluster CA with its key, for the CSR signers of an in-process controller manager */
   clusterCA: { cert: string; key: string };
+  /** the client certificates the kubeconfigs above hold, for clients in this process (no YAML read back) */
+  credentials: { admin: CertAndKey; controllerManager: CertAndKey; scheduler: CertAndKey };
   /** serves on one more address too, on the same port (see ApiServer.listenAlso) */
   listenAlso(host: string): Promise<void>;
   /** readyz fails first, then (after the shutdown delay) in-flight requests finish and it stops */
@@ -141,7 +143,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const sqlite = opened as Partial<Pick<SqliteStorage, 'revisionBefore' | 'backup' | 'fileSizes'>>;
   const timed = instrumentStorage(opened, metrics.recordStorage);
   // values of the configured resources are encrypted between the watch cache and the backend
-  const encryption = cfg.encryption ? await encryptionAtRest(timed, cfg.encryption, (name, check) => health.addCheck(['healthz', 'livez', 'readyz'], { name, check }), log) : undefined;
+  // loaded only when configured: its ciphers bring tweetnacl, protobuf and gRPC (for KMS) along
+  const encryption = cfg.encryption ? await (await import('../storage/encryption/at-rest.ts')).encryptionAtRest(timed, cfg.encryption, (name, check) => health.addCheck(['healthz', 'livez', 'readyz'], { name, check }), log) : undefined;
   const backend = encryption?.storage ?? timed;
   const storage = createCacher(backend, { log, indexers: storageIndexers() });
   metrics.countObjects(() => storage.stats().prefixes);
@@ -238,6 +241,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   let stopping: Promise<void> | undefined;
   return {
     url, port, kubeconfigPath, componentKubeconfigs, clusterCA: { cert: pki.caCert, key: pki.caKey },
+    credentials: { admin: { cert: pki.adminCert, key: pki.adminKey }, controllerManager: pki.controllerManager, scheduler: pki.scheduler },
     listenAlso: host => server.listenAlso(port, host),
     shutdown() {
       stopping ??= (async () => {
