@@ -22,7 +22,7 @@ import type { HandlerDeps } from './handlers/deps.ts';
 import type { AdmissionChain } from './admission/chain.ts';
 import { serveNonResource } from './non-resource.ts';
 import { authenticateClientCert } from './authn/client-cert.ts';
-import { authorizeRequest, type RequestAuthorization } from './authz/authorize-request.ts';
+import { authorizeIdentified, identifyRequest, type RequestAuthorization } from './authz/authorize-request.ts';
 import { alwaysAllow } from './authz/chain.ts';
 import { registerAccessReviews } from './authz/access-reviews.ts';
 import { createRequestAuthenticator } from './authn/request.ts';
@@ -33,6 +33,8 @@ import type { Aggregator } from './aggregator/aggregator.ts';
 import { auditIdOf, auditUser, type Auditor } from './audit/recorder.ts';
 import { createApiServerMetrics, type ApiServerMetrics } from './metrics/apiserver-metrics.ts';
 import { inflightKind } from './metrics/request-labels.ts';
+import { createFlowControl, type FlowControlOptions } from './flowcontrol/setup.ts';
+import { enterFlowControl } from './flowcontrol/filter.ts';
 
 export interface ApiServerOptions {
   catalog: Catalog;
@@ -64,6 +66,8 @@ export interface ApiServerOptions {
   metrics?: ApiServerMetrics;
   /** online copies of the database (GET /storage/snapshot) */
   snapshot?: import('./storage-snapshot.ts').SnapshotSource;
+  /** API Priority and Fairness (with a classifier) or the max-in-flight limits; absent: no limits */
+  flowControl?: FlowControlOptions;
 }
 
 export interface ApiServer {
@@ -130,6 +134,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     metrics,
   };
   const authz = opts.authorization;
+  const flowControl = opts.flowControl ? createFlowControl(opts.flowControl, f => metrics.register(f)) : undefined;
   registerAccessReviews();
   registerAuthenticationReviews();
   const authenticate = createRequestAuthenticator(authenticateClientCert, opts.authentication?.tokens, opts.log);
@@ -220,6 +225,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     // authorization, as kube-apiserver's metrics never see the requests its filters refuse
     let kind: ReturnType<typeof inflightKind>;
     let admitted = false;
+    let releaseSeats: (() => void) | undefined;
     try {
       // a target that is not a path (an authority, `*`) names nothing here
       if (!target) throw badRequest(`the request target ${JSON.stringify(req.url ?? '')} is not a path`);
@@ -242,7 +248,14 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       // a certificate sent but not trusted fails the request; none sent (and no token) is anonymous
       const sentCert = !user && !!socket?.getPeerCertificate()?.subject;
       if (opts.audit) ctx.audit = opts.audit.begin({ auditID, url: req.url ?? '', info, user: auditUser(user, sentCert, authz?.anonymous ?? false), headers: req.headers, remoteAddress: ctx.incoming?.remoteAddress, res, body: { read: ctx.body, replace: read => { ctx.body = read; } } });
-      authorizeRequest(ctx, sentCert ? 'rejected' : user, req.headers, authz ?? { authorizer: alwaysAllow, anonymous: false });
+      const setup = authz ?? { authorizer: alwaysAllow, anonymous: false };
+      const identified = identifyRequest(ctx, sentCert ? 'rejected' : user, req.headers, setup);
+      // flow control sits between impersonation and authorization, as in kube-apiserver
+      if (flowControl) {
+        releaseSeats = await enterFlowControl(ctx, identified, flowControl);
+        if (!releaseSeats) return;
+      }
+      authorizeIdentified(ctx, identified, setup);
       admitted = true;
       // an extension API server's group-version is relayed once orch has authorized the request
       if (opts.aggregator && await opts.aggregator.serve(ctx)) return;
@@ -254,6 +267,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       if (status.code >= 500) log.warn('request error', { method, path: ctx.info.path, err: err instanceof Error ? err.stack : String(err) });
       sendError(ctx, status);
     } finally {
+      releaseSeats?.();
       ctx.audit?.complete(res.statusCode, panicked, ctx.auditAnnotations);
       if (kind) metrics.inflight.finished(kind);
       if (admitted) metrics.recordRequest(ctx, (performance.now() - started) / 1000);
@@ -282,6 +296,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     },
     async close(graceMs = 0) {
       server.close();
+      flowControl?.close();
       for (const l of extraListeners) l.close();
       for (const w of watches) w.abort();
       // GOAWAY: clients open no new streams; each session closes once its streams are done
