@@ -110,6 +110,7 @@ export class QueueSet {
       queue.waitingSeats += seats;
       this.waitingSeats += seats;
       this.waitingCount++;
+      this.noteDemand();
       this.dispatchAll();
       if (queue.waiting.includes(w)) {
         timer = setTimeout(() => this.leave(w, 'time-out'), waitLimitMs);
