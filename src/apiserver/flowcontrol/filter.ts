@@ -39,9 +39,11 @@ export async function enterFlowControl(ctx: RequestContext, user: User, fc: Flow
     return release;
   }
   const ticket = await fc.dispatcher.admit(user, ctx.info, ctx.query, waitLimitMs(ctx, fc.requestTimeoutMs, isWatch), ctx.signal);
-  // UIDs rather than names, so that a client is not told how its requests are classified
-  ctx.res.setHeader('X-Kubernetes-PF-FlowSchema-UID', ticket.classification.flowSchema.uid);
-  ctx.res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', ticket.classification.priorityLevel.uid);
+  // UIDs rather than names, so that a client is not told how its requests are classified; kept
+  // on the context too for responses written straight to an HTTP/2 stream
+  const uids = ctx.flowUIDs = { flowSchema: ticket.classification.flowSchema.uid, priorityLevel: ticket.classification.priorityLevel.uid };
+  ctx.res.setHeader('X-Kubernetes-PF-FlowSchema-UID', uids.flowSchema);
+  ctx.res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', uids.priorityLevel);
   if (!ticket.admitted) {
     tooManyRequests(ctx, ticket.retryAfterSeconds);
     return undefined;
