@@ -225,7 +225,6 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     // authorization, as kube-apiserver's metrics never see the requests its filters refuse
     let kind: ReturnType<typeof inflightKind>;
     let admitted = false;
-    let releaseSeats: (() => void) | undefined;
     try {
       // a target that is not a path (an authority, `*`) names nothing here
       if (!target) throw badRequest(`the request target ${JSON.stringify(req.url ?? '')} is not a path`);
@@ -252,8 +251,11 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       const identified = identifyRequest(ctx, sentCert ? 'rejected' : user, req.headers, setup);
       // flow control sits between impersonation and authorization, as in kube-apiserver
       if (flowControl) {
-        releaseSeats = await enterFlowControl(ctx, identified, flowControl);
-        if (!releaseSeats) return;
+        const release = await enterFlowControl(ctx, identified, flowControl);
+        if (!release) return;
+        // the seats are held until the response is written out (as a Go handler's writes block
+        // on the connection), not only until the handler returns with its body still buffered
+        if (ctx.signal.aborted) release(); else res.once('close', release);
       }
       authorizeIdentified(ctx, identified, setup);
       admitted = true;
@@ -267,7 +269,6 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       if (status.code >= 500) log.warn('request error', { method, path: ctx.info.path, err: err instanceof Error ? err.stack : String(err) });
       sendError(ctx, status);
     } finally {
-      releaseSeats?.();
       ctx.audit?.complete(res.statusCode, panicked, ctx.auditAnnotations);
       if (kind) metrics.inflight.finished(kind);
       if (admitted) metrics.recordRequest(ctx, (performance.now() - started) / 1000);
