@@ -59,6 +59,10 @@ export interface RequestContext {
   audit?: RequestAudit;
   /** the server's feature gates; absent: every gate at its default */
   features?: FeatureGates;
+  /** the UIDs flow control classified the request under, sent back on its response */
+  flowUIDs?: { flowSchema: string; priorityLevel: string };
+  /** a watch calls this once it is set up: flow control frees the seats it held until then */
+  watchInitialized?: () => void;
   /** the request as sent, for subresources that relay it (proxy) */
   incoming?: IncomingRequest;
 }

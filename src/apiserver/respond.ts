@@ -49,6 +49,10 @@ function write(ctx: RequestContext, code: number, contentType: string, body: str
   if (!ctx.res.getHeader('Cache-Control')) headers['cache-control'] = 'no-cache, private';
   if (ctx.warnings.length) headers.warning = ctx.warnings.map(w => `299 - ${JSON.stringify(w)}`);
   if (ctx.auditID) headers['audit-id'] = ctx.auditID;
+  if (ctx.flowUIDs) {
+    headers['x-kubernetes-pf-flowschema-uid'] = ctx.flowUIDs.flowSchema;
+    headers['x-kubernetes-pf-prioritylevel-uid'] = ctx.flowUIDs.priorityLevel;
+  }
   ctx.audit?.response(code, contentType, data);
   const acceptEncoding = ctx.headers['accept-encoding'];
   if (acceptEncoding && data.length >= compressThreshold && ctx.method === 'GET' && (ctx.features?.enabled('APIResponseCompression') ?? true) && acceptsGzip(String(acceptEncoding))) {

@@ -22,7 +22,7 @@ import type { HandlerDeps } from './handlers/deps.ts';
 import type { AdmissionChain } from './admission/chain.ts';
 import { serveNonResource } from './non-resource.ts';
 import { authenticateClientCert } from './authn/client-cert.ts';
-import { authorizeRequest, type RequestAuthorization } from './authz/authorize-request.ts';
+import { authorizeIdentified, identifyRequest, type RequestAuthorization } from './authz/authorize-request.ts';
 import { alwaysAllow } from './authz/chain.ts';
 import { registerAccessReviews } from './authz/access-reviews.ts';
 import { createRequestAuthenticator } from './authn/request.ts';
@@ -36,6 +36,8 @@ import { inflightKind } from './metrics/request-labels.ts';
 import { applyHttp1Limits, closeIdleSessions, defaultServingLimits, http2Settings, serverOptions, type ServingLimits } from './serving-limits.ts';
 import { defaultRequestTimeoutMs, requestDeadlineMs, requestTimedOut } from './request-timeout.ts';
 import { answerRetryAfter, exemptFromRetryAfter } from './retry-after.ts';
+import { createFlowControl, type FlowControlOptions } from './flowcontrol/setup.ts';
+import { enterFlowControl } from './flowcontrol/filter.ts';
 
 export interface ApiServerOptions {
   catalog: Catalog;
@@ -71,6 +73,8 @@ export interface ApiServerOptions {
   limits?: Partial<ServingLimits>;
   /** --request-timeout for requests that are not long-running (default 60 s) */
   requestTimeoutMs?: number;
+  /** API Priority and Fairness (with a classifier) or the max-in-flight limits; absent: no limits */
+  flowControl?: FlowControlOptions;
 }
 
 export interface ApiServer {
@@ -140,6 +144,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     metrics,
   };
   const authz = opts.authorization;
+  const flowControl = opts.flowControl ? createFlowControl(opts.flowControl, f => metrics.register(f)) : undefined;
   registerAccessReviews();
   registerAuthenticationReviews();
   const authenticate = createRequestAuthenticator(authenticateClientCert, opts.authentication?.tokens, opts.log);
@@ -264,7 +269,17 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       // a certificate sent but not trusted fails the request; none sent (and no token) is anonymous
       const sentCert = !user && !!socket?.getPeerCertificate()?.subject;
       if (opts.audit) ctx.audit = opts.audit.begin({ auditID, url: req.url ?? '', info, user: auditUser(user, sentCert, authz?.anonymous ?? false), headers: req.headers, remoteAddress: ctx.incoming?.remoteAddress, res, body: { read: ctx.body, replace: read => { ctx.body = read; } } });
-      authorizeRequest(ctx, sentCert ? 'rejected' : user, req.headers, authz ?? { authorizer: alwaysAllow, anonymous: false });
+      const setup = authz ?? { authorizer: alwaysAllow, anonymous: false };
+      const identified = identifyRequest(ctx, sentCert ? 'rejected' : user, req.headers, setup);
+      // flow control sits between impersonation and authorization, as in kube-apiserver
+      if (flowControl) {
+        const release = await enterFlowControl(ctx, identified, flowControl);
+        if (!release) return;
+        // the seats are held until the response is written out (as a Go handler's writes block
+        // on the connection), not only until the handler returns with its body still buffered
+        if (ctx.signal.aborted) release(); else res.once('close', release);
+      }
+      authorizeIdentified(ctx, identified, setup);
       admitted = true;
       // an extension API server's group-version is relayed once orch has authorized the request
       if (opts.aggregator && await opts.aggregator.serve(ctx)) return;
@@ -326,6 +341,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       if (closeOpts.retryAfter) rejecting = true;
       const stopListening = () => { server.close(); for (const l of extraListeners) l.close(); };
       if (!rejecting) stopListening();
+      flowControl?.close();
       // watches end as a normal end of stream (no error event), so clients list and watch again
       for (const w of watches) w.abort();
       // GOAWAY: clients open no new streams; each session closes once its streams are done

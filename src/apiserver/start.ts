@@ -43,6 +43,8 @@ import { createAggregator } from './aggregator/aggregator.ts';
 import { ensureExtensionAuthConfigMap, ensureFrontProxyPki, extensionAuthData } from './aggregator/front-proxy.ts';
 import { ensureLocalAPIServices } from './aggregator/local-apiservices.ts';
 import { startCrdAPIServiceRegistration } from './aggregator/crd-apiservices.ts';
+import type { FlowClassifier } from './flowcontrol/types.ts';
+import { objectCounter } from './flowcontrol/object-count.ts';
 
 export interface ServerConfig {
   dataDir: string;
@@ -95,7 +97,18 @@ export interface ServerConfig {
   aggregatorTickMs?: number;
   /** --audit-policy-file, --audit-log-* */
   audit?: AuditFlags;
+  /** --enable-priority-and-fairness, --max-requests-inflight, --max-mutating-requests-inflight; absent: no limits */
+  flowControl?: FlowControlFlags;
   log: Logger;
+}
+
+export interface FlowControlFlags {
+  /** default true; APF runs when a classifier is given too */
+  enablePriorityAndFairness?: boolean;
+  maxRequestsInflight?: number;
+  maxMutatingRequestsInflight?: number;
+  /** APF's configuration side: which FlowSchema and priority level each request is in */
+  classifier?: FlowClassifier;
 }
 
 export interface RunningServer {
@@ -181,7 +194,16 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   log.info('admission plugins', { order: admission.names.join(',') });
   const aggregator = createAggregator({ store, catalog, frontProxy, log, tickMs: cfg.aggregatorTickMs });
   const snapshot = sqlite.backup ? { dir: cfg.dataDir, backup: sqlite.backup.bind(opened) } : undefined;
-  const server = createApiServer({ metrics, audit: auditor, snapshot, aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, limits: cfg.servingLimits, requestTimeoutMs: cfg.requestTimeoutMs, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
+  // follows the stored configuration and keeps the FlowSchemas' Dangling conditions; until the
+  // bootstrap objects are written it classifies by the mandatory ones, as kube-apiserver does
+  const apfClassifier = createFlowClassifier({ registry: store, catalog, log });
+  const flowControl = cfg.flowControl && {
+    classifier: cfg.flowControl.enablePriorityAndFairness === false ? undefined : cfg.flowControl.classifier ?? apfClassifier,
+    maxRequestsInflight: cfg.flowControl.maxRequestsInflight,
+    maxMutatingRequestsInflight: cfg.flowControl.maxMutatingRequestsInflight,
+    objectCount: objectCounter(() => storage.stats().prefixes),
+  };
+  const server = createApiServer({ flowControl, metrics, audit: auditor, snapshot, aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, limits: cfg.servingLimits, requestTimeoutMs: cfg.requestTimeoutMs, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;
@@ -210,9 +232,6 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const apfDone = health.addPostStartHook('priority-and-fairness-config-producer');
   await ensureFlowControlBootstrap({ registry: store, catalog, log });
   const apfProducer = startFlowControlConfigProducer({ registry: store, catalog, log });
-  // follows the stored configuration and keeps the FlowSchemas' Dangling conditions (the
-  // dispatcher classifies requests with it)
-  const apfClassifier = createFlowClassifier({ registry: store, catalog, log });
   await apfClassifier.synced;
   apfDone();
   const aggregatorDone = health.addPostStartHook('apiservice-registration-controller');

@@ -8,6 +8,7 @@ import { authorizationFlags, authorizationOptions } from './authorization-flags.
 import { aggregatorFlags, aggregatorOptions } from './aggregator-flags.ts';
 import { admissionFlags, admissionOptions } from './admission-flags.ts';
 import { auditFlags, auditOptions } from './audit-flags.ts';
+import { flowControlFlags, flowControlOptions } from './flow-control-flags.ts';
 import { apiServerFeatureGates } from '../api/feature-gates.ts';
 import { parseDuration } from '../api/duration.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
@@ -46,6 +47,7 @@ export const serverCommand: Command = {
     ...aggregatorFlags,
     ...admissionFlags,
     ...auditFlags,
+    ...flowControlFlags,
     ...authenticationFlags,
     ...controllerFlags,
     'disable-scheduler': { type: 'boolean', default: false, description: 'do not run the scheduler in this process (run `orch scheduler` apart, or place pods with spec.nodeName)' },
@@ -79,6 +81,7 @@ export const serverCommand: Command = {
           ...aggregatorOptions(values),
           ...admissionOptions(values),
           ...auditOptions(values),
+          ...flowControlOptions(values),
           storageBackend: String(values['storage-backend']),
           etcd: {
             servers: String(values['etcd-servers'] ?? '').split(',').map(x => x.trim()).filter(Boolean),

@@ -21,6 +21,7 @@ import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
 import { authorizationFlags, authorizationOptions } from './authorization-flags.ts';
 import { admissionFlags, admissionOptions } from './admission-flags.ts';
 import { auditFlags, auditOptions } from './audit-flags.ts';
+import { flowControlFlags, flowControlOptions } from './flow-control-flags.ts';
 import { defaultDataDir, runDir, upStateFile, type UpState } from './up-paths.ts';
 import { unmountAllUnder } from '../agent/pods/volumes/host-mounts.ts';
 import { dnsFlags } from './dns-command.ts';
@@ -140,6 +141,7 @@ export const upCommand: Command = {
     ...admissionFlags,
     ...auditFlags,
     ...loggingFlags,
+    ...flowControlFlags,
   },
   async run(values) {
     const started = Date.now();
@@ -162,7 +164,7 @@ export const upCommand: Command = {
     try {
       plane = await startControlPlane({
         // the node's serving certificate comes from the cluster CA (below), so the API server verifies it
-        server: { dataDir, port, bindAddress: String(values['bind-address']), advertiseAddress: gateway, features, log, ...authorizationOptions(values), ...admission, ...auditOptions(values), kubeletCertificateAuthority: join(dataDir, 'pki', 'ca.crt') },
+        server: { dataDir, port, bindAddress: String(values['bind-address']), advertiseAddress: gateway, features, log, ...authorizationOptions(values), ...admission, ...auditOptions(values), ...flowControlOptions(values), kubeletCertificateAuthority: join(dataDir, 'pki', 'ca.crt') },
         // every controller with kube-controller-manager's defaults; local-path volumes in the data dir
         controllers: controllerOptions({ ...Object.fromEntries(Object.entries(controllerFlags).map(([k, f]) => [k, f.default])), 'local-path-dir': join(dataDir, 'storage') }),
         schedulerNames: ['default-scheduler'],

@@ -24,6 +24,14 @@ export interface RequestAuthorization {
  * when some were sent and failed (a 401 even with anonymous requests allowed, as in Kubernetes)
  */
 export function authorizeRequest(ctx: RequestContext, authenticated: User | undefined | 'rejected', headers: IncomingHttpHeaders, setup: RequestAuthorization): void {
+  authorizeIdentified(ctx, identifyRequest(ctx, authenticated, headers, setup), setup);
+}
+
+/**
+ * Who the request runs as: the authenticated user, anonymous, or whom it impersonates. Flow
+ * control classifies this user between this step and authorization, as in Kubernetes.
+ */
+export function identifyRequest(ctx: RequestContext, authenticated: User | undefined | 'rejected', headers: IncomingHttpHeaders, setup: RequestAuthorization): User {
   if (authenticated === 'rejected' || (!authenticated && !setup.anonymous)) throw unauthorized();
   let user: User = authenticated ?? { name: anonymousUser, groups: [unauthenticatedGroup] };
   if (wantsImpersonation(headers)) {
@@ -33,6 +41,11 @@ export function authorizeRequest(ctx: RequestContext, authenticated: User | unde
     ctx.audit?.impersonated(as);
   }
   ctx.user = user;
+  return user;
+}
+
+/** the authorizer chain's verdict on what the identified user asks; a denial is a 403 */
+export function authorizeIdentified(ctx: RequestContext, user: User, setup: RequestAuthorization): void {
   ctx.authorizer = setup.authorizer;
   const attrs = attributesOf(user, ctx.info, ctx.query);
   const verdict = setup.authorizer.authorize(attrs);

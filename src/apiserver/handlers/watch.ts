@@ -50,6 +50,7 @@ export async function handleWatch(ctx: RequestContext, deps: HandlerDeps): Promi
     return;
   }
   stream.start();
+  ctx.watchInitialized?.();
   const timer = setTimeout(ended, timeout * 1000);
   const ticker = bookmarks ? setInterval(() => { void registry.currentRevision().then(rv => bookmark(rv)); }, deps.bookmarkIntervalMs) : undefined;
   const onAbort = () => ended();

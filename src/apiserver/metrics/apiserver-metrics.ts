@@ -33,6 +33,8 @@ export interface ApiServerMetrics {
   countObjects(source: () => Iterable<ObjectCount>): void;
   /** where the storage's upkeep figures are read at scrape time */
   storageUpkeep(source: () => Promise<StorageUpkeep>): void;
+  /** more families shown on /metrics (flow control's) */
+  register(more: Family[]): void;
 }
 
 /** what shows that compaction keeps up and the files stay bounded */
@@ -164,5 +166,6 @@ export function createApiServerMetrics(now: () => number = Date.now): ApiServerM
     },
     countObjects(source) { objects = source; },
     storageUpkeep(source) { upkeep = source; },
+    register(more) { families.push(...more); },
   };
 }

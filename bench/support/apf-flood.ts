@@ -1,0 +1,30 @@
+// The APF bench's noisy client (`node bench/support/apf-flood.ts URL KUBECONFIG PATH MS`): 200
+// GETs of PATH in flight at all times for MS, over 8 connections (one HTTP/2 connection with
+// 200 large lists in flight passes Node's per-session memory bound); prints the answers by status
+// as JSON.
+
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+import { connect } from './load.ts';
+
+const [url, kubeconfig, path, ms] = process.argv.slice(2);
+const kc = parse(await readFile(kubeconfig!, 'utf8'));
+const b = (s: string) => Buffer.from(s, 'base64');
+const tls = { ca: b(kc.clusters[0].cluster['certificate-authority-data']), cert: b(kc.users[0].user['client-certificate-data']), key: b(kc.users[0].user['client-key-data']) };
+const sessions = Array.from({ length: 8 }, () => connect(url!, tls));
+let ok = 0, tooMany = 0, other = 0;
+const one = (session: ReturnType<typeof connect>) => new Promise<void>(res => {
+  const s = session.request({ ':method': 'GET', ':path': path! });
+  let code = 0;
+  s.on('response', h => { code = Number(h[':status']); });
+  s.on('data', () => {});
+  s.on('end', () => { if (code === 200) ok++; else if (code === 429) tooMany++; else other++; res(); });
+  s.on('error', () => { other++; res(); });
+  s.end();
+});
+const started = performance.now();
+const end = started + Number(ms);
+await Promise.all(Array.from({ length: 200 }, async (_, i) => { while (performance.now() < end) await one(sessions[i % 8]!); }));
+const seconds = (performance.now() - started) / 1000;
+for (const s of sessions) s.close();
+process.stdout.write(JSON.stringify({ perSecond: (ok + tooMany + other) / seconds, ok, tooMany, other }));

@@ -1,0 +1,241 @@
+// One priority level's fair queuing (the queueset of k8s.io/apiserver's fairqueuing): requests
+// wait in queues chosen by shuffle sharding and are dispatched in order of their virtual finish
+// time, virtual time advancing as the seats are shared among the queues with work. A queue that
+// floods only moves its own virtual clock ahead, so the others keep their share of the seats.
+
+import { dealHand } from './shuffle-shard.ts';
+import { SeatDemand } from './seat-demand.ts';
+
+export type RejectReason = 'queue-full' | 'concurrency-limit' | 'time-out' | 'cancelled';
+
+/** absent: a level that rejects rather than queues */
+export interface QueuingConfig { queues: number; handSize: number; queueLengthLimit: number }
+
+export type Admission =
+  | { admitted: true; waitedMs: number; release(): void }
+  | { admitted: false; reason: RejectReason; waitedMs: number };
+
+// the service time assumed for every request until it ends (Kubernetes' G), in seconds
+const estimatedServiceSeconds = 3;
+
+interface Waiting {
+  seats: number;
+  queue: Queue;
+  arrivedAt: number;
+  /** virtual time when it arrived: its queue is never dispatched earlier than that */
+  arrivalR: number;
+  settle(a: Admission): void;
+}
+
+class Queue {
+  waiting: Waiting[] = [];
+  waitingSeats = 0;
+  executing = 0;
+  seatsInUse = 0;
+  nextDispatchR = 0;
+  get active(): boolean { return this.waiting.length > 0 || this.executing > 0; }
+}
+
+export class QueueSet {
+  private queues: Queue[] = [];
+  private queuing?: QueuingConfig;
+  private limit: number;
+  private seatsInUse = 0;
+  private executing = 0;
+  private waitingSeats = 0;
+  private waitingCount = 0;
+  private currentR = 0;
+  private lastSync: number;
+  private robin = -1;
+  private now: () => number;
+  readonly demand: SeatDemand;
+
+  constructor(queuing: QueuingConfig | undefined, limit: number, now: () => number = () => performance.now()) {
+    this.now = now;
+    this.lastSync = now();
+    this.limit = limit;
+    this.demand = new SeatDemand(now);
+    this.configure(queuing, limit);
+  }
+
+  /** a new queuing configuration or limit: queues beyond a smaller count drain but get no new requests */
+  configure(queuing: QueuingConfig | undefined, limit: number): void {
+    this.syncTime();
+    this.queuing = queuing;
+    this.limit = limit;
+    while (this.queues.length < (queuing?.queues ?? 0)) {
+      const q = new Queue();
+      q.nextDispatchR = this.currentR;
+      this.queues.push(q);
+    }
+    this.trimQueues();
+    this.dispatchAll();
+  }
+
+  get concurrencyLimit(): number { return this.limit; }
+  get stats(): { waiting: number; executing: number; seatsInUse: number } {
+    return { waiting: this.waitingCount, executing: this.executing, seatsInUse: this.seatsInUse };
+  }
+
+  /**
+   * Queues (or, without queuing, admits or rejects at once) a request of `seats` from the flow
+   * `hash`; it waits at most `waitLimitMs`, and leaves when `signal` aborts.
+   */
+  start(seats: number, hash: bigint, waitLimitMs: number, signal?: AbortSignal): Promise<Admission> {
+    const arrivedAt = this.now();
+    this.syncTime();
+    if (!this.queuing) {
+      if (!this.canAccommodate(seats)) return Promise.resolve({ admitted: false, reason: 'concurrency-limit', waitedMs: 0 });
+      this.seatsInUse += seats;
+      this.executing++;
+      this.noteDemand();
+      return Promise.resolve({ admitted: true, waitedMs: 0, release: this.releaser(seats, undefined, arrivedAt) });
+    }
+    const queue = this.shortestOfHand(hash);
+    if (queue.waiting.length >= this.queuing.queueLengthLimit) return Promise.resolve({ admitted: false, reason: 'queue-full', waitedMs: 0 });
+    return new Promise<Admission>(resolve => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const onAbort = () => this.leave(w, 'cancelled');
+      const w: Waiting = {
+        seats, queue, arrivedAt, arrivalR: this.currentR,
+        settle: a => {
+          if (timer) clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          resolve(a);
+        },
+      };
+      // an idle queue starts from now in virtual time rather than from its past
+      if (!queue.active) queue.nextDispatchR = this.currentR;
+      queue.waiting.push(w);
+      queue.waitingSeats += seats;
+      this.waitingSeats += seats;
+      this.waitingCount++;
+      this.noteDemand();
+      this.dispatchAll();
+      if (queue.waiting.includes(w)) {
+        timer = setTimeout(() => this.leave(w, 'time-out'), waitLimitMs);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        if (signal?.aborted) this.leave(w, 'cancelled');
+      }
+    });
+  }
+
+  private leave(w: Waiting, reason: RejectReason): void {
+    const i = w.queue.waiting.indexOf(w);
+    if (i < 0) return;
+    this.syncTime();
+    this.unqueue(w, i);
+    this.trimQueues();
+    w.settle({ admitted: false, reason, waitedMs: this.now() - w.arrivedAt });
+  }
+
+  private unqueue(w: Waiting, index: number): void {
+    w.queue.waiting.splice(index, 1);
+    w.queue.waitingSeats -= w.seats;
+    this.waitingSeats -= w.seats;
+    this.waitingCount--;
+    this.noteDemand();
+  }
+
+  private shortestOfHand(hash: bigint): Queue {
+    const cfg = this.queuing!;
+    let best = this.queues[0]!;
+    let bestSeats = Infinity;
+    for (const i of dealHand(hash, cfg.queues, Math.min(cfg.handSize, cfg.queues))) {
+      const q = this.queues[i]!;
+      const seats = q.waitingSeats + q.seatsInUse;
+      if (seats < bestSeats) { best = q; bestSeats = seats; }
+    }
+    return best;
+  }
+
+  private canAccommodate(seats: number): boolean {
+    // a request wider than the whole limit runs alone, once nothing else does
+    if (seats > this.limit) return this.executing === 0;
+    return this.seatsInUse + seats <= this.limit;
+  }
+
+  /** virtual time advances at the rate each active queue is served: the seats in use or asked for, shared */
+  private syncTime(): void {
+    const t = this.now();
+    const elapsed = (t - this.lastSync) / 1000;
+    this.lastSync = t;
+    if (elapsed <= 0) return;
+    let active = 0;
+    for (const q of this.queues) if (q.active) active++;
+    if (active === 0) return;
+    this.currentR += elapsed * Math.min(this.seatsInUse + this.waitingSeats, this.limit) / active;
+  }
+
+  private dispatchAll(): void {
+    while (this.waitingCount > 0 && this.dispatchOne());
+  }
+
+  /** the head of the queue whose head finishes first in virtual time, when its seats are free */
+  private dispatchOne(): boolean {
+    const n = this.queues.length;
+    let best: Queue | undefined;
+    let bestIndex = -1;
+    let bestFinish = Infinity;
+    for (let k = 1; k <= n; k++) {
+      const i = (this.robin + k) % n;
+      const q = this.queues[i]!;
+      const head = q.waiting[0];
+      if (!head) continue;
+      const finish = q.nextDispatchR + head.seats * estimatedServiceSeconds;
+      if (finish < bestFinish) { best = q; bestIndex = i; bestFinish = finish; }
+    }
+    const head = best?.waiting[0];
+    // a head that does not fit holds the others back, so that wide requests are not starved
+    if (!best || !head || !this.canAccommodate(head.seats)) return false;
+    this.unqueue(head, 0);
+    this.robin = bestIndex;
+    best.nextDispatchR += head.seats * estimatedServiceSeconds;
+    best.executing++;
+    best.seatsInUse += head.seats;
+    this.executing++;
+    this.seatsInUse += head.seats;
+    this.bound(best);
+    this.noteDemand();
+    const startedAt = this.now();
+    head.settle({ admitted: true, waitedMs: startedAt - head.arrivedAt, release: this.releaser(head.seats, best, startedAt) });
+    return true;
+  }
+
+  private releaser(seats: number, queue: Queue | undefined, startedAt: number): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.syncTime();
+      this.seatsInUse -= seats;
+      this.executing--;
+      if (queue) {
+        queue.executing--;
+        queue.seatsInUse -= seats;
+        // the estimate made at dispatch is corrected by the time the request really took
+        const actual = (this.now() - startedAt) / 1000;
+        queue.nextDispatchR -= seats * (estimatedServiceSeconds - actual);
+        this.bound(queue);
+      }
+      this.noteDemand();
+      this.trimQueues();
+      this.dispatchAll();
+    };
+  }
+
+  /** a queue that cannot use its share is not let run ahead: no dispatch before its head arrived */
+  private bound(q: Queue): void {
+    const head = q.waiting[0];
+    if (head && q.nextDispatchR < head.arrivalR) q.nextDispatchR = head.arrivalR;
+  }
+
+  private trimQueues(): void {
+    const want = this.queuing?.queues ?? 0;
+    while (this.queues.length > want && !this.queues[this.queues.length - 1]!.active) this.queues.pop();
+  }
+
+  private noteDemand(): void {
+    this.demand.set(this.seatsInUse + this.waitingSeats);
+  }
+}

@@ -1,0 +1,120 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { QueueSet, type Admission } from '../../../../src/apiserver/flowcontrol/queueset.ts';
+import { dealHand, flowHash } from '../../../../src/apiserver/flowcontrol/shuffle-shard.ts';
+
+type Admitted = Extract<Admission, { admitted: true }>;
+
+/** two flows whose hands of `hand` among `queues` share no queue */
+function disjointFlows(queues: number, hand: number): [bigint, bigint] {
+  const a = flowHash('fs', 'noisy');
+  const handA = new Set(dealHand(a, queues, hand));
+  for (let i = 0; ; i++) {
+    const b = flowHash('fs', `quiet-${i}`);
+    if (dealHand(b, queues, hand).every(q => !handA.has(q))) return [a, b];
+  }
+}
+
+test('a flooding flow does not starve another: the quiet flow is served at the next free seat', async () => {
+  let now = 0;
+  const qs = new QueueSet({ queues: 8, handSize: 2, queueLengthLimit: 200 }, 4, () => now);
+  const [noisy, quiet] = disjointFlows(8, 2);
+  const running: { flow: string; a: Admitted }[] = [];
+  const track = (flow: string, p: Promise<Admission>) => p.then(a => { if (a.admitted) running.push({ flow, a }); });
+  // the noisy flow fills the seats and queues 150 more (which leave when the test ends)
+  const end = new AbortController();
+  for (let i = 0; i < 154; i++) void track('noisy', qs.start(1, noisy, 60_000, end.signal));
+  await new Promise(r => setImmediate(r));
+  assert.equal(running.length, 4);
+  assert.deepEqual(qs.stats, { waiting: 150, executing: 4, seatsInUse: 4 });
+  let quietServed = 0;
+  for (let round = 0; round < 20; round++) {
+    const quietTurn = track('quiet', qs.start(1, quiet, 60_000));
+    now += 100;
+    // one request ends: the seat goes to the quiet flow, not to the 100+ noisy ones before it
+    const done = running.findIndex(r => r.flow === 'noisy');
+    running.splice(done, 1)[0]!.a.release();
+    await quietTurn;
+    const q = running.findIndex(r => r.flow === 'quiet');
+    assert.ok(q >= 0, `round ${round}: the quiet request waits behind the flood`);
+    quietServed++;
+    now += 50;
+    running.splice(q, 1)[0]!.a.release();
+    await new Promise(r => setImmediate(r));
+  }
+  assert.equal(quietServed, 20);
+  assert.ok(qs.stats.waiting > 100, 'the flood is still queued');
+  end.abort();
+});
+
+test('two flooding flows share the seats evenly', async () => {
+  let now = 0;
+  const qs = new QueueSet({ queues: 8, handSize: 2, queueLengthLimit: 500 }, 2, () => now);
+  const [a, b] = disjointFlows(8, 2);
+  const running: { flow: string; adm: Admitted }[] = [];
+  const served = { a: 0, b: 0 };
+  const end = new AbortController();
+  for (const [flow, hash] of [['a', a], ['b', b]] as const) {
+    for (let i = 0; i < 200; i++) void qs.start(1, hash, 60_000, end.signal).then(adm => { if (adm.admitted) { served[flow]++; running.push({ flow, adm }); } });
+  }
+  for (let i = 0; i < 100; i++) {
+    await new Promise(r => setImmediate(r));
+    now += 10;
+    running.shift()!.adm.release();
+  }
+  await new Promise(r => setImmediate(r));
+  assert.ok(Math.abs(served.a - served.b) <= 2, `served a=${served.a} b=${served.b}`);
+  end.abort();
+});
+
+test('a full queue rejects at once; a request waits no longer than its limit and leaves when its client does', async () => {
+  const qs = new QueueSet({ queues: 1, handSize: 1, queueLengthLimit: 2 }, 1);
+  const first = await qs.start(1, 0n, 1000);
+  assert.ok(first.admitted);
+  const second = qs.start(1, 0n, 30);
+  const aborter = new AbortController();
+  const third = qs.start(1, 0n, 10_000, aborter.signal);
+  const fourth = await qs.start(1, 0n, 1000);
+  assert.deepEqual(fourth, { admitted: false, reason: 'queue-full', waitedMs: 0 });
+  const s = await second;
+  assert.equal(s.admitted, false);
+  assert.equal(!s.admitted && s.reason, 'time-out');
+  assert.ok(s.waitedMs >= 25, `waited ${s.waitedMs} ms`);
+  aborter.abort();
+  const t = await third;
+  assert.equal(!t.admitted && t.reason, 'cancelled');
+  first.release();
+  first.release(); // twice is once
+  assert.deepEqual(qs.stats, { waiting: 0, executing: 0, seatsInUse: 0 });
+});
+
+test('a level without queues rejects when its seats are taken, and seats are counted by width', async () => {
+  const qs = new QueueSet(undefined, 4);
+  const wide = await qs.start(3, 0n, 1000);
+  assert.ok(wide.admitted);
+  assert.deepEqual(await qs.start(2, 0n, 1000), { admitted: false, reason: 'concurrency-limit', waitedMs: 0 });
+  const narrow = await qs.start(1, 0n, 1000);
+  assert.ok(narrow.admitted);
+  assert.deepEqual(qs.stats, { waiting: 0, executing: 2, seatsInUse: 4 });
+  wide.release();
+  narrow.release();
+  // wider than the whole level: runs alone once the level is idle
+  const huge = await qs.start(10, 0n, 1000);
+  assert.ok(huge.admitted);
+  huge.release();
+});
+
+test('a wide request at the head of the line is not overtaken by narrow ones forever', async () => {
+  const qs = new QueueSet({ queues: 2, handSize: 1, queueLengthLimit: 50 }, 4);
+  const held: Admitted[] = [];
+  for (let i = 0; i < 4; i++) { const a = await qs.start(1, 0n, 5000); assert.ok(a.admitted); held.push(a); }
+  let wideIn = false;
+  const wide = qs.start(4, 1n, 5000).then(a => { wideIn = a.admitted; return a; });
+  held.shift()!.release();
+  await new Promise(r => setImmediate(r));
+  assert.equal(wideIn, false, 'one free seat is not enough');
+  for (const h of held) h.release();
+  const w = await wide;
+  assert.ok(w.admitted);
+  w.release();
+});
