@@ -42,3 +42,23 @@ test('Strict refuses the fields the schema prunes, Warn warns and drops them, Ig
   assert.equal(ignore.headers.warning, undefined);
   assert.deepEqual(ignore.json().spec, { size: 1 });
 });
+
+test('metadata that does not decode as ObjectMeta is a 400 in the coercer\'s words, before unknown fields', async t => {
+  const api = await testApi();
+  const controller = startCrdController({ registry: api.deps.registry, catalog: api.deps.catalog as ExtensibleCatalog, log: silentLogger });
+  t.after(async () => { controller.stop(); await api.close(); });
+  await controller.synced;
+  assert.equal((await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd })).status, 201);
+  await until('served', async () => (await api.request('GET', base)).status === 200, 5000, 20);
+  const cases: Array<[unknown, string]> = [
+    [{ name: -1683157080 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.name of type string'],
+    [{ name: 'a', labels: { x: 1 } }, 'json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string'],
+  ];
+  for (const [metadata, detail] of cases) {
+    for (const [method, path] of [['POST', `${base}?fieldValidation=Strict`], ['PUT', `${base}/a`]] as const) {
+      const reply = await api.request(method, path, { body: { ...gadget('a'), metadata } });
+      assert.equal(reply.status, 400, `${method} ${JSON.stringify(metadata)}`);
+      assert.equal(reply.json().message, `Gadget in version "v1" cannot be handled as a Gadget: ${detail}`);
+    }
+  }
+});
