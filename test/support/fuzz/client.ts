@@ -53,7 +53,7 @@ export class FuzzClient {
   }
 
   /** the reply, or an error when none came within the limit (a stream: its headers) */
-  send(r: FuzzRequest): Promise<FuzzReply> {
+  send(r: FuzzRequest, limitMs = replyLimitMs): Promise<FuzzReply> {
     const started = performance.now();
     const headers = { ...r.headers, ...(r.body ? { 'content-length': String(r.body.length) } : {}) };
     return new Promise((resolve, reject) => {
@@ -65,7 +65,7 @@ export class FuzzClient {
         cancel();
         if (v instanceof Error) reject(v); else resolve(v);
       };
-      timer = setTimeout(() => done(new Error(`no reply within ${replyLimitMs} ms`)), replyLimitMs);
+      timer = setTimeout(() => done(new Error(`no reply within ${limitMs} ms`)), limitMs);
       const collect = (status: number, h: Record<string, string | string[] | undefined>, stream: NodeJS.ReadableStream) => {
         // a stream (a watch: every other reply is sized) is judged by its headers
         if (status === 200 && h['content-length'] === undefined) { streaming = true; done({ status, headers: h, body: Buffer.alloc(0), ms: performance.now() - started }); return; }

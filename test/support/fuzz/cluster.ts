@@ -111,7 +111,8 @@ const admission: Array<[string, Json]> = [
 ];
 
 async function post(client: FuzzClient, path: string, obj: Json): Promise<void> {
-  const reply = await client.send({ transport: 'h2', method: 'POST', path, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(obj)) });
+  // (not a fuzzed request: no time limit of its own but the seeding's)
+  const reply = await client.send({ transport: 'h2', method: 'POST', path, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(obj)) }, 15_000);
   if (reply.status !== 201) throw new Error(`seeding ${path}: ${reply.status} ${reply.body.toString('utf8').slice(0, 300)}`);
 }
 
@@ -130,12 +131,12 @@ export async function seedCluster(client: FuzzClient): Promise<void> {
   await post(client, `/api/v1/namespaces/${fuzzNamespace}/serviceaccounts`, { metadata: { name: 'default' } });
   await post(client, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
   for (const [path, obj] of admission) await post(client, path, obj);
-  await until('the widgets being served', async () => (await client.send({ transport: 'h2', method: 'GET', path: `/apis/${widgetGroup}/v1/namespaces/${fuzzNamespace}/widgets`, headers: {} })).status === 200);
+  await until('the widgets being served', async () => (await client.send({ transport: 'h2', method: 'GET', path: `/apis/${widgetGroup}/v1/namespaces/${fuzzNamespace}/widgets`, headers: {} }, 15_000)).status === 200);
   // the policy is in force once it refuses what it must (it is compiled from a watch)
   const forbidden = { metadata: { name: 'fz-probe', labels: { forbidden: 'x' } } };
   await until('the admission policy refusing', async () => (await client.send({
     transport: 'h2', method: 'POST', path: `/api/v1/namespaces/${fuzzNamespace}/configmaps?dryRun=All`, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(forbidden)),
-  })).status === 403);
+  }, 15_000)).status === 403);
   for (const k of kinds) for (const name of ['a', 'b']) await post(client, k.collection, k.object(name));
   // the server's own writes that follow these (the policy's type checking, the CRD's conditions) are over
   let last = -1;
