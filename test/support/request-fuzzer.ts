@@ -40,6 +40,8 @@ export interface FuzzProgress {
   rssBytes: number;
   /** how many replies had each status code (to see that valid requests get through too) */
   statuses: Record<number, number>;
+  /** of the 5xx, those a proxy subresource answered with nowhere to go (503, as Kubernetes does) */
+  proxyUnavailable: number;
   failures: number;
 }
 
@@ -68,9 +70,9 @@ export async function fuzzServer(targets: FuzzTarget | FuzzTarget[], opts: FuzzO
   const concurrency = opts.concurrency ?? 12;
   const maxRss = opts.maxRssBytes ?? 600 * 1024 * 1024;
   const started = performance.now();
-  const tally: Tally = { statuses: {}, replyMs: [] };
+  const tally: Tally = { statuses: {}, replyMs: [], proxyUnavailable: 0 };
   const shards = [targets].flat().map(t => new Shard(t, concurrency, tally));
-  const progress: FuzzProgress = { done: 0, rssBytes: 0, statuses: tally.statuses, failures: 0 };
+  const progress: FuzzProgress = { done: 0, rssBytes: 0, statuses: tally.statuses, failures: 0, get proxyUnavailable() { return tally.proxyUnavailable; } };
   const failureList: FuzzFailure[] = [];
   const properties = shards.map(shard => fc.asyncProperty(cases, c => shard.run(c)));
   const checkServers = async () => { for (const shard of shards) await shard.check(maxRss); };

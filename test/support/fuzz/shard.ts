@@ -13,6 +13,8 @@ export type Case = { r: FuzzRequest } | { raw: string };
 /** what every shard of a run adds to */
 export interface Tally {
   statuses: Record<number, number>;
+  /** 503s of proxy subresources with nowhere to go: Kubernetes' answer, not a server error */
+  proxyUnavailable: number;
   replyMs: number[];
 }
 
@@ -66,6 +68,7 @@ export class Shard {
     this.#tally.replyMs.push(reply.ms);
     const problem = replyProblem(r, reply);
     if (problem) throw new Error(`${problem}\n${describe(r, reply)}`);
+    if (reply.status === 503) this.#tally.proxyUnavailable++;
     return reply;
   }
 
