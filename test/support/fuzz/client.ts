@@ -33,6 +33,8 @@ function credentials(kubeconfig: string, url: string): Credentials {
 /** a request the client library itself refuses to send (a header or method it will not write) */
 export class Unsendable extends Error {}
 
+class ReusedSocketReset extends Error {}
+
 export class FuzzClient {
   #creds: Credentials;
   #session?: http2.ClientHttp2Session;
@@ -53,7 +55,18 @@ export class FuzzClient {
   }
 
   /** the reply, or an error when none came within the limit (a stream: its headers) */
-  send(r: FuzzRequest, limitMs = replyLimitMs): Promise<FuzzReply> {
+  async send(r: FuzzRequest, limitMs = replyLimitMs): Promise<FuzzReply> {
+    try {
+      return await this.#send(r, limitMs);
+    } catch (err) {
+      // a kept-alive socket the server closed as idle just as it was reused: the request never
+      // reached it (every HTTP client retries this), so it is sent again once
+      if (!(err instanceof ReusedSocketReset)) throw err;
+      return this.#send(r, limitMs);
+    }
+  }
+
+  #send(r: FuzzRequest, limitMs: number): Promise<FuzzReply> {
     const started = performance.now();
     const headers = { ...r.headers, ...(r.body ? { 'content-length': String(r.body.length) } : {}) };
     return new Promise((resolve, reject) => {
@@ -91,7 +104,7 @@ export class FuzzClient {
         req = https.request({ host, port, method: r.method, path: r.path || '/', ca, cert, key, agent: this.#agent, headers }, res => collect(res.statusCode!, res.headers, res));
       } catch (err) { done(new Unsendable((err as Error).message)); return; }
       cancel = () => { if (streaming) req.destroy(); };
-      req.on('error', e => done(e));
+      req.on('error', e => done((e as NodeJS.ErrnoException).code === 'ECONNRESET' && req.reusedSocket ? new ReusedSocketReset(e.message) : e));
       // a reply to CONNECT comes as 'connect' with the socket handed over: its body read from there
       req.on('connect', (res, socket, head) => {
         const length = Number(res.headers['content-length'] ?? 0);
