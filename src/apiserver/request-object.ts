@@ -51,6 +51,7 @@ interface DecodedObject { object: KubeObject; duplicates: string[] }
 // a custom resource has no protobuf form: such a body is refused like any unknown type (its
 // Scale, a built-in kind, keeps it)
 const customResourceBodyKinds = objectBodyKinds.filter(k => k !== 'protobuf');
+const objectMetaDefinition = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
 async function decodeObjectBody(ctx: RequestContext): Promise<DecodedObject> {
   const raw = await ctx.body();
@@ -90,8 +91,21 @@ export async function readObject(ctx: RequestContext, check: SchemaCheck, before
   });
   ctx.warnings.push(...warnings);
   const custom = ctx.resource?.custom;
-  if (custom && check.definition === ctx.resource!.definition) ctx.warnings.push(...checkCustomResourceFields(object, custom.schema, check, duplicates));
+  if (custom && check.definition === ctx.resource!.definition) {
+    checkCustomResourceMetadata(object, check);
+    ctx.warnings.push(...checkCustomResourceFields(object, custom.schema, check, duplicates));
+  }
   return object;
+}
+
+/**
+ * A custom resource's metadata must decode as ObjectMeta: apiextensions-apiserver unmarshals it
+ * on its own, so a mistyped field is a 400 naming `ObjectMeta.name` (not `metadata.name`), before
+ * any unknown field is reported. (A name that was a number used to reach validation as one: a 500.)
+ */
+function checkCustomResourceMetadata(object: KubeObject, check: SchemaCheck): void {
+  if (object.metadata === undefined || object.metadata === null) return;
+  checkDecodedObject(structuredClone(object.metadata), objectMetaDefinition, { kind: check.kind, version: check.version, fieldValidation: 'Ignore', wrap: true });
 }
 
 /**

@@ -15,6 +15,7 @@ import { toPartialObjectMetadata, toPartialObjectMetadataList } from '../codec/p
 import { toTable } from '../codec/table.ts';
 import { printerFor } from '../schema/printers/index.ts';
 import { printerOfCustomResource } from '../codec/custom-resource-table.ts';
+import { warningHeaders } from './warning-header.ts';
 
 // responses at least this large are gzipped for clients that accept it
 const compressThreshold = 128 * 1024;
@@ -30,7 +31,8 @@ function pretty(ctx: RequestContext, n?: Negotiated): boolean {
 
 function commonHeaders(ctx: RequestContext): void {
   if (!ctx.res.getHeader('Cache-Control')) ctx.res.setHeader('Cache-Control', 'no-cache, private');
-  if (ctx.warnings.length) ctx.res.setHeader('Warning', ctx.warnings.map(w => `299 - ${JSON.stringify(w)}`));
+  const warnings = warningHeaders(ctx.warnings);
+  if (warnings.length) ctx.res.setHeader('Warning', warnings);
 }
 
 /**
@@ -47,7 +49,8 @@ function write(ctx: RequestContext, code: number, contentType: string, body: str
   // one writeHead with every header: cheaper than a setHeader each on the hot path
   const headers: Record<string, string | number | string[]> = { 'content-type': contentType };
   if (!ctx.res.getHeader('Cache-Control')) headers['cache-control'] = 'no-cache, private';
-  if (ctx.warnings.length) headers.warning = ctx.warnings.map(w => `299 - ${JSON.stringify(w)}`);
+  const warnings = warningHeaders(ctx.warnings);
+  if (warnings.length) headers.warning = warnings;
   if (ctx.auditID) headers['audit-id'] = ctx.auditID;
   if (ctx.flowUIDs) {
     headers['x-kubernetes-pf-flowschema-uid'] = ctx.flowUIDs.flowSchema;
