@@ -24,8 +24,9 @@ interface Owned { name: string; resourceVersion: string; counter: number }
 /** the write surely did not happen: refused before anything was stored, or never sent */
 function refused(err: unknown): boolean {
   if (err instanceof ApiError) return err.code >= 400 && err.code < 500 && err.code !== 409 && err.code !== 408;
-  const code = (err as NodeJS.ErrnoException)?.code;
-  return code === 'ECONNREFUSED';
+  // a connection never made (the cause, when the request failed through its session)
+  const cause = (err as { cause?: NodeJS.ErrnoException })?.cause;
+  return (err as NodeJS.ErrnoException)?.code === 'ECONNREFUSED' || cause?.code === 'ECONNREFUSED';
 }
 
 export function startWriters(client: Client, path: string, res: CheckedResource, count: number, opts: { labels: Record<string, string>; onError?: (message: string) => void }, outcomes: Outcomes): Writers {
