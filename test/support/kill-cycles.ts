@@ -32,6 +32,8 @@ export interface KillCycleOptions {
   afterRestartMs?: number;
   /** one line per step, for a soak's output */
   onProgress?: (line: string) => void;
+  /** run against the servers (their kubeconfigs) after the last cycle, before they are stopped */
+  finally?: (kubeconfigs: string[]) => Promise<void>;
 }
 
 export interface CycleResult extends WatchCheckReport {
@@ -67,17 +69,19 @@ export async function runKillCycles(opts: KillCycleOptions): Promise<KillCycleRe
       args.push('--storage-backend=etcd3', `--etcd-servers=${etcd.endpoints.join(',')}`, `--cert-dir=${certDir}`);
     }
     const count = opts.backend === 'etcd' ? Math.max(1, opts.servers ?? 2) : 1;
-    for (let i = 0; i < count; i++) servers.push(await connect(await startOrch({ args })));
+    servers.push(...await Promise.all(Array.from({ length: count }, async () => connect(await startOrch({ args })))));
     const etcdKills = new Set(opts.etcdKillCycles ?? [opts.cycles - 1]);
 
     for (let cycle = 0; cycle < opts.cycles; cycle++) {
       const victim = servers[0]!;
+      const opened = Date.now();
       const session = await beginWatchCheck(victim.client, {
         resource: checkedResources.configmaps!, writers: opts.writers ?? 8, watchers: opts.watchers ?? 3,
         clients: servers.map(s => s.client), watchTimeoutSeconds: [1, 4], catchUpMs: 20_000,
       });
       const killedAfterMs = lo + Math.floor(Math.random() * (hi - lo + 1));
       await new Promise(r => setTimeout(r, killedAfterMs));
+      const killedAt = Date.now();
       const killEtcd = !!etcd && etcdKills.has(cycle);
       const atKill = session.progress();
       await victim.proc.kill();
@@ -88,11 +92,13 @@ export async function runKillCycles(opts: KillCycleOptions): Promise<KillCycleRe
       victim.proc = await startOrch({ dataDir: victim.dataDir, port: victim.port, args });
       const restartMs = Date.now() - began;
       await new Promise(r => setTimeout(r, opts.afterRestartMs ?? 500));
+      const finishing = Date.now();
       const result = await session.finish();
       report.cycles.push({ ...result, cycle, killedAfterMs, restartMs, etcdKilled: killEtcd });
       for (const v of result.violations) report.violations.push({ ...v, cycle });
-      say(`cycle ${cycle + 1}/${opts.cycles}: back in ${restartMs} ms; ${result.acknowledged} acknowledged, ${result.uncertain} unknown, ${result.events} events, ${result.relists} re-lists: ${result.violations.length ? `${result.violations.length} VIOLATIONS` : 'ok'}`);
+      say(`cycle ${cycle + 1}/${opts.cycles}: back in ${restartMs} ms (set up in ${killedAt - opened - killedAfterMs} ms, judged in ${Date.now() - finishing} ms); ${result.acknowledged} acknowledged, ${result.uncertain} unknown, ${result.events} events, ${result.relists} re-lists: ${result.violations.length ? `${result.violations.length} VIOLATIONS` : 'ok'}`);
     }
+    await opts.finally?.(servers.map(s => s.proc.kubeconfig));
     return report;
   } finally {
     for (const s of servers) {

@@ -86,7 +86,13 @@ export async function beginWatchCheck(client: Client, opts: WatchCheckOptions): 
   }));
   await Promise.all(watchers.map(w => w.synced));
   // writers are spread over the clients as watchers are: each server sees writes and watches
-  const writerGroups = clients.map((c, i) => startWriters(c, path, res, Math.floor(opts.writers / clients.length) + (i < opts.writers % clients.length ? 1 : 0), { labels, onError: opts.onError }, outcomes));
+  const share = (i: number) => Math.floor(opts.writers / clients.length) + (i < opts.writers % clients.length ? 1 : 0);
+  let first = 0;
+  const writerGroups = clients.map((c, i) => {
+    const group = startWriters(c, path, res, share(i), { labels, first, onError: opts.onError }, outcomes);
+    first += share(i);
+    return group;
+  });
   const progress = (): WatchCheckProgress => ({
     acknowledged: writerGroups.reduce((n, w) => n + w.acknowledged(), 0),
     uncertain: outcomes.uncertain.size,

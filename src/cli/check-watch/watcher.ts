@@ -33,7 +33,7 @@ export interface WatcherOptions {
 
 export function startLoggedWatcher(client: Client, path: string, res: CheckedResource, id: number, opts: WatcherOptions): LoggedWatcher {
   const log: WatcherLog = { id, entries: [] };
-  const backoff = new Backoff({ initialMs: 50, maxMs: 1000, jitter: 1 });
+  const backoff = new Backoff({ initialMs: 50, maxMs: 400, jitter: 1 });
   let rv: string | undefined;
   let stopped = false;
   let current: WatchHandle | undefined;

@@ -29,7 +29,8 @@ function refused(err: unknown): boolean {
   return (err as NodeJS.ErrnoException)?.code === 'ECONNREFUSED' || cause?.code === 'ECONNREFUSED';
 }
 
-export function startWriters(client: Client, path: string, res: CheckedResource, count: number, opts: { labels: Record<string, string>; onError?: (message: string) => void }, outcomes: Outcomes): Writers {
+/** `opts.first`: the number of the first writer, so that groups of writers (one per server) never share names */
+export function startWriters(client: Client, path: string, res: CheckedResource, count: number, opts: { labels: Record<string, string>; first?: number; onError?: (message: string) => void }, outcomes: Outcomes): Writers {
   let stopped = false;
   let acked = 0;
   const failed = { refused: 0, uncertain: 0 };
@@ -87,7 +88,7 @@ export function startWriters(client: Client, path: string, res: CheckedResource,
     }
   }
 
-  const running = Array.from({ length: count }, (_, w) => writer(w));
+  const running = Array.from({ length: count }, (_, w) => writer((opts.first ?? 0) + w));
   return {
     outcomes,
     acknowledged: () => acked,
