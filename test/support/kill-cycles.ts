@@ -19,6 +19,7 @@ import { startEtcd, type EtcdCluster } from './etcd.ts';
 
 export interface KillCycleOptions {
   backend: 'sqlite' | 'etcd';
+  /** at most this many (Infinity: until `until`) */
   cycles: number;
   writers?: number;
   watchers?: number;
@@ -32,6 +33,8 @@ export interface KillCycleOptions {
   afterRestartMs?: number;
   /** one line per step, for a soak's output */
   onProgress?: (line: string) => void;
+  /** stop starting cycles once performance.now() passes this (a soak's end) */
+  until?: number;
   /** run against the servers (their kubeconfigs) after the last cycle, before they are stopped */
   finally?: (kubeconfigs: string[]) => Promise<void>;
 }
@@ -72,7 +75,7 @@ export async function runKillCycles(opts: KillCycleOptions): Promise<KillCycleRe
     servers.push(...await Promise.all(Array.from({ length: count }, async () => connect(await startOrch({ args })))));
     const etcdKills = new Set(opts.etcdKillCycles ?? [opts.cycles - 1]);
 
-    for (let cycle = 0; cycle < opts.cycles; cycle++) {
+    for (let cycle = 0; cycle < opts.cycles && !(opts.until && performance.now() > opts.until); cycle++) {
       const victim = servers[0]!;
       const opened = Date.now();
       const session = await beginWatchCheck(victim.client, {
@@ -86,7 +89,8 @@ export async function runKillCycles(opts: KillCycleOptions): Promise<KillCycleRe
       const atKill = session.progress();
       await victim.proc.kill();
       if (killEtcd) await etcd!.stop(0);
-      say(`cycle ${cycle + 1}/${opts.cycles} (${opts.backend}): killed the server${killEtcd ? ' and etcd' : ''} after ${killedAfterMs} ms, ${atKill.acknowledged} writes acknowledged`);
+      const n = `${cycle + 1}${Number.isFinite(opts.cycles) ? `/${opts.cycles}` : ''}`;
+      say(`cycle ${n} (${opts.backend}): killed the server${killEtcd ? ' and etcd' : ''} after ${killedAfterMs} ms, ${atKill.acknowledged} writes acknowledged`);
       const began = Date.now();
       if (killEtcd) await etcd!.start(0);
       victim.proc = await startOrch({ dataDir: victim.dataDir, port: victim.port, args });
@@ -96,7 +100,7 @@ export async function runKillCycles(opts: KillCycleOptions): Promise<KillCycleRe
       const result = await session.finish();
       report.cycles.push({ ...result, cycle, killedAfterMs, restartMs, etcdKilled: killEtcd });
       for (const v of result.violations) report.violations.push({ ...v, cycle });
-      say(`cycle ${cycle + 1}/${opts.cycles}: back in ${restartMs} ms (set up in ${killedAt - opened - killedAfterMs} ms, judged in ${Date.now() - finishing} ms); ${result.acknowledged} acknowledged, ${result.uncertain} unknown, ${result.events} events, ${result.relists} re-lists: ${result.violations.length ? `${result.violations.length} VIOLATIONS` : 'ok'}`);
+      say(`cycle ${n}: back in ${restartMs} ms (set up in ${killedAt - opened - killedAfterMs} ms, judged in ${Date.now() - finishing} ms); ${result.acknowledged} acknowledged, ${result.uncertain} unknown, ${result.events} events, ${result.relists} re-lists: ${result.violations.length ? `${result.violations.length} VIOLATIONS` : 'ok'}`);
     }
     await opts.finally?.(servers.map(s => s.proc.kubeconfig));
     return report;
