@@ -15,6 +15,10 @@ import type { ClientConfig } from './kubeconfig.ts';
 import { certFingerprint } from './cert-files.ts';
 
 const idempotent = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+// what may be sent again without proof that the server never saw it (Go's isReplayable): a reset
+// of a reused HTTP/1.1 connection may come after the server acted, and a DELETE sent again would
+// answer 404 for the caller's own delete
+const replayable = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface RawResponse { statusCode: number; headers: IncomingHttpHeaders; body: string }
 
@@ -269,9 +273,9 @@ function http1(t: Target, maxSockets: number): Connection {
           collect(res, res.statusCode ?? 0, res.headers, resolve, reject));
         if (timeoutMs) req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${path}: no response within ${timeoutMs}ms`)));
         req.on('error', (err: NodeJS.ErrnoException) => {
-          // the server closed an idle keep-alive connection just as we reused it: the request
-          // never reached it, so an idempotent one is safe to send again
-          if (!retried && req.reusedSocket && err.code === 'ECONNRESET' && idempotent.has(method)) return resolve(attempt(true));
+          // the server closed an idle keep-alive connection just as we reused it, or went away
+          // after reading the request: only a read is safe to send again
+          if (!retried && req.reusedSocket && err.code === 'ECONNRESET' && replayable.has(method)) return resolve(attempt(true));
           reject(err);
         });
         req.end(body);
