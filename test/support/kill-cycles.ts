@@ -72,7 +72,10 @@ export async function runKillCycles(opts: KillCycleOptions): Promise<KillCycleRe
       args.push('--storage-backend=etcd3', `--etcd-servers=${etcd.endpoints.join(',')}`, `--cert-dir=${certDir}`);
     }
     const count = opts.backend === 'etcd' ? Math.max(1, opts.servers ?? 2) : 1;
-    servers.push(...await Promise.all(Array.from({ length: count }, async () => connect(await startOrch({ args })))));
+    // the first makes the shared certificates; the others start together (on etcd, their
+    // start-up writes race, as API servers restarted together do)
+    servers.push(await connect(await startOrch({ args })));
+    servers.push(...await Promise.all(Array.from({ length: count - 1 }, async () => connect(await startOrch({ args })))));
     const etcdKills = new Set(opts.etcdKillCycles ?? [opts.cycles - 1]);
 
     for (let cycle = 0; cycle < opts.cycles && !(opts.until && performance.now() > opts.until); cycle++) {
