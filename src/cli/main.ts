@@ -15,6 +15,7 @@ import { restoreCommand } from './restore-command.ts';
 import { tokenCommand } from './token-command.ts';
 import { proxyCommand } from './proxy-command.ts';
 import { networkPolicyCommand } from './network-policy-command.ts';
+import { checkCommand } from './check-command.ts';
 import { versionInfo } from '../apiserver/version.ts';
 
 const versionCommand: Command = {
@@ -27,7 +28,7 @@ const versionCommand: Command = {
   },
 };
 
-const commands: Command[] = [upCommand, imagesCommand, serverCommand, controllerManagerCommand, schedulerCommand, dnsCommand, agentCommand, runtimeSimCommand, proxyCommand, networkPolicyCommand, tokenCommand, backupCommand, restoreCommand, versionCommand];
+const commands: Command[] = [upCommand, imagesCommand, serverCommand, controllerManagerCommand, schedulerCommand, dnsCommand, agentCommand, runtimeSimCommand, proxyCommand, networkPolicyCommand, tokenCommand, backupCommand, restoreCommand, checkCommand, versionCommand];
 
 function usage(): string {
   const lines = ['orch: a small Kubernetes-compatible control plane and node agent.', '', 'Usage:\n  orch <command> [flags]', '', 'Commands:'];

@@ -15,6 +15,10 @@ import type { ClientConfig } from './kubeconfig.ts';
 import { certFingerprint } from './cert-files.ts';
 
 const idempotent = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+// what may be sent again without proof that the server never saw it (Go's isReplayable): a reset
+// of a reused HTTP/1.1 connection may come after the server acted, and a DELETE sent again would
+// answer 404 for the caller's own delete
+const replayable = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface RawResponse { statusCode: number; headers: IncomingHttpHeaders; body: string }
 
@@ -125,6 +129,18 @@ function collect(body: Readable, statusCode: number, headers: IncomingHttpHeader
   body.on('data', (c: Buffer) => chunks.push(c));
   body.on('end', () => resolve({ statusCode, headers, body: Buffer.concat(chunks).toString('utf8') }));
   body.on('error', reject);
+  // a close without an end is a body cut short (after an end, the promise is settled already)
+  body.on('close', () => reject(new Error(`the connection closed before the whole response (HTTP ${statusCode}) was read`)));
+}
+
+const connectErrors = new WeakMap<http2.ClientHttp2Session, NodeJS.ErrnoException>();
+
+/** the error of a request whose connection went before it was answered; ECONNREFUSED when it never connected */
+function connectionLost(method: string, path: string, s: http2.ClientHttp2Session): Error {
+  const cause = connectErrors.get(s);
+  const err: NodeJS.ErrnoException = new Error(`${method} ${path}: the connection closed before a response${cause ? ` (${cause.message})` : ''}`);
+  if (cause?.code) err.code = cause.code;
+  return err;
 }
 
 /** how long requests sent with an old certificate may take to be answered before their connection goes */
@@ -146,7 +162,11 @@ function http2Connection(t: Target, notSpoken: () => void): Connection {
       // no h2 in the server's answer: the connection fails, and the caller goes to HTTP/1.1
       ALPNProtocols: ['h2'],
     });
+    let connected = false;
+    s.once('connect', () => { connected = true; });
     s.on('error', (err: NodeJS.ErrnoException) => {
+      // kept for the requests it ends: a connection never made is a request surely not sent
+      if (!connected) connectErrors.set(s, err);
       if (!fellBack && (err.code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' || /no application protocol/i.test(err.message))) { fellBack = true; notSpoken(); }
     });
     s.on('close', () => { if (session === s) session = undefined; });
@@ -175,16 +195,25 @@ function http2Connection(t: Target, notSpoken: () => void): Connection {
         if (closed) return reject(new Error('the client is closed'));
         const { s, req } = request(method, path, body ? { ...headers, 'content-length': String(body.length) } : headers, !body);
         let responded = false;
+        let timedOut = false;
         req.on('response', h => {
           responded = true;
           const { ':status': status, ...rest } = h;
           collect(req, Number(status), rest as IncomingHttpHeaders, resolve, reject);
         });
-        if (timeoutMs) req.setTimeout(timeoutMs, () => req.close(http2.constants.NGHTTP2_CANCEL, () => reject(new Error(`${method} ${path}: no response within ${timeoutMs}ms`))));
+        if (timeoutMs) req.setTimeout(timeoutMs, () => { timedOut = true; req.close(http2.constants.NGHTTP2_CANCEL, () => reject(new Error(`${method} ${path}: no response within ${timeoutMs}ms`))); });
+        // a session that ends (the server killed, the network cut) closes its streams without an
+        // error; nothing else would ever settle this request (its timeout goes with the stream).
+        // Whether the server acted on it is unknown, so it is not sent again.
+        req.once('close', () => { if (!responded && !timedOut) reject(connectionLost(method, path, s)); });
         req.on('error', (err: NodeJS.ErrnoException) => {
-          // the server refused the stream or was going away as we sent it: it never acted on
-          // it, so an idempotent request is safe to send again on a fresh connection
-          if (!retried && !responded && idempotent.has(method) && (s.closed || s.destroyed || err.code === 'ERR_HTTP2_GOAWAY_SESSION' || err.code === 'ERR_HTTP2_STREAM_ERROR')) {
+          // the server refused the stream, or it never left (no stream id yet, or made on a
+          // session already going away): the server never acted on it, so an idempotent request
+          // is safe to send again on a fresh connection. A session that merely ended is no such
+          // proof: a server killed after it acted ends it too, and a DELETE sent again would
+          // answer 404 for the caller's own delete.
+          const unsent = req.pending || err.code === 'ERR_HTTP2_GOAWAY_SESSION' || (err.code === 'ERR_HTTP2_STREAM_ERROR' && req.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM);
+          if (!retried && !responded && idempotent.has(method) && unsent) {
             if (session === s) session = undefined;
             return resolve(attempt(true));
           }
@@ -200,12 +229,16 @@ function http2Connection(t: Target, notSpoken: () => void): Connection {
       if (!open) streams.set(s, open = new Set());
       open.add(req);
       req.once('close', () => open.delete(req));
+      let settled = false;
       req.on('response', h => {
+        settled = true;
         const { ':status': status, ...rest } = h;
         handlers.onResponse({ statusCode: Number(status), headers: rest as IncomingHttpHeaders, body: req });
       });
-      req.on('error', err => handlers.onError(err));
-      return { close: () => { if (!req.destroyed) req.close(http2.constants.NGHTTP2_CANCEL); } };
+      req.on('error', err => { if (!settled) { settled = true; handlers.onError(err); } });
+      // as for send: a stream closed with its session, before any answer, is told so
+      req.once('close', () => { if (!settled) { settled = true; handlers.onError(connectionLost(method, path, s)); } });
+      return { close: () => { settled = true; if (!req.destroyed) req.close(http2.constants.NGHTTP2_CANCEL); } };
     },
     renew(graceMs = renewGraceMs) {
       const old = session;
@@ -240,9 +273,9 @@ function http1(t: Target, maxSockets: number): Connection {
           collect(res, res.statusCode ?? 0, res.headers, resolve, reject));
         if (timeoutMs) req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${path}: no response within ${timeoutMs}ms`)));
         req.on('error', (err: NodeJS.ErrnoException) => {
-          // the server closed an idle keep-alive connection just as we reused it: the request
-          // never reached it, so an idempotent one is safe to send again
-          if (!retried && req.reusedSocket && err.code === 'ECONNRESET' && idempotent.has(method)) return resolve(attempt(true));
+          // the server closed an idle keep-alive connection just as we reused it, or went away
+          // after reading the request: only a read is safe to send again
+          if (!retried && req.reusedSocket && err.code === 'ECONNRESET' && replayable.has(method)) return resolve(attempt(true));
           reject(err);
         });
         req.end(body);

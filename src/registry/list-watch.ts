@@ -150,6 +150,12 @@ export interface WatchSink {
   end(err?: StatusError): void;
   /** the initial state (when asked for) has been sent, as of this revision */
   synced?(revision: number): void;
+  /**
+   * every change up to this revision has been sent (or did not match): the only revision a
+   * bookmark may carry, since a client resumes from it. The store's current revision may be
+   * ahead of what this watch has been sent yet.
+   */
+  progress?(revision: number): void;
 }
 
 export interface WatchOptions {
@@ -202,23 +208,30 @@ export async function watchObjects(storage: Storage, info: ResourceInfo, namespa
       else if (before) sink.event('DELETED', obj);
     }
   };
+  const progressed = (revision: number) => { if (!ended) sink.progress?.(revision); };
+  // a batch being converted: progress reported meanwhile waits for it, so it never overtakes it
+  let converting: Promise<void> = Promise.resolve();
   const watcher = await storage.watch(prefix, {
     afterRevision: after,
     index: opts.index,
     onEvents(events) {
-      if (!conv || ended) return deliver(events);
+      const newest = events[events.length - 1]?.kv.modRevision ?? 0;
+      if (!conv || ended) { deliver(events); return progressed(newest); }
       // the values read below (the previous one only where a selector looks at it) in this
       // watch's version; the returned promise holds the next batch back until this one is out
       const wanted = events.flatMap(ev => (ev.type === 'delete' ? (ev.prevKv ? [ev.prevKv] : []) : ev.prevKv && filtered ? [ev.kv, ev.prevKv] : [ev.kv]));
-      return valuesInVersion(conv, wanted, apiVersion, { shared: true, onRead }).then(values => {
+      converting = valuesInVersion(conv, wanted, apiVersion, { shared: true, onRead }).then(values => {
         const served = new Map(wanted.map((kv, i) => [kv, values[i]!]));
         deliver(events.map(ev => ({ ...ev, kv: served.get(ev.kv) ?? ev.kv, ...(ev.prevKv ? { prevKv: served.get(ev.prevKv) ?? ev.prevKv } : {}) })));
+        progressed(newest);
       }, err => {
         if (ended) return;
         ended = true;
         sink.end(conversionFailed(err));
       });
+      return converting;
     },
+    ...(sink.progress ? { onProgress: (revision: number) => { void converting.then(() => progressed(revision)); } } : {}),
     onError(err) {
       sink.end(statusFromError(err, { revision: after }));
     },

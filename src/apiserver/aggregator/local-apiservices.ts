@@ -77,6 +77,17 @@ async function removeStale(store: Registry, info: ResourceInfo, catalog: Catalog
 
 /** the Available condition a local APIService has (Local, always True), written when it has not */
 export async function markLocal(store: Registry, info: ResourceInfo, current: KubeObject, now: () => Date): Promise<void> {
-  const status = withCondition((current as { status?: { conditions?: AvailableCondition[] } }).status, localCondition(), now().toISOString().replace(/\.\d+Z$/, 'Z'));
-  if (status) await store.modify(info, undefined, current.metadata.name!, c => ({ ...c, status }), { subresource: 'status' });
+  for (let attempt = 0; ; attempt++) {
+    const status = withCondition((current as { status?: { conditions?: AvailableCondition[] } }).status, localCondition(), now().toISOString().replace(/\.\d+Z$/, 'Z'));
+    if (!status) return;
+    try {
+      await store.modify(info, undefined, current.metadata.name!, c => ({ ...c, status }), { subresource: 'status' });
+      return;
+    } catch (err) {
+      // another API server starting on the same etcd wrote it in between: read it again (it
+      // likely holds the condition already); two servers started together used to fail here
+      if (attempt >= 5 || !(err instanceof StatusError && err.code === 409)) throw err;
+      current = await store.get(info, undefined, current.metadata.name!);
+    }
+  }
 }

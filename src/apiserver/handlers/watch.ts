@@ -31,6 +31,15 @@ export async function handleWatch(ctx: RequestContext, deps: HandlerDeps): Promi
       metadata: { resourceVersion: String(rv), ...(annotations ? { annotations } : {}) },
     });
   };
+  // the newest revision this watch has been sent everything up to: what its bookmarks carry
+  // (the store's current revision may be ahead of events still on their way to this watch, and a
+  // client that resumes from a bookmark would never get those)
+  let delivered = after;
+  let bookmarkWanted = false;
+  const progress = (rv: number) => {
+    if (delivered === undefined || rv > delivered) delivered = rv;
+    if (bookmarkWanted && delivered !== undefined) { bookmarkWanted = false; bookmark(delivered); }
+  };
   let ended!: () => void;
   const over = new Promise<void>(r => { ended = r; });
   let watcher: Watcher;
@@ -41,7 +50,11 @@ export async function handleWatch(ctx: RequestContext, deps: HandlerDeps): Promi
         if (err) { sent.value++; stream.send('ERROR', err.status); }
         ended();
       },
-      synced: rv => { if (plan.initialEventsEnd && bookmarks) bookmark(rv, { 'k8s.io/initial-events-end': 'true' }); },
+      synced: rv => {
+        if (delivered === undefined || rv > delivered) delivered = rv;
+        if (plan.initialEventsEnd && bookmarks) bookmark(rv, { 'k8s.io/initial-events-end': 'true' });
+      },
+      progress,
     });
   } catch (err) {
     if (!stream.started) throw err;
@@ -52,7 +65,14 @@ export async function handleWatch(ctx: RequestContext, deps: HandlerDeps): Promi
   stream.start();
   ctx.watchInitialized?.();
   const timer = setTimeout(ended, timeout * 1000);
-  const ticker = bookmarks ? setInterval(() => { void registry.currentRevision().then(rv => bookmark(rv)); }, deps.bookmarkIntervalMs) : undefined;
+  // a bookmark asks the store how far this watch has got and goes out with its answer; a store
+  // that cannot say (or does not answer soon) gets one at the revision last known delivered
+  const ticker = bookmarks ? setInterval(() => {
+    if (!watcher.requestProgress) return void (delivered !== undefined && bookmark(delivered));
+    bookmarkWanted = true;
+    watcher.requestProgress();
+    setTimeout(() => { if (bookmarkWanted && delivered !== undefined) progress(delivered); }, 1000).unref();
+  }, deps.bookmarkIntervalMs) : undefined;
   const onAbort = () => ended();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   if (ctx.signal.aborted) ended();

@@ -124,6 +124,10 @@ test('a GET on a keep-alive connection the server dropped is sent again once', a
   await c.get('/a');
   assert.deepEqual(await c.get('/b'), { n: 1 });
   assert.equal(drops, 1);
-  // a POST is not repeated: it may have been acted on
+  // a POST is not repeated: it may have been acted on; nor a DELETE (a server gone after acting
+  // on it would have the second answer 404 for the caller's own delete)
   await assert.rejects(c.create('/c', {}), /socket hang up|ECONNRESET/);
+  await c.get('/d');
+  await assert.rejects(c.delete('/e'), /socket hang up|ECONNRESET/);
+  assert.equal(srv.callsTo('DELETE', '/e').length, 1);
 });
