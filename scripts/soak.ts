@@ -6,9 +6,13 @@
 import { parseArgs } from 'node:util';
 import type { RunningPart, SoakPart } from './soak/part.ts';
 import { fuzzPart } from './soak/fuzz-part.ts';
+import { killCyclesPart, watchCheckPart } from '../test/support/soak-parts.ts';
 
 const parts: SoakPart[] = [
   fuzzPart,
+  killCyclesPart('sqlite'),
+  killCyclesPart('etcd'),
+  watchCheckPart,
 ];
 
 const { values } = parseArgs({
@@ -21,7 +25,7 @@ if (values.help) {
   console.log(`usage: npm run soak -- [--minutes N] [--only PART]... [--seed S]
   runs every part (or those named) for N minutes (default 5), printing each part's figures every 10 s
   and a summary at the end; exits 1 if any part failed. Parts:
-${parts.map(p => `    ${p.name.padEnd(10)} ${p.about}`).join('\n')}`);
+${parts.map(p => `    ${p.name.padEnd(12)} ${p.about}`).join('\n')}`);
   process.exit(0);
 }
 const minutes = Number(values.minutes);

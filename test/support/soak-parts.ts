@@ -1,7 +1,6 @@
 // The kill -9 cycles and the watch-consistency check as parts of `npm run soak`: each runs until
 // the soak's end, says how it is doing when asked, and ends with a summary or fails with the
-// first violations. Shaped as scripts/soak/part.ts's SoakPart (name, about, start(ctx) →
-// { status(), done }), so the soak's table takes them as they are.
+// first violations (scripts/soak/part.ts says what a part is).
 
 import { loadKubeconfig } from '../../src/client/kubeconfig.ts';
 import { createClient } from '../../src/client/rest.ts';
@@ -11,10 +10,8 @@ import { runWatchCheck, type WatchCheckProgress } from '../../src/cli/check-watc
 import { startOrch } from '../e2e/support/orch-process.ts';
 import { etcdBinary } from './etcd.ts';
 import { runKillCycles, type CycleResult } from './kill-cycles.ts';
+import type { SoakPart as Part } from '../../scripts/soak/part.ts';
 
-interface Context { until: number; seed: number; log(line: string): void }
-interface Running { status(): string; done: Promise<string> }
-interface Part { name: string; about: string; start(ctx: Context): Promise<Running> }
 
 const firstViolations = (vs: Violation[]) => vs.slice(0, 10).map(v => `\n  - ${v.watcher === undefined ? '' : `watcher ${v.watcher}: `}${v.message}`).join('');
 
