@@ -167,6 +167,8 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     ca: opts.tls.ca,
     requestCert: true,
     rejectUnauthorized: false,
+    // as Go's listeners: a small answer is not held back waiting for the ACK of the last one
+    noDelay: true,
     settings: http2Settings(limits),
     ...serverOptions(limits),
   });
