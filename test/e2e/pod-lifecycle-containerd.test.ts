@@ -157,6 +157,43 @@ test('container lifecycle on containerd: sidecars, grace periods, OOM, back-off,
       assert.ok(events.some((e: any) => e.reason === 'Killing' && e.message === 'Container main failed liveness probe, will be restarted'));
       assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/unlive?gracePeriodSeconds=0')).status, 200);
     });
+
+    await t.test('in-place resize through pods/resize: CPU and memory updated in the running container\'s cgroup, or a restart where resizePolicy asks', async () => {
+      const body = pod('resizable', node, { command: ['sleep', '3600'], resources: { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '200m', memory: '64Mi' } } });
+      (body.spec.containers as unknown[]).push({ name: 'restarts', image, imagePullPolicy: 'IfNotPresent', command: ['sleep', '3600'], resources: { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '200m', memory: '64Mi' } }, resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }] });
+      assert.equal((await createPod(c, body)).status, 201);
+      const before = await until('resizable Running', async () => { const p = await getPod(c, 'resizable'); return p?.status?.containerStatuses?.every((x: any) => x.state.running) && p; });
+      const idOf = (p: any, name: string) => p.status.containerStatuses.find((x: any) => x.name === name).containerID.replace('containerd://', '');
+      const resized = { requests: { cpu: '150m', memory: '48Mi' }, limits: { cpu: '300m', memory: '96Mi' } };
+      const patch = { spec: { containers: [{ name: 'main', resources: resized }, { name: 'restarts', resources: resized }] } };
+      const r = await c.request('PATCH', '/api/v1/namespaces/default/pods/resizable/resize', { body: JSON.stringify(patch), headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+      assert.equal(r.status, 200, r.body);
+      const after = await until('the resize applied', async () => {
+        const p = await getPod(c, 'resizable');
+        const m = p?.status?.containerStatuses?.find((x: any) => x.name === 'main');
+        const rs = p?.status?.containerStatuses?.find((x: any) => x.name === 'restarts');
+        return m?.resources?.limits?.cpu === '300m' && rs?.restartCount === 1 && rs.state.running && p;
+      }, 30_000);
+      const main = after.status.containerStatuses.find((x: any) => x.name === 'main');
+      assert.equal(idOf(after, 'main'), idOf(before, 'main'), 'resized in place, not replaced');
+      assert.equal(main.restartCount, 0);
+      assert.deepEqual(main.allocatedResources, { cpu: '150m', memory: '48Mi' });
+      assert.deepEqual(main.resources, resized);
+      // the running container's cgroup has the new values; so does the pod's
+      const tasks = await runtime.ctr(['task', 'ls']);
+      const pid = tasks.split('\n').find(l => l.startsWith(idOf(after, 'main')))?.split(/\s+/)[1];
+      const cg = Object.fromEntries((await readFile(`/proc/${pid}/cgroup`, 'utf8')).trim().split('\n').map(l => l.split(':')).map(([, ctl, path]) => [ctl, path]));
+      const read = (ctl: string, path: string, file: string) => readFile(`/sys/fs/cgroup/${ctl}${path}/${file}`, 'utf8').then(s => Number(s.trim()));
+      assert.deepEqual([await read('cpu', cg.cpu, 'cpu.shares'), await read('cpu', cg.cpu, 'cpu.cfs_quota_us'), await read('memory', cg.memory, 'memory.limit_in_bytes')], [153, 30_000, 96 * 2 ** 20]);
+      const podCgroup = `/kubepods/burstable/pod${after.metadata.uid}`;
+      assert.deepEqual([await read('cpu', podCgroup, 'cpu.cfs_quota_us'), await read('memory', podCgroup, 'memory.limit_in_bytes')], [60_000, 192 * 2 ** 20]);
+      assert.equal(after.metadata.generation, before.metadata.generation + 1);
+      // kubectl 1.33 speaks the subresource too
+      const k = kubectls()[0]!;
+      const kp = await kubectl(k.path, orch.kubeconfig, ['patch', 'pod', 'resizable', '--subresource', 'resize', '--type', 'merge', '-p', JSON.stringify({ spec: { containers: [{ name: 'main', resources: { requests: { cpu: '100m', memory: '48Mi' }, limits: { cpu: '300m', memory: '96Mi' } } }] } })]);
+      if (!/unknown flag/.test(kp.stderr)) assert.equal(kp.code, 0, kp.stderr);
+      assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/resizable?gracePeriodSeconds=0')).status, 200);
+    });
   })();
 
   await t.test('a sidecar with a startup probe holds back the next init container until it passes; a finished pod stops its sidecar and Succeeds', async () => {
@@ -240,43 +277,6 @@ test('container lifecycle on containerd: sidecars, grace periods, OOM, back-off,
     await gone('sized');
     // removed with the pod
     await until('the pod cgroup removed', async () => !existsSync(`/sys/fs/cgroup/memory${podCgroup}`) && !existsSync(`/sys/fs/cgroup/cpu${podCgroup}`), 10_000);
-  });
-
-  await t.test('in-place resize through pods/resize: CPU and memory updated in the running container\'s cgroup, or a restart where resizePolicy asks', async () => {
-    const body = pod('resizable', node, { command: ['sleep', '3600'], resources: { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '200m', memory: '64Mi' } } });
-    (body.spec.containers as unknown[]).push({ name: 'restarts', image, imagePullPolicy: 'IfNotPresent', command: ['sleep', '3600'], resources: { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '200m', memory: '64Mi' } }, resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }] });
-    assert.equal((await createPod(c, body)).status, 201);
-    const before = await until('resizable Running', async () => { const p = await getPod(c, 'resizable'); return p?.status?.containerStatuses?.every((x: any) => x.state.running) && p; });
-    const idOf = (p: any, name: string) => p.status.containerStatuses.find((x: any) => x.name === name).containerID.replace('containerd://', '');
-    const resized = { requests: { cpu: '150m', memory: '48Mi' }, limits: { cpu: '300m', memory: '96Mi' } };
-    const patch = { spec: { containers: [{ name: 'main', resources: resized }, { name: 'restarts', resources: resized }] } };
-    const r = await c.request('PATCH', '/api/v1/namespaces/default/pods/resizable/resize', { body: JSON.stringify(patch), headers: { 'content-type': 'application/strategic-merge-patch+json' } });
-    assert.equal(r.status, 200, r.body);
-    const after = await until('the resize applied', async () => {
-      const p = await getPod(c, 'resizable');
-      const m = p?.status?.containerStatuses?.find((x: any) => x.name === 'main');
-      const rs = p?.status?.containerStatuses?.find((x: any) => x.name === 'restarts');
-      return m?.resources?.limits?.cpu === '300m' && rs?.restartCount === 1 && rs.state.running && p;
-    }, 30_000);
-    const main = after.status.containerStatuses.find((x: any) => x.name === 'main');
-    assert.equal(idOf(after, 'main'), idOf(before, 'main'), 'resized in place, not replaced');
-    assert.equal(main.restartCount, 0);
-    assert.deepEqual(main.allocatedResources, { cpu: '150m', memory: '48Mi' });
-    assert.deepEqual(main.resources, resized);
-    // the running container's cgroup has the new values; so does the pod's
-    const tasks = await runtime.ctr(['task', 'ls']);
-    const pid = tasks.split('\n').find(l => l.startsWith(idOf(after, 'main')))?.split(/\s+/)[1];
-    const cg = Object.fromEntries((await readFile(`/proc/${pid}/cgroup`, 'utf8')).trim().split('\n').map(l => l.split(':')).map(([, ctl, path]) => [ctl, path]));
-    const read = (ctl: string, path: string, file: string) => readFile(`/sys/fs/cgroup/${ctl}${path}/${file}`, 'utf8').then(s => Number(s.trim()));
-    assert.deepEqual([await read('cpu', cg.cpu, 'cpu.shares'), await read('cpu', cg.cpu, 'cpu.cfs_quota_us'), await read('memory', cg.memory, 'memory.limit_in_bytes')], [153, 30_000, 96 * 2 ** 20]);
-    const podCgroup = `/kubepods/burstable/pod${after.metadata.uid}`;
-    assert.deepEqual([await read('cpu', podCgroup, 'cpu.cfs_quota_us'), await read('memory', podCgroup, 'memory.limit_in_bytes')], [60_000, 192 * 2 ** 20]);
-    assert.equal(after.metadata.generation, before.metadata.generation + 1);
-    // kubectl 1.33 speaks the subresource too
-    const k = kubectls()[0]!;
-    const kp = await kubectl(k.path, orch.kubeconfig, ['patch', 'pod', 'resizable', '--subresource', 'resize', '--type', 'merge', '-p', JSON.stringify({ spec: { containers: [{ name: 'main', resources: { requests: { cpu: '100m', memory: '48Mi' }, limits: { cpu: '300m', memory: '96Mi' } } }] } })]);
-    if (!/unknown flag/.test(kp.stderr)) assert.equal(kp.code, 0, kp.stderr);
-    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/resizable?gracePeriodSeconds=0')).status, 200);
   });
 
   await Promise.all([backOff, failures]);
