@@ -120,6 +120,8 @@ suite('Deployments, ReplicaSets and ReplicationControllers through kubectl', { c
       const stuckStatus = await until('4 old available, 3 new stuck', async () => { const st = (await deploymentJson()).status; return st.replicas === 7 && st.updatedReplicas === 3 && st; });
       assert.equal(stuckStatus.availableReplicas, 4);
       assert.equal(stuckStatus.conditions.find((x: any) => x.type === 'Available').status, 'True');
+      // the default deadline again, so that the way back is not held to 2 s between steps
+      await k('patch', 'deployment/web', '-p', '{"spec":{"progressDeadlineSeconds":600}}');
       assert.match(await k('rollout', 'undo', 'deployment/web'), /deployment.apps\/web rolled back/);
       await rolloutStatus();
 
