@@ -5,21 +5,15 @@
 // GETs of one configmap, and creates of configmaps. The median of the windows' ratios is the
 // figure. Target: audit on ≥ 90 % of off.
 
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { runLoad, type LoadResult, type TlsClient } from './support/load.ts';
 import { repoRoot, startChild, type Child } from './support/processes.ts';
+import { adminTls, median } from './support/admin-tls.ts';
 
-async function adminTls(dataDir: string): Promise<TlsClient> {
-  const kc = parse(await readFile(join(dataDir, 'admin.kubeconfig'), 'utf8'));
-  const b = (s: string) => Buffer.from(s, 'base64');
-  return { ca: b(kc.clusters[0].cluster['certificate-authority-data']), cert: b(kc.users[0].user['client-certificate-data']), key: b(kc.users[0].user['client-key-data']) };
-}
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
 
 function row(name: string, r: LoadResult): string {
   return `${name.padEnd(44)} ${r.perSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50ms.toFixed(2).padStart(6)} ms  p99 ${r.p99ms.toFixed(2).padStart(6)} ms${r.errors ? `  errors ${r.errors}` : ''}`;

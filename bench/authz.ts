@@ -14,18 +14,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { issueCert } from '../src/pki/certs.ts';
 import { runLoad, type LoadResult, type TlsClient } from './support/load.ts';
 import { repoRoot, startChild, type Child } from './support/processes.ts';
+import { adminTls, median } from './support/admin-tls.ts';
 import { authorizeNanoseconds } from './support/authz-in-process.ts';
 
 
-async function adminTls(dataDir: string): Promise<TlsClient> {
-  const kc = parse(await readFile(join(dataDir, 'admin.kubeconfig'), 'utf8'));
-  const b = (s: string) => Buffer.from(s, 'base64');
-  return { ca: b(kc.clusters[0].cluster['certificate-authority-data']), cert: b(kc.users[0].user['client-certificate-data']), key: b(kc.users[0].user['client-key-data']) };
-}
 
 async function userTls(dataDir: string, name: string): Promise<TlsClient> {
   const ca = { cert: await readFile(join(dataDir, 'pki/ca.crt'), 'utf8'), key: await readFile(join(dataDir, 'pki/ca.key'), 'utf8') };
@@ -58,7 +53,6 @@ function row(name: string, r: { perSecond: number; p50ms: number; p99ms: number;
   return `${name.padEnd(44)} ${r.perSecond.toFixed(0).padStart(8)} req/s  p50 ${r.p50ms.toFixed(2).padStart(6)} ms  p99 ${r.p99ms.toFixed(2).padStart(6)} ms${r.errors ? `  errors ${r.errors}` : ''}`;
 }
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
 const quantile = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]!; };
 /** relative spread of a side's rates across windows: (p90 − p10) / median */
 const spread = (xs: number[]) => (quantile(xs, 0.9) - quantile(xs, 0.1)) / median(xs) * 100;

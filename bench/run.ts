@@ -19,6 +19,7 @@ import { runWorkloadsBench } from './support/workloads-bench.ts';
 import { runStreamingBench, streamingBenchSkipReason } from './support/streaming-bench.ts';
 import { runAuthzBench } from './authz.ts';
 import { runAuditBench } from './audit.ts';
+import { runEncryptionBench } from './encryption.ts';
 import { proxyBenchSkipReason, runProxyBench } from './support/proxy-bench.ts';
 import { benchService, runDnsBench, type DnsLoad } from './support/dns-bench.ts';
 import { runCrdBench } from './support/crd-bench.ts';
@@ -27,7 +28,7 @@ import { runLeaseChurn } from './support/lease-churn.ts';
 const quick = process.argv.includes('--quick');
 // --only=lists,fanout runs just those sections (start always runs: it brings up the server)
 const only = process.argv.find(a => a.startsWith('--only='))?.slice('--only='.length).split(',');
-const sections = ['writes', 'lists', 'crds', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up', 'workloads', 'streaming', 'proxy', 'authz', 'dns', 'storage', 'audit'];
+const sections = ['writes', 'lists', 'crds', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up', 'workloads', 'streaming', 'proxy', 'authz', 'dns', 'storage', 'audit', 'encryption'];
 for (const s of only ?? []) if (!sections.includes(s)) throw new Error(`unknown section ${s}; sections: ${sections.join(', ')}`);
 const want = (section: string) => !only || only.includes(section);
 const scale = quick ? 0.2 : 1;
@@ -355,6 +356,11 @@ async function main(): Promise<void> {
       // audit logging on (Metadata for every request) against off, two servers side by side (bench/audit.ts)
       say('');
       await runAuditBench({ quick, say });
+    }
+    if (want('encryption')) {
+      // Secret creates and gets with encryption at rest off against each provider, one server each (bench/encryption.ts)
+      say('');
+      await runEncryptionBench({ quick, say });
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

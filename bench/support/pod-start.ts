@@ -4,14 +4,13 @@
 // is the same sandbox + container start asked of one simulated runtime directly over the CRI.
 // The API server's CPU time and peak RSS during the run are read from /proc.
 
-import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connectCri } from '../../src/agent/cri/client.ts';
 import { loadKubeconfig } from '../../src/client/kubeconfig.ts';
 import { createClient } from '../../src/client/rest.ts';
 import { startRuntimeSim } from '../../src/runtime-sim/server.ts';
-import { node24, repoRoot, rssKiB, startChild } from './processes.ts';
+import { cpuSeconds, node24, repoRoot, rssKiB, startChild } from './processes.ts';
 
 export interface PodStartResult {
   pods: number;
@@ -33,10 +32,6 @@ export interface PodStartResult {
 
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0; };
 
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 const image = 'registry.local/app:1.0';
 

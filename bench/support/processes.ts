@@ -29,3 +29,9 @@ export function rssKiB(pid: number): number {
     return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   } catch { return 0; }
 }
+
+/** user + system CPU seconds a process has used (from /proc, in clock ticks of 10 ms) */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}

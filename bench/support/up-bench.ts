@@ -37,7 +37,8 @@ function processesOf(pid: number, socket: string | undefined): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const p = Number(entry);
-    const stat = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // a process may end between the listing and the read (a kubectl, a shim's helper)
+    const stat = (() => { try { return readFileSync(`/proc/${p}/stat`, 'utf8'); } catch { return ''; } })().split(') ')[1]?.split(' ') ?? [];
     const cmdline = (() => { try { return readFileSync(`/proc/${p}/cmdline`, 'utf8'); } catch { return ''; } })();
     if (Number(stat[1]) === pid || (socket && cmdline.includes(socket) && p !== pid)) out.push(p);
   }

@@ -5,19 +5,14 @@
 // afterwards with all of it in place. The baseline beside them is the same server's CPU with no
 // workload at all, measured first.
 
-import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadKubeconfig } from '../../src/client/kubeconfig.ts';
 import { createClient, type Client } from '../../src/client/rest.ts';
-import { node24, repoRoot, rssKiB, startChild } from './processes.ts';
+import { cpuSeconds, node24, repoRoot, rssKiB, startChild } from './processes.ts';
 
 const image = 'registry.local/app:1.0';
 
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 async function waitFor(client: Client, path: string, ok: (o: any) => boolean, timeoutMs: number): Promise<void> {
   const deadline = performance.now() + timeoutMs;

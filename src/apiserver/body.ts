@@ -5,11 +5,16 @@ import { requestEntityTooLarge } from '../api/status.ts';
 
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
-export function readBody(stream: Readable, limit: number = maxRequestBodyBytes): Promise<Buffer> {
+/**
+ * The whole body, up to `limit` bytes. `signal` ends the wait for a body that stalls (the request
+ * timed out, or its client left): the read fails with `abandoned`.
+ */
+export function readBody(stream: Readable, limit: number = maxRequestBodyBytes, signal?: AbortSignal, abandoned?: () => Error): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;
+    signal?.addEventListener('abort', () => { if (!failed) { failed = true; reject(abandoned?.() ?? new Error('the request was abandoned')); } }, { once: true });
     stream.on('data', (c: Buffer) => {
       if (failed) return;
       size += c.length;

@@ -62,6 +62,21 @@ function caProblem(ca: CertAndKey): string | undefined {
   }
 }
 
+/** the pair `name` in dir, reused while it still fits the request, else issued from the CA and saved */
+async function ensureLeafIn(dir: string, ca: CertAndKey, name: string, req: CertRequest, log?: Logger): Promise<CertAndKey> {
+  const want: CertExpectations = {
+    caCert: ca.cert, renewBeforeMs: RENEW_BEFORE_MS,
+    commonName: req.commonName, organizations: req.organizations ?? [], dnsNames: req.dnsNames, ips: req.ips,
+  };
+  const existing = await readPair(dir, name);
+  const reason = existing ? certProblem(existing, want) : 'missing';
+  if (existing && !reason) return existing;
+  const pair = await issueCert(ca, req);
+  await savePair(dir, name, pair);
+  log?.info('issued certificate', { file: join(dir, `${name}.crt`), reason });
+  return pair;
+}
+
 export async function ensurePki(dataDir: string, opts: PkiOptions): Promise<Pki> {
   const dir = opts.certDir ?? join(dataDir, 'pki');
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -80,19 +95,7 @@ export async function ensurePki(dataDir: string, opts: PkiOptions): Promise<Pki>
   }
 
   const names = splitHostsAndIps([...builtinDnsNames, hostname(), ...opts.hosts], [...builtinIps, ...opts.ips]);
-  const ensureLeaf = async (name: string, req: CertRequest): Promise<CertAndKey> => {
-    const want: CertExpectations = {
-      caCert: ca.cert, renewBeforeMs: RENEW_BEFORE_MS,
-      commonName: req.commonName, organizations: req.organizations ?? [], dnsNames: req.dnsNames, ips: req.ips,
-    };
-    const existing = await readPair(dir, name);
-    const reason = existing ? certProblem(existing, want) : 'missing';
-    if (existing && !reason) return existing;
-    const pair = await issueCert(ca, req);
-    await savePair(dir, name, pair);
-    log?.info('issued certificate', { file: join(dir, `${name}.crt`), reason });
-    return pair;
-  };
+  const ensureLeaf = (name: string, req: CertRequest) => ensureLeafIn(dir, ca, name, req, log);
   const server = await ensureLeaf('apiserver', { commonName: 'kube-apiserver', days: LEAF_DAYS, usage: 'server', dnsNames: names.dnsNames, ips: names.ips });
   const admin = await ensureLeaf('admin', { commonName: ADMIN_USER, organizations: [ADMIN_GROUP], days: LEAF_DAYS, usage: 'client' });
   const kubeletClient = await ensureLeaf('apiserver-kubelet-client', { commonName: 'kube-apiserver-kubelet-client', organizations: [ADMIN_GROUP], days: LEAF_DAYS, usage: 'client' });
@@ -107,6 +110,14 @@ export async function ensurePki(dataDir: string, opts: PkiOptions): Promise<Pki>
 /** a client certificate signed by the cluster CA (node agents, controllers, extra users) */
 export async function issueClientCert(pki: Pick<Pki, 'caCert' | 'caKey'>, opts: { commonName: string; organizations?: string[]; days?: number }): Promise<CertAndKey> {
   return issueCert({ cert: pki.caCert, key: pki.caKey }, { commonName: opts.commonName, organizations: opts.organizations, days: opts.days ?? LEAF_DAYS, usage: 'client' });
+}
+
+/**
+ * a client certificate of the cluster CA kept in the certificates directory as `name`: a restart
+ * reuses it (checked with node:crypto alone) instead of loading the certificate builder again
+ */
+export function ensureClientCert(pki: Pick<Pki, 'dir' | 'caCert' | 'caKey'>, name: string, opts: { commonName: string; organizations?: string[] }, log?: Logger): Promise<CertAndKey> {
+  return ensureLeafIn(pki.dir, { cert: pki.caCert, key: pki.caKey }, name, { commonName: opts.commonName, organizations: opts.organizations, days: LEAF_DAYS, usage: 'client' }, log);
 }
 
 /** a serving certificate signed by the cluster CA (for example a node agent's own endpoint) */

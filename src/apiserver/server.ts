@@ -33,6 +33,9 @@ import type { Aggregator } from './aggregator/aggregator.ts';
 import { auditIdOf, auditUser, type Auditor } from './audit/recorder.ts';
 import { createApiServerMetrics, type ApiServerMetrics } from './metrics/apiserver-metrics.ts';
 import { inflightKind } from './metrics/request-labels.ts';
+import { applyHttp1Limits, closeIdleSessions, defaultServingLimits, http2Settings, serverOptions, type ServingLimits } from './serving-limits.ts';
+import { defaultRequestTimeoutMs, requestDeadlineMs, requestTimedOut } from './request-timeout.ts';
+import { answerRetryAfter, exemptFromRetryAfter } from './retry-after.ts';
 
 export interface ApiServerOptions {
   catalog: Catalog;
@@ -64,6 +67,10 @@ export interface ApiServerOptions {
   metrics?: ApiServerMetrics;
   /** online copies of the database (GET /storage/snapshot) */
   snapshot?: import('./storage-snapshot.ts').SnapshotSource;
+  /** header size, idle and header timeouts, HTTP/2 streams per connection (default: kube-apiserver's) */
+  limits?: Partial<ServingLimits>;
+  /** --request-timeout for requests that are not long-running (default 60 s) */
+  requestTimeoutMs?: number;
 }
 
 export interface ApiServer {
@@ -74,8 +81,11 @@ export interface ApiServer {
    * served, counted and closed like the others
    */
   listenAlso(port: number, host: string): Promise<void>;
-  /** stop accepting, let in-flight requests finish (up to graceMs), then close watches */
-  close(graceMs?: number): Promise<void>;
+  /**
+   * end watches cleanly and let in-flight requests finish (up to graceMs), then close. With
+   * retryAfter, the listener stays open meanwhile and new requests are answered 429 (see retry-after.ts).
+   */
+  close(graceMs?: number, opts?: { retryAfter?: boolean }): Promise<void>;
   inFlight(): number;
 }
 
@@ -140,6 +150,9 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
   const inFlightRequests = new Set<LazyAbort>(); // long-running requests, ended first on shutdown
   let active = 0;
   let address = '';
+  let rejecting = false;
+  const limits: ServingLimits = { ...defaultServingLimits, ...opts.limits };
+  const requestTimeoutMs = opts.requestTimeoutMs ?? defaultRequestTimeoutMs;
   const nonResource = { catalog: opts.catalog, discoveryCatalog: opts.aggregator?.discoveryCatalog, remoteOpenAPI: opts.aggregator?.openapi, health: opts.health, serverAddress: () => address, oidc: opts.authentication?.oidc, metrics: metrics.exposition, snapshot: opts.snapshot };
 
   const server = http2.createSecureServer({
@@ -149,9 +162,11 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     ca: opts.tls.ca,
     requestCert: true,
     rejectUnauthorized: false,
-    settings: { maxConcurrentStreams: 1000 },
+    settings: http2Settings(limits),
+    ...serverOptions(limits),
   });
-  server.on('session', s => { sessions.add(s); s.on('close', () => sessions.delete(s)); });
+  applyHttp1Limits(server, limits);
+  server.on('session', s => { sessions.add(s); s.on('close', () => sessions.delete(s)); closeIdleSessions(s, limits.idleTimeoutMs); });
   server.on('secureConnection', s => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
   // a CONNECT never reaches 'request' (HTTP/1.1 hands over the socket, HTTP/2 a response):
   // answer it here rather than drop the connection
@@ -162,6 +177,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     out.end(`HTTP/1.1 405 Method Not Allowed\r\ncontent-type: ${headers['content-type']}\r\ncontent-length: ${headers['content-length']}\r\nconnection: close\r\n\r\n${body}`);
   });
   server.on('request', (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => {
+    if (rejecting && !exemptFromRetryAfter(splitTarget(req.url)?.rawPath ?? '', req.headers)) { answerRetryAfter(req, res); return; }
     active++;
     const abort = new LazyAbort();
     inFlightRequests.add(abort);
@@ -208,7 +224,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       auditID,
       method, query, headers: req.headers, res, log,
       info: { isResourceRequest: false, path: target?.rawPath ?? '', group: '', version: '', resource: '', verb: method.toLowerCase(), parts: [] },
-      body: () => (bodyPromise ??= readBody(req as unknown as Readable)),
+      body: () => (bodyPromise ??= readBody(req as unknown as Readable, undefined, abort.signal, requestTimedOut)),
       get signal() { return abort.signal; },
       warnings: [],
       features: opts.features,
@@ -220,6 +236,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
     // authorization, as kube-apiserver's metrics never see the requests its filters refuse
     let kind: ReturnType<typeof inflightKind>;
     let admitted = false;
+    let deadline: NodeJS.Timeout | undefined;
     try {
       // a target that is not a path (an authority, `*`) names nothing here
       if (!target) throw badRequest(`the request target ${JSON.stringify(req.url ?? '')} is not a path`);
@@ -228,6 +245,11 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       if (info.verb === 'watch') watches.add(abort);
       kind = inflightKind(info);
       if (kind) metrics.inflight.started(kind);
+      // long-running requests (no in-flight kind) have their own ends; the others get --request-timeout
+      if (kind && !upgrade) {
+        const ms = requestDeadlineMs(query, requestTimeoutMs);
+        deadline = setTimeout(() => timedOut(req, ctx, abort), ms);
+      }
       // a server without authorization set up serves its health and version to anyone; with it,
       // these paths are authenticated and authorized like any other (system:public-info-viewer
       // grants them to every caller, and --anonymous-auth=false makes a caller without
@@ -254,11 +276,29 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       if (status.code >= 500) log.warn('request error', { method, path: ctx.info.path, err: err instanceof Error ? err.stack : String(err) });
       sendError(ctx, status);
     } finally {
+      clearTimeout(deadline);
       ctx.audit?.complete(res.statusCode, panicked, ctx.auditAnnotations);
       if (kind) metrics.inflight.finished(kind);
       if (admitted) metrics.recordRequest(ctx, (performance.now() - started) / 1000);
       if (log.enabled('debug')) log.debug('request', { method, path: ctx.info.path, verb: ctx.info.verb, code: res.statusCode, ms: Math.round(performance.now() - started) });
     }
+  }
+
+  /** the 504 kube-apiserver's timeout filter writes; an answer already begun is cut off instead */
+  function timedOut(req: http2.Http2ServerRequest, ctx: RequestContext, abort: LazyAbort): void {
+    const res = ctx.res;
+    if (!res.headersSent && !res.writableEnded) {
+      // through the compatibility layer, so that the handler's later answer finds headers sent
+      res.setHeader('Cache-Control', 'no-cache, private');
+      if (req.httpVersionMajor < 2) res.setHeader('Connection', 'close');
+      sendError(ctx, requestTimedOut());
+      // HTTP/2: a body still unread ends with the answer (RST_STREAM NO_ERROR once it is sent, as Go's server ends it)
+      if (req.stream && !req.stream.closed) req.stream.close(http2.constants.NGHTTP2_NO_ERROR);
+    } else if (!res.writableEnded) {
+      if (req.stream) req.stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+      else req.socket?.destroy();
+    }
+    abort.abort();
   }
 
   return {
@@ -280,9 +320,13 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
         extra.listen(port, host, () => { extraListeners.push(extra); resolve(); });
       });
     },
-    async close(graceMs = 0) {
-      server.close();
-      for (const l of extraListeners) l.close();
+    async close(graceMs = 0, closeOpts = {}) {
+      // with retryAfter the listener stays open (new requests are turned away with a 429) until
+      // the requests in flight are done; otherwise it stops now
+      if (closeOpts.retryAfter) rejecting = true;
+      const stopListening = () => { server.close(); for (const l of extraListeners) l.close(); };
+      if (!rejecting) stopListening();
+      // watches end as a normal end of stream (no error event), so clients list and watch again
       for (const w of watches) w.abort();
       // GOAWAY: clients open no new streams; each session closes once its streams are done
       for (const s of sessions) s.close();
@@ -290,6 +334,7 @@ export function createApiServer(opts: ApiServerOptions): ApiServer {
       // wait for the ordinary requests in flight; watches were ended above
       const ordinaryInFlight = () => [...inFlightRequests].some(r => !watches.has(r));
       while (ordinaryInFlight() && Date.now() < deadline) await new Promise(r => setTimeout(r, 20));
+      if (rejecting) stopListening();
       for (const s of sockets) s.destroy();
     },
     inFlight: () => active,

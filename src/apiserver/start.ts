@@ -15,7 +15,7 @@ import { endpointSliceResolver } from './admission/plugins/webhooks/service-reso
 import { openStorage, type EtcdFlags } from '../storage/backends.ts';
 import { startCompactor } from '../storage/compactor.ts';
 import { defaultEventTtlMs, startEventTtl } from './event-ttl.ts';
-import { encryptionAtRest, type EncryptionFlags } from '../storage/encryption/at-rest.ts';
+import type { EncryptionFlags } from '../storage/encryption/at-rest.ts';
 import { createCacher } from '../storage/cacher/cacher.ts';
 import { instrumentStorage } from '../storage/instrumented.ts';
 import type { SqliteStorage } from '../storage/sqlite/store.ts';
@@ -23,11 +23,12 @@ import { createApiServerMetrics } from './metrics/apiserver-metrics.ts';
 import { GenericStore } from '../registry/store.ts';
 import { strategyFor } from '../registry/strategies.ts';
 import { storageIndexers } from '../registry/indexes.ts';
-import { ensurePki } from './cluster-certs.ts';
+import { ensurePki, type CertAndKey } from './cluster-certs.ts';
 import { securePrivateDirs } from '../pki/private-files.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { createHealth } from './health.ts';
 import { createApiServer } from './server.ts';
+import { defaultRequestTimeoutMs } from './request-timeout.ts';
 import { buildAuditor, type AuditFlags } from './audit/options.ts';
 import { buildAuthorization } from './authz/modes.ts';
 import { setupAuthentication, type AuthenticationFlags } from './authn/setup.ts';
@@ -36,6 +37,8 @@ import { buildAdmissionChain } from './admission/chain.ts';
 import { readAdmissionConfig } from './admission/config-file.ts';
 import { ensureDefaultStorageClass, ensureKubernetesEndpoints, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
 import { ensureSystemPriorityClasses } from './bootstrap-priority-classes.ts';
+import { ensureFlowControlBootstrap, startFlowControlConfigProducer } from './flowcontrol/config-producer.ts';
+import { createFlowClassifier } from './flowcontrol/classifier.ts';
 import { createAggregator } from './aggregator/aggregator.ts';
 import { ensureExtensionAuthConfigMap, ensureFrontProxyPki, extensionAuthData } from './aggregator/front-proxy.ts';
 import { ensureLocalAPIServices } from './aggregator/local-apiservices.ts';
@@ -58,6 +61,12 @@ export interface ServerConfig {
   certDir?: string;
   livezGracePeriodMs?: number;
   shutdownDelayMs?: number;
+  /** --shutdown-send-retry-after: after the delay, new requests get 429 until the in-flight ones are done */
+  shutdownSendRetryAfter?: boolean;
+  /** --request-timeout (default 60 s): requests that are not long-running are answered 504 after it */
+  requestTimeoutMs?: number;
+  /** --http2-max-streams-per-connection and the connection timeouts (see serving-limits.ts) */
+  servingLimits?: Partial<import('./serving-limits.ts').ServingLimits>;
   /** history kept for watches and past-revision reads; compaction runs this often (0: never) */
   compactionIntervalMs?: number;
   /** --encryption-provider-config and its automatic reload */
@@ -97,6 +106,8 @@ export interface RunningServer {
   componentKubeconfigs: { controllerManager: string; scheduler: string };
   /** the cluster CA with its key, for the CSR signers of an in-process controller manager */
   clusterCA: { cert: string; key: string };
+  /** the client certificates the kubeconfigs above hold, for clients in this process (no YAML read back) */
+  credentials: { admin: CertAndKey; controllerManager: CertAndKey; scheduler: CertAndKey };
   /** serves on one more address too, on the same port (see ApiServer.listenAlso) */
   listenAlso(host: string): Promise<void>;
   /** readyz fails first, then (after the shutdown delay) in-flight requests finish and it stops */
@@ -132,7 +143,8 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const sqlite = opened as Partial<Pick<SqliteStorage, 'revisionBefore' | 'backup' | 'fileSizes'>>;
   const timed = instrumentStorage(opened, metrics.recordStorage);
   // values of the configured resources are encrypted between the watch cache and the backend
-  const encryption = cfg.encryption ? await encryptionAtRest(timed, cfg.encryption, (name, check) => health.addCheck(['healthz', 'livez', 'readyz'], { name, check }), log) : undefined;
+  // loaded only when configured: its ciphers bring tweetnacl, protobuf and gRPC (for KMS) along
+  const encryption = cfg.encryption ? await (await import('../storage/encryption/at-rest.ts')).encryptionAtRest(timed, cfg.encryption, (name, check) => health.addCheck(['healthz', 'livez', 'readyz'], { name, check }), log) : undefined;
   const backend = encryption?.storage ?? timed;
   const storage = createCacher(backend, { log, indexers: storageIndexers() });
   metrics.countObjects(() => storage.stats().prefixes);
@@ -169,7 +181,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   log.info('admission plugins', { order: admission.names.join(',') });
   const aggregator = createAggregator({ store, catalog, frontProxy, log, tickMs: cfg.aggregatorTickMs });
   const snapshot = sqlite.backup ? { dir: cfg.dataDir, backup: sqlite.backup.bind(opened) } : undefined;
-  const server = createApiServer({ metrics, audit: auditor, snapshot, aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
+  const server = createApiServer({ metrics, audit: auditor, snapshot, aggregator, admission, authorization: authz.authorization, authentication, catalog, registry: store, health, log, bookmarkIntervalMs: cfg.bookmarkIntervalMs, features: cfg.features, limits: cfg.servingLimits, requestTimeoutMs: cfg.requestTimeoutMs, tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.caCert }, nodeClientTls: { cert: pki.kubeletClientCert, key: pki.kubeletClientKey, ca: kubeletCA } });
   const { port } = await server.listen(cfg.port, cfg.bindAddress);
   const host = cfg.bindAddress === '0.0.0.0' ? '127.0.0.1' : cfg.bindAddress === '::' ? '[::1]' : cfg.bindAddress.includes(':') ? `[${cfg.bindAddress}]` : cfg.bindAddress;
   const url = `https://${host}:${port}`;
@@ -194,6 +206,15 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const priorityDone = health.addPostStartHook('scheduling/bootstrap-system-priority-classes');
   await ensureSystemPriorityClasses(store, catalog);
   priorityDone();
+  // API Priority and Fairness' bootstrap configuration, kept true every minute
+  const apfDone = health.addPostStartHook('priority-and-fairness-config-producer');
+  await ensureFlowControlBootstrap({ registry: store, catalog, log });
+  const apfProducer = startFlowControlConfigProducer({ registry: store, catalog, log });
+  // follows the stored configuration and keeps the FlowSchemas' Dangling conditions (the
+  // dispatcher classifies requests with it)
+  const apfClassifier = createFlowClassifier({ registry: store, catalog, log });
+  await apfClassifier.synced;
+  apfDone();
   const aggregatorDone = health.addPostStartHook('apiservice-registration-controller');
   await ensureExtensionAuthConfigMap(store, catalog, extensionAuthData(pki.caCert, frontProxy));
   await ensureLocalAPIServices(store, catalog);
@@ -220,16 +241,20 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   let stopping: Promise<void> | undefined;
   return {
     url, port, kubeconfigPath, componentKubeconfigs, clusterCA: { cert: pki.caCert, key: pki.caKey },
+    credentials: { admin: { cert: pki.adminCert, key: pki.adminKey }, controllerManager: pki.controllerManager, scheduler: pki.scheduler },
     listenAlso: host => server.listenAlso(port, host),
     shutdown() {
       stopping ??= (async () => {
         health.beginShutdown();
         const delay = cfg.shutdownDelayMs ?? 0;
         if (delay > 0) await new Promise(r => setTimeout(r, delay));
-        await server.close(60_000);
+        // in-flight requests get as long as --request-timeout gives any request
+        await server.close(cfg.requestTimeoutMs ?? defaultRequestTimeoutMs, { retryAfter: cfg.shutdownSendRetryAfter });
         auditor?.close();
         authz.stop();
         crdController.stop();
+        apfProducer.stop();
+        apfClassifier.stop();
         await crdAPIServices.stop();
         await aggregator.stop();
         compactor?.stop();

@@ -4,14 +4,14 @@
 import { featureGatesFlag, featureGatesFromFlag } from './feature-gates-flag.ts';
 import { agentFeatureSpecs } from '../agent/features.ts';
 import { join, resolve } from 'node:path';
-import { createLogger, levelFromVerbosity } from '../api/log.ts';
+import { loggerFromFlags, loggingFlags } from './logging-flags.ts';
 import { parseDuration } from '../api/duration.ts';
 import { AgentConfigError, loadAgentConfig } from '../agent/config/load.ts';
 import { validateConfig } from '../agent/config/validate.ts';
 import { acquireLockFile, type HeldLock } from '../agent/lock-file.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
 import { createClient } from '../client/rest.ts';
-import { flag, signalled, verbosityFlag, type Command } from './command.ts';
+import { flag, signalled, type Command } from './command.ts';
 import { startClientCertificates } from '../agent/certificates/client-manager.ts';
 import { releaseCompileCache } from './compile-cache.ts';
 
@@ -50,12 +50,12 @@ export const agentCommand: Command = {
     'lock-file': { type: 'string', default: '', description: 'a lock file only one agent may hold' },
     'exit-on-lock-contention': { type: 'boolean', default: false, description: 'exit when another agent asks for the lock file' },
     'feature-gates': featureGatesFlag,
-    v: verbosityFlag,
+    ...loggingFlags,
   },
   async run(values) {
     // the agent and its gRPC stack load only when this command runs, not for every orch command
     const [{ startAgent }, { criRuntimeProbe }, { connectCri }] = await Promise.all([import('../agent/agent.ts'), import('../agent/runtime-probe.ts'), import('../agent/cri/client.ts')]);
-    const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    const log = loggerFromFlags(values);
     let config;
     try {
       config = await loadAgentConfig({ configFile: String(values.config ?? '') || undefined, configDir: String(values['config-dir'] ?? '') || undefined });

@@ -18,8 +18,6 @@ export interface Command {
   run(values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<number | void>;
 }
 
-/** the log verbosity flag every long-running command takes */
-export const verbosityFlag: Flag = { type: 'string', default: '0', description: 'log verbosity: 0 warnings and errors, 1 info, 4 debug' };
 
 /** resolves at the first SIGTERM or SIGINT, the way every long-running command is stopped */
 export function signalled(): Promise<void> {
@@ -53,12 +51,25 @@ export function helpText(cmd: Command): string {
   return lines.join('\n') + '\n';
 }
 
+/** `-v=4` as pflag reads it (parseArgs would take "=4" as the value of -v) */
+function splitShortValues(args: string[], flags: Record<string, Flag>): string[] {
+  const valued = new Set(Object.values(flags).filter(f => f.type === 'string' && f.short).map(f => f.short));
+  const out: string[] = [];
+  for (const [i, a] of args.entries()) {
+    if (a === '--') return [...out, ...args.slice(i)];
+    const m = /^-([^-])=(.*)$/s.exec(a);
+    if (m && valued.has(m[1])) out.push(`-${m[1]}`, m[2]!);
+    else out.push(a);
+  }
+  return out;
+}
+
 export async function runCommand(cmd: Command, args: string[]): Promise<number> {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string; default?: string | boolean }> = { help: { type: 'boolean', short: 'h' } };
   for (const [name, f] of Object.entries(cmd.flags)) options[name] = { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.default !== undefined ? { default: f.default } : {}) };
   let parsed;
   try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: splitShortValues(args, cmd.flags), options, allowPositionals: true, strict: true });
   } catch (err) {
     process.stderr.write(`Error: ${(err as Error).message}\n\n${helpText(cmd)}`);
     return 2;

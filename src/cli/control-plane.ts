@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../api/log.ts';
 import { startServer, type RunningServer, type ServerConfig } from '../apiserver/start.ts';
-import { loadKubeconfig } from '../client/kubeconfig.ts';
+import type { ClientConfig } from '../client/kubeconfig.ts';
 import { createClient, type Client } from '../client/rest.ts';
 import { startControllers, type ControllerSettings } from '../controllers/manager.ts';
 import { podInformer } from '../controllers/pod-view.ts';
@@ -46,13 +46,15 @@ export interface ControlPlane {
 
 export async function startControlPlane(o: ControlPlaneOptions): Promise<ControlPlane> {
   const server = await startServer(o.server);
-  const kubeconfig = await loadKubeconfig(server.kubeconfigPath);
+  // what the kubeconfigs the server wrote say, taken from it rather than parsed back from YAML
+  const configOf = (c: { cert: string; key: string }): ClientConfig => ({ server: server.url, ca: Buffer.from(server.clusterCA.cert), cert: Buffer.from(c.cert), key: Buffer.from(c.key) });
+  const kubeconfig = configOf(server.credentials.admin);
   const client = createClient(kubeconfig);
-  const managerConfig = await loadKubeconfig(server.componentKubeconfigs.controllerManager);
+  const managerConfig = configOf(server.credentials.controllerManager);
   const manager = createClient(managerConfig, { userAgent: 'orch-controller-manager' });
-  const schedulerClient = createClient(await loadKubeconfig(server.componentKubeconfigs.scheduler), { userAgent: 'orch-scheduler' });
+  const schedulerClient = createClient(configOf(server.credentials.scheduler), { userAgent: 'orch-scheduler' });
   // without --root-ca-file, the CA that kube-root-ca.crt publishes is the kubeconfig's
-  o.controllers.settings.rootCA ??= kubeconfig.ca?.toString('utf8');
+  o.controllers.settings.rootCA ??= server.clusterCA.cert;
   o.controllers.settings.clusterSigning ??= server.clusterCA;
   const pods = podInformer(manager, o.log.with({ component: 'pod-informer' }));
   const clientFor = (account: string) => serviceAccountClient(manager, managerConfig, account, o.log.with({ component: 'controller-credentials' }));

@@ -2,12 +2,12 @@
 
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
 import { apiServerFeatureGates } from '../api/feature-gates.ts';
-import { createLogger, levelFromVerbosity } from '../api/log.ts';
+import { loggerFromFlags, loggingFlags } from './logging-flags.ts';
 import { loadKubeconfig } from '../client/kubeconfig.ts';
 import { startControllers } from '../controllers/manager.ts';
 import { serviceAccountClient } from '../controllers/service-account-clients.ts';
 import { apiClient, kubeconfigFlag } from './api-client-flags.ts';
-import { signalled, verbosityFlag, type Command } from './command.ts';
+import { signalled, type Command } from './command.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { leaderElectionFlags, leaderElectionOptions, runElected } from './leader-election-flags.ts';
 
@@ -21,11 +21,11 @@ export const controllerManagerCommand: Command = {
     'use-service-account-credentials': { type: 'boolean', default: false, description: 'run each controller as its own service account in kube-system (a token from the TokenRequest API), bound by its system:controller:<name> role' },
     ...leaderElectionFlags('kube-controller-manager'),
     'feature-gates': featureGatesFlag,
-    v: verbosityFlag,
+    ...loggingFlags,
   },
   async run(values) {
     const client = await apiClient(values);
-    const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    const log = loggerFromFlags(values);
     log.info('feature gates', readFeatureGates(values['feature-gates'], apiServerFeatureGates).effective());
     const controllers = controllerOptions(values);
     const kubeconfig = await loadKubeconfig(String(values.kubeconfig));

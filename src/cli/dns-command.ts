@@ -3,12 +3,12 @@
 // sent to the host's resolvers.
 
 import { readFile } from 'node:fs/promises';
-import { createLogger, levelFromVerbosity } from '../api/log.ts';
+import { loggerFromFlags, loggingFlags } from './logging-flags.ts';
 import { startClusterDns } from '../dns/cluster-dns.ts';
 import type { PodMode } from '../dns/lookup.ts';
 import { parseResolvConf, upstreamServers } from '../dns/resolv-conf.ts';
 import { apiClient, kubeconfigFlag } from './api-client-flags.ts';
-import { flag, signalled, UsageError, verbosityFlag, type Command, type Flag } from './command.ts';
+import { flag, signalled, UsageError, type Command, type Flag } from './command.ts';
 
 export const dnsFlags: Record<string, Flag> = {
   'cluster-domain': { type: 'string', default: 'cluster.local', description: 'the zone answered from the cluster\'s Services and pods' },
@@ -40,7 +40,7 @@ export const dnsCommand: Command = {
     address: { type: 'string', default: '127.0.0.1', description: 'the address to listen on (UDP and TCP); a host-internal one, never all interfaces' },
     port: { type: 'string', default: '53', description: 'the port to listen on; 0 picks a free one' },
     ...dnsFlags,
-    v: verbosityFlag,
+    ...loggingFlags,
   },
   async run(values) {
     const port = flag(() => { const n = Number(values.port); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --port ${JSON.stringify(values.port)}`); return n; });
@@ -48,7 +48,7 @@ export const dnsCommand: Command = {
     if (address === '0.0.0.0' || address === '::' || address === '') throw new UsageError('--address must name one address of this host, not all of them');
     const opts = await dnsOptions(values);
     const client = await apiClient(values, 'orch-dns');
-    const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    const log = loggerFromFlags(values);
     const dns = await startClusterDns({ client, host: address, port, ...opts, log });
     process.stdout.write(`orch dns: serving ${opts.zone} on ${dns.host}:${dns.port} (UDP and TCP)\n`);
     await signalled();

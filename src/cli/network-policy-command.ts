@@ -2,11 +2,11 @@
 // any API server (orch up runs the same component beside its node agent).
 
 import { hostname } from 'node:os';
-import { createLogger, levelFromVerbosity } from '../api/log.ts';
+import { loggerFromFlags, loggingFlags } from './logging-flags.ts';
 import { findNft } from '../netfilter/nft.ts';
 import { startEnforcer, tableName } from '../network-policy/enforcer.ts';
 import { apiClient, kubeconfigFlag } from './api-client-flags.ts';
-import { signalled, verbosityFlag, type Command } from './command.ts';
+import { signalled, type Command } from './command.ts';
 
 export const networkPolicyCommand: Command = {
   name: 'network-policy',
@@ -17,11 +17,11 @@ export const networkPolicyCommand: Command = {
     'hostname-override': { type: 'string', default: '', description: 'the node whose pods are filtered (default: this machine\'s hostname, as the node agent names its node)' },
     'nft-table': { type: 'string', default: '', description: 'the inet table this enforcer owns (default orch-netpol-<node>); made on start, removed on stop' },
     'compute-only': { type: 'boolean', default: false, description: 'compute the rules without programming the packet filter (as on the simulated runtime)' },
-    v: verbosityFlag,
+    ...loggingFlags,
   },
   async run(values) {
     const client = await apiClient(values, 'orch-network-policy');
-    const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    const log = loggerFromFlags(values);
     const node = (String(values['hostname-override'] ?? '') || hostname()).trim().toLowerCase();
     const apply = !values['compute-only'];
     if (apply && !findNft()) {

@@ -4,12 +4,12 @@
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { parseDuration } from '../api/duration.ts';
-import { createLogger, levelFromVerbosity } from '../api/log.ts';
+import { loggerFromFlags, loggingFlags } from './logging-flags.ts';
 import { defaultTable } from '../proxy/rules.ts';
 import { renderRuleset } from '../proxy/ruleset.ts';
 import { startServiceProxy, type ProxyMode } from '../proxy/service-proxy.ts';
 import { apiClient, kubeconfigFlag } from './api-client-flags.ts';
-import { flag, signalled, UsageError, verbosityFlag, type Command } from './command.ts';
+import { flag, signalled, UsageError, type Command } from './command.ts';
 
 const cidr = /^(\d{1,3}(\.\d{1,3}){3}\/\d{1,2}|[0-9a-fA-F:]+\/\d{1,3})$/;
 
@@ -26,7 +26,7 @@ export const proxyCommand: Command = {
     'nft-table': { type: 'string', default: defaultTable, description: 'the nftables table the rules live in (ip and ip6 families)' },
     'load-balancer-ip': { type: 'string', default: '', description: 'an address of this host given to LoadBalancer Services as their ingress (default: none, status.loadBalancer left empty; the Services are reached on their node ports)' },
     'dry-run': { type: 'boolean', default: false, description: 'compute the rules and print each new table instead of writing it' },
-    v: verbosityFlag,
+    ...loggingFlags,
   },
   async run(values) {
     const cidrs = String(values['cluster-cidr']).split(',').map(s => s.trim()).filter(Boolean);
@@ -39,7 +39,7 @@ export const proxyCommand: Command = {
     const lbIP = String(values['load-balancer-ip'] ?? '');
     if (lbIP && !isIP(lbIP)) throw new UsageError(`invalid --load-balancer-ip ${JSON.stringify(lbIP)}`);
     const client = await apiClient(values, 'orch-proxy');
-    const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    const log = loggerFromFlags(values);
     const nodeName = String(values['hostname-override'] || hostname()).toLowerCase();
     const dryRun = values['dry-run'] === true;
     let proxy;

@@ -3,11 +3,11 @@
 
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
 import { apiServerFeatureGates } from '../api/feature-gates.ts';
-import { createLogger, levelFromVerbosity } from '../api/log.ts';
+import { loggerFromFlags, loggingFlags } from './logging-flags.ts';
 import { parseDuration } from '../api/duration.ts';
 import { IpPool } from '../runtime-sim/ip-pool.ts';
 import { normalizeImageRef } from '../runtime-sim/image-ref.ts';
-import { flag, signalled, UsageError, verbosityFlag, type Command } from './command.ts';
+import { flag, signalled, UsageError, type Command } from './command.ts';
 
 const list = (v: unknown) => String(v ?? '').split(',').map(s => s.trim()).filter(Boolean);
 
@@ -25,7 +25,7 @@ export const runtimeSimCommand: Command = {
     'unpullable-images': { type: 'string', default: '', description: 'comma-separated images whose pull fails as a registry without them answers' },
     'preload-images': { type: 'string', default: '', description: 'comma-separated images present from the start' },
     'feature-gates': featureGatesFlag,
-    v: { ...verbosityFlag, short: 'v' },
+    ...loggingFlags,
   },
   async run(values) {
     if (!values.socket) throw new UsageError('--socket is required');
@@ -36,7 +36,7 @@ export const runtimeSimCommand: Command = {
     flag(() => new IpPool(podSubnet));
     const preloadedImages = list(values['preload-images']);
     for (const image of preloadedImages) if (!normalizeImageRef(image)) throw new UsageError(`--preload-images: ${JSON.stringify(image)} is not an image reference`);
-    const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    const log = loggerFromFlags(values);
     log.info('feature gates', readFeatureGates(values['feature-gates'], apiServerFeatureGates).effective());
     // the gRPC stack loads only when this command runs
     const { startRuntimeSim } = await import('../runtime-sim/server.ts');

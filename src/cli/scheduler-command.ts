@@ -2,10 +2,10 @@
 
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
 import { apiServerFeatureGates } from '../api/feature-gates.ts';
-import { createLogger, levelFromVerbosity } from '../api/log.ts';
+import { loggerFromFlags, loggingFlags } from './logging-flags.ts';
 import { startScheduler } from '../controllers/scheduler/scheduler.ts';
 import { apiClient, kubeconfigFlag } from './api-client-flags.ts';
-import { signalled, verbosityFlag, type Command } from './command.ts';
+import { signalled, type Command } from './command.ts';
 import { leaderElectionFlags, leaderElectionOptions, runElected } from './leader-election-flags.ts';
 
 export const schedulerCommand: Command = {
@@ -17,11 +17,11 @@ export const schedulerCommand: Command = {
     'scheduler-name': { type: 'string', default: 'default-scheduler', description: 'spec.schedulerName values served, comma-separated' },
     ...leaderElectionFlags('kube-scheduler'),
     'feature-gates': featureGatesFlag,
-    v: verbosityFlag,
+    ...loggingFlags,
   },
   async run(values) {
     const client = await apiClient(values, 'orch-scheduler');
-    const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    const log = loggerFromFlags(values);
     log.info('feature gates', readFeatureGates(values['feature-gates'], apiServerFeatureGates).effective());
     const names = String(values['scheduler-name']).split(',').map(x => x.trim()).filter(Boolean);
     const scheduler = runElected(client, log, leaderElectionOptions(values), 'default-scheduler', () => startScheduler({ client, log, schedulerNames: names }));

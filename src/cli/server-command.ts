@@ -1,8 +1,8 @@
 // `orch server`: the API server on the embedded store.
 
 import { resolve } from 'node:path';
-import { createLogger, levelFromVerbosity } from '../api/log.ts';
-import { flag, verbosityFlag, type Command } from './command.ts';
+import { loggerFromFlags, loggingFlags } from './logging-flags.ts';
+import { flag, type Command } from './command.ts';
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
 import { authorizationFlags, authorizationOptions } from './authorization-flags.ts';
 import { aggregatorFlags, aggregatorOptions } from './aggregator-flags.ts';
@@ -14,6 +14,7 @@ import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { startControlPlane, type ControlPlane } from './control-plane.ts';
 import { authenticationFlags, authenticationOptions } from './authentication-flags.ts';
 import { releaseCompileCache } from './compile-cache.ts';
+import { servingFlags, servingOptions } from './serving-flags.ts';
 
 export const serverCommand: Command = {
   name: 'server',
@@ -34,6 +35,7 @@ export const serverCommand: Command = {
     'livez-grace-period': { type: 'string', default: '0s', description: 'time after start during which livez ignores unfinished start-up hooks' },
     'kubelet-certificate-authority': { type: 'string', default: '', description: 'a PEM file of the CA that node agents\' serving certificates are verified against (default: not verified)' },
     'shutdown-delay-duration': { type: 'string', default: '0s', description: 'on SIGTERM, keep serving (readyz failing) this long before stopping' },
+    ...servingFlags,
     'etcd-compaction-interval': { type: 'string', default: '5m', description: 'history kept for watches and reads at past versions; compaction runs this often (0 disables it)' },
     'encryption-provider-config': { type: 'string', default: '', description: 'an EncryptionConfiguration file (apiserver.config.k8s.io/v1): the resources it names are encrypted at rest' },
     'encryption-provider-config-automatic-reload': { type: 'boolean', default: false, description: 'read the encryption configuration again when the file changes' },
@@ -48,10 +50,10 @@ export const serverCommand: Command = {
     ...controllerFlags,
     'disable-scheduler': { type: 'boolean', default: false, description: 'do not run the scheduler in this process (run `orch scheduler` apart, or place pods with spec.nodeName)' },
     'scheduler-name': { type: 'string', default: 'default-scheduler', description: 'spec.schedulerName values the in-process scheduler serves, comma-separated' },
-    v: verbosityFlag,
+    ...loggingFlags,
   },
   async run(values) {
-    const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    const log = loggerFromFlags(values);
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       process.stderr.write(`Error: invalid --port ${JSON.stringify(values.port)}\n`);
@@ -62,6 +64,7 @@ export const serverCommand: Command = {
     const compaction = flag(() => parseDuration(String(values['etcd-compaction-interval'])));
     const bookmarks = flag(() => parseDuration(String(values['watch-bookmark-interval'])));
     const eventTtl = flag(() => parseDuration(String(values['event-ttl'])));
+    const serving = flag(() => servingOptions(values));
     const controllers = controllerOptions(values);
     const features = readFeatureGates(values['feature-gates'], apiServerFeatureGates);
     log.info('feature gates', features.effective());
@@ -87,6 +90,7 @@ export const serverCommand: Command = {
           certDir: String(values['cert-dir'] ?? '') ? resolve(String(values['cert-dir'])) : undefined,
           authentication: authenticationOptions(values),
           kubeletCertificateAuthority: String(values['kubelet-certificate-authority'] ?? '') ? resolve(String(values['kubelet-certificate-authority'])) : undefined,
+          ...serving,
           livezGracePeriodMs: livez, shutdownDelayMs: shutdownDelay, compactionIntervalMs: compaction, eventTtlMs: eventTtl, encryption: values['encryption-provider-config'] ? { configFile: String(values['encryption-provider-config']), automaticReload: !!values['encryption-provider-config-automatic-reload'] } : undefined, bookmarkIntervalMs: bookmarks, features, log,
         },
         controllers,

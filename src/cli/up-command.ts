@@ -9,11 +9,12 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { apiServerFeatureGates } from '../api/feature-gates.ts';
-import { createLogger, levelFromVerbosity, type Logger } from '../api/log.ts';
+import type { Logger } from '../api/log.ts';
+import { loggerFromFlags, loggingFlags } from './logging-flags.ts';
 import { mergeKubeconfig } from '../client/kubeconfig-merge.ts';
 import { createClient, type Client } from '../client/rest.ts';
 import type { RunningServer } from '../apiserver/start.ts';
-import { flag, signalled, UsageError, verbosityFlag, type Command } from './command.ts';
+import { flag, signalled, UsageError, type Command } from './command.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { startControlPlane } from './control-plane.ts';
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
@@ -78,10 +79,10 @@ async function expectedPodGateway(values: Record<string, string | boolean | unde
   try { return podGateway(String(values['pod-subnet'])).address; } catch { return undefined; }
 }
 
-/** the service proxy as system:kube-proxy, with its own certificate from the cluster CA */
-async function startProxy(server: RunningServer, nodeName: string, values: Record<string, string | boolean | undefined>, dryRun: boolean, log: Logger) {
-  const [{ issueClientCert }, { startServiceProxy }] = await Promise.all([import('../apiserver/cluster-certs.ts'), import('../proxy/service-proxy.ts')]);
-  const pair = await issueClientCert({ caCert: server.clusterCA.cert, caKey: server.clusterCA.key }, { commonName: 'system:kube-proxy', organizations: [] });
+/** the service proxy as system:kube-proxy, with its own certificate from the cluster CA, kept beside the cluster's others */
+async function startProxy(server: RunningServer, certDir: string, nodeName: string, values: Record<string, string | boolean | undefined>, dryRun: boolean, log: Logger) {
+  const [{ ensureClientCert }, { startServiceProxy }] = await Promise.all([import('../apiserver/cluster-certs.ts'), import('../proxy/service-proxy.ts')]);
+  const pair = await ensureClientCert({ dir: certDir, caCert: server.clusterCA.cert, caKey: server.clusterCA.key }, 'kube-proxy', { commonName: 'system:kube-proxy', organizations: [] }, log);
   const client = createClient({ server: server.url, ca: Buffer.from(server.clusterCA.cert), cert: Buffer.from(pair.cert), key: Buffer.from(pair.key) }, { userAgent: 'orch-proxy' });
   const proxy = await startServiceProxy({ client, nodeName, clusterCIDRs: [String(values['pod-subnet'])], dryRun, table: String(values['proxy-nft-table']), log: log.with({ component: 'proxy' }) });
   return { stop: async () => { await proxy.stop(true); client.close(); } };
@@ -138,11 +139,11 @@ export const upCommand: Command = {
     ...authorizationFlags,
     ...admissionFlags,
     ...auditFlags,
-    v: verbosityFlag,
+    ...loggingFlags,
   },
   async run(values) {
     const started = Date.now();
-    const log = createLogger(levelFromVerbosity(Number(values.v ?? 0)));
+    const log = loggerFromFlags(values);
     const port = flag(() => { const n = Number(values.port); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --port ${JSON.stringify(values.port)}`); return n; });
     const agentPort = flag(() => { const n = Number(values['agent-port']); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --agent-port ${JSON.stringify(values['agent-port'])}`); return n; });
     const features = readFeatureGates(values['feature-gates'], apiServerFeatureGates);
@@ -212,7 +213,6 @@ export const upCommand: Command = {
     const { startNodeServingApprover } = await import('../controllers/certificates/node-serving-approver.ts');
     let approver: { stop(): void } | undefined;
     const endpoint = runtime.state.endpoint;
-    const kubeconfig = await (await import('../client/kubeconfig.ts')).loadKubeconfig(server.kubeconfigPath);
     let agent;
     try {
       agent = await startAgent({
@@ -222,7 +222,7 @@ export const upCommand: Command = {
           approver = startNodeServingApprover(client, nodeName, log.with({ component: 'serving-approver' }));
           return nodeClient(server, join(dataDir, 'agent', 'pki'), nodeName);
         },
-        clusterCA: kubeconfig.ca?.toString('utf8'),
+        clusterCA: server.clusterCA.cert,
         hostnameOverride: String(values['node-name'] ?? '') || undefined,
         rootDir: join(dataDir, 'agent'),
         certDir: join(dataDir, 'agent', 'pki'),
@@ -244,7 +244,7 @@ export const upCommand: Command = {
       const { availableMode } = await import('../proxy/service-proxy.ts');
       const noTool = runtime.state.runtime !== 'sim' && !availableMode();
       if (noTool) say('service proxy: neither nft nor iptables is installed (apt-get install nftables), so Service addresses do not route; rules computed only');
-      proxy = await startProxy(server, agent.nodeName, values, runtime.state.runtime === 'sim' || noTool, log);
+      proxy = await startProxy(server, join(dataDir, 'pki'), agent.nodeName, values, runtime.state.runtime === 'sim' || noTool, log);
     } catch (err) {
       process.stderr.write(`Error: the service proxy did not start: ${(err as Error).message}\n`);
       await agent.stop();

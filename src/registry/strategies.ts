@@ -23,6 +23,7 @@ import { networkPolicyStrategy } from './networking/network-policies.ts';
 import { crdStrategy } from './apiextensions/crd-strategy.ts';
 import { customResourceStrategy } from './apiextensions/custom-resource-strategy.ts';
 import { validateAPIService } from './apiregistration/apiservice-validation.ts';
+import { flowSchemaStrategy, priorityLevelStrategy } from './flowcontrol/strategies.ts';
 import { validateMutatingPolicy, validatePolicyBinding, validateValidatingPolicy } from './admissionregistration/policy-validation.ts';
 
 const createOnUpdate = strategyWith({ allowCreateOnUpdate: true });
@@ -73,6 +74,8 @@ const table: Record<string, Strategy> = {
   'mutatingadmissionpolicies.admissionregistration.k8s.io': strategyWith({ tracksGeneration: true, validateCreate: validateMutatingPolicy, validateUpdate: validateMutatingPolicy }),
   'mutatingadmissionpolicybindings.admissionregistration.k8s.io': strategyWith({ validateCreate: validatePolicyBinding, validateUpdate: validatePolicyBinding }),
   'customresourcedefinitions.apiextensions.k8s.io': crdStrategy,
+  'flowschemas.flowcontrol.apiserver.k8s.io': flowSchemaStrategy,
+  'prioritylevelconfigurations.flowcontrol.apiserver.k8s.io': priorityLevelStrategy,
 };
 
 export function strategyFor(info: Pick<ResourceInfo, 'group' | 'resource'> & { custom?: ResourceInfo['custom'] }): Strategy {

@@ -75,14 +75,14 @@ export interface WatchOptions {
   onProgress?(revision: number): void;
 }
 
-export type StorageErrorCode = 'key-exists' | 'not-found' | 'conflict' | 'compacted' | 'future-revision' | 'unavailable' | 'corrupt';
+export type StorageErrorCode = 'key-exists' | 'not-found' | 'conflict' | 'compacted' | 'future-revision' | 'unavailable' | 'corrupt' | 'too-large';
 
 export class StorageError extends Error {
   code: StorageErrorCode;
   /** for 'conflict' and 'key-exists': the current value; for 'compacted': the compacted revision */
   current?: KeyValue;
   revision?: number;
-  /** for 'corrupt': the key whose value could not be decoded */
+  /** for 'corrupt': the key whose value could not be decoded; for 'too-large': the key written */
   key?: string;
   constructor(code: StorageErrorCode, message: string, extra?: { current?: KeyValue; revision?: number; key?: string }) {
     super(message);

@@ -7,6 +7,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { prefixEnd, StorageError, type KeyValue, type Storage, type WatchEvent } from '../../src/storage/interface.ts';
+import { maxValueBytes } from '../../src/storage/value-limit.ts';
 
 export const enc = (s: string) => new TextEncoder().encode(s);
 export const dec = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -69,6 +70,25 @@ export function storageConformance(name: string, open: () => Promise<Storage>, o
       const b = await s.create('/t/b', enc('b'));
       const db = await s.delete('/t/b');
       assert.equal(db.prevKv.modRevision, b.modRevision, 'delete without a precondition');
+      await s.close();
+    });
+
+    test('a value over etcd\'s 1.5 MiB request limit is refused on create and update; nothing is written', async () => {
+      const s = await open();
+      const big = new Uint8Array(maxValueBytes + 1).fill(120);
+      const before = await s.currentRevision();
+      await assert.rejects(s.create('/t/big', big), (e: unknown) => code(e) === 'too-large' && (e as Error).message === 'etcdserver: request is too large');
+      assert.equal((await s.get('/t/big')).kv, undefined);
+      const a = await s.create('/t/grows', enc('small'));
+      await assert.rejects(s.update('/t/grows', big, a.modRevision), (e: unknown) => code(e) === 'too-large');
+      const now = await s.get('/t/grows');
+      assert.deepEqual([dec(now.kv!.value), now.kv!.modRevision], ['small', a.modRevision]);
+      assert.equal(await s.currentRevision(), a.modRevision, 'no revision was spent on the refused writes');
+      assert.ok(a.modRevision > before);
+      // well under the limit (1 MiB, the most a ConfigMap's data may hold) is stored
+      const mib = await s.update('/t/grows', new Uint8Array(1024 * 1024).fill(121), a.modRevision);
+      assert.equal((await s.get('/t/grows')).kv!.value.byteLength, 1024 * 1024);
+      assert.ok(mib.modRevision > a.modRevision);
       await s.close();
     });
 

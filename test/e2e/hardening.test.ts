@@ -13,7 +13,9 @@ let orch: OrchProcess;
 let c: RawClient;
 const cms = '/api/v1/namespaces/default/configmaps';
 
-before(async () => { orch = await startOrch(); c = rawClient(orch.kubeconfig); });
+// short connection and request timeouts, so that the limits below are seen in seconds
+const servingArgs = ['--request-timeout=2s', '--idle-connection-timeout=1500ms', '--request-header-timeout=1s', '--http2-max-streams-per-connection=300'];
+before(async () => { orch = await startOrch({ args: servingArgs }); c = rawClient(orch.kubeconfig); });
 after(async () => { await orch.stop(); await orch.cleanup(); });
 
 function assertStatus(r: RawResponse, code: number, reason: string, message?: string | RegExp): any {
@@ -240,4 +242,214 @@ test('apiVersion and kind that are not strings are a 400 in Go\'s words', async 
     "couldn't get version/kind; json parse error: json: cannot unmarshal object into Go struct field .kind of type string");
   assertStatus(await prompt('POST', cms, json({ apiVersion: 1, metadata: { name: 'k' } })), 400, 'BadRequest',
     "couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .apiVersion of type string");
+});
+
+/** the admin's TLS material from a kubeconfig */
+function credentials(kubeconfig: string): { ca: Buffer; cert: Buffer; key: Buffer } {
+  const kc = parse(readFileSync(kubeconfig, 'utf8'));
+  const b64 = (v: string) => Buffer.from(v, 'base64');
+  return { ca: b64(kc.clusters[0].cluster['certificate-authority-data']), cert: b64(kc.users[0].user['client-certificate-data']), key: b64(kc.users[0].user['client-key-data']) };
+}
+
+/** a TLS connection written by hand: what came back, and when (ms after opening) the server closed it */
+function rawConnection(port = orch.port): { socket: tls.TLSSocket; received(): string; closed: Promise<number> } {
+  const started = Date.now();
+  const socket = tls.connect({ host: '127.0.0.1', port, ALPNProtocols: ['http/1.1'], servername: 'localhost', ...credentials(orch.kubeconfig) });
+  let out = '';
+  socket.on('data', d => { out += d; });
+  socket.on('error', () => {});
+  const closed = new Promise<number>(resolve => socket.once('close', () => resolve(Date.now() - started)));
+  return { socket, received: () => out, closed };
+}
+
+function withinMs<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p, new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms); })]).finally(() => clearTimeout(timer));
+}
+
+test('limits: an object over etcd\'s 1.5 MiB is a 413 on create, update and patch, and nothing is written (both backends: test/conformance)', async () => {
+  const revisions = '/apis/apps/v1/namespaces/default/controllerrevisions';
+  const revision = (name: string, bytes: number) => ({ apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name }, revision: 1, data: { x: 'a'.repeat(bytes) } });
+  const mib = 1024 * 1024;
+  // megabytes take longer than the second `prompt` allows on a busy machine; still a bound
+  const timed = (method: string, path: string, opts: Parameters<RawClient['request']>[2]) => withinMs(c.request(method, path, opts), 5000, `${method} ${path}`);
+  assertStatus(await timed('POST', revisions, json(revision('huge', 1.6 * mib))), 413, 'RequestEntityTooLarge', 'etcdserver: request is too large');
+  assert.equal((await c.request('GET', `${revisions}/huge`)).status, 404);
+  const made = await c.request('POST', revisions, json(revision('grows', 1.4 * mib)));
+  assert.equal(made.status, 201);
+  const rv = made.json().metadata.resourceVersion;
+  const merge = { 'content-type': 'application/merge-patch+json' };
+  assertStatus(await timed('PATCH', `${revisions}/grows`, { body: JSON.stringify({ data: { y: 'b'.repeat(0.2 * mib) } }), headers: merge }), 413, 'RequestEntityTooLarge', 'etcdserver: request is too large');
+  assertStatus(await timed('PUT', `${revisions}/grows`, json({ ...revision('grows', 1.6 * mib), metadata: { name: 'grows', resourceVersion: rv } })), 413, 'RequestEntityTooLarge');
+  const now = (await c.request('GET', `${revisions}/grows`)).json();
+  assert.deepEqual([now.metadata.resourceVersion, now.data.y], [rv, undefined]);
+  // a body over 3 MiB is refused before it is decoded, in kube-apiserver's words
+  assertStatus(await timed('POST', revisions, json(revision('body', 3.1 * mib))), 413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
+});
+
+test('limits: request headers up to 1 MiB are served; past it a prompt 431 closes the connection and the server stays up', async () => {
+  // a long label selector and a large header (a big bearer token, a long cookie) together, near the limit
+  const selector = encodeURIComponent(`app notin (${Array.from({ length: 30_000 }, (_, i) => `v${i}`).join(',')})`);
+  const near = rawConnection();
+  near.socket.write(`GET ${cms}?labelSelector=${selector}&limit=1 HTTP/1.1\r\nHost: x\r\nX-Filler: ${'f'.repeat(700_000)}\r\nConnection: close\r\n\r\n`);
+  await withinMs(near.closed, 5000, 'the near-limit request');
+  assert.match(near.received(), /^HTTP\/1\.1 200 /, near.received().slice(0, 300));
+  const over = rawConnection();
+  over.socket.write(`GET ${cms} HTTP/1.1\r\nHost: x\r\nX-Filler: ${'f'.repeat(1100 * 1024)}\r\n\r\n`);
+  await withinMs(over.closed, 2000, 'the over-limit request');
+  assert.match(over.received(), /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+  // HTTP/2: the header list Kubernetes allows is announced; a large header is served
+  const http2 = await import('node:http2');
+  const session = http2.connect(orch.url, { ...credentials(orch.kubeconfig), maxSendHeaderBlockLength: 4 << 20 });
+  try {
+    const settings = await new Promise<import('node:http2').Settings>(resolve => session.once('remoteSettings', resolve));
+    assert.deepEqual([settings.maxConcurrentStreams, settings.maxHeaderListSize, settings.maxFrameSize], [300, (1 << 20) + 320, 256 * 1024]);
+    const code = await new Promise<number>((resolve, reject) => {
+      // past Node's own 64 KiB; nghttp2 holds one field to 64 KiB once compressed, so two fields
+      const s = session.request({ ':path': `${cms}?limit=1`, 'x-filler-1': 'f'.repeat(60_000), 'x-filler-2': 'f'.repeat(60_000) });
+      s.on('response', h => resolve(Number(h[':status'])));
+      s.on('error', reject);
+      s.resume();
+      s.end();
+    });
+    assert.equal(code, 200);
+  } finally { session.close(); }
+  assert.equal((await prompt('GET', cms)).status, 200);
+});
+
+test('limits: headers that dribble in, an idle connection and a stalled body are each ended on time', async () => {
+  // slowloris: the header section never completes → 408 and closed after --request-header-timeout (1 s)
+  const slow = rawConnection();
+  slow.socket.write(`GET ${cms} HTTP/1.1\r\nHost: x\r\n`);
+  // an idle keep-alive connection is closed after --idle-connection-timeout (1.5 s)
+  const idle = rawConnection();
+  idle.socket.write(`GET /version HTTP/1.1\r\nHost: x\r\n\r\n`);
+  // a body that stalls: 504 Timeout after --request-timeout (2 s), in kube-apiserver's words
+  const stalled = rawConnection();
+  stalled.socket.write(`POST ${cms} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"metadata":`);
+  // the same over HTTP/2 with a shorter ?timeout= of the client's own; then the connection, idle, goes
+  const http2 = await import('node:http2');
+  const session = http2.connect(orch.url, credentials(orch.kubeconfig));
+  const sessionClosed = new Promise<number>(resolve => session.once('close', () => resolve(Date.now())));
+  try {
+    const t0 = Date.now();
+    const h2 = await new Promise<{ code: number; body: string }>((resolve, reject) => {
+      const s = session.request({ ':method': 'POST', ':path': `${cms}?timeout=500ms`, 'content-type': 'application/json' });
+      let code = 0, body = '';
+      s.on('response', h => { code = Number(h[':status']); });
+      s.on('data', d => { body += d; });
+      s.on('close', () => resolve({ code, body }));
+      s.on('error', reject);
+      s.write('{"metadata":');
+    });
+    const answered = Date.now() - t0;
+    assert.equal(h2.code, 504, h2.body);
+    assert.equal(JSON.parse(h2.body).message, 'Timeout: request did not complete within the allotted timeout');
+    assert.ok(answered >= 450 && answered < 1500, `?timeout=500ms answered after ${answered} ms`);
+    const idleFrom = Date.now();
+    const goneAfter = (await withinMs(sessionClosed, 5000, 'the idle HTTP/2 connection')) - idleFrom;
+    assert.ok(goneAfter >= 1000, `the idle HTTP/2 connection went after ${goneAfter} ms`);
+  } finally { session.destroy(); }
+  const [slowClosed, idleClosed, stalledClosed] = await withinMs(Promise.all([slow.closed, idle.closed, stalled.closed]), 5000, 'the HTTP/1.1 connections');
+  assert.match(slow.received(), /^HTTP\/1\.1 408 /);
+  assert.ok(slowClosed >= 900 && slowClosed < 3000, `slow headers closed after ${slowClosed} ms`);
+  assert.match(idle.received(), /^HTTP\/1\.1 200 /);
+  assert.ok(idleClosed >= 1400 && idleClosed < 4000, `idle connection closed after ${idleClosed} ms`);
+  const answer = stalled.received();
+  assert.match(answer, /^HTTP\/1\.1 504 /);
+  const status = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+  assert.deepEqual([status.code, status.reason, status.message], [504, 'Timeout', 'Timeout: request did not complete within the allotted timeout']);
+  assert.ok(stalledClosed >= 1900, `the stalled body was answered after ${stalledClosed} ms`);
+  assertStatus(await prompt('GET', `${cms}?timeout=soon`), 400, 'BadRequest', 'invalid timeout specified in the request URL - time: invalid duration "soon"');
+  console.log(`# limits: slow headers closed after ${slowClosed} ms, idle HTTP/1.1 after ${idleClosed} ms, stalled body after ${stalledClosed} ms`);
+});
+
+test('limits: on SIGTERM watches end cleanly, the request in flight finishes, and new requests get 429 with Retry-After', async () => {
+  const https = await import('node:https');
+  const http2 = await import('node:http2');
+  const k8s = await import('@kubernetes/client-node');
+  const { kubectls, kubectl } = await import('./support/kubectl.ts');
+  const own = await startOrch({ args: ['--shutdown-delay-duration=1s', '--shutdown-send-retry-after', '--request-timeout=10s'] });
+  try {
+    const cred = credentials(own.kubeconfig);
+    const base = new URL(own.url);
+    const get = (path: string, agent: false | undefined = false) => new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      const q = https.request({ host: base.hostname, port: base.port, path, agent, ...cred }, res => { let body = ''; res.on('data', d => { body += d; }); res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body })); });
+      q.on('error', reject);
+      q.end();
+    });
+    // HTTP/1.1 watch: a clean end is the chunked terminator ('end'), never an abort
+    const h1 = new Promise<{ ended: boolean; lines: string[] }>((resolve, reject) => {
+      const q = https.request({ host: base.hostname, port: base.port, path: `${cms}?watch=1`, agent: false, ...cred }, res => {
+        const lines: string[] = [];
+        res.setEncoding('utf8');
+        res.on('data', d => lines.push(...String(d).split('\n').filter(Boolean)));
+        res.on('end', () => resolve({ ended: true, lines }));
+        res.on('aborted', () => resolve({ ended: false, lines }));
+        res.on('error', () => resolve({ ended: false, lines }));
+      });
+      q.on('error', reject);
+      q.end();
+    });
+    // HTTP/2 watch: END_STREAM, no RST_STREAM with an error
+    const session = http2.connect(own.url, cred);
+    session.on('error', () => {});
+    const h2 = new Promise<{ ended: boolean; rstCode: number; body: string }>(resolve => {
+      const s = session.request({ ':path': `${cms}?watch=1` });
+      let body = '', ended = false;
+      s.on('data', d => { body += d; });
+      s.on('end', () => { ended = true; });
+      s.on('close', () => resolve({ ended, rstCode: s.rstCode ?? -1, body }));
+      s.on('error', () => {});
+    });
+    // client-node's Watch (what its informers run on): done without an error
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(own.kubeconfig);
+    const informerEnd = new Promise<unknown>(resolve => { void new k8s.Watch(kc).watch(cms, {}, () => {}, err => resolve(err ?? null)); });
+    // kubectl get -w
+    const [bin] = kubectls();
+    const kubectlRun = bin ? kubectl(bin.path, own.kubeconfig, ['get', 'configmaps', '-w']) : undefined;
+    // a request in flight: its body arrives only after the server began to shut down
+    const slow = tls.connect({ host: '127.0.0.1', port: own.port, ALPNProtocols: ['http/1.1'], servername: 'localhost', ...cred });
+    let slowReply = '';
+    slow.on('data', d => { slowReply += d; });
+    const slowDone = new Promise(resolve => slow.once('close', resolve));
+    const body = JSON.stringify({ metadata: { name: 'in-flight' } });
+    await new Promise(resolve => slow.once('secureConnect', resolve));
+    slow.write(`POST ${cms} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`);
+    await new Promise(r => setTimeout(r, 1500)); // the watches are open and kubectl has listed
+    const exited = new Promise<number | null>(resolve => own.child.once('exit', code => resolve(code)));
+    const signalled = Date.now();
+    own.child.kill('SIGTERM');
+    // during --shutdown-delay-duration: not ready, still serving
+    await new Promise(r => setTimeout(r, 300));
+    assert.equal((await get('/readyz')).status, 500);
+    assert.equal((await get(cms)).status, 200);
+    // after it: new requests are turned away; health checks are still answered
+    while (Date.now() - signalled < 1300) await new Promise(r => setTimeout(r, 50));
+    const turned = await get(cms);
+    assert.equal(turned.status, 429, turned.body);
+    assert.deepEqual([turned.headers['retry-after'], turned.headers.connection, turned.body], ['5', 'close', 'The apiserver is shutting down, please try again later.\n']);
+    assert.equal((await get('/livez')).status, 200);
+    // the request in flight is finished and answered
+    slow.write(body.slice(5));
+    await withinMs(slowDone, 5000, 'the request in flight');
+    assert.match(slowReply, /^HTTP\/1\.1 201 /, slowReply.slice(0, 200));
+    assert.equal(await withinMs(exited, 10_000, 'the server\'s exit'), 0);
+    const [w1, w2, informerErr] = await withinMs(Promise.all([h1, h2, informerEnd]), 5000, 'the watches\' ends');
+    assert.ok(w1.ended, 'HTTP/1.1 watch ended with the chunked terminator');
+    assert.ok(!w1.lines.some(l => JSON.parse(l).type === 'ERROR' || JSON.parse(l).type === 'BOOKMARK'), w1.lines.join('\n'));
+    assert.deepEqual([w2.ended, w2.rstCode], [true, 0], 'HTTP/2 watch ended with END_STREAM');
+    assert.doesNotMatch(w2.body, /"type":"(ERROR|BOOKMARK)"/);
+    assert.equal(informerErr, null, `client-node's watch ended with ${String(informerErr)}`);
+    if (kubectlRun) {
+      const r = await withinMs(kubectlRun, 5000, 'kubectl get -w');
+      assert.doesNotMatch(r.stderr, /Error from server|an error on the server|unexpected EOF|INTERNAL_ERROR/, r.stderr);
+      console.log(`# limits: kubectl get -w at the server's shutdown: exit ${r.code}, stderr ${JSON.stringify(r.stderr.trim())}`);
+    }
+    session.destroy();
+  } finally {
+    if (own.child.exitCode === null) await own.kill();
+    await own.cleanup();
+  }
 });

@@ -146,6 +146,18 @@ suite('kubectl against orch server', { concurrency: true }, () => {
         assert.deepEqual(headerOf(ok(await k(['get', 'secrets', '-n', ns]))), ['NAME', 'TYPE', 'DATA', 'AGE']);
         assert.deepEqual(headerOf(ok(await k(['get', 'leases', '-n', ns]))), ['NAME', 'HOLDER', 'AGE']);
         assert.deepEqual(headerOf(ok(await k(['get', 'roles', '-n', ns]))), ['NAME', 'CREATED AT']);
+        // API Priority and Fairness' bootstrap configuration, with its Dangling conditions judged
+        const flows = ok(await k(['get', 'flowschemas']));
+        assert.deepEqual(headerOf(flows), ['NAME', 'PRIORITYLEVEL', 'MATCHINGPRECEDENCE', 'DISTINGUISHERMETHOD', 'AGE', 'MISSINGPL']);
+        assert.match(flows, /^exempt\s+exempt\s+1\s+<none>\s+\S+\s+False$/m);
+        assert.match(flows, /^system-nodes\s+system\s+500\s+ByUser\s+\S+\s+False$/m);
+        assert.match(flows, /^kube-scheduler\s+workload-high\s+800\s+ByNamespace\s+\S+\s+False$/m);
+        assert.equal(flows.trim().split('\n').length, 12);
+        const levels = ok(await k(['get', 'prioritylevelconfigurations']));
+        assert.deepEqual(headerOf(levels), ['NAME', 'TYPE', 'NOMINALCONCURRENCYSHARES', 'QUEUES', 'HANDSIZE', 'QUEUELENGTHLIMIT', 'AGE']);
+        assert.match(levels, /^catch-all\s+Limited\s+5\s+<none>\s+<none>\s+<none>\s+\S+$/m);
+        assert.match(levels, /^exempt\s+Exempt\s+<none>\s+<none>\s+<none>\s+<none>\s+\S+$/m);
+        assert.match(levels, /^workload-low\s+Limited\s+100\s+128\s+6\s+50\s+\S+$/m);
       });
 
       test('get -o yaml shows server-filled fields', async () => {

@@ -3,11 +3,11 @@
 // is bound to (service account, pod or secret, node) by name and uid; it is valid only while they
 // still exist with those uids, so deleting the pod ends its tokens.
 
-import { randomUUID } from 'node:crypto';
+import { randomUUID, sign } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 
-// jose loads on the first token signed or checked: a cluster without service account tokens in
-// use (orch up idle) does not hold it
+// jose loads on the first token checked: a cluster whose pods do not call the API server (orch up
+// idle) does not hold it. Tokens are signed with node:crypto alone (see signJws).
 let joseModule: Promise<typeof import('jose')> | undefined;
 const jose = () => (joseModule ??= import('jose'));
 import type { KubeObject } from '../../api/object.ts';
@@ -44,6 +44,19 @@ export function serviceAccountUsername(namespace: string, name: string): string 
   return `${prefix}${namespace}:${name}`;
 }
 
+/**
+ * A JWS in compact form, as jose's SignJWT writes it (protected header {alg, kid}, the payload's
+ * JSON, base64url without padding), for the algorithms of service account keys: RS256 is
+ * RSASSA-PKCS1-v1_5, ES256/384/512 ECDSA with the signature as r || s (IEEE P1363), not DER.
+ */
+function signJws(key: ServiceAccountKeys['signing'], payload: object): string {
+  const b64url = (b: Buffer | string) => Buffer.from(b).toString('base64url');
+  const input = `${b64url(JSON.stringify({ alg: key.alg, kid: key.kid }))}.${b64url(JSON.stringify(payload))}`;
+  const hash = key.alg === 'ES384' ? 'sha384' : key.alg === 'ES512' ? 'sha512' : 'sha256';
+  const signature = sign(hash, Buffer.from(input), key.alg.startsWith('ES') ? { key: key.key, dsaEncoding: 'ieee-p1363' } : key.key);
+  return `${input}.${b64url(signature)}`;
+}
+
 export function createTokenIssuer(keys: ServiceAccountKeys, issuer: string): TokenIssuer {
   return {
     async issue(req: IssueTokenRequest) {
@@ -60,11 +73,7 @@ export function createTokenIssuer(keys: ServiceAccountKeys, issuer: string): Tok
         aud: [...req.audiences], exp, iat, iss: issuer, jti: randomUUID(), 'kubernetes.io': claim, nbf: iat,
         sub: serviceAccountUsername(req.namespace, req.serviceAccount.name),
       };
-      const { SignJWT } = await jose();
-      const token = await new SignJWT(payload as unknown as JWTPayload)
-        .setProtectedHeader({ alg: keys.signing.alg, kid: keys.signing.kid })
-        .sign(keys.signing.key);
-      return { token, expiresAt: new Date(exp * 1000) };
+      return { token: signJws(keys.signing, payload), expiresAt: new Date(exp * 1000) };
     },
   };
 }

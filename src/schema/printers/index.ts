@@ -9,6 +9,7 @@ import { configMapPrinter, endpointsPrinter, eventPrinter, namespacePrinter, nod
 import { pvcPrinter, pvPrinter, storageClassPrinter, volumeAttachmentPrinter } from './storage.ts';
 import { controllerRevisionPrinter, cronJobPrinter, daemonSetPrinter, deploymentPrinter, jobPrinter, replicaSetPrinter, replicationControllerPrinter, statefulSetPrinter } from './workloads.ts';
 import { apiServicePrinter } from './apiregistration.ts';
+import { flowSchemaPrinter, priorityLevelPrinter } from './flowcontrol.ts';
 import { admissionPolicyBindingPrinter, mutatingAdmissionPolicyPrinter, validatingAdmissionPolicyPrinter } from './admission-policies.ts';
 import { csrPrinter, endpointSlicePrinter, hpaPrinter, ingressClassPrinter, ingressPrinter, leasePrinter, networkPolicyPrinter, pdbPrinter, priorityClassPrinter, roleBindingPrinter, runtimeClassPrinter, webhookConfigurationPrinter } from './other.ts';
 
@@ -65,6 +66,8 @@ const printers: Record<string, Printer> = {
   'mutatingadmissionpolicybindings.admissionregistration.k8s.io': admissionPolicyBindingPrinter,
   'runtimeclasses.node.k8s.io': runtimeClassPrinter,
   'endpointslices.discovery.k8s.io': endpointSlicePrinter,
+  'flowschemas.flowcontrol.apiserver.k8s.io': flowSchemaPrinter,
+  'prioritylevelconfigurations.flowcontrol.apiserver.k8s.io': priorityLevelPrinter,
 };
 
 /** the printer for a group and plural resource; the default one when there is none */

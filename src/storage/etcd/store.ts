@@ -9,6 +9,7 @@ import {
   StorageError, type KeyValue, type RangeOptions, type RangeResult, type Storage, type WatchEvent, type WatchOptions, type Watcher,
 } from '../interface.ts';
 import { toStorageError } from './errors.ts';
+import { checkValueSize } from '../value-limit.ts';
 import { KeyMapper } from './keys.ts';
 
 export interface EtcdOptions {
@@ -99,6 +100,8 @@ export class EtcdStorage implements Storage {
   }
 
   async create(key: string, value: Uint8Array): Promise<KeyValue> {
+    // refused here as the SQLite backend refuses it, whatever this etcd's --max-request-bytes
+    checkValueSize(key, value);
     const k = this.keys.toEtcd(key);
     let res;
     try {
@@ -139,6 +142,7 @@ export class EtcdStorage implements Storage {
   }
 
   async update(key: string, value: Uint8Array, expectedModRevision: number): Promise<KeyValue> {
+    checkValueSize(key, value);
     const res = await this.conditional(key, { target: 'Mod', result: 'Equal', mod_revision: expectedModRevision },
       { request_put: { key: this.keys.toEtcd(key), value: Buffer.from(value), prev_kv: true } });
     const prev = res.responses[0]?.response_put.prev_kv;

@@ -15,6 +15,7 @@ import { RecentRows } from './recent-rows.ts';
 import { deleteEvent, rowEvent, toKv } from './rows.ts';
 import { openDatabase, type Row, type SyncMode } from './schema.ts';
 import { WatchHub } from './watch-hub.ts';
+import { checkValueSize } from '../value-limit.ts';
 
 export interface SqliteOptions {
   /** the database file; created with its schema when absent */
@@ -200,10 +201,12 @@ class SqliteBackend implements SqliteStorage {
   }
 
   create(key: string, value: Uint8Array): Promise<KeyValue> {
+    try { checkValueSize(key, value); } catch (err) { return Promise.reject(err); }
     return this.submit({ kind: 'create', key, value }) as Promise<KeyValue>;
   }
 
   update(key: string, value: Uint8Array, expectedModRevision: number): Promise<KeyValue> {
+    try { checkValueSize(key, value); } catch (err) { return Promise.reject(err); }
     return this.submit({ kind: 'update', key, value, expected: expectedModRevision }) as Promise<KeyValue>;
   }
 

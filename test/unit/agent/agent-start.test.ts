@@ -46,7 +46,7 @@ test('featureGates: SystemdWatchdog off starts no watchdog; NodeDeclaredFeatures
   for (const on of [true, false]) {
     const lines: Array<{ msg: string; SystemdWatchdog?: boolean }> = [];
     const settings = { ...standaloneConfig(), address: '127.0.0.1', port: 0, healthzPort: 0, featureGates: { SystemdWatchdog: on } };
-    const agent = await startAgent({ rootDir: dir, certDir: join(dir, 'pki'), runtime, log: createLogger('debug', l => lines.push(JSON.parse(l))), hostFiles, env, settings });
+    const agent = await startAgent({ rootDir: dir, certDir: join(dir, 'pki'), runtime, log: createLogger('debug', l => lines.push(JSON.parse(l)), { format: 'json' }), hostFiles, env, settings });
     await agent.stop();
     assert.equal(lines.some(l => l.msg === 'systemd watchdog enabled'), on, `SystemdWatchdog=${on}`);
     assert.equal(lines.find(l => l.msg === 'feature gates')?.SystemdWatchdog, on, 'the effective gates are logged');

@@ -38,7 +38,7 @@ async function fakeNotifySocket(t: { after(fn: () => unknown): void }): Promise<
 
 function captureLog() {
   const lines: any[] = [];
-  return { log: createLogger('debug', l => lines.push(JSON.parse(l))), lines };
+  return { log: createLogger('debug', l => lines.push(JSON.parse(l)), { format: 'json' }), lines };
 }
 
 test('READY=1 at start, then WATCHDOG=1 exactly every WatchdogSec/2 while healthy, none while not', async () => {

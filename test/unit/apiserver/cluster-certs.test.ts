@@ -8,7 +8,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ensurePki, issueClientCert, issueServingCert } from '../../../src/apiserver/cluster-certs.ts';
+import { ensureClientCert, ensurePki, issueClientCert, issueServingCert } from '../../../src/apiserver/cluster-certs.ts';
 import { certProblem, issueCert, splitHostsAndIps } from '../../../src/pki/certs.ts';
 import { kubeconfigYaml, writeKubeconfig } from '../../../src/apiserver/kubeconfig.ts';
 import { requires } from '../../support/requires.ts';
@@ -170,6 +170,19 @@ test('an RSA CA brought from elsewhere is kept and signs the leaves', requires(!
   assert.match(out, /: OK/);
 }));
 
+test('ensureClientCert keeps the pair in the certificates directory and reuses it while it fits', () => withDir(async dir => {
+  const pki = await ensurePki(dir, { hosts: [], ips: [] });
+  const first = await ensureClientCert(pki, 'kube-proxy', { commonName: 'system:kube-proxy' });
+  assert.equal(new X509Certificate(first.cert).subject, 'CN=system:kube-proxy');
+  assert.ok(new X509Certificate(first.cert).verify(new X509Certificate(pki.caCert).publicKey));
+  assert.equal(await readFile(join(pki.dir, 'kube-proxy.crt'), 'utf8'), first.cert);
+  assert.deepEqual(await ensureClientCert(pki, 'kube-proxy', { commonName: 'system:kube-proxy' }), first);
+  // another identity under the same name is issued anew
+  const other = await ensureClientCert(pki, 'kube-proxy', { commonName: 'system:kube-proxy', organizations: ['system:nodes'] });
+  assert.notEqual(other.cert, first.cert);
+  assert.equal(new X509Certificate(other.cert).subject, 'O=system:nodes\nCN=system:kube-proxy');
+}));
+
 test('splitHostsAndIps sorts names into DNS names and addresses', () => {
   assert.deepEqual(splitHostsAndIps(['A.example', ' ', '10.0.0.1', '[::2]', 'a.example', 'bad name', 'ünï.example'], ['FD00::1', '10.0.0.1']),
     { dnsNames: ['a.example', 'xn--n-nga1b.example'], ips: ['10.0.0.1', '::2', 'fd00::1'] });
@@ -188,6 +201,11 @@ test('kubeconfig embeds the credentials and names its context', () => {
   assert.equal(Buffer.from(kc.users[0].user['client-certificate-data'], 'base64').toString(), 'CERT');
   assert.equal(Buffer.from(kc.users[0].user['client-key-data'], 'base64').toString(), 'KEY');
   assert.equal(parse(kubeconfigYaml({ server: 's', caCertPem: 'a', clientCertPem: 'b', clientKeyPem: 'c' }))['current-context'], 'orch');
+  // written without the YAML library: names YAML would read otherwise stay strings, as given
+  const odd = parse(kubeconfigYaml({ server: 'https://[::1]:6443', caCertPem: 'a', clientCertPem: 'b', clientKeyPem: 'c', clusterName: 'yes', userName: 'system:kube-scheduler', contextName: '# "x": \\ ü' }));
+  assert.deepEqual(odd.contexts, [{ name: '# "x": \\ ü', context: { cluster: 'yes', user: 'system:kube-scheduler' } }]);
+  assert.equal(odd.clusters[0].cluster.server, 'https://[::1]:6443');
+  assert.equal(odd['current-context'], '# "x": \\ ü');
 });
 
 test('writeKubeconfig: owner-only file that @kubernetes/client-node reads', () => withDir(async dir => {

@@ -149,7 +149,7 @@ test('a name may be registered once per endpoint', () => {
 
 test('failures are logged with their reasons', async () => {
   const lines: string[] = [];
-  const h = createHealth({ log: createLogger('info', l => lines.push(l)) });
+  const h = createHealth({ log: createLogger('info', l => lines.push(l), { format: 'json' }) });
   h.addCheck(['readyz'], failing('disk full'));
   await get(h, '/readyz');
   assert.equal(lines.length, 1);

@@ -19,7 +19,7 @@ test('a new data directory is 0700 and the database and its WAL are 0600, whatev
   try {
     const data = join(root, 'data');
     const lines: string[] = [];
-    await securePrivateDirs(data, join(data, 'pki'), createLogger('info', l => { lines.push(l); }));
+    await securePrivateDirs(data, join(data, 'pki'), createLogger('info', l => { lines.push(l); }, { format: 'json' }));
     assert.equal(await modeOf(data), 0o700);
     assert.equal(await modeOf(join(data, 'pki')), 0o700);
     assert.deepEqual(lines, [], 'nothing to tighten in a new directory');
@@ -44,7 +44,7 @@ test('an existing readable data directory is tightened at start, and the log say
     for (const f of ['orch.db', 'orch.db-wal', 'admin.kubeconfig']) { await writeFile(join(data, f), 'x'); await chmod(join(data, f), 0o644); }
     for (const f of ['ca.key', 'ca.crt']) { await writeFile(join(pki, f), 'x'); await chmod(join(pki, f), 0o644); }
     const lines: string[] = [];
-    await securePrivateDirs(data, pki, createLogger('info', l => { lines.push(l); }));
+    await securePrivateDirs(data, pki, createLogger('info', l => { lines.push(l); }, { format: 'json' }));
     assert.equal(await modeOf(data), 0o700);
     assert.equal(await modeOf(pki), 0o700);
     for (const f of ['orch.db', 'orch.db-wal', 'admin.kubeconfig']) assert.equal(await modeOf(join(data, f)), 0o600, f);

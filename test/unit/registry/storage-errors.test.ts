@@ -40,3 +40,15 @@ test('a version not reached yet: Retry-After and the ResourceVersionTooLarge cau
   assert.equal(err.headers?.['Retry-After'], '1');
   assert.deepEqual(err.status.details, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
 });
+
+test('a value over the storage limit: 413 RequestEntityTooLarge in etcd\'s words, from either backend', async () => {
+  const { valueTooLarge } = await import('../../../src/storage/value-limit.ts');
+  const { toStorageError } = await import('../../../src/storage/etcd/errors.ts');
+  const ours = statusFromError(valueTooLarge('/registry/configmaps/default/big'));
+  assert.deepEqual([ours.code, ours.reason, ours.message], [413, 'RequestEntityTooLarge', 'etcdserver: request is too large']);
+  // etcd's own refusals (its --max-request-bytes, gRPC's message limit) read the same way, not as an unreachable etcd
+  for (const m of ['etcdserver: request is too large', '8 RESOURCE_EXHAUSTED: Received message larger than max (4194305 vs. 4194304)']) {
+    const theirs = statusFromError(toStorageError(new Error(m)));
+    assert.deepEqual([theirs.code, theirs.reason, theirs.message], [413, 'RequestEntityTooLarge', 'etcdserver: request is too large'], m);
+  }
+});

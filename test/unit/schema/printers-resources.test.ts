@@ -107,3 +107,17 @@ test('resources without printers get Name and Created At', () => {
   // a printer is found by group as well as resource
   assert.notEqual(printerFor('example.com', 'pods'), printerFor('', 'pods'));
 });
+
+test('flow schemas and priority levels, with kube-apiserver\'s columns', () => {
+  const group = 'flowcontrol.apiserver.k8s.io';
+  assert.deepEqual(columns(group, 'flowschemas'), ['Name', 'PriorityLevel', 'MatchingPrecedence', 'DistinguisherMethod', 'Age', 'MissingPL']);
+  const fs = (extra: object) => cells(group, 'flowschemas', { metadata: meta('f'), spec: { priorityLevelConfiguration: { name: 'system' }, matchingPrecedence: 500, ...extra } });
+  assert.deepEqual(fs({ distinguisherMethod: { type: 'ByUser' } }), ['f', 'system', 500, 'ByUser', '5m', '?']);
+  const dangling = cells(group, 'flowschemas', { metadata: meta('f'), spec: { priorityLevelConfiguration: { name: 'x' }, matchingPrecedence: 1 }, status: { conditions: [{ type: 'Dangling', status: 'True' }] } });
+  assert.deepEqual(dangling.slice(3), ['<none>', '5m', 'True']);
+  assert.deepEqual(columns(group, 'prioritylevelconfigurations'), ['Name', 'Type', 'NominalConcurrencyShares', 'Queues', 'HandSize', 'QueueLengthLimit', 'Age']);
+  const pl = (s: object) => cells(group, 'prioritylevelconfigurations', { metadata: meta('p'), spec: s });
+  assert.deepEqual(pl({ type: 'Exempt', exempt: { nominalConcurrencyShares: 0 } }), ['p', 'Exempt', '<none>', '<none>', '<none>', '<none>', '5m']);
+  assert.deepEqual(pl({ type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Reject' } } }), ['p', 'Limited', 5, '<none>', '<none>', '<none>', '5m']);
+  assert.deepEqual(pl({ type: 'Limited', limited: { nominalConcurrencyShares: 30, limitResponse: { type: 'Queue', queuing: { queues: 64, handSize: 6, queueLengthLimit: 50 } } } }), ['p', 'Limited', 30, 64, 6, 50, '5m']);
+});

@@ -14,9 +14,10 @@ import { fakeClock } from '../fake-clock.ts';
 const pod = (name: string, priority = 0, terminationGracePeriodSeconds = 30): Pod =>
   ({ metadata: { name, namespace: 'default', uid: name }, spec: { containers: [], priority, terminationGracePeriodSeconds } }) as Pod;
 
+// JSON lines as component-base writes them: a warning is a V(0) line ("v":0), an error has no "v"
 function captureLog() {
   const lines: Array<Record<string, unknown>> = [];
-  return { log: createLogger('debug', l => lines.push(JSON.parse(l))), lines };
+  return { log: createLogger('debug', l => lines.push(JSON.parse(l)), { format: 'json' }), lines };
 }
 
 /** logind as the manager sees it: the delay, the drop-in raise, the locks held, the signal */
@@ -98,7 +99,7 @@ test('shutdown manager: logind that cannot allow the delay: said once, no lock, 
   });
   await m.started;
   assert.equal(fl.held(), 0);
-  const warned = lines.filter(l => l.level === 'warn');
+  const warned = lines.filter(l => l.v === 0);
   assert.equal(warned.length, 1);
   assert.match(String(warned[0]!.err), /unable to update logind InhibitDelayMaxSec to 30s \(ShutdownGracePeriod\), current value of InhibitDelayMaxSec \(5s\) is less than requested ShutdownGracePeriod/);
   await m.stop();
@@ -112,7 +113,7 @@ test('shutdown manager: no system bus (a socket nobody listens on): said once, s
     pods: () => [], fail: async () => {}, syncNodeStatus: () => {}, clock: fakeClock(), log,
   });
   await m.started;
-  const warned = lines.filter(l => l.level === 'warn');
+  const warned = lines.filter(l => l.v === 0);
   assert.equal(warned.length, 1);
   assert.match(String(warned[0]!.msg), /no system D-Bus to reach logind/);
   assert.match(String(warned[0]!.err), /ENOENT/);
@@ -144,7 +145,7 @@ test('shutdown manager: a connection lost after the start is made again a second
   for (let i = 0; i < 100 && fl.held() === 0; i++) await new Promise(r => setTimeout(r, 5));
   assert.equal(connects, 3);
   assert.equal(fl.held(), 1);
-  assert.deepEqual(lines.filter(l => l.level === 'warn').map(l => l.msg), ['the system D-Bus connection to logind ended; reconnecting every second']);
+  assert.deepEqual(lines.filter(l => l.v === 0).map(l => l.msg), ['the system D-Bus connection to logind ended; reconnecting every second']);
   // the signal is watched on the new connection
   fl.emit(true);
   assert.equal(m.shuttingDown(), true);

@@ -7,7 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
 import { createTokenIssuer, serviceAccountTokenAuthenticator, type BoundResource } from '../../../../src/apiserver/authn/service-account-token.ts';
 import { keyId, loadServiceAccountKeys, type ServiceAccountKeys } from '../../../../src/apiserver/authn/service-account-keys.ts';
 import { createOidcDiscovery } from '../../../../src/apiserver/authn/oidc-discovery.ts';
@@ -123,4 +123,19 @@ test('ECDSA signing keys and further verification keys from --service-account-ke
   assert.equal(jwks.headers['content-type'], 'application/jwk-set+json');
   assert.deepEqual(JSON.parse(jwks.body).keys.map((k: { kid: string; alg: string; use: string }) => [k.kid, k.alg, k.use]), both.verifying.map(k => [k.kid, k.alg, 'sig']));
   assert.equal(createOidcDiscovery(both, 'kubernetes/serviceaccount'), undefined, 'no discovery for an issuer that is not an https URL');
+});
+
+test('tokens signed with node:crypto verify with jose for every key kind (RS256, ES256/384/512)', async () => {
+  for (const [kind, opts, alg] of [['rsa', { modulusLength: 2048 }, 'RS256'], ['ec', { namedCurve: 'prime256v1' }, 'ES256'], ['ec', { namedCurve: 'secp384r1' }, 'ES384'], ['ec', { namedCurve: 'secp521r1' }, 'ES512']] as const) {
+    const pair = generateKeyPairSync(kind as 'ec', opts as { namedCurve: string });
+    const file = join(dir, `${alg}.key`);
+    await writeFile(file, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+    const k = await loadServiceAccountKeys({ dir, signingKeyFile: file });
+    assert.equal(k.signing.alg, alg);
+    const { token } = await createTokenIssuer(k, iss).issue({ namespace: 'ns', serviceAccount: { name: 'sa', uid: 'sa-uid' }, audiences: [iss], expirationSeconds: 600, now: t0 });
+    assert.deepEqual(decodeProtectedHeader(token), { alg, kid: keyId(pair.publicKey) });
+    const pub = await importSPKI(pair.publicKey.export({ type: 'spki', format: 'pem' }) as string, alg);
+    const { payload } = await jwtVerify(token, pub, { currentDate: t0, issuer: iss, audience: iss, algorithms: [alg] });
+    assert.equal(payload.sub, 'system:serviceaccount:ns:sa');
+  }
 });

@@ -1,55 +1,22 @@
-// KMS v2 against a plugin written for the test (grpc-js on a unix socket): one Encrypt per seed,
+// KMS v2 against a plugin written for the tests (test/support/kms-plugin.ts): one Encrypt per seed,
 // values in Kubernetes' form, a Decrypt only for a seed not seen, staleness after the plugin's
 // key ID moves, and the health check failing with the plugin's own healthz text.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Server, ServerCredentials } from '@grpc/grpc-js';
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kmsService } from '../../../../src/storage/encryption/kms-v2.ts';
-import {
-  decodeDecryptRequest, decodeEncryptedObject, decodeEncryptRequest, dekSourceType, encodeDecryptResponse, encodeEncryptResponse, encodeStatusResponse,
-} from '../../../../src/storage/encryption/kms-v2-messages.ts';
+import { decodeEncryptedObject, dekSourceType } from '../../../../src/storage/encryption/kms-v2-messages.ts';
 import { parseEncryptionConfig } from '../../../../src/storage/encryption/config.ts';
 import { buildTransformers } from '../../../../src/storage/encryption/transformers.ts';
-
-/** a KMS plugin: AES-GCM under a KEK per key ID */
-async function startPlugin(socket: string) {
-  const keks = new Map<string, Buffer>([['kek-1', randomBytes(32)]]);
-  const state = { keyId: 'kek-1', healthz: 'ok', encrypts: 0, decrypts: 0 };
-  const server = new Server();
-  server.addService(kmsService as never, {
-    // the service's serializers pass bytes through: handlers take and answer encoded messages,
-    // through the same encoders the provider uses
-    Status: (_: unknown, cb: Function) => cb(null, Buffer.from(encodeStatusResponse({ version: 'v2', healthz: state.healthz, keyId: state.keyId }))),
-    Encrypt: (call: { request: Buffer }, cb: Function) => {
-      state.encrypts++;
-      const req = decodeEncryptRequest(call.request);
-      const nonce = randomBytes(12);
-      const c = createCipheriv('aes-256-gcm', keks.get(state.keyId)!, nonce);
-      const ct = Buffer.concat([nonce, c.update(req.plaintext), c.final(), c.getAuthTag()]);
-      cb(null, Buffer.from(encodeEncryptResponse({ ciphertext: ct, keyId: state.keyId, annotations: { 'kms.example.com/version': Buffer.from('1') } })));
-    },
-    Decrypt: (call: { request: Buffer }, cb: Function) => {
-      state.decrypts++;
-      const req = decodeDecryptRequest(call.request);
-      const sealed = Buffer.from(req.ciphertext);
-      const d = createDecipheriv('aes-256-gcm', keks.get(req.keyId)!, sealed.subarray(0, 12));
-      d.setAuthTag(sealed.subarray(sealed.length - 16));
-      cb(null, Buffer.from(encodeDecryptResponse({ plaintext: Buffer.concat([d.update(sealed.subarray(12, sealed.length - 16)), d.final()]) })));
-    },
-  });
-  await new Promise<void>((resolve, reject) => server.bindAsync(`unix:${socket}`, ServerCredentials.createInsecure(), err => (err ? reject(err) : resolve())));
-  return { state, keks, stop: () => server.forceShutdown() };
-}
+import { startKmsPlugin } from '../../../support/kms-plugin.ts';
 
 test('KMS v2: envelope values in Kubernetes\' form, one Encrypt per seed, stale after the key ID moves', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'orch-kms-'));
   const socket = join(dir, 'kms.sock');
-  const plugin = await startPlugin(socket);
+  const plugin = await startKmsPlugin(socket);
   const yaml = `apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: [secrets]\n    providers:\n      - kms: { apiVersion: v2, name: testkms, endpoint: 'unix://${socket}', timeout: 3s }\n`;
   const built = buildTransformers(parseEncryptionConfig(yaml));
   try {

@@ -1,0 +1,120 @@
+// The FlowClassifier over the stored configuration: FlowSchemas and PriorityLevelConfigurations
+// followed through the registry's watch (the watch cache), digested again on every change, and
+// each stored FlowSchema's Dangling condition kept true through its status subresource.
+
+import type { Logger } from '../../api/log.ts';
+import type { KubeObject } from '../../api/object.ts';
+import { StatusError } from '../../api/status.ts';
+import type { Registry, Watcher } from '../../registry/registry.ts';
+import type { Catalog, ResourceInfo } from '../../schema/types.ts';
+import type { FlowcontrolV1FlowSchema as FlowSchemaObject } from '../../schema/generated/types.ts';
+import type { RequestInfo } from '../request-info.ts';
+import type { User } from '../user.ts';
+import type { FlowClassification, FlowClassifier } from './types.ts';
+import { flowControlGroup } from './config-producer.ts';
+import { configConsumerManager, danglingUpdate, withCondition } from './dangling.ts';
+import { digest, type Digest } from './digest.ts';
+import { flowSchemaMatches, type RequestDigest } from './rules.ts';
+
+export interface FlowClassifierDeps {
+  registry: Registry;
+  catalog: Catalog;
+  log?: Logger;
+  /** the clock of the Dangling conditions' lastTransitionTime */
+  now?: () => Date;
+}
+
+export interface RunningFlowClassifier extends FlowClassifier {
+  /** resolves once both resources have been read */
+  synced: Promise<void>;
+  stop(): void;
+}
+
+/**
+ * What the rules read of a request. kube-apiserver's RequestInfo names a namespace's own name as
+ * the namespace of `/api/v1/namespaces/NAME` (orch's leaves it out for the namespaces resource).
+ */
+export function requestDigest(info: RequestInfo): RequestDigest {
+  const namespace = info.resource === 'namespaces' && info.isResourceRequest ? info.name : info.namespace;
+  return { isResourceRequest: info.isResourceRequest, verb: info.verb, path: info.path, group: info.group, resource: info.resource, subresource: info.subresource, namespace };
+}
+
+/** the first schema that matches; catch-all when none does (it matches every authenticated or anonymous user) */
+export function classifyWith(config: Digest, user: User, info: RequestInfo): FlowClassification {
+  const r = requestDigest(info);
+  const schema = config.schemas.find(s => flowSchemaMatches(s.spec, user, r)) ?? config.schemas.find(s => s.name === 'catch-all')!;
+  const level = config.levels.get(schema.spec.priorityLevelConfiguration.name)!;
+  // as kube-apiserver: flows are told apart only where there are queues to spread them over
+  const method = (level.queuing?.queues ?? 0) > 1 ? schema.spec.distinguisherMethod?.type : undefined;
+  const distinguisher = method === 'ByUser' ? user.name : method === 'ByNamespace' ? r.namespace ?? '' : '';
+  return { flowSchema: { name: schema.name, uid: schema.uid }, priorityLevel: level, distinguisher };
+}
+
+export function createFlowClassifier(deps: FlowClassifierDeps): RunningFlowClassifier {
+  const now = deps.now ?? (() => new Date());
+  const objects = { prioritylevelconfigurations: new Map<string, KubeObject>(), flowschemas: new Map<string, KubeObject>() };
+  const listeners: Array<() => void> = [];
+  const watchers: Watcher[] = [];
+  const writing = new Set<string>();
+  let config = digest([], []);
+  let stopped = false;
+  let ready = false;
+  const fsInfo = deps.catalog.lookup(flowControlGroup, 'v1', 'flowschemas');
+
+  const writeDangling = (fs: FlowSchemaObject & KubeObject, found: boolean) => {
+    const name = fs.metadata.name!;
+    if (!fsInfo || writing.has(name) || !danglingUpdate(fs, found, now())) return;
+    writing.add(name);
+    deps.registry.modify(fsInfo, undefined, name, current => {
+      const condition = danglingUpdate(current as Pick<FlowSchemaObject, 'spec' | 'status'>, found, now());
+      return condition ? withCondition(current, condition) : current;
+    }, { subresource: 'status', manager: configConsumerManager })
+      .catch(err => { if (!(err instanceof StatusError && err.code === 404)) deps.log?.warn('failed to set a status.condition for FlowSchema', { name, err: (err as Error).message }); })
+      .finally(() => writing.delete(name));
+  };
+
+  const refresh = () => {
+    if (!ready || stopped) return;
+    config = digest(objects.prioritylevelconfigurations.values() as never, objects.flowschemas.values() as never);
+    for (const fs of objects.flowschemas.values()) writeDangling(fs as FlowSchemaObject & KubeObject, config.found.get(fs.metadata.name!) ?? false);
+    for (const l of listeners) l();
+  };
+
+  const follow = (resource: keyof typeof objects): Promise<void> => new Promise((resolve, reject) => {
+    const info: ResourceInfo | undefined = deps.catalog.lookup(flowControlGroup, 'v1', resource);
+    if (!info) { resolve(); return; }
+    const map = objects[resource];
+    let seen: Set<string> | undefined;
+    const start = () => deps.registry.watch(info, undefined, {}, {
+      event(type, obj) {
+        if (type === 'BOOKMARK' || type === 'ERROR') return;
+        const name = (obj as KubeObject).metadata.name!;
+        seen?.add(name);
+        if (type === 'DELETED') map.delete(name); else map.set(name, obj as KubeObject);
+        refresh();
+      },
+      synced() {
+        if (seen) for (const name of [...map.keys()]) if (!seen.has(name)) map.delete(name);
+        seen = undefined;
+        resolve();
+        refresh();
+      },
+      end(err) {
+        if (stopped) return;
+        // the history is gone (compacted): read everything again
+        deps.log?.warn('APF configuration watch ended, restarting', { resource, err: err?.message });
+        setTimeout(() => { seen = new Set(); void start().then(w => watchers.push(w), reject); }, 100);
+      },
+    });
+    start().then(w => watchers.push(w), reject);
+  });
+
+  const synced = Promise.all([follow('prioritylevelconfigurations'), follow('flowschemas')]).then(() => { ready = true; refresh(); });
+  return {
+    synced,
+    classify: (user, info) => classifyWith(config, user, info),
+    priorityLevels: () => [...config.levels.values()],
+    onChange(listener) { listeners.push(listener); },
+    stop() { stopped = true; for (const w of watchers) w.cancel(); },
+  };
+}
