@@ -6,7 +6,7 @@
 // second agent joins); deleting a Deployment takes its ReplicaSets and pods, --cascade=orphan
 // leaves them.
 
-import { test } from 'node:test';
+import { suite, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -156,42 +156,45 @@ async function daemonSetAcrossTwoNodes(kubeconfig: string, image: string, k: { p
   assert.equal(new Set(nodes).size, 2, `one pod per node: ${nodes}`);
 }
 
-test('kubectl workflows against orch up on the simulated runtime', { timeout: 420_000 }, async t => {
-  const versions = kubectls();
-  if (!versions.length) return t.skip(skipForMissing('kubectl not installed'));
-  const onTeardown = teardownOf(t);
-  const dir = await tempDir(onTeardown);
-  const dataDir = join(dir, 'data');
-  await up(dataDir, 'sim', onTeardown);
-  const kubeconfig = join(dataDir, 'admin.kubeconfig');
-  await Promise.all(versions.map(workflows(kubeconfig, ['registry.local/app:1.0', 'registry.local/app:2.0'], false)));
-  // a second node joins for the DaemonSet
-  const pool = await startNodePool({ kubeconfig, nodes: 1 });
-  onTeardown(() => pool.stop());
-  await daemonSetAcrossTwoNodes(kubeconfig, 'registry.local/app:1.0', versions[0]!);
-});
+// the two clusters side by side: nothing on the simulated runtime touches the host network
+suite('kubectl workflows against orch up', { concurrency: true }, () => {
+  test('kubectl workflows against orch up on the simulated runtime', { timeout: 420_000 }, async t => {
+    const versions = kubectls();
+    if (!versions.length) return t.skip(skipForMissing('kubectl not installed'));
+    const onTeardown = teardownOf(t);
+    const dir = await tempDir(onTeardown);
+    const dataDir = join(dir, 'data');
+    await up(dataDir, 'sim', onTeardown);
+    const kubeconfig = join(dataDir, 'admin.kubeconfig');
+    await Promise.all(versions.map(workflows(kubeconfig, ['registry.local/app:1.0', 'registry.local/app:2.0'], false)));
+    // a second node joins for the DaemonSet
+    const pool = await startNodePool({ kubeconfig, nodes: 1 });
+    onTeardown(() => pool.stop());
+    await daemonSetAcrossTwoNodes(kubeconfig, 'registry.local/app:1.0', versions[0]!);
+  });
 
-test('kubectl workflows against orch up on its own containerd', { timeout: 420_000 }, async t => {
-  const skip = containerdSkipReason() ?? busyboxSkipReason();
-  if (skip) return t.skip(skipForMissing(skip));
-  const versions = kubectls();
-  if (!versions.length) return t.skip(skipForMissing('kubectl not installed'));
-  const onTeardown = teardownOf(t);
-  // one cluster on the host network at a time (the bridge, the pod subnet, 10.96.0.1); released last
-  onTeardown(await holdHostNetwork());
-  const dir = await tempDir(onTeardown);
-  const dataDir = join(dir, 'data');
-  await up(dataDir, 'containerd', onTeardown);
-  const kubeconfig = join(dataDir, 'admin.kubeconfig');
-  const images: [string, string] = ['docker.io/library/busybox:1', 'docker.io/library/busybox:2'];
-  for (const name of images) {
-    await writeFile(join(dir, 'image.tar'), busyboxArchive(name));
-    const code = await new Promise<number | null>(r => spawn(join(repoRoot, 'bin/orch'), ['images', 'import', '--data-dir', dataDir, join(dir, 'image.tar')], { stdio: 'ignore' }).once('exit', r));
-    assert.equal(code, 0, `orch images import ${name}`);
-  }
-  await Promise.all(versions.map(workflows(kubeconfig, images, true)));
-  // a second node (on the simulated runtime) joins for the DaemonSet
-  const pool = await startNodePool({ kubeconfig, nodes: 1 });
-  onTeardown(() => pool.stop());
-  await daemonSetAcrossTwoNodes(kubeconfig, images[0], versions[0]!);
+  test('kubectl workflows against orch up on its own containerd', { timeout: 420_000 }, async t => {
+    const skip = containerdSkipReason() ?? busyboxSkipReason();
+    if (skip) return t.skip(skipForMissing(skip));
+    const versions = kubectls();
+    if (!versions.length) return t.skip(skipForMissing('kubectl not installed'));
+    const onTeardown = teardownOf(t);
+    // one cluster on the host network at a time (the bridge, the pod subnet, 10.96.0.1); released last
+    onTeardown(await holdHostNetwork());
+    const dir = await tempDir(onTeardown);
+    const dataDir = join(dir, 'data');
+    await up(dataDir, 'containerd', onTeardown);
+    const kubeconfig = join(dataDir, 'admin.kubeconfig');
+    const images: [string, string] = ['docker.io/library/busybox:1', 'docker.io/library/busybox:2'];
+    for (const name of images) {
+      await writeFile(join(dir, 'image.tar'), busyboxArchive(name));
+      const code = await new Promise<number | null>(r => spawn(join(repoRoot, 'bin/orch'), ['images', 'import', '--data-dir', dataDir, join(dir, 'image.tar')], { stdio: 'ignore' }).once('exit', r));
+      assert.equal(code, 0, `orch images import ${name}`);
+    }
+    await Promise.all(versions.map(workflows(kubeconfig, images, true)));
+    // a second node (on the simulated runtime) joins for the DaemonSet
+    const pool = await startNodePool({ kubeconfig, nodes: 1 });
+    onTeardown(() => pool.stop());
+    await daemonSetAcrossTwoNodes(kubeconfig, images[0], versions[0]!);
+  });
 });

@@ -34,7 +34,7 @@ async function healthServer(): Promise<{ port: number; set(status: number): void
   return { port, set: s => { status = s; }, stop: () => server.forceShutdown() };
 }
 
-test('container lifecycle on containerd: sidecars, grace periods, OOM, back-off, probes', async t => {
+test('container lifecycle on containerd: sidecars, grace periods, OOM, back-off, probes', { concurrency: true }, async t => {
   const skip = containerdSkipReason() ?? busyboxSkipReason();
   if (skip) return t.skip(skipForMissing(skip));
   const { c, node, orch, runtime } = await startContainerdCluster(t, 'lifecycle');
@@ -43,6 +43,158 @@ test('container lifecycle on containerd: sidecars, grace periods, OOM, back-off,
   const outVolume = (name: string) => ({ volumes: [{ name: 'out', hostPath: { path: join(out, name), type: 'DirectoryOrCreate' } }] });
   const outMount = { volumeMounts: [{ name: 'out', mountPath: '/out' }] };
   const gone = (name: string, ms = 30_000) => until(`${name} gone`, async () => (await c.request('GET', `/api/v1/namespaces/default/pods/${name}`)).status === 404, ms);
+
+  // Three lanes side by side, each case on pods of its own: the back-off timers (10 s, 20 s, 40 s)
+  // and the failing pods' waits would otherwise leave the node idle for most of a minute.
+  const backOff = (async () => {
+    await t.test('CrashLoopBackOff grows: restarts 10 s, then 20 s apart, and the waiting message says 10s, 20s, 40s', async () => {
+      assert.equal((await createPod(c, pod('crashy', node, { command: ['sh', '-c', 'exit 2'] }))).status, 201);
+      const messages = new Set<string>();
+      const restartsAt = new Map<number, number>();
+      await until('back-off 40s', async () => {
+        const cs = (await getPod(c, 'crashy'))?.status?.containerStatuses?.[0];
+        if (!cs) return false;
+        if (!restartsAt.has(cs.restartCount)) restartsAt.set(cs.restartCount, Date.now());
+        const w = cs.state?.waiting;
+        if (w?.reason === 'CrashLoopBackOff') messages.add(w.message.replace(/ restarting.*/, ''));
+        return messages.has('back-off 40s');
+      }, 70_000, 250);
+      assert.deepEqual([...messages], ['back-off 10s', 'back-off 20s', 'back-off 40s']);
+      const gap = (n: number) => (restartsAt.get(n + 1)! - restartsAt.get(n)!) / 1000;
+      assert.ok(gap(1) > 8 && gap(1) < 14, `second restart ~10 s after the first: ${gap(1)}`);
+      assert.ok(gap(2) > 18 && gap(2) < 25, `third ~20 s after the second: ${gap(2)}`);
+      const events = (await c.request('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name=crashy')).json().items;
+      const backoff = events.find((e: any) => e.reason === 'BackOff');
+      assert.match(backoff.message, /^Back-off restarting failed container main in pod crashy_default\(/);
+      assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/crashy?gracePeriodSeconds=0')).status, 200);
+    });
+  })();
+
+  const failures = (async () => {
+    await t.test('image problems on containerd: ErrImagePull with the runtime\'s error, then ImagePullBackOff naming it; ErrImageNeverPull', async () => {
+      const missing = 'registry.invalid/none:1';
+      assert.equal((await createPod(c, pod('nopull', node, { image: missing, command: ['true'] }))).status, 201);
+      assert.equal((await createPod(c, pod('neverpull', node, { image: 'registry.invalid/absent:2', imagePullPolicy: 'Never', command: ['true'] }))).status, 201);
+      const waiting = async (name: string) => (await getPod(c, name))?.status?.containerStatuses?.[0]?.state?.waiting;
+      const first = await until('ErrImagePull', async () => { const w = await waiting('nopull'); return w?.reason === 'ErrImagePull' && w; });
+      assert.match(first.message, /^rpc error: code = \w+ desc = failed to pull and unpack image "registry\.invalid\/none:1": /);
+      const later = await until('ImagePullBackOff', async () => { const w = await waiting('nopull'); return w?.reason === 'ImagePullBackOff' && w; }, 10_000);
+      assert.equal(later.message, `Back-off pulling image "${missing}": ErrImagePull: ${first.message}`);
+      const never = await until('ErrImageNeverPull', async () => { const w = await waiting('neverpull'); return w?.reason === 'ErrImageNeverPull' && w; });
+      assert.equal(never.message, 'Container image "registry.invalid/absent:2" is not present with pull policy of Never');
+      for (const n of ['nopull', 'neverpull']) assert.equal((await c.request('DELETE', `/api/v1/namespaces/default/pods/${n}?gracePeriodSeconds=0`)).status, 200);
+    });
+
+    await t.test('a command that cannot run: RunContainerError with the runtime\'s words, then the StartError containerd records (exit 128) and back-off', async () => {
+      assert.equal((await createPod(c, pod('cannot-run', node, { command: ['/no/such/binary'] }))).status, 201);
+      const seen = new Set<string>();
+      let last: unknown;
+      const cs = await until('StartError in lastState and CrashLoopBackOff', async () => {
+        const s = (await getPod(c, 'cannot-run'))?.status?.containerStatuses?.[0];
+        last = s;
+        if (s?.state?.waiting) seen.add(`${s.state.waiting.reason}: ${s.state.waiting.message ?? ''}`);
+        return s?.state?.waiting?.reason === 'CrashLoopBackOff' && s.lastState?.terminated && s;
+      }, 40_000, 100).catch(err => { throw new Error(`${err.message}; last status ${JSON.stringify(last)}; seen ${[...seen].join(' | ')}`); });
+      assert.deepEqual([cs.lastState.terminated.reason, cs.lastState.terminated.exitCode, cs.lastState.terminated.startedAt], ['StartError', 128, '1970-01-01T00:00:00Z']);
+      assert.match(cs.lastState.terminated.message, /no such file or directory/);
+      assert.ok([...seen].some(w => /^RunContainerError: rpc error: code = Unknown desc = failed to create containerd task: /.test(w)), [...seen].join('\n'));
+      assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/cannot-run?gracePeriodSeconds=0')).status, 200);
+    });
+
+    await t.test('probes on real containers: exec startup before liveness, httpGet with headers, tcpSocket, gRPC', async () => {
+      const grpc = await healthServer();
+      t.after(() => grpc.stop());
+      // the bridge's gateway (test/support/containerd.ts picks the subnet): the host, seen from a pod
+      const gateway = `10.${88 + (process.pid % 50)}.0.1`;
+      const cgi = '#!/bin/sh\\necho "ua=$HTTP_USER_AGENT probe=$HTTP_X_PROBE" > /proc/1/fd/1\\nif [ "$HTTP_X_PROBE" = yes ]; then echo "Content-Type: text/plain"; echo; echo ok; else echo "Status: 500 Nope"; echo; fi\\n';
+      const probes = pod('probed', node, {
+        command: ['sh', '-c', [
+          'mkdir -p /www/cgi-bin', `printf '${cgi}' > /www/cgi-bin/check`, '/bin/busybox chmod +x /www/cgi-bin/check', 'httpd -p 8080 -h /www',
+          'sleep 3', 'touch /tmp/started', 'while true; do sleep 1; done',
+        ].join('; ')],
+        ports: [{ name: 'http', containerPort: 8080 }],
+        startupProbe: { exec: { command: ['test', '-e', '/tmp/started'] }, periodSeconds: 1, failureThreshold: 30 },
+        // would fail at once before the start: a liveness probe run early restarts the container
+        livenessProbe: { exec: { command: ['test', '-e', '/tmp/started'] }, periodSeconds: 1, failureThreshold: 1 },
+        readinessProbe: { httpGet: { path: '/cgi-bin/check', port: 'http', httpHeaders: [{ name: 'X-Probe', value: 'yes' }] }, periodSeconds: 1 },
+      });
+      const otherProbes = [
+        { name: 'tcp', image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', 'sleep 2; nc -ll -p 9100 -e true'], readinessProbe: { tcpSocket: { port: 9100 }, periodSeconds: 1 } },
+        { name: 'grpc', image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', `nc -ll -p 50051 -e nc ${gateway} ${grpc.port}`], readinessProbe: { grpc: { port: 50051 }, periodSeconds: 1 } },
+      ];
+      (probes.spec.containers as unknown[]).push(...otherProbes);
+      assert.equal((await createPod(c, probes)).status, 201);
+      const early = await until('probed running, not started', async () => {
+        const p = await getPod(c, 'probed');
+        const m = p?.status?.containerStatuses?.find((x: any) => x.name === 'main');
+        return m?.state?.running && m.started === false && p;
+      });
+      assert.equal(condition(early, 'Ready').status, 'False');
+      const ready = await until('probed Ready', async () => { const p = await getPod(c, 'probed'); return condition(p, 'Ready')?.status === 'True' && p; }, 40_000);
+      for (const cs of ready.status.containerStatuses) assert.deepEqual([cs.name, cs.ready, cs.restartCount], [cs.name, true, 0]);
+      assert.equal(ready.status.containerStatuses.find((x: any) => x.name === 'main').started, true);
+      assert.match(await podLog(c, 'probed', 'main'), /^ua=kube-probe\/1\.\d+ probe=yes$/m);
+
+      // the gRPC service stops serving: that container and the pod turn unready
+      grpc.set(2);
+      const unready = await until('probed unready', async () => { const p = await getPod(c, 'probed'); return condition(p, 'Ready')?.status === 'False' && p; }, 20_000);
+      assert.equal(condition(unready, 'Ready').message, 'containers with unready status: [grpc]');
+      const events = (await c.request('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name=probed')).json().items;
+      assert.ok(events.some((e: any) => e.reason === 'Unhealthy' && e.message === 'Readiness probe failed: service unhealthy (responded with "NOT_SERVING")'), JSON.stringify(events.map((e: any) => e.message)));
+      assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/probed?gracePeriodSeconds=0')).status, 200);
+    });
+
+    await t.test('a failing httpGet liveness probe (no header, so 500) restarts the container with the kubelet\'s event', async () => {
+      const cgi = '#!/bin/sh\\necho "Status: 500 Nope"; echo\\n';
+      const body = pod('unlive', node, {
+        command: ['sh', '-c', `mkdir -p /www/cgi-bin; printf '${cgi}' > /www/cgi-bin/check; /bin/busybox chmod +x /www/cgi-bin/check; httpd -f -p 8080 -h /www`],
+        livenessProbe: { httpGet: { path: '/cgi-bin/check', port: 8080 }, periodSeconds: 1, failureThreshold: 2 },
+      });
+      assert.equal((await createPod(c, body)).status, 201);
+      await until('unlive restarted', async () => ((await getPod(c, 'unlive'))?.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1, 30_000);
+      const events = (await c.request('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name=unlive')).json().items;
+      assert.ok(events.some((e: any) => e.reason === 'Unhealthy' && e.message === 'Liveness probe failed: HTTP probe failed with statuscode: 500'), JSON.stringify(events.map((e: any) => e.message)));
+      assert.ok(events.some((e: any) => e.reason === 'Killing' && e.message === 'Container main failed liveness probe, will be restarted'));
+      assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/unlive?gracePeriodSeconds=0')).status, 200);
+    });
+
+    await t.test('in-place resize through pods/resize: CPU and memory updated in the running container\'s cgroup, or a restart where resizePolicy asks', async () => {
+      const body = pod('resizable', node, { command: ['sleep', '3600'], resources: { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '200m', memory: '64Mi' } } });
+      (body.spec.containers as unknown[]).push({ name: 'restarts', image, imagePullPolicy: 'IfNotPresent', command: ['sleep', '3600'], resources: { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '200m', memory: '64Mi' } }, resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }] });
+      assert.equal((await createPod(c, body)).status, 201);
+      const before = await until('resizable Running', async () => { const p = await getPod(c, 'resizable'); return p?.status?.containerStatuses?.every((x: any) => x.state.running) && p; });
+      const idOf = (p: any, name: string) => p.status.containerStatuses.find((x: any) => x.name === name).containerID.replace('containerd://', '');
+      const resized = { requests: { cpu: '150m', memory: '48Mi' }, limits: { cpu: '300m', memory: '96Mi' } };
+      const patch = { spec: { containers: [{ name: 'main', resources: resized }, { name: 'restarts', resources: resized }] } };
+      const r = await c.request('PATCH', '/api/v1/namespaces/default/pods/resizable/resize', { body: JSON.stringify(patch), headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+      assert.equal(r.status, 200, r.body);
+      const after = await until('the resize applied', async () => {
+        const p = await getPod(c, 'resizable');
+        const m = p?.status?.containerStatuses?.find((x: any) => x.name === 'main');
+        const rs = p?.status?.containerStatuses?.find((x: any) => x.name === 'restarts');
+        return m?.resources?.limits?.cpu === '300m' && rs?.restartCount === 1 && rs.state.running && p;
+      }, 30_000);
+      const main = after.status.containerStatuses.find((x: any) => x.name === 'main');
+      assert.equal(idOf(after, 'main'), idOf(before, 'main'), 'resized in place, not replaced');
+      assert.equal(main.restartCount, 0);
+      assert.deepEqual(main.allocatedResources, { cpu: '150m', memory: '48Mi' });
+      assert.deepEqual(main.resources, resized);
+      // the running container's cgroup has the new values; so does the pod's
+      const tasks = await runtime.ctr(['task', 'ls']);
+      const pid = tasks.split('\n').find(l => l.startsWith(idOf(after, 'main')))?.split(/\s+/)[1];
+      const cg = Object.fromEntries((await readFile(`/proc/${pid}/cgroup`, 'utf8')).trim().split('\n').map(l => l.split(':')).map(([, ctl, path]) => [ctl, path]));
+      const read = (ctl: string, path: string, file: string) => readFile(`/sys/fs/cgroup/${ctl}${path}/${file}`, 'utf8').then(s => Number(s.trim()));
+      assert.deepEqual([await read('cpu', cg.cpu, 'cpu.shares'), await read('cpu', cg.cpu, 'cpu.cfs_quota_us'), await read('memory', cg.memory, 'memory.limit_in_bytes')], [153, 30_000, 96 * 2 ** 20]);
+      const podCgroup = `/kubepods/burstable/pod${after.metadata.uid}`;
+      assert.deepEqual([await read('cpu', podCgroup, 'cpu.cfs_quota_us'), await read('memory', podCgroup, 'memory.limit_in_bytes')], [60_000, 192 * 2 ** 20]);
+      assert.equal(after.metadata.generation, before.metadata.generation + 1);
+      // kubectl 1.33 speaks the subresource too
+      const k = kubectls()[0]!;
+      const kp = await kubectl(k.path, orch.kubeconfig, ['patch', 'pod', 'resizable', '--subresource', 'resize', '--type', 'merge', '-p', JSON.stringify({ spec: { containers: [{ name: 'main', resources: { requests: { cpu: '100m', memory: '48Mi' }, limits: { cpu: '300m', memory: '96Mi' } } }] } })]);
+      if (!/unknown flag/.test(kp.stderr)) assert.equal(kp.code, 0, kp.stderr);
+      assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/resizable?gracePeriodSeconds=0')).status, 200);
+    });
+  })();
 
   await t.test('a sidecar with a startup probe holds back the next init container until it passes; a finished pod stops its sidecar and Succeeds', async () => {
     const body = pod('sidecar-start', node, { command: ['sh', '-c', 'echo main >> /out/order'], ...outMount }, {
@@ -127,149 +279,5 @@ test('container lifecycle on containerd: sidecars, grace periods, OOM, back-off,
     await until('the pod cgroup removed', async () => !existsSync(`/sys/fs/cgroup/memory${podCgroup}`) && !existsSync(`/sys/fs/cgroup/cpu${podCgroup}`), 10_000);
   });
 
-  await t.test('in-place resize through pods/resize: CPU and memory updated in the running container\'s cgroup, or a restart where resizePolicy asks', async () => {
-    const body = pod('resizable', node, { command: ['sleep', '3600'], resources: { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '200m', memory: '64Mi' } } });
-    (body.spec.containers as unknown[]).push({ name: 'restarts', image, imagePullPolicy: 'IfNotPresent', command: ['sleep', '3600'], resources: { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '200m', memory: '64Mi' } }, resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }] });
-    assert.equal((await createPod(c, body)).status, 201);
-    const before = await until('resizable Running', async () => { const p = await getPod(c, 'resizable'); return p?.status?.containerStatuses?.every((x: any) => x.state.running) && p; });
-    const idOf = (p: any, name: string) => p.status.containerStatuses.find((x: any) => x.name === name).containerID.replace('containerd://', '');
-    const resized = { requests: { cpu: '150m', memory: '48Mi' }, limits: { cpu: '300m', memory: '96Mi' } };
-    const patch = { spec: { containers: [{ name: 'main', resources: resized }, { name: 'restarts', resources: resized }] } };
-    const r = await c.request('PATCH', '/api/v1/namespaces/default/pods/resizable/resize', { body: JSON.stringify(patch), headers: { 'content-type': 'application/strategic-merge-patch+json' } });
-    assert.equal(r.status, 200, r.body);
-    const after = await until('the resize applied', async () => {
-      const p = await getPod(c, 'resizable');
-      const m = p?.status?.containerStatuses?.find((x: any) => x.name === 'main');
-      const rs = p?.status?.containerStatuses?.find((x: any) => x.name === 'restarts');
-      return m?.resources?.limits?.cpu === '300m' && rs?.restartCount === 1 && rs.state.running && p;
-    }, 30_000);
-    const main = after.status.containerStatuses.find((x: any) => x.name === 'main');
-    assert.equal(idOf(after, 'main'), idOf(before, 'main'), 'resized in place, not replaced');
-    assert.equal(main.restartCount, 0);
-    assert.deepEqual(main.allocatedResources, { cpu: '150m', memory: '48Mi' });
-    assert.deepEqual(main.resources, resized);
-    // the running container's cgroup has the new values; so does the pod's
-    const tasks = await runtime.ctr(['task', 'ls']);
-    const pid = tasks.split('\n').find(l => l.startsWith(idOf(after, 'main')))?.split(/\s+/)[1];
-    const cg = Object.fromEntries((await readFile(`/proc/${pid}/cgroup`, 'utf8')).trim().split('\n').map(l => l.split(':')).map(([, ctl, path]) => [ctl, path]));
-    const read = (ctl: string, path: string, file: string) => readFile(`/sys/fs/cgroup/${ctl}${path}/${file}`, 'utf8').then(s => Number(s.trim()));
-    assert.deepEqual([await read('cpu', cg.cpu, 'cpu.shares'), await read('cpu', cg.cpu, 'cpu.cfs_quota_us'), await read('memory', cg.memory, 'memory.limit_in_bytes')], [153, 30_000, 96 * 2 ** 20]);
-    const podCgroup = `/kubepods/burstable/pod${after.metadata.uid}`;
-    assert.deepEqual([await read('cpu', podCgroup, 'cpu.cfs_quota_us'), await read('memory', podCgroup, 'memory.limit_in_bytes')], [60_000, 192 * 2 ** 20]);
-    assert.equal(after.metadata.generation, before.metadata.generation + 1);
-    // kubectl 1.33 speaks the subresource too
-    const k = kubectls()[0]!;
-    const kp = await kubectl(k.path, orch.kubeconfig, ['patch', 'pod', 'resizable', '--subresource', 'resize', '--type', 'merge', '-p', JSON.stringify({ spec: { containers: [{ name: 'main', resources: { requests: { cpu: '100m', memory: '48Mi' }, limits: { cpu: '300m', memory: '96Mi' } } }] } })]);
-    if (!/unknown flag/.test(kp.stderr)) assert.equal(kp.code, 0, kp.stderr);
-    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/resizable?gracePeriodSeconds=0')).status, 200);
-  });
-
-  await t.test('image problems on containerd: ErrImagePull with the runtime\'s error, then ImagePullBackOff naming it; ErrImageNeverPull', async () => {
-    const missing = 'registry.invalid/none:1';
-    assert.equal((await createPod(c, pod('nopull', node, { image: missing, command: ['true'] }))).status, 201);
-    assert.equal((await createPod(c, pod('neverpull', node, { image: 'registry.invalid/absent:2', imagePullPolicy: 'Never', command: ['true'] }))).status, 201);
-    const waiting = async (name: string) => (await getPod(c, name))?.status?.containerStatuses?.[0]?.state?.waiting;
-    const first = await until('ErrImagePull', async () => { const w = await waiting('nopull'); return w?.reason === 'ErrImagePull' && w; });
-    assert.match(first.message, /^rpc error: code = \w+ desc = failed to pull and unpack image "registry\.invalid\/none:1": /);
-    const later = await until('ImagePullBackOff', async () => { const w = await waiting('nopull'); return w?.reason === 'ImagePullBackOff' && w; }, 10_000);
-    assert.equal(later.message, `Back-off pulling image "${missing}": ErrImagePull: ${first.message}`);
-    const never = await until('ErrImageNeverPull', async () => { const w = await waiting('neverpull'); return w?.reason === 'ErrImageNeverPull' && w; });
-    assert.equal(never.message, 'Container image "registry.invalid/absent:2" is not present with pull policy of Never');
-    for (const n of ['nopull', 'neverpull']) assert.equal((await c.request('DELETE', `/api/v1/namespaces/default/pods/${n}?gracePeriodSeconds=0`)).status, 200);
-  });
-
-  await t.test('a command that cannot run: RunContainerError with the runtime\'s words, then the StartError containerd records (exit 128) and back-off', async () => {
-    assert.equal((await createPod(c, pod('cannot-run', node, { command: ['/no/such/binary'] }))).status, 201);
-    const seen = new Set<string>();
-    let last: unknown;
-    const cs = await until('StartError in lastState and CrashLoopBackOff', async () => {
-      const s = (await getPod(c, 'cannot-run'))?.status?.containerStatuses?.[0];
-      last = s;
-      if (s?.state?.waiting) seen.add(`${s.state.waiting.reason}: ${s.state.waiting.message ?? ''}`);
-      return s?.state?.waiting?.reason === 'CrashLoopBackOff' && s.lastState?.terminated && s;
-    }, 40_000, 100).catch(err => { throw new Error(`${err.message}; last status ${JSON.stringify(last)}; seen ${[...seen].join(' | ')}`); });
-    assert.deepEqual([cs.lastState.terminated.reason, cs.lastState.terminated.exitCode, cs.lastState.terminated.startedAt], ['StartError', 128, '1970-01-01T00:00:00Z']);
-    assert.match(cs.lastState.terminated.message, /no such file or directory/);
-    assert.ok([...seen].some(w => /^RunContainerError: rpc error: code = Unknown desc = failed to create containerd task: /.test(w)), [...seen].join('\n'));
-    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/cannot-run?gracePeriodSeconds=0')).status, 200);
-  });
-
-  await t.test('CrashLoopBackOff grows: restarts 10 s, then 20 s apart, and the waiting message says 10s, 20s, 40s', async () => {
-    assert.equal((await createPod(c, pod('crashy', node, { command: ['sh', '-c', 'exit 2'] }))).status, 201);
-    const messages = new Set<string>();
-    const restartsAt = new Map<number, number>();
-    await until('back-off 40s', async () => {
-      const cs = (await getPod(c, 'crashy'))?.status?.containerStatuses?.[0];
-      if (!cs) return false;
-      if (!restartsAt.has(cs.restartCount)) restartsAt.set(cs.restartCount, Date.now());
-      const w = cs.state?.waiting;
-      if (w?.reason === 'CrashLoopBackOff') messages.add(w.message.replace(/ restarting.*/, ''));
-      return messages.has('back-off 40s');
-    }, 70_000, 250);
-    assert.deepEqual([...messages], ['back-off 10s', 'back-off 20s', 'back-off 40s']);
-    const gap = (n: number) => (restartsAt.get(n + 1)! - restartsAt.get(n)!) / 1000;
-    assert.ok(gap(1) > 8 && gap(1) < 14, `second restart ~10 s after the first: ${gap(1)}`);
-    assert.ok(gap(2) > 18 && gap(2) < 25, `third ~20 s after the second: ${gap(2)}`);
-    const events = (await c.request('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name=crashy')).json().items;
-    const backoff = events.find((e: any) => e.reason === 'BackOff');
-    assert.match(backoff.message, /^Back-off restarting failed container main in pod crashy_default\(/);
-    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/crashy?gracePeriodSeconds=0')).status, 200);
-  });
-
-  await t.test('probes on real containers: exec startup before liveness, httpGet with headers, tcpSocket, gRPC', async () => {
-    const grpc = await healthServer();
-    t.after(() => grpc.stop());
-    // the bridge's gateway (test/support/containerd.ts picks the subnet): the host, seen from a pod
-    const gateway = `10.${88 + (process.pid % 50)}.0.1`;
-    const cgi = '#!/bin/sh\\necho "ua=$HTTP_USER_AGENT probe=$HTTP_X_PROBE" > /proc/1/fd/1\\nif [ "$HTTP_X_PROBE" = yes ]; then echo "Content-Type: text/plain"; echo; echo ok; else echo "Status: 500 Nope"; echo; fi\\n';
-    const probes = pod('probed', node, {
-      command: ['sh', '-c', [
-        'mkdir -p /www/cgi-bin', `printf '${cgi}' > /www/cgi-bin/check`, '/bin/busybox chmod +x /www/cgi-bin/check', 'httpd -p 8080 -h /www',
-        'sleep 3', 'touch /tmp/started', 'while true; do sleep 1; done',
-      ].join('; ')],
-      ports: [{ name: 'http', containerPort: 8080 }],
-      startupProbe: { exec: { command: ['test', '-e', '/tmp/started'] }, periodSeconds: 1, failureThreshold: 30 },
-      // would fail at once before the start: a liveness probe run early restarts the container
-      livenessProbe: { exec: { command: ['test', '-e', '/tmp/started'] }, periodSeconds: 1, failureThreshold: 1 },
-      readinessProbe: { httpGet: { path: '/cgi-bin/check', port: 'http', httpHeaders: [{ name: 'X-Probe', value: 'yes' }] }, periodSeconds: 1 },
-    });
-    const otherProbes = [
-      { name: 'tcp', image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', 'sleep 2; nc -ll -p 9100 -e true'], readinessProbe: { tcpSocket: { port: 9100 }, periodSeconds: 1 } },
-      { name: 'grpc', image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', `nc -ll -p 50051 -e nc ${gateway} ${grpc.port}`], readinessProbe: { grpc: { port: 50051 }, periodSeconds: 1 } },
-    ];
-    (probes.spec.containers as unknown[]).push(...otherProbes);
-    assert.equal((await createPod(c, probes)).status, 201);
-    const early = await until('probed running, not started', async () => {
-      const p = await getPod(c, 'probed');
-      const m = p?.status?.containerStatuses?.find((x: any) => x.name === 'main');
-      return m?.state?.running && m.started === false && p;
-    });
-    assert.equal(condition(early, 'Ready').status, 'False');
-    const ready = await until('probed Ready', async () => { const p = await getPod(c, 'probed'); return condition(p, 'Ready')?.status === 'True' && p; }, 40_000);
-    for (const cs of ready.status.containerStatuses) assert.deepEqual([cs.name, cs.ready, cs.restartCount], [cs.name, true, 0]);
-    assert.equal(ready.status.containerStatuses.find((x: any) => x.name === 'main').started, true);
-    assert.match(await podLog(c, 'probed', 'main'), /^ua=kube-probe\/1\.\d+ probe=yes$/m);
-
-    // the gRPC service stops serving: that container and the pod turn unready
-    grpc.set(2);
-    const unready = await until('probed unready', async () => { const p = await getPod(c, 'probed'); return condition(p, 'Ready')?.status === 'False' && p; }, 20_000);
-    assert.equal(condition(unready, 'Ready').message, 'containers with unready status: [grpc]');
-    const events = (await c.request('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name=probed')).json().items;
-    assert.ok(events.some((e: any) => e.reason === 'Unhealthy' && e.message === 'Readiness probe failed: service unhealthy (responded with "NOT_SERVING")'), JSON.stringify(events.map((e: any) => e.message)));
-    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/probed?gracePeriodSeconds=0')).status, 200);
-  });
-
-  await t.test('a failing httpGet liveness probe (no header, so 500) restarts the container with the kubelet\'s event', async () => {
-    const cgi = '#!/bin/sh\\necho "Status: 500 Nope"; echo\\n';
-    const body = pod('unlive', node, {
-      command: ['sh', '-c', `mkdir -p /www/cgi-bin; printf '${cgi}' > /www/cgi-bin/check; /bin/busybox chmod +x /www/cgi-bin/check; httpd -f -p 8080 -h /www`],
-      livenessProbe: { httpGet: { path: '/cgi-bin/check', port: 8080 }, periodSeconds: 1, failureThreshold: 2 },
-    });
-    assert.equal((await createPod(c, body)).status, 201);
-    await until('unlive restarted', async () => ((await getPod(c, 'unlive'))?.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1, 30_000);
-    const events = (await c.request('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name=unlive')).json().items;
-    assert.ok(events.some((e: any) => e.reason === 'Unhealthy' && e.message === 'Liveness probe failed: HTTP probe failed with statuscode: 500'), JSON.stringify(events.map((e: any) => e.message)));
-    assert.ok(events.some((e: any) => e.reason === 'Killing' && e.message === 'Container main failed liveness probe, will be restarted'));
-    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/unlive?gracePeriodSeconds=0')).status, 200);
-  });
+  await Promise.all([backOff, failures]);
 });

@@ -65,7 +65,7 @@ function pod(name: string, node: string, container: Record<string, unknown>, spe
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { nodeName: node, terminationGracePeriodSeconds: 5, containers: [{ name: 'main', image, imagePullPolicy: 'IfNotPresent', ...container }], ...spec } };
 }
 
-test('pods on containerd: run, probe, restart, finish, delete gracefully; static pods mirrored', async t => {
+test('pods on containerd: run, probe, restart, finish, delete gracefully; static pods mirrored', { concurrency: true }, async t => {
   const skip = containerdSkipReason() ?? busyboxSkipReason();
   if (skip) return t.skip(skipForMissing(skip));
   const { c, node, runtime, staticDir, orch, agent, restartAgent, logsDir } = await startCluster(t);
@@ -148,44 +148,6 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.equal(after.status.startTime, before.status.startTime);
   });
 
-  await t.test('a crashing container restarts with back-off and shows CrashLoopBackOff', async () => {
-    const body = pod('crash', node, { command: ['sh', '-c', 'echo boom; exit 3'] });
-    assert.equal((await create(c, body)).status, 201);
-    const looping = await until('CrashLoopBackOff', async () => {
-      const p = await getPod(c, 'crash');
-      const cs = p?.status?.containerStatuses?.[0];
-      return cs?.state?.waiting?.reason === 'CrashLoopBackOff' && cs.restartCount >= 1 && p;
-    }, 40_000);
-    const cs = looping.status.containerStatuses[0];
-    assert.equal(cs.lastState.terminated.exitCode, 3);
-    assert.equal(cs.lastState.terminated.reason, 'Error');
-    assert.match(cs.state.waiting.message, /^back-off \d+s restarting failed container=main pod=crash_default\(/);
-    assert.equal(looping.status.phase, 'Running');
-  });
-
-  await t.test('kubectl logs: through the API server to the agent; --tail, --previous, -f, errors', async () => {
-    for (const k of kubectls()) {
-      const all = await kubectl(k.path, orch.kubeconfig, ['logs', 'web']);
-      assert.equal(all.code, 0, all.stderr);
-      assert.match(all.stdout, /^hello from web\ntick 1\n/, k.label);
-      const tail = await kubectl(k.path, orch.kubeconfig, ['logs', 'web', '--tail=1', '--timestamps']);
-      assert.match(tail.stdout, /^\d{4}-\d\d-\d\dT\S+ tick \d+\n$/, `${k.label}: ${tail.stdout}`);
-      const previous = await kubectl(k.path, orch.kubeconfig, ['logs', 'crash', '--previous']);
-      assert.equal(previous.stdout, 'boom\n', `${k.label}: ${previous.stderr}`);
-      const bad = await kubectl(k.path, orch.kubeconfig, ['logs', 'web', '-c', 'nope']);
-      assert.notEqual(bad.code, 0);
-      assert.match(bad.stderr, /container nope is not valid for pod web/, k.label);
-    }
-    // -f follows new lines as they are written
-    const follow = spawn(kubectls()[0]!.path, ['--kubeconfig', orch.kubeconfig, 'logs', '-f', 'web', '--tail=1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    follow.stdout.on('data', d => { out += d; });
-    await until('three followed lines', async () => out.split('\n').filter(l => l.startsWith('tick')).length >= 3, 15_000);
-    follow.kill();
-    const ticks = out.split('\n').filter(Boolean).map(l => Number(l.split(' ')[1]));
-    assert.ok(ticks.every((n, i) => i === 0 || n === ticks[i - 1]! + 1), `consecutive: ${out}`);
-  });
-
   await t.test('init containers run first; a finished OnFailure pod Succeeds; a failed Never pod Fails', async () => {
     const ok = pod('done', node, { command: ['sh', '-c', 'test -e /work/init-was-here && echo done'], volumeMounts: [{ name: 'w', mountPath: '/work' }] }, {
       restartPolicy: 'OnFailure',
@@ -259,33 +221,118 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     assert.deepEqual((await readdir(logsDir)).filter(d => d.startsWith('default_graceful_')), []);
   });
 
-  await t.test('hooks: postStart runs after the start (a failing one is an event and a restart); preStop runs before SIGTERM on delete', async () => {
-    const hostDir = await mkdtemp(join(tmpdir(), 'orch-hooks-'));
-    t.after(() => rm(hostDir, { recursive: true, force: true }));
-    const body = pod('hooked', node, {
-      command: ['sh', '-c', 'trap "echo TERM >> /out/order; exit 0" TERM; while true; do test -e /tmp/started && echo poststart-seen; sleep 0.2; done'],
-      volumeMounts: [{ name: 'out', mountPath: '/out' }],
-      lifecycle: {
-        postStart: { exec: { command: ['sh', '-c', 'touch /tmp/started'] } },
-        preStop: { exec: { command: ['sh', '-c', 'echo prestop >> /out/order; sleep 1'] } },
-      },
-    }, { volumes: [{ name: 'out', hostPath: { path: hostDir, type: 'Directory' } }] });
-    assert.equal((await create(c, body)).status, 201);
-    await until('the postStart hook\'s file seen by the container', async () => (await c.request('GET', '/api/v1/namespaces/default/pods/hooked/log')).body.includes('poststart-seen'));
-    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/hooked')).status, 200);
-    await until('hooked gone', async () => (await c.request('GET', '/api/v1/namespaces/default/pods/hooked')).status === 404, 30_000);
-    assert.equal(await readFile(join(hostDir, 'order'), 'utf8'), 'prestop\nTERM\n');
-
-    const failing = pod('bad-hook', node, { command: ['sleep', '3600'], lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo nope; exit 4'] } } } });
-    assert.equal((await create(c, failing)).status, 201);
-    const ev = await until('FailedPostStartHook', async () => {
-      const events = (await c.request('GET', '/api/v1/namespaces/default/events')).json().items as any[];
-      return events.find(e => e.reason === 'FailedPostStartHook' && e.involvedObject.name === 'bad-hook');
+  // The cases from here to the drain run in three lanes side by side, each on pods of its own,
+  // the agent running throughout: their waits (back-off, syncs, volume updates) overlap.
+  const crashAndLogs = (async () => {
+    await t.test('a crashing container restarts with back-off and shows CrashLoopBackOff', async () => {
+      const body = pod('crash', node, { command: ['sh', '-c', 'echo boom; exit 3'] });
+      assert.equal((await create(c, body)).status, 201);
+      const looping = await until('CrashLoopBackOff', async () => {
+        const p = await getPod(c, 'crash');
+        const cs = p?.status?.containerStatuses?.[0];
+        return cs?.state?.waiting?.reason === 'CrashLoopBackOff' && cs.restartCount >= 1 && p;
+      }, 40_000);
+      const cs = looping.status.containerStatuses[0];
+      assert.equal(cs.lastState.terminated.exitCode, 3);
+      assert.equal(cs.lastState.terminated.reason, 'Error');
+      assert.match(cs.state.waiting.message, /^back-off \d+s restarting failed container=main pod=crash_default\(/);
+      assert.equal(looping.status.phase, 'Running');
     });
-    assert.match(ev.message, /^Exec lifecycle hook \(\[sh -c echo nope; exit 4\]\) for Container "main" in Pod "bad-hook_default\(.+\)" failed - error: /);
-    await until('bad-hook restarted', async () => ((await getPod(c, 'bad-hook'))?.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1, 30_000);
-    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/bad-hook?gracePeriodSeconds=0')).status, 200);
-  });
+
+    await t.test('kubectl logs: through the API server to the agent; --tail, --previous, -f, errors', async () => {
+      for (const k of kubectls()) {
+        const all = await kubectl(k.path, orch.kubeconfig, ['logs', 'web']);
+        assert.equal(all.code, 0, all.stderr);
+        assert.match(all.stdout, /^hello from web\ntick 1\n/, k.label);
+        const tail = await kubectl(k.path, orch.kubeconfig, ['logs', 'web', '--tail=1', '--timestamps']);
+        assert.match(tail.stdout, /^\d{4}-\d\d-\d\dT\S+ tick \d+\n$/, `${k.label}: ${tail.stdout}`);
+        const previous = await kubectl(k.path, orch.kubeconfig, ['logs', 'crash', '--previous']);
+        assert.equal(previous.stdout, 'boom\n', `${k.label}: ${previous.stderr}`);
+        const bad = await kubectl(k.path, orch.kubeconfig, ['logs', 'web', '-c', 'nope']);
+        assert.notEqual(bad.code, 0);
+        assert.match(bad.stderr, /container nope is not valid for pod web/, k.label);
+      }
+      // -f follows new lines as they are written
+      const follow = spawn(kubectls()[0]!.path, ['--kubeconfig', orch.kubeconfig, 'logs', '-f', 'web', '--tail=1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      follow.stdout.on('data', d => { out += d; });
+      await until('three followed lines', async () => out.split('\n').filter(l => l.startsWith('tick')).length >= 3, 15_000);
+      follow.kill();
+      const ticks = out.split('\n').filter(Boolean).map(l => Number(l.split(' ')[1]));
+      assert.ok(ticks.every((n, i) => i === 0 || n === ticks[i - 1]! + 1), `consecutive: ${out}`);
+    });
+
+    await t.test('hooks: postStart runs after the start (a failing one is an event and a restart); preStop runs before SIGTERM on delete', async () => {
+      const hostDir = await mkdtemp(join(tmpdir(), 'orch-hooks-'));
+      t.after(() => rm(hostDir, { recursive: true, force: true }));
+      const body = pod('hooked', node, {
+        command: ['sh', '-c', 'trap "echo TERM >> /out/order; exit 0" TERM; while true; do test -e /tmp/started && echo poststart-seen; sleep 0.2; done'],
+        volumeMounts: [{ name: 'out', mountPath: '/out' }],
+        lifecycle: {
+          postStart: { exec: { command: ['sh', '-c', 'touch /tmp/started'] } },
+          preStop: { exec: { command: ['sh', '-c', 'echo prestop >> /out/order; sleep 1'] } },
+        },
+      }, { volumes: [{ name: 'out', hostPath: { path: hostDir, type: 'Directory' } }] });
+      assert.equal((await create(c, body)).status, 201);
+      await until('the postStart hook\'s file seen by the container', async () => (await c.request('GET', '/api/v1/namespaces/default/pods/hooked/log')).body.includes('poststart-seen'));
+      assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/hooked')).status, 200);
+      await until('hooked gone', async () => (await c.request('GET', '/api/v1/namespaces/default/pods/hooked')).status === 404, 30_000);
+      assert.equal(await readFile(join(hostDir, 'order'), 'utf8'), 'prestop\nTERM\n');
+
+      const failing = pod('bad-hook', node, { command: ['sleep', '3600'], lifecycle: { postStart: { exec: { command: ['sh', '-c', 'echo nope; exit 4'] } } } });
+      assert.equal((await create(c, failing)).status, 201);
+      const ev = await until('FailedPostStartHook', async () => {
+        const events = (await c.request('GET', '/api/v1/namespaces/default/events')).json().items as any[];
+        return events.find(e => e.reason === 'FailedPostStartHook' && e.involvedObject.name === 'bad-hook');
+      });
+      assert.match(ev.message, /^Exec lifecycle hook \(\[sh -c echo nope; exit 4\]\) for Container "main" in Pod "bad-hook_default\(.+\)" failed - error: /);
+      await until('bad-hook restarted', async () => ((await getPod(c, 'bad-hook'))?.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1, 30_000);
+      assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/bad-hook?gracePeriodSeconds=0')).status, 200);
+    });
+  })();
+
+  const volumes = (async () => {
+    await t.test('a ConfigMap volume keeps its files across syncs and shows updates; a subPath file does not change', async () => {
+      const cms = '/api/v1/namespaces/default/configmaps';
+      assert.equal((await c.request('POST', cms, { body: JSON.stringify({ metadata: { name: 'live' }, data: { greeting: 'one' } }) })).status, 201);
+      const body = pod('cfgpod', node, {
+        command: ['sh', '-c', 'while true; do echo "live=$(cat /cfg/greeting) sub=$(cat /sub/greeting)"; sleep 0.5; done'],
+        volumeMounts: [{ name: 'cfg', mountPath: '/cfg' }, { name: 'cfg', mountPath: '/sub/greeting', subPath: 'greeting' }],
+      }, { volumes: [{ name: 'cfg', configMap: { name: 'live' } }] });
+      assert.equal((await create(c, body)).status, 201);
+      const log = async () => (await c.request('GET', '/api/v1/namespaces/default/pods/cfgpod/log')).body;
+      await until('cfgpod reads its volume', async () => (await log()).includes('live=one sub=one'));
+      // several syncs later (every 2 s here) the files are still there
+      await new Promise(r => setTimeout(r, 7000));
+      assert.doesNotMatch(await log(), /live= /, 'the volume never went empty');
+      assert.match((await log()).trim().split('\n').at(-1)!, /^live=one sub=one$/);
+      const cm = (await c.request('GET', `${cms}/live`)).json();
+      assert.equal((await c.request('PUT', `${cms}/live`, { body: JSON.stringify({ ...cm, data: { greeting: 'two' } }) })).status, 200);
+      // the update arrives through ..data; a subPath mount keeps the file it started with, as in Kubernetes
+      await until('the update inside the container', async () => (await log()).includes('live=two sub=one'), 30_000);
+      assert.doesNotMatch(await log(), /live= /);
+    });
+
+    await t.test('downward API labels update in a running container; a Memory emptyDir is a tmpfs there', async () => {
+      const body = pod('downward', node, {
+        command: ['sh', '-c', 'while true; do echo "labels: $(cat /info/labels | tr \'\\n\' \' \')"; grep " /scratch " /proc/mounts; sleep 1; done'],
+        volumeMounts: [{ name: 'info', mountPath: '/info' }, { name: 'scratch', mountPath: '/scratch' }],
+      }, { volumes: [{ name: 'info', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }] } }, { name: 'scratch', emptyDir: { medium: 'Memory', sizeLimit: '16Mi' } }] });
+      (body.metadata as Record<string, unknown>).labels = { stage: 'one' };
+      assert.equal((await create(c, body)).status, 201);
+      const logs = async () => (await c.request('GET', '/api/v1/namespaces/default/pods/downward/log')).body;
+      await until('the labels file in the container', async () => (await logs()).includes('labels: stage="one"'));
+      assert.match(await logs(), /^tmpfs \/scratch tmpfs .*size=16384k/m);
+      const patched = await c.request('PATCH', '/api/v1/namespaces/default/pods/downward', { body: JSON.stringify({ metadata: { labels: { stage: 'two' } } }), headers: { 'content-type': 'application/merge-patch+json' } });
+      assert.equal(patched.status, 200, patched.body);
+      await until('the new label in the container', async () => (await logs()).includes('labels: stage="two"'), 30_000);
+      // deleted, its tmpfs is unmounted with its volumes
+      assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/downward')).status, 200);
+      await until('downward gone', async () => (await c.request('GET', '/api/v1/namespaces/default/pods/downward')).status === 404, 20_000);
+      const mounts = await readFile('/proc/self/mounts', 'utf8');
+      assert.ok(!mounts.split('\n').some(l => l.includes('kubernetes.io~empty-dir/scratch') && l.includes(agent.rootDir)), 'the tmpfs is unmounted');
+    });
+  })();
 
   await t.test('sidecars: started before the main container, stopped after it', async () => {
     const hostDir = await mkdtemp(join(tmpdir(), 'orch-sidecar-'));
@@ -315,47 +362,6 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     const now = await until('gated Ready', async () => { const p = await getPod(c, 'gated'); return cond(p, 'Ready') === 'True' && p; }, 30_000);
     assert.equal(cond(now, 'example.com/lb'), 'True', 'the gate\'s condition is kept');
     assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/gated?gracePeriodSeconds=0')).status, 200);
-  });
-
-  await t.test('a ConfigMap volume keeps its files across syncs and shows updates; a subPath file does not change', async () => {
-    const cms = '/api/v1/namespaces/default/configmaps';
-    assert.equal((await c.request('POST', cms, { body: JSON.stringify({ metadata: { name: 'live' }, data: { greeting: 'one' } }) })).status, 201);
-    const body = pod('cfgpod', node, {
-      command: ['sh', '-c', 'while true; do echo "live=$(cat /cfg/greeting) sub=$(cat /sub/greeting)"; sleep 0.5; done'],
-      volumeMounts: [{ name: 'cfg', mountPath: '/cfg' }, { name: 'cfg', mountPath: '/sub/greeting', subPath: 'greeting' }],
-    }, { volumes: [{ name: 'cfg', configMap: { name: 'live' } }] });
-    assert.equal((await create(c, body)).status, 201);
-    const log = async () => (await c.request('GET', '/api/v1/namespaces/default/pods/cfgpod/log')).body;
-    await until('cfgpod reads its volume', async () => (await log()).includes('live=one sub=one'));
-    // several syncs later (every 2 s here) the files are still there
-    await new Promise(r => setTimeout(r, 7000));
-    assert.doesNotMatch(await log(), /live= /, 'the volume never went empty');
-    assert.match((await log()).trim().split('\n').at(-1)!, /^live=one sub=one$/);
-    const cm = (await c.request('GET', `${cms}/live`)).json();
-    assert.equal((await c.request('PUT', `${cms}/live`, { body: JSON.stringify({ ...cm, data: { greeting: 'two' } }) })).status, 200);
-    // the update arrives through ..data; a subPath mount keeps the file it started with, as in Kubernetes
-    await until('the update inside the container', async () => (await log()).includes('live=two sub=one'), 30_000);
-    assert.doesNotMatch(await log(), /live= /);
-  });
-
-  await t.test('downward API labels update in a running container; a Memory emptyDir is a tmpfs there', async () => {
-    const body = pod('downward', node, {
-      command: ['sh', '-c', 'while true; do echo "labels: $(cat /info/labels | tr \'\\n\' \' \')"; grep " /scratch " /proc/mounts; sleep 1; done'],
-      volumeMounts: [{ name: 'info', mountPath: '/info' }, { name: 'scratch', mountPath: '/scratch' }],
-    }, { volumes: [{ name: 'info', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }] } }, { name: 'scratch', emptyDir: { medium: 'Memory', sizeLimit: '16Mi' } }] });
-    (body.metadata as Record<string, unknown>).labels = { stage: 'one' };
-    assert.equal((await create(c, body)).status, 201);
-    const logs = async () => (await c.request('GET', '/api/v1/namespaces/default/pods/downward/log')).body;
-    await until('the labels file in the container', async () => (await logs()).includes('labels: stage="one"'));
-    assert.match(await logs(), /^tmpfs \/scratch tmpfs .*size=16384k/m);
-    const patched = await c.request('PATCH', '/api/v1/namespaces/default/pods/downward', { body: JSON.stringify({ metadata: { labels: { stage: 'two' } } }), headers: { 'content-type': 'application/merge-patch+json' } });
-    assert.equal(patched.status, 200, patched.body);
-    await until('the new label in the container', async () => (await logs()).includes('labels: stage="two"'), 30_000);
-    // deleted, its tmpfs is unmounted with its volumes
-    assert.equal((await c.request('DELETE', '/api/v1/namespaces/default/pods/downward')).status, 200);
-    await until('downward gone', async () => (await c.request('GET', '/api/v1/namespaces/default/pods/downward')).status === 404, 20_000);
-    const mounts = await readFile('/proc/self/mounts', 'utf8');
-    assert.ok(!mounts.split('\n').some(l => l.includes('kubernetes.io~empty-dir/scratch') && l.includes(agent.rootDir)), 'the tmpfs is unmounted');
   });
 
   await t.test('seccomp Localhost: a missing profile is CreateContainerError, a present one runs; a forbidden sysctl fails the pod', async () => {
@@ -402,6 +408,9 @@ test('pods on containerd: run, probe, restart, finish, delete gracefully; static
     await until('the mirror removed', async () => (await c.request('GET', `/api/v1/namespaces/default/pods/${name}`)).status === 404);
   });
 
+  await Promise.all([crashAndLogs, volumes]);
+
+  // the drain cordons the node: last, alone
   await t.test('kubectl drain: blocked by a PodDisruptionBudget, then the evicted pod is marked, stopped and gone', async () => {
     const k = kubectls().at(-1)!;
     const guarded = pod('guarded', node, { command: ['sh', '-c', "trap 'exit 0' TERM; while true; do sleep 1; done"] });

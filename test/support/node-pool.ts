@@ -20,7 +20,8 @@ export interface NodePool {
   stop(): Promise<void>;
 }
 
-export async function startNodePool(opts: { kubeconfig: string; nodes: number; prefix?: string; images?: string[]; startDelayMs?: number; unpullableImages?: string[] }): Promise<NodePool> {
+/** `podSubnetBits`: the prefix length of each node's pod subnet (24 unless given), smaller for a test that must run past a node's addresses */
+export async function startNodePool(opts: { kubeconfig: string; nodes: number; prefix?: string; images?: string[]; startDelayMs?: number; unpullableImages?: string[]; podSubnetBits?: number }): Promise<NodePool> {
   const dir = await mkdtemp(join(tmpdir(), 'orch-pool-'));
   const kc = await loadKubeconfig(opts.kubeconfig);
   const log = createLogger('error');
@@ -33,7 +34,7 @@ export async function startNodePool(opts: { kubeconfig: string; nodes: number; p
     const name = `${opts.prefix ?? 'sim-node'}-${i}`;
     const root = join(dir, name);
     await mkdir(root, { recursive: true });
-    const sim = await startRuntimeSim({ socket: join(root, 'cri.sock'), podSubnet: `10.${200 + Math.floor(i / 250)}.${i % 250}.0/24`, preloadedImages: opts.images ?? [], startDelayMs: opts.startDelayMs ?? 0, unpullableImages: opts.unpullableImages });
+    const sim = await startRuntimeSim({ socket: join(root, 'cri.sock'), podSubnet: `10.${200 + Math.floor(i / 250)}.${i % 250}.0/${opts.podSubnetBits ?? 24}`, preloadedImages: opts.images ?? [], startDelayMs: opts.startDelayMs ?? 0, unpullableImages: opts.unpullableImages });
     sims.push(sim);
     const client = createClient(kc, { userAgent: `orch-agent/${name}` });
     clients.push(client);

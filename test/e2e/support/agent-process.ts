@@ -42,7 +42,8 @@ export async function startAgentProcess(opts: { kubeconfig?: string; args?: stri
   child.stderr!.on('data', d => { err += d; });
   const exited = new Promise<number | null>(r => child.once('exit', code => r(code)));
   await new Promise<void>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`agent did not start in 20s: ${err}`)), 20_000);
+    // an agent that did not start is killed: left running, it would keep the test file from ever exiting
+    const timer = setTimeout(() => { child.kill('SIGKILL'); rej(new Error(`agent did not start in 20s: ${err}`)); }, 20_000);
     child.stdout!.on('data', d => { out += d; if (/orch agent running/.test(out)) { clearTimeout(timer); res(); } });
     void exited.then(code => { clearTimeout(timer); rej(new Error(`agent exited (${code}) before starting: ${err}`)); });
   });

@@ -31,7 +31,8 @@ export async function startOrch(opts: { dataDir?: string; args?: string[]; port?
   child.stderr!.on('data', d => { err += d; });
   const exited = new Promise<number | null>(r => child.once('exit', code => r(code)));
   const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`orch did not start in 20s: ${err}`)), 20_000);
+    // a server that did not start is killed: left running, it would keep the test file from ever exiting
+    const timer = setTimeout(() => { child.kill('SIGKILL'); rej(new Error(`orch did not start in 20s: ${err}`)); }, 20_000);
     child.stdout!.on('data', d => {
       out += d;
       const m = /listening on (\S+)/.exec(out);

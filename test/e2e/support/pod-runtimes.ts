@@ -34,7 +34,7 @@ async function startSim(): Promise<Runtime> {
   child.stderr!.on('data', d => { err += d; });
   const exited = new Promise<void>(r => child.once('exit', () => r()));
   const endpoint = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`runtime-sim did not start in 20s: ${err}`)), 20_000);
+    const timer = setTimeout(() => { child.kill('SIGKILL'); rej(new Error(`runtime-sim did not start in 20s: ${err}`)); }, 20_000);
     child.stdout!.on('data', d => { out += d; const m = /serving the CRI on (\S+)/.exec(out); if (m) { clearTimeout(timer); res(m[1]!); } });
     void exited.then(() => { clearTimeout(timer); rej(new Error(`runtime-sim exited before serving: ${err}`)); });
   });
