@@ -7,7 +7,7 @@ import { podLogDir } from './cri-config.ts';
 import type { LogLocation } from '../logs/container-logs-route.ts';
 import type { PodWorkers } from './pod-workers.ts';
 import type { SnapshotReader } from './runtime-snapshot.ts';
-import { containerLogProblem } from './log-status.ts';
+import { containerLogProblem, logContainerId } from './log-status.ts';
 import type { PodStatus } from './types.ts';
 
 /** `statusOf`: the status the agent last computed for a pod, whose container states decide whether there is a log (log-status.ts) */
@@ -22,11 +22,12 @@ export async function findLogFile(workers: PodWorkers, reader: SnapshotReader, p
   if (problem) return { code: 400, error: problem };
   const rt = await reader.readPod(pod.metadata.uid);
   const instances = (rt?.containers ?? []).filter(c => c.name === container).sort((a, b) => b.createdAt - a.createdAt);
-  const chosen = previous ? instances[1] : instances[0];
+  // the instance the reported status names; by age when the status does not say
+  const id = logContainerId(status, container, previous);
+  const chosen = (id && instances.find(c => c.id === id)) || (previous ? instances[1] : instances[0]);
   if (previous && !chosen) return { code: 400, error: `previous terminated container "${container}" in pod "${podName}" not found` };
   if (!chosen) return { code: 400, error: `container "${container}" in pod "${podName}" is waiting to start: ContainerCreating` };
   const path = join(podLogDir(podLogsDir, pod), container, `${chosen.restartCount}.log`);
-  const id = chosen.id;
   let running = chosen.state === 'CONTAINER_RUNNING' || chosen.state === 'CONTAINER_CREATED';
   return {
     path,
@@ -34,7 +35,7 @@ export async function findLogFile(workers: PodWorkers, reader: SnapshotReader, p
     running: () => {
       const snap = reader.latest();
       if (!snap) return running;
-      const now = snap.pods.get(pod.metadata.uid)?.containers.find(c => c.id === id);
+      const now = snap.pods.get(pod.metadata.uid)?.containers.find(c => c.id === chosen.id);
       running = !!now && (now.state === 'CONTAINER_RUNNING' || now.state === 'CONTAINER_CREATED');
       return running;
     },

@@ -7,10 +7,14 @@ import type { PodStatus } from './types.ts';
 
 type Status = NonNullable<PodStatus['containerStatuses']>[number];
 
+function statusOf(status: PodStatus | undefined, container: string): Status | undefined {
+  const all: Status[] = [...(status?.containerStatuses ?? []), ...(status?.initContainerStatuses ?? []), ...(status?.ephemeralContainerStatuses ?? [])];
+  return all.find(x => x?.name === container);
+}
+
 /** the refusal for this container's log, or undefined when it has one */
 export function containerLogProblem(status: PodStatus | undefined, container: string, podName: string, previous: boolean): string | undefined {
-  const all: Status[] = [...(status?.containerStatuses ?? []), ...(status?.initContainerStatuses ?? []), ...(status?.ephemeralContainerStatuses ?? [])];
-  const s = all.find(x => x?.name === container);
+  const s = statusOf(status, container);
   const which = `container "${container}" in pod "${podName}"`;
   if (!s) return `${which} is not available`;
   const last = s.lastState?.terminated;
@@ -24,4 +28,17 @@ export function containerLogProblem(status: PodStatus | undefined, container: st
   if (reason === 'ImagePullBackOff') return `${which} is waiting to start: trying and failing to pull image`;
   if (state.waiting) return `${which} is waiting to start: ${reason ?? ''}`;
   return `${which} is waiting to start - no logs yet`;
+}
+
+/**
+ * The runtime ID of the instance whose log is shown, as the kubelet picks it: for `previous` the
+ * last terminated one; else the current one, or the last one while the container waits to
+ * restart (a crash-looping container shows its last run, not the one before)
+ */
+export function logContainerId(status: PodStatus | undefined, container: string, previous: boolean): string | undefined {
+  const s = statusOf(status, container);
+  const last = s?.lastState?.terminated?.containerID;
+  const state = s?.state ?? {};
+  const id = previous ? last : state.running ? s?.containerID : state.terminated ? state.terminated.containerID || last : last;
+  return id ? id.replace(/^[a-z0-9.+-]+:\/\//, '') : undefined;
 }

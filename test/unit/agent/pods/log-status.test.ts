@@ -2,7 +2,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { containerLogProblem } from '../../../../src/agent/pods/log-status.ts';
+import { containerLogProblem, logContainerId } from '../../../../src/agent/pods/log-status.ts';
 import type { PodStatus } from '../../../../src/agent/pods/types.ts';
 
 const withState = (state: object, lastState: object = {}, list: 'containerStatuses' | 'initContainerStatuses' | 'ephemeralContainerStatuses' = 'containerStatuses'): PodStatus =>
@@ -27,4 +27,16 @@ test('a container that never ran says why, as the kubelet does', () => {
   assert.equal(problem(withState({ waiting: { reason: 'PodInitializing' } })), 'container "c" in pod "p" is waiting to start: PodInitializing');
   assert.equal(problem(withState({ terminated: { exitCode: 128, reason: 'StartError' } })), 'container "c" in pod "p" is terminated');
   assert.equal(problem(withState({})), 'container "c" in pod "p" is waiting to start - no logs yet');
+});
+
+test('the log shown is of the instance the status names: a crash-looping container\'s last run, previous its last terminated one', () => {
+  const id = (s: PodStatus, previous = false) => logContainerId(s, 'c', previous);
+  assert.equal(id(withState({ waiting: { reason: 'CrashLoopBackOff' } }, ran)), '1', 'waiting to restart: the last run');
+  assert.equal(id(withState({ waiting: { reason: 'CrashLoopBackOff' } }, ran), true), '1');
+  const running = { ...withState({ running: { startedAt: 'x' } }, ran) };
+  running.containerStatuses![0]!.containerID = 'containerd://2';
+  assert.equal(id(running), '2');
+  assert.equal(id(running, true), '1');
+  assert.equal(id(withState({ terminated: { exitCode: 0, containerID: 'containerd://3' } }, ran)), '3');
+  assert.equal(id(withState({ waiting: { reason: 'ContainerCreating' } })), undefined);
 });
