@@ -39,7 +39,7 @@ test('NetworkPolicy on containerd: ingress deny and allow by label, named port a
   // what a killed earlier run would have left: the start writes the whole table, without it
   await applyNft(`add table inet ${table}\nadd chain inet ${table} leftover\n`);
   t.after(() => deleteNftTable('inet', table));
-  const enforcer = spawn(join(repoRoot, 'bin/orch'), ['network-policy', '--kubeconfig', kubeconfig, '--hostname-override', node, '--v', '4'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const enforcer = spawn(join(repoRoot, 'bin/orch'), ['network-policy', '--kubeconfig', kubeconfig, '--hostname-override', node, '--v', '4', '--logging-format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '', err = '';
   enforcer.stdout!.on('data', d => { out += d; });
   enforcer.stderr!.on('data', d => { err += d; });
