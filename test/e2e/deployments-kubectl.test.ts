@@ -9,12 +9,13 @@ import { kubectl, kubectls } from './support/kubectl.ts';
 import { startOrch } from './support/orch-process.ts';
 import { rawClient } from './support/raw-client.ts';
 import { until } from './support/until.ts';
+import { requires } from '../support/requires.ts';
 
 const images = ['registry.local/app:1.0', 'registry.local/app:2.0'];
 
 // the two clusters side by side
 suite('Deployments, ReplicaSets and ReplicationControllers through kubectl', { concurrency: true }, () => {
-  test('kubectl drives Deployments through rollouts, rollback, scaling and restarts', { skip: kubectls().length ? false : 'no kubectl', concurrency: true }, async t => {
+  test('kubectl drives Deployments through rollouts, rollback, scaling and restarts', { ...requires(!kubectls().length && 'kubectl not installed'), concurrency: true }, async t => {
     const orch = await startOrch();
     t.after(async () => { await orch.stop(); await orch.cleanup(); });
     const pool = await startNodePool({ kubeconfig: orch.kubeconfig, nodes: 2, images, unpullableImages: ['registry.local/missing:1.0'] });
@@ -134,7 +135,7 @@ suite('Deployments, ReplicaSets and ReplicationControllers through kubectl', { c
     })));
   });
 
-  test('kubectl scales ReplicaSets and ReplicationControllers; their pods are adopted and released by label', { skip: kubectls().length ? false : 'no kubectl' }, async t => {
+  test('kubectl scales ReplicaSets and ReplicationControllers; their pods are adopted and released by label', requires(!kubectls().length && 'kubectl not installed'), async t => {
     const orch = await startOrch();
     t.after(async () => { await orch.stop(); await orch.cleanup(); });
     const pool = await startNodePool({ kubeconfig: orch.kubeconfig, nodes: 1, images });

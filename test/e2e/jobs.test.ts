@@ -10,6 +10,7 @@ import { startNodePool } from '../support/node-pool.ts';
 import { kubectl, kubectls } from './support/kubectl.ts';
 import { startOrch } from './support/orch-process.ts';
 import { until } from './support/until.ts';
+import { skipForMissing } from '../support/requires.ts';
 
 const image = 'registry.local/app:1.0';
 
@@ -51,7 +52,7 @@ spec:
 // CronJob that must wait for the next minute is made first, so that minute passes meanwhile.
 test('Jobs and CronJobs through kubectl on a simulated node', { concurrency: true }, async t => {
   const bins = kubectls();
-  if (bins.length === 0) return t.skip('no kubectl');
+  if (bins.length === 0) return t.skip(skipForMissing('kubectl not installed'));
   const orch = await startOrch();
   t.after(async () => { await orch.stop(); await orch.cleanup(); });
   const pool = await startNodePool({ kubeconfig: orch.kubeconfig, nodes: 1, images: [image] });
