@@ -6,19 +6,13 @@
 // flood with APF the node's p99 stays within 2× of unloaded.
 
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
-import { connect, percentile, runLoad, type TlsClient } from './support/load.ts';
+import { connect, percentile, runLoad } from './support/load.ts';
+import { adminTls } from './support/admin-tls.ts';
 import { node24, repoRoot, startChild, type Child } from './support/processes.ts';
-
-async function adminTls(dataDir: string): Promise<TlsClient> {
-  const kc = parse(await readFile(join(dataDir, 'admin.kubeconfig'), 'utf8'));
-  const b = (s: string) => Buffer.from(s, 'base64');
-  return { ca: b(kc.clusters[0].cluster['certificate-authority-data']), cert: b(kc.users[0].user['client-certificate-data']), key: b(kc.users[0].user['client-key-data']) };
-}
 
 const leasePath = '/apis/coordination.k8s.io/v1/namespaces/default/leases/node-1';
 const lease = () => JSON.stringify({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'node-1', namespace: 'default' }, spec: { holderIdentity: 'node-1', leaseDurationSeconds: 40, renewTime: new Date().toISOString().replace('Z', '000Z') } });

@@ -3,14 +3,12 @@
 // 200 large lists in flight passes Node's per-session memory bound); prints the answers by status
 // as JSON.
 
-import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
+import { dirname } from 'node:path';
 import { connect } from './load.ts';
+import { adminTls } from './admin-tls.ts';
 
 const [url, kubeconfig, path, ms] = process.argv.slice(2);
-const kc = parse(await readFile(kubeconfig!, 'utf8'));
-const b = (s: string) => Buffer.from(s, 'base64');
-const tls = { ca: b(kc.clusters[0].cluster['certificate-authority-data']), cert: b(kc.users[0].user['client-certificate-data']), key: b(kc.users[0].user['client-key-data']) };
+const tls = await adminTls(dirname(kubeconfig!));
 const sessions = Array.from({ length: 8 }, () => connect(url!, tls));
 let ok = 0, tooMany = 0, other = 0;
 const one = (session: ReturnType<typeof connect>) => new Promise<void>(res => {
