@@ -6,7 +6,7 @@
 
 import type { RequestContext, User } from '../context.ts';
 import { inflightKind } from '../metrics/request-labels.ts';
-import { parseDuration } from '../../api/duration.ts';
+import { requestDeadlineMs } from '../request-timeout.ts';
 import { sendRaw } from '../respond.ts';
 import type { Dispatcher } from './dispatcher.ts';
 import type { MaxInflight } from './max-inflight.ts';
@@ -59,12 +59,10 @@ export async function enterFlowControl(ctx: RequestContext, user: User, fc: Flow
  */
 export function waitLimitMs(ctx: Pick<RequestContext, 'query'>, requestTimeoutMs: number, isWatch: boolean): number {
   let deadline = requestTimeoutMs;
-  const param = isWatch ? null : ctx.query.get('timeout');
-  if (param) {
+  if (!isWatch) {
     try {
-      const ms = parseDuration(param);
-      if (ms > 0 && ms < requestTimeoutMs) deadline = ms;
-    } catch { /* a timeout that does not parse is the request's own error, answered later */ }
+      deadline = requestDeadlineMs(ctx.query, requestTimeoutMs);
+    } catch { /* a timeout that does not parse is the request's own 400, answered by the server */ }
   }
   return Math.min(deadline / 4, maxWaitMs);
 }
