@@ -4,6 +4,7 @@ import { plainJsonRequested, sendJsonText, sendObject } from '../respond.ts';
 import { listPlan } from './resource-version.ts';
 import { intParam } from './options.ts';
 import { selection } from './selection.ts';
+import { cpuTurn } from '../cpu-turns.ts';
 
 export async function handleList(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
@@ -13,6 +14,8 @@ export async function handleList(ctx: RequestContext, deps: HandlerDeps): Promis
   const wanted = plan.exact ?? plan.notOlderThan;
   if (wanted !== undefined) await deps.registry.awaitRevision(wanted);
   const opts = { limit, continueToken: ctx.query.get('continue') || undefined, revision: plan.exact };
+  // reading, assembling and writing the list runs without a pause: it waits for its turn
+  await cpuTurn(ctx.flowUIDs?.priorityLevel);
   if (!sel.filter && plainJsonRequested(ctx, 'list')) {
     return sendJsonText(ctx, 200, await deps.registry.listJson(info, ctx.info.namespace, opts));
   }

@@ -7,6 +7,7 @@ import { openWatchStream } from '../respond.ts';
 import { watchPlan } from './resource-version.ts';
 import { boolParam, intParam } from './options.ts';
 import { selection } from './selection.ts';
+import { cpuTurn } from '../cpu-turns.ts';
 
 export async function handleWatch(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
@@ -18,6 +19,8 @@ export async function handleWatch(ctx: RequestContext, deps: HandlerDeps): Promi
   const registry = deps.registry;
   if (plan.notOlderThan !== undefined) await registry.awaitRevision(plan.notOlderThan);
   const after = plan.initialState ? undefined : plan.after ?? await registry.currentRevision();
+  // the initial events are a list sent without a pause: they wait for their turn as a list does
+  if (plan.initialState) await cpuTurn(ctx.flowUIDs?.priorityLevel);
   const stream = openWatchStream(ctx);
   // apiserver_watch_events_total: every event, bookmark and error sent to this client
   const sent = deps.metrics?.watchEvents(info) ?? { value: 0 };
