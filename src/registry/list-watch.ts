@@ -28,7 +28,15 @@ export interface ListOptions {
   name?: string;
   /** the selector pins an indexed field: storage may skip keys without that value */
   index?: IndexHint;
+  /**
+   * JSON lists: awaited between slices of `itemsPerSlice` items, so that the one thread
+   * serves other requests between them (the API server's turns)
+   */
+  pause?: () => Promise<void>;
 }
+
+/** items a list assembles between two pauses: about two milliseconds' work */
+export const itemsPerSlice = 1000;
 
 /** a list read for the JSON fast path: its items as stored, to be written out without a parse (see listJson) */
 export interface JsonList { list: KubeList; stored: KeyValue[] }
@@ -50,8 +58,18 @@ export async function listObjects(storage: Storage, info: ResourceInfo, namespac
 export async function listJson(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: Omit<ListOptions, 'filter' | 'name'> = {}, conv?: CustomResourceConverter): Promise<Buffer> {
   const { list, stored } = await readList(storage, info, namespace, opts, true, conv);
   const open = `{"kind":${goString(list.kind)},"apiVersion":${goString(list.apiVersion)},"metadata":${goJson(list.metadata, listMeta)},"items":[`;
+  const close = ']}\n';
+  const onRead = readDefaults(info);
   try {
-    return jsonListFromStorage(open, stored, list.apiVersion, info.kind, ']}\n', false, readDefaults(info));
+    if (!opts.pause || stored.length <= itemsPerSlice) return jsonListFromStorage(open, stored, list.apiVersion, info.kind, close, false, onRead);
+    // slices joined by the comma that opens each after the first; the items are one snapshot
+    const slices: Buffer[] = [];
+    for (let i = 0; i < stored.length; i += itemsPerSlice) {
+      if (i > 0) await opts.pause();
+      const last = i + itemsPerSlice >= stored.length;
+      slices.push(jsonListFromStorage(i === 0 ? open : ',', stored.slice(i, i + itemsPerSlice), list.apiVersion, info.kind, last ? close : '', false, onRead));
+    }
+    return Buffer.concat(slices);
   } catch (err) {
     if (!isCorrupt(err)) throw err;
     // name every corrupt item, not only the first the splice met

@@ -13,9 +13,11 @@ export async function handleList(ctx: RequestContext, deps: HandlerDeps): Promis
   const plan = listPlan(ctx);
   const wanted = plan.exact ?? plan.notOlderThan;
   if (wanted !== undefined) await deps.registry.awaitRevision(wanted);
-  const opts = { limit, continueToken: ctx.query.get('continue') || undefined, revision: plan.exact };
-  // reading, assembling and writing the list runs without a pause: it waits for its turn
-  await cpuTurn(ctx.flowUIDs?.priorityLevel);
+  // a list is read, assembled and written on its turns: one to begin, one per further slice of
+  // a JSON list's items (other encodings are made in one piece)
+  const turn = () => cpuTurn(ctx.flowUIDs?.priorityLevel);
+  const opts = { limit, continueToken: ctx.query.get('continue') || undefined, revision: plan.exact, pause: turn };
+  await turn();
   if (!sel.filter && plainJsonRequested(ctx, 'list')) {
     return sendJsonText(ctx, 200, await deps.registry.listJson(info, ctx.info.namespace, opts));
   }

@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from '../../../src/api/status.ts';
 import type { KubeList, KubeObject } from '../../../src/api/object.ts';
-import type { WatchEventType } from '../../../src/registry/list-watch.ts';
+import { itemsPerSlice, type WatchEventType } from '../../../src/registry/list-watch.ts';
 import type { WriteAdmission } from '../../../src/registry/registry.ts';
 import { testRegistry, type TestRegistry } from '../support/registry.ts';
 
@@ -780,6 +780,21 @@ test('list: one namespace or all, paged at one revision with continue and remain
   assert.ok(everywhere.items.some(i => i.metadata.namespace === 'default') && everywhere.items.some(i => i.metadata.namespace === 'other'));
   // the spliced bytes are the list as Go writes it: items of a typed list carry no kind or apiVersion
   assert.equal((await reg.store.listJson(cm(), 'other')).toString(), goJsonBody(await reg.store.list(cm(), 'other')));
+});
+
+test('a JSON list of more than a slice pauses between slices and is the same bytes', async () => {
+  const n = itemsPerSlice * 2 + 1;
+  await Promise.all(Array.from({ length: n }, (_, i) => reg.store.create(cm(), 'sliced', configMap(`s-${String(i).padStart(5, '0')}`))));
+  let pauses = 0;
+  const sliced = await reg.store.listJson(cm(), 'sliced', { pause: async () => { pauses++; } });
+  assert.equal(pauses, 2, 'one pause before each slice after the first');
+  assert.equal(sliced.toString(), (await reg.store.listJson(cm(), 'sliced')).toString());
+  assert.equal(sliced.toString(), goJsonBody(await reg.store.list(cm(), 'sliced')));
+  assert.equal((JSON.parse(sliced.toString()) as KubeList).items.length, n);
+  // a list of one slice never pauses
+  pauses = 0;
+  await reg.store.listJson(cm(), 'sliced', { limit: itemsPerSlice, pause: async () => { pauses++; } });
+  assert.equal(pauses, 0);
 });
 
 /** a watch sink whose events can be awaited */
