@@ -7,10 +7,12 @@ import type { User } from '../user.ts';
 import type { RequestInfo } from '../request-info.ts';
 import type { FlowClassification, FlowClassifier, PriorityLevel } from './types.ts';
 import { allocateSeats, initialLimit, levelLimits, type LevelLimits } from './limits.ts';
-import { QueueSet, type RejectReason } from './queueset.ts';
+import { QueueSet, type RejectReason, type Schedule } from './queueset.ts';
 import { SeatDemand } from './seat-demand.ts';
 import { flowHash } from './shuffle-shard.ts';
-import { estimateSeats, type ObjectCounter } from './width.ts';
+import type { ObjectCounter } from './width.ts';
+import { estimateWork } from './work-estimate.ts';
+import { WatchTracker } from './watch-tracker.ts';
 import { RetryAfter } from './retry-after.ts';
 import { createFlowControlMetrics, type FlowControlMetrics } from './metrics.ts';
 
@@ -27,6 +29,8 @@ export interface DispatcherOptions {
   now?: () => number;
   /** the wall clock in ms, for Retry-After's seconds */
   wallClock?: () => number;
+  /** how a request's final seats are given back after its additional latency (tests: a fake clock) */
+  schedule?: Schedule;
 }
 
 export type Ticket =
@@ -51,6 +55,8 @@ export class Dispatcher {
   private retry: RetryAfter;
   private timer?: ReturnType<typeof setInterval>;
   readonly metrics: FlowControlMetrics;
+  /** the watches APF let start, whose events the writes are charged for */
+  readonly watches = new WatchTracker();
 
   constructor(opts: DispatcherOptions) {
     this.opts = opts;
@@ -94,7 +100,7 @@ export class Dispatcher {
       const current = initialLimit(l);
       next.set(level.name, level.exempt
         ? { level, limits: l, current, exemptDemand: new SeatDemand(this.now), exemptSeats: 0 }
-        : { level, limits: l, current, queues: new QueueSet(level.queuing, current, this.now), exemptSeats: 0 });
+        : { level, limits: l, current, queues: new QueueSet(level.queuing, current, this.now, this.opts.schedule), exemptSeats: 0 });
     }
     // a level that is gone keeps serving what it admitted (its tickets hold its queue set)
     this.levels = next;
@@ -147,12 +153,16 @@ export class Dispatcher {
       this.metrics.dispatched(levelName, fs);
       return { admitted: true, classification, seats: 1, release: once(() => { g.executing--; g.seats--; exempt.exemptDemand!.set(--exempt.exemptSeats); }) };
     }
-    const seats = estimateSeats(info, query, this.opts.objectCount ?? (() => undefined), state.limits.maxSeats);
+    const work = estimateWork(info, query, { objects: this.opts.objectCount ?? (() => undefined), watches: i => this.watches.interested(i) }, state.limits.maxSeats);
+    if (work.watchCount !== undefined) this.metrics.watchCount(levelName, fs, work.watchCount);
     const queuing = state.level.queuing;
     // one queue: every flow shares it, and no hash is needed
     const hash = queuing && queuing.queues > 1 ? flowHash(fs, classification.distinguisher) : 0n;
     g.inQueue++;
-    const a = await queues.start(seats, hash, waitLimitMs, signal);
+    // the seats counted are those held at dispatch (the queue set may narrow a write's final
+    // seats to the level's limit), given back when the queue set gives them back
+    let seats = 0;
+    const a = await queues.start(work, hash, waitLimitMs, signal, () => { g.seats -= seats; });
     g.inQueue--;
     this.metrics.waited(levelName, fs, a.admitted, a.waitedMs / 1000);
     if (!a.admitted) {
@@ -161,8 +171,9 @@ export class Dispatcher {
     }
     this.metrics.dispatched(levelName, fs);
     g.executing++;
+    seats = a.seats;
     g.seats += seats;
-    return { admitted: true, classification, seats, release: once(() => { g.executing--; g.seats -= seats; a.release(); }) };
+    return { admitted: true, classification, seats, release: once(() => { g.executing--; a.release(); }) };
   }
 }
 

@@ -1,7 +1,7 @@
 // Where flow control meets a request (kube-apiserver's WithPriorityAndFairness and, with APF
 // off, WithMaxInFlightLimit filters): after authentication and impersonation, before
 // authorization. Long-running requests other than watches pass; a watch holds its seats only
-// until it is set up; a rejected request gets 429 with Retry-After, as plain text as Kubernetes
+// until it is set up, and is counted by the watch tracker until it ends; a rejected request gets 429 with Retry-After, as plain text as Kubernetes
 // writes it, and every classified one names its FlowSchema and level by UID.
 
 import type { RequestContext, User } from '../context.ts';
@@ -48,8 +48,11 @@ export async function enterFlowControl(ctx: RequestContext, user: User, fc: Flow
     tooManyRequests(ctx, ticket.retryAfterSeconds);
     return undefined;
   }
-  if (isWatch) ctx.watchInitialized = ticket.release;
-  return ticket.release;
+  if (!isWatch) return ticket.release;
+  ctx.watchInitialized = ticket.release;
+  // counted among the watches that writes are charged for until it ends
+  const forget = fc.dispatcher.watches.register(ctx.info, ctx.query);
+  return () => { ticket.release(); forget(); };
 }
 
 /**

@@ -1,11 +1,12 @@
 // The apiserver_flowcontrol_* metrics kube-apiserver exposes, under its names, labels, buckets and
 // help texts: rejections and dispatches per flow, the wait in queue, the requests and seats in
-// queue and executing now, and each level's seat limits.
+// queue and executing now, the watches each write was charged for, and each level's seat limits.
 
 import { CounterFamily, GaugeFamily, HistogramFamily, type CounterSeries, type Family, type HistogramSeries } from '../../api/metrics/families.ts';
 import type { RejectReason } from './queueset.ts';
 
 const waitBuckets = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30];
+const watchCountBuckets = [0, 1, 10, 100, 1000, 10000];
 
 /** what is in flight now for one flow schema at one level */
 export interface FlowGauges { inQueue: number; executing: number; seats: number }
@@ -19,6 +20,8 @@ export interface FlowControlMetrics {
   rejected(level: string, flowSchema: string, reason: RejectReason): void;
   dispatched(level: string, flowSchema: string): void;
   waited(level: string, flowSchema: string, executed: boolean, seconds: number): void;
+  /** the interested watches a write's work was estimated from */
+  watchCount(level: string, flowSchema: string, watches: number): void;
   /** where each level's seat limits are read at scrape time */
   limits(source: () => Iterable<readonly [string, LevelSeats]>): void;
 }
@@ -28,6 +31,7 @@ export function createFlowControlMetrics(): FlowControlMetrics {
   const rejected = new CounterFamily('apiserver_flowcontrol_rejected_requests_total', '[BETA] Number of requests rejected by API Priority and Fairness subsystem', [...flowLabels, 'reason']);
   const dispatched = new CounterFamily('apiserver_flowcontrol_dispatched_requests_total', '[BETA] Number of requests executed by API Priority and Fairness subsystem', flowLabels);
   const wait = new HistogramFamily('apiserver_flowcontrol_request_wait_duration_seconds', '[BETA] Length of time a request spent waiting in its queue', [...flowLabels, 'execute'], waitBuckets);
+  const watchCounts = new HistogramFamily('apiserver_flowcontrol_watch_count_samples', '[ALPHA] count of watchers for mutating requests in API Priority and Fairness', flowLabels, watchCountBuckets);
   const live = new Map<string, { level: string; flowSchema: string; g: FlowGauges }>();
   const series = new Map<string, CounterSeries | HistogramSeries>();
   let levels: () => Iterable<readonly [string, LevelSeats]> = () => [];
@@ -42,7 +46,7 @@ export function createFlowControlMetrics(): FlowControlMetrics {
   };
   return {
     families: [
-      rejected, dispatched, wait,
+      rejected, dispatched, wait, watchCounts,
       liveGauge('apiserver_flowcontrol_current_inqueue_requests', '[BETA] Number of requests currently pending in queues of the API Priority and Fairness subsystem', g => g.inQueue),
       liveGauge('apiserver_flowcontrol_current_executing_requests', '[BETA] Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', g => g.executing),
       liveGauge('apiserver_flowcontrol_current_executing_seats', '[BETA] Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem', g => g.seats),
@@ -66,6 +70,9 @@ export function createFlowControlMetrics(): FlowControlMetrics {
     waited(level, flowSchema, executed, seconds) {
       const execute = String(executed);
       wait.observe(cached(`w\u0000${level}\u0000${flowSchema}\u0000${execute}`, () => wait.with(level, flowSchema, execute)), seconds);
+    },
+    watchCount(level, flowSchema, watches) {
+      watchCounts.observe(cached(`c\u0000${level}\u0000${flowSchema}`, () => watchCounts.with(level, flowSchema)), watches);
     },
     limits(source) { levels = source; },
   };

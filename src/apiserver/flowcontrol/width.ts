@@ -1,7 +1,7 @@
 // How many seats a request occupies while it executes (the work estimator of
 // k8s.io/apiserver/pkg/util/flowcontrol/request): a list by the objects it will go through, one
 // seat per hundred, between 1 and the level's widest; a watch as a list only when it asks for
-// its initial events; everything else one seat.
+// its initial events; everything else one seat (a write's watch events: work-estimate.ts).
 
 import type { RequestInfo } from '../request-info.ts';
 import { maximumSeatsLimit } from './limits.ts';

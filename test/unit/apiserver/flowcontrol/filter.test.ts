@@ -164,3 +164,36 @@ test('with APF off, the max-in-flight limits refuse at once, except system:maste
   first();
   assert.ok(await enterFlowControl(request('GET', '/api/v1/pods'), alice, fc));
 });
+
+test('watches are counted from admission to their end, and a write is charged final seats for them', async () => {
+  const lingering: Array<() => void> = [];
+  const classifier = new TestClassifier([level('exempt', { exempt: true, nominalConcurrencyShares: 0 }), level('low', { nominalConcurrencyShares: 1, queuing: { queues: 4, handSize: 2, queueLengthLimit: 10 } })],
+    () => ({ flowSchema: 'global-default', level: 'low' }));
+  const dispatcher = new Dispatcher({ classifier, serverConcurrencyLimit: 40, adjustIntervalMs: 0, schedule: fn => { lingering.push(fn); } });
+  const fc: FlowControl = { dispatcher, requestTimeoutMs: 60_000 };
+  const ends: Array<() => void> = [];
+  for (let i = 0; i < 20; i++) {
+    const ctx = request('GET', '/api/v1/namespaces/default/configmaps?watch=true');
+    const end = await enterFlowControl(ctx, alice, fc);
+    ctx.watchInitialized!();
+    ends.push(end!);
+  }
+  const scrape = async () => parsePrometheusText((await exposition(() => dispatcher.metrics.families).scrape()).body);
+  const labels = { priority_level: 'low', flow_schema: 'global-default' };
+  const release = await enterFlowControl(request('PUT', '/api/v1/namespaces/default/configmaps/c'), alice, fc);
+  assert.equal(valueOf(await scrape(), 'apiserver_flowcontrol_current_executing_seats', labels), 2, '20 watches: two final seats, held from dispatch');
+  release!();
+  let m = await scrape();
+  assert.equal(valueOf(m, 'apiserver_flowcontrol_current_executing_requests', labels), 0);
+  assert.equal(valueOf(m, 'apiserver_flowcontrol_current_executing_seats', labels), 2, 'the watch events still hold them');
+  assert.equal(lingering.length, 1);
+  lingering.shift()!();
+  assert.equal(valueOf(await scrape(), 'apiserver_flowcontrol_current_executing_seats', labels), 0);
+  assert.equal(valueOf(await scrape(), 'apiserver_flowcontrol_watch_count_samples_sum', labels), 20);
+  for (const end of ends) end();
+  (await enterFlowControl(request('PUT', '/api/v1/namespaces/default/configmaps/c'), alice, fc))!();
+  m = await scrape();
+  assert.equal(lingering.length, 0, 'the watches ended: nothing held after the write');
+  assert.equal(valueOf(m, 'apiserver_flowcontrol_watch_count_samples_count', labels), 2);
+  assert.equal(valueOf(m, 'apiserver_flowcontrol_watch_count_samples_sum', labels), 20);
+});
