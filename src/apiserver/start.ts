@@ -20,6 +20,7 @@ import { createCacher } from '../storage/cacher/cacher.ts';
 import { instrumentStorage } from '../storage/instrumented.ts';
 import type { SqliteStorage } from '../storage/sqlite/store.ts';
 import { createApiServerMetrics } from './metrics/apiserver-metrics.ts';
+import { preloadPromClient } from '../api/metrics/exposition.ts';
 import { GenericStore } from '../registry/store.ts';
 import { strategyFor } from '../registry/strategies.ts';
 import { storageIndexers } from '../registry/indexes.ts';
@@ -256,6 +257,9 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const eventTtlMs = cfg.eventTtlMs ?? defaultEventTtlMs;
   const eventTtl = eventTtlMs > 0 ? startEventTtl(store, catalog, { ttlMs: eventTtlMs, log }) : undefined;
   log.info('server ready', { url, ms: Date.now() - started });
+  // so that the first /metrics scrape, often made under load, does not load the library itself
+  const promPreload = setTimeout(preloadPromClient, 1000);
+  promPreload.unref();
 
   let stopping: Promise<void> | undefined;
   return {
@@ -265,6 +269,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
     shutdown() {
       stopping ??= (async () => {
         health.beginShutdown();
+        clearTimeout(promPreload);
         const delay = cfg.shutdownDelayMs ?? 0;
         if (delay > 0) await new Promise(r => setTimeout(r, delay));
         // in-flight requests get as long as --request-timeout gives any request
