@@ -1,6 +1,7 @@
 // The FlowClassifier over the stored configuration: FlowSchemas and PriorityLevelConfigurations
 // followed through the registry's watch (the watch cache), digested again on every change, and
-// each stored FlowSchema's Dangling condition kept true through its status subresource.
+// each stored FlowSchema's Dangling condition kept true through its status subresource, at the
+// pace kube-apiserver's APF controller keeps (status-pacing.ts).
 
 import type { Logger } from '../../api/log.ts';
 import type { KubeObject } from '../../api/object.ts';
@@ -15,6 +16,7 @@ import { flowControlGroup } from './config-producer.ts';
 import { configConsumerManager, danglingUpdate, withCondition } from './dangling.ts';
 import { digest, type Digest } from './digest.ts';
 import { flowSchemaMatches, type RequestDigest } from './rules.ts';
+import { StatusPacing, type PacingDeps } from './status-pacing.ts';
 
 export interface FlowClassifierDeps {
   registry: Registry;
@@ -22,6 +24,8 @@ export interface FlowClassifierDeps {
   log?: Logger;
   /** the clock of the Dangling conditions' lastTransitionTime */
   now?: () => Date;
+  /** the clock and timer of the status writes' pacing */
+  pacing?: PacingDeps;
 }
 
 export interface RunningFlowClassifier extends FlowClassifier {
@@ -61,22 +65,41 @@ export function createFlowClassifier(deps: FlowClassifierDeps): RunningFlowClass
   let ready = false;
   const fsInfo = deps.catalog.lookup(flowControlGroup, 'v1', 'flowschemas');
 
-  const writeDangling = (fs: FlowSchemaObject & KubeObject, found: boolean) => {
-    const name = fs.metadata.name!;
-    if (!fsInfo || writing.has(name) || !danglingUpdate(fs, found, now())) return;
+  /** resolves false when the write failed (a FlowSchema deleted meanwhile needs nothing more) */
+  const writeDangling = (info: ResourceInfo, name: string, found: boolean): Promise<boolean> => {
     writing.add(name);
-    deps.registry.modify(fsInfo, undefined, name, current => {
+    return deps.registry.modify(info, undefined, name, current => {
       const condition = danglingUpdate(current as Pick<FlowSchemaObject, 'spec' | 'status'>, found, now());
       return condition ? withCondition(current, condition) : current;
     }, { subresource: 'status', manager: configConsumerManager })
-      .catch(err => { if (!(err instanceof StatusError && err.code === 404)) deps.log?.warn('failed to set a status.condition for FlowSchema', { name, err: (err as Error).message }); })
+      .then(() => true, err => {
+        if (err instanceof StatusError && err.code === 404) return true;
+        deps.log?.warn('failed to set a status.condition for FlowSchema', { name, err: (err as Error).message });
+        return false;
+      })
       .finally(() => writing.delete(name));
   };
+
+  // the Dangling conditions that differ from the configuration, written as far as the pacing lets
+  const syncStatus = () => {
+    if (!fsInfo || !ready || stopped) return;
+    let heldBack = false;
+    const writes: Promise<boolean>[] = [];
+    for (const fs of objects.flowschemas.values()) {
+      const name = fs.metadata.name!;
+      const found = config.found.get(name) ?? false;
+      if (writing.has(name) || !danglingUpdate(fs as FlowSchemaObject, found, now())) continue;
+      if (pacing.mayWrite(name)) writes.push(writeDangling(fsInfo, name, found));
+      else heldBack = true;
+    }
+    void Promise.all(writes).then(ok => { if (!stopped) pacing.passDone({ failed: ok.includes(false), heldBack }); });
+  };
+  const pacing = new StatusPacing(syncStatus, deps.pacing);
 
   const refresh = () => {
     if (!ready || stopped) return;
     config = digest(objects.prioritylevelconfigurations.values() as never, objects.flowschemas.values() as never);
-    for (const fs of objects.flowschemas.values()) writeDangling(fs as FlowSchemaObject & KubeObject, config.found.get(fs.metadata.name!) ?? false);
+    syncStatus();
     for (const l of listeners) l();
   };
 
@@ -115,6 +138,6 @@ export function createFlowClassifier(deps: FlowClassifierDeps): RunningFlowClass
     classify: (user, info) => classifyWith(config, user, info),
     priorityLevels: () => [...config.levels.values()],
     onChange(listener) { listeners.push(listener); },
-    stop() { stopped = true; for (const w of watchers) w.cancel(); },
+    stop() { stopped = true; pacing.stop(); for (const w of watchers) w.cancel(); },
   };
 }
