@@ -38,7 +38,7 @@ import { buildAdmissionChain } from './admission/chain.ts';
 import { readAdmissionConfig } from './admission/config-file.ts';
 import { ensureDefaultStorageClass, ensureKubernetesEndpoints, ensureKubernetesService, ensureSystemNamespaces } from './bootstrap.ts';
 import { ensureSystemPriorityClasses } from './bootstrap-priority-classes.ts';
-import { ensureFlowControlBootstrap, startFlowControlConfigProducer } from './flowcontrol/config-producer.ts';
+import { ensureFlowControlBootstrapAtStart, startFlowControlConfigProducer } from './flowcontrol/config-producer.ts';
 import { createFlowClassifier } from './flowcontrol/classifier.ts';
 import { createAggregator } from './aggregator/aggregator.ts';
 import { ensureExtensionAuthConfigMap, ensureFrontProxyPki, extensionAuthData } from './aggregator/front-proxy.ts';
@@ -231,7 +231,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   priorityDone();
   // API Priority and Fairness' bootstrap configuration, kept true every minute
   const apfDone = health.addPostStartHook('priority-and-fairness-config-producer');
-  await ensureFlowControlBootstrap({ registry: store, catalog, log });
+  await ensureFlowControlBootstrapAtStart({ registry: store, catalog, log });
   const apfProducer = startFlowControlConfigProducer({ registry: store, catalog, log });
   await apfClassifier.synced;
   apfDone();

@@ -94,6 +94,24 @@ export async function ensureFlowControlBootstrap(deps: FlowControlBootstrapDeps)
   }
 }
 
+/**
+ * The first pass, as kube-apiserver's post-start hook makes it: a pass that fails (the storage
+ * not answering yet, say) is made again every second, for at most five minutes, before the
+ * server gives up starting.
+ */
+export async function ensureFlowControlBootstrapAtStart(deps: FlowControlBootstrapDeps, retry = { everyMs: 1000, forMs: 5 * 60_000 }): Promise<void> {
+  const giveUpAt = performance.now() + retry.forMs;
+  for (;;) {
+    try {
+      return await ensureFlowControlBootstrap(deps);
+    } catch (err) {
+      if (performance.now() + retry.everyMs > giveUpAt) throw new Error(`unable to initialize APF bootstrap configuration: ${(err as Error).message}`);
+      deps.log?.warn('APF bootstrap ensurer ran into error, will retry later', { err: (err as Error).message });
+      await new Promise(r => setTimeout(r, retry.everyMs));
+    }
+  }
+}
+
 export interface ConfigProducer {
   stop(): void;
 }

@@ -4,7 +4,7 @@
 import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { testRegistry, type TestRegistry } from '../../support/registry.ts';
-import { ensureFlowControlBootstrap, configProducerManager } from '../../../../src/apiserver/flowcontrol/config-producer.ts';
+import { ensureFlowControlBootstrap, ensureFlowControlBootstrapAtStart, configProducerManager } from '../../../../src/apiserver/flowcontrol/config-producer.ts';
 import { autoUpdateAnnotation } from '../../../../src/registry/flowcontrol/bootstrap-objects.ts';
 import { parseGoBool, revise } from '../../../../src/apiserver/flowcontrol/ensure.ts';
 import type { KubeObject } from '../../../../src/api/object.ts';
@@ -133,4 +133,24 @@ test('the decision alone: Go booleans, generation 1, and an annotation rewritten
   assert.equal(revise({ current: obj({ [autoUpdateAnnotation]: 'TRUE' }, 4, { a: 2 }), want: { a: 2 }, mandatory: false }), undefined);
   // false booleans and absent fields are the same spec (Go's omitempty)
   assert.equal(revise({ current: obj({ [autoUpdateAnnotation]: 'true' }, 4, { a: 2, clusterScope: false }), want: { a: 2 }, mandatory: false }), undefined);
+});
+
+test('the first pass is made again every second while it fails, and gives up with kube-apiserver\'s words', async () => {
+  // the storage refuses reads until `healthyAt`
+  let healthyAt = performance.now() + 50;
+  let passes = 0;
+  const flaky = new Proxy(reg.store, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if (typeof v !== 'function') return v;
+      if (prop !== 'get') return v.bind(target);
+      return (...args: unknown[]) => (performance.now() < healthyAt ? Promise.reject(new Error('database is locked')) : v.apply(target, args));
+    },
+  });
+  const catalog = new Proxy(reg.catalog, { get(target, prop) { const v = Reflect.get(target, prop); if (prop === 'lookup' && typeof v === 'function') return (...a: unknown[]) => { if (a[2] === 'flowschemas') passes++; return v.apply(target, a); }; return typeof v === 'function' ? v.bind(target) : v; } });
+  await ensureFlowControlBootstrapAtStart({ registry: flaky, catalog }, { everyMs: 20, forMs: 5000 });
+  assert.ok(passes >= 3, `${passes} passes: the failing ones made again until one succeeded`);
+  assert.ok((await names('flowschemas')).includes('catch-all'));
+  healthyAt = Infinity;
+  await assert.rejects(ensureFlowControlBootstrapAtStart({ registry: flaky, catalog: reg.catalog }, { everyMs: 20, forMs: 70 }), { message: 'unable to initialize APF bootstrap configuration: database is locked' });
 });
