@@ -1,8 +1,9 @@
 // Where flow control meets a request (kube-apiserver's WithPriorityAndFairness and, with APF
 // off, WithMaxInFlightLimit filters): after authentication and impersonation, before
 // authorization. Long-running requests other than watches pass; a watch holds its seats only
-// until it is set up, and is counted by the watch tracker until it ends; a rejected request gets 429 with Retry-After, as plain text as Kubernetes
-// writes it, and every classified one names its FlowSchema and level by UID.
+// until it is set up, and is counted by the watch tracker until it ends; a rejected request gets
+// 429 with Retry-After, as plain text as Kubernetes writes it, and every classified one names its
+// FlowSchema and level by UID.
 
 import type { RequestContext, User } from '../context.ts';
 import { inflightKind } from '../metrics/request-labels.ts';

@@ -198,8 +198,10 @@ export class QueueSet {
     this.currentR += elapsed * Math.min(this.seatsInUse + this.waitingSeats, this.limit) / active;
   }
 
+  /** nothing is dispatched while the seats in use (final seats too) fill the level */
   private dispatchAll(): void {
-    while (this.waitingCount > 0 && this.seatsInUse < this.limit && this.dispatchOne());
+    // (a level given no seats at all still runs one request at a time)
+    while (this.waitingCount > 0 && (this.seatsInUse < this.limit || this.seatsInUse === 0) && this.dispatchOne());
   }
 
   /** the head of the queue whose head finishes first in virtual time, when its seats are free */
