@@ -4,7 +4,8 @@
 // global one, so several servers in one process (tests, `orch up`) keep their figures apart.
 // prom-client is not loaded with the component: the API server loads it a moment after it is
 // ready (preloadPromClient), off every request's path, and anything else by its first scrape;
-// its default metrics (event loop lag, GC, with their timers) count from the first scrape on.
+// its default metrics (event loop lag, GC, with their timers) count from the first scrape on,
+// but for the CPU counters, which count from the process's start as Go's do.
 
 import type * as PromClient from 'prom-client';
 import { lazyModule } from '../lazy-module.ts';
@@ -34,7 +35,14 @@ export function exposition(families: () => readonly Family[]): Exposition {
     const prom = promClient();
     if (!registry) {
       registry = new prom.Registry();
+      const before = process.cpuUsage();
       prom.collectDefaultMetrics({ register: registry });
+      // prom-client counts CPU from its registration on; Go's process collector, which every
+      // Kubernetes component exposes, from the process's start
+      const add = (name: string, micros: number) => (registry!.getSingleMetric(name) as PromClient.Counter | undefined)?.inc(micros / 1e6);
+      add('process_cpu_user_seconds_total', before.user);
+      add('process_cpu_system_seconds_total', before.system);
+      add('process_cpu_seconds_total', before.user + before.system);
     }
     for (const f of families()) {
       if (known.has(f.name)) continue;

@@ -19,3 +19,12 @@ test('prom-client is not loaded with the exposition, and preloading it leaves th
   assert.match(body, /^x_requests_total\{code="200"\} 3$/m);
   assert.match(body, /^process_cpu_user_seconds_total /m, 'default metrics start with the first scrape');
 });
+
+test('the process\'s CPU is counted from its start, as Go\'s process collector counts it, not from the first scrape', async () => {
+  const spent = process.cpuUsage();
+  const { body } = await exposition(() => []).scrape();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(body)?.[1]);
+  assert.ok(value('process_cpu_user_seconds_total') >= spent.user / 1e6, body);
+  assert.ok(value('process_cpu_system_seconds_total') >= spent.system / 1e6);
+  assert.ok(value('process_cpu_seconds_total') >= (spent.user + spent.system) / 1e6);
+});
