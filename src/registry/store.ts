@@ -261,6 +261,8 @@ export class GenericStore implements Registry {
     if (writes) {
       obj = writes.prepare(obj, current, strategy, ctx);
       obj.metadata ??= {};
+      // a server-side apply through the subresource has already recorded its managed fields
+      if (opts.operation === 'Apply' && body.metadata?.managedFields) obj.metadata.managedFields = deepClone(body.metadata.managedFields);
     } else if (hasStatusSubresource(info)) {
       // the main resource never changes status
       if (current.status === undefined) delete obj.status; else obj.status = deepClone(current.status);

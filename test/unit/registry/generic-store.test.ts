@@ -734,6 +734,12 @@ test('managed fields: an Apply write keeps the managed fields it carries; no man
   assert.deepEqual(changed.metadata.managedFields, [applied]);
   const anonymous = await reg.store.create(cm(), 'default', configMap('anon', {}, { a: '1' }));
   assert.equal(anonymous.metadata.managedFields, undefined);
+  // through the status subresource too (kubectl apply --server-side --subresource=status)
+  await reg.store.create(deployments(), 'default', { metadata: { name: 'ssa-status' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } } as KubeObject);
+  const status = { manager: 'applier', operation: 'Apply', apiVersion: 'apps/v1', time: t0, fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:replicas': {} } }, subresource: 'status' };
+  const viaStatus = await reg.store.modify(deployments(), 'default', 'ssa-status', c => ({ ...c, metadata: { ...c.metadata, managedFields: [...(c.metadata.managedFields ?? []), status] }, status: { replicas: 3 } }), { manager: 'applier', operation: 'Apply', subresource: 'status' });
+  assert.deepEqual(viaStatus.metadata.managedFields?.find(m => m.manager === 'applier'), status);
+  assert.equal((viaStatus.status as { replicas?: number }).replicas, 3);
 });
 
 // ---- get, list, watch ---------------------------------------------------------------------------
