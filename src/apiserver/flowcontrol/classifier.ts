@@ -4,6 +4,9 @@
 // pace kube-apiserver's APF controller keeps (status-pacing.ts).
 
 import type { Logger } from '../../api/log.ts';
+import { rfc3339 } from '../../api/time.ts';
+import { applyConfiguration } from '../../apply/index.ts';
+import { managerContext } from '../../registry/field-managers.ts';
 import type { KubeObject } from '../../api/object.ts';
 import { StatusError } from '../../api/status.ts';
 import type { Registry, Watcher } from '../../registry/registry.ts';
@@ -13,7 +16,7 @@ import type { RequestInfo } from '../request-info.ts';
 import type { User } from '../user.ts';
 import type { FlowClassification, FlowClassifier } from './types.ts';
 import { flowControlGroup } from './config-producer.ts';
-import { configConsumerManager, danglingUpdate, withCondition } from './dangling.ts';
+import { configConsumerManager, danglingApplyConfiguration, danglingUpdate } from './dangling.ts';
 import { digest, type Digest } from './digest.ts';
 import { flowSchemaMatches, type RequestDigest } from './rules.ts';
 import { StatusPacing, type PacingDeps } from './status-pacing.ts';
@@ -65,13 +68,19 @@ export function createFlowClassifier(deps: FlowClassifierDeps): RunningFlowClass
   let ready = false;
   const fsInfo = deps.catalog.lookup(flowControlGroup, 'v1', 'flowschemas');
 
-  /** resolves false when the write failed (a FlowSchema deleted meanwhile needs nothing more) */
+  /**
+   * Applies the condition to the status (server-side apply, forced, as kube-apiserver's
+   * controller applies it); resolves false when the write failed (a FlowSchema deleted meanwhile
+   * needs nothing more).
+   */
   const writeDangling = (info: ResourceInfo, name: string, found: boolean): Promise<boolean> => {
     writing.add(name);
     return deps.registry.modify(info, undefined, name, current => {
       const condition = danglingUpdate(current as Pick<FlowSchemaObject, 'spec' | 'status'>, found, now());
-      return condition ? withCondition(current, condition) : current;
-    }, { subresource: 'status', manager: configConsumerManager })
+      if (!condition) return current;
+      const ctx = managerContext(info, configConsumerManager, 'status', rfc3339(now()));
+      return applyConfiguration(current, danglingApplyConfiguration(name, condition), ctx, true) as KubeObject;
+    }, { subresource: 'status', manager: configConsumerManager, operation: 'Apply' })
       .then(() => true, err => {
         if (err instanceof StatusError && err.code === 404) return true;
         deps.log?.warn('failed to set a status.condition for FlowSchema', { name, err: (err as Error).message });

@@ -1,6 +1,7 @@
 // A FlowSchema's `Dangling` condition, as kube-apiserver's APF controller keeps it: True with
 // reason NotFound while the priority level it names does not exist (or is too broken to use),
-// False with reason Found otherwise; written only when status, reason or message differ.
+// False with reason Found otherwise; written only when status, reason or message differ, by
+// server-side apply of that one condition to the status subresource.
 // kube-apiserver writes no PriorityLevelConfiguration conditions, so neither does orch.
 
 import { rfc3339 } from '../../api/time.ts';
@@ -24,9 +25,10 @@ export function danglingUpdate(fs: Pick<FlowSchema, 'spec' | 'status'>, found: b
   return { ...want, lastTransitionTime: rfc3339(now) };
 }
 
-/** the status with the Dangling condition replaced (conditions are a map keyed by type) */
-export function withCondition<T extends object>(fs: T, condition: Condition): T {
-  const status = (fs as Pick<FlowSchema, 'status'>).status;
-  const others = (status?.conditions ?? []).filter(c => c.type !== condition.type);
-  return { ...fs, status: { ...status, conditions: [...others, condition] } };
+/**
+ * What the controller applies to the status subresource: the one condition (conditions are a
+ * map keyed by type, so the others stay as they are)
+ */
+export function danglingApplyConfiguration(name: string, condition: Condition): { apiVersion: string; kind: string; metadata: { name: string }; status: { conditions: Condition[] } } {
+  return { apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'FlowSchema', metadata: { name }, status: { conditions: [condition] } };
 }

@@ -72,3 +72,18 @@ test('a FlowSchema naming a missing level is NotFound and skipped until the leve
   assert.ok(changes > 0);
   assert.ok(classifier.priorityLevels().some(l => l.name === 'team-a'));
 });
+
+test('the condition is server-side applied to the status as kube-apiserver\'s controller applies it; other conditions stay', async () => {
+  const fsInfo = reg.info(group, 'flowschemas');
+  await reg.store.create(fsInfo, undefined, { metadata: { name: 'applied' }, spec: { priorityLevelConfiguration: { name: 'missing-level' }, matchingPrecedence: 60, rules: [] } } as never);
+  assert.equal((await until(() => condition('applied'), v => v !== undefined))?.reason, 'NotFound');
+  const read = async () => (await reg.store.get(fsInfo, undefined, 'applied')) as KubeObject & Conditions;
+  const entry = (await read()).metadata.managedFields?.find(e => e.manager === 'api-priority-and-fairness-config-consumer-v1');
+  assert.deepEqual({ operation: entry?.operation, subresource: entry?.subresource, apiVersion: entry?.apiVersion }, { operation: 'Apply', subresource: 'status', apiVersion: 'flowcontrol.apiserver.k8s.io/v1' });
+  assert.deepEqual(entry?.fieldsV1, { 'f:status': { 'f:conditions': { 'k:{"type":"Dangling"}': { '.': {}, 'f:lastTransitionTime': {}, 'f:message': {}, 'f:reason': {}, 'f:status': {}, 'f:type': {} } } } });
+  // someone else's condition of another type is left alone when the Dangling one changes
+  await reg.store.modify(fsInfo, undefined, 'applied', cur => ({ ...cur, status: { conditions: [...((cur as Conditions).status?.conditions ?? []), { type: 'Reviewed', status: 'True' }] } }), { subresource: 'status', manager: 'reviewer' });
+  await reg.store.create(reg.info(group, 'prioritylevelconfigurations'), undefined, { metadata: { name: 'missing-level' }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Reject' } } } } as never);
+  assert.equal((await until(() => condition('applied'), v => v?.status === 'False'))?.reason, 'Found');
+  assert.deepEqual((await read()).status?.conditions?.map(c => c.type).sort(), ['Dangling', 'Reviewed']);
+});
