@@ -5,7 +5,7 @@ import { isObject, type KubeObject } from '../api/object.ts';
 import { corruptObject } from './corrupt-object.ts';
 import { StorageError, type KeyValue } from '../storage/interface.ts';
 import { unreadableReason } from '../storage/unreadable-value.ts';
-import { copyValue, valueBytes, valueLength } from '../storage/packed-value.ts';
+import { copyValue, copyValueRange, PackedKeyValue, valueBytes, valueLength } from '../storage/packed-value.ts';
 import { goJson, goJsonListItem, goString } from '../codec/go-json.ts';
 import { convertObject, convertsBetweenVersions, toStorageVersion } from './conversion/index.ts';
 
@@ -29,47 +29,53 @@ const longProbe = 640;
 // where a packed value's head is copied to be looked at (lists look at thousands in a row)
 const headScratch = new Uint8Array(longProbe + 1);
 
-interface Head {
-  start: Uint8Array;
-  /** where the stored apiVersion's text is */
-  apiVersion: [number, number];
-  /** where the metadata's fields begin (0: the slow path) */
-  meta: number;
-  /** where the resourceVersion goes: after the uid's value */
-  splice: number;
-}
+// Where the parts of the head just read are (headOf's answer): module state rather than an
+// object per item, because a list reads the heads of thousands of values in a row and its
+// garbage is what the young generation then collects while other requests wait.
+/** the value's first bytes, as headOf read them */
+let headStart: Uint8Array = headScratch;
+/** where the stored apiVersion's text is */
+let headApiFrom = 0;
+let headApiTo = 0;
+/** where the resourceVersion goes: after the uid's value */
+let headSplice = 0;
 
-/** the value's first bytes and where its stored head's parts are (meta 0: the slow path) */
-function headOf(kv: KeyValue): Head {
-  let start = valueBytes(kv, 0, shortProbe + 1, headScratch);
-  let head = storedHead(start);
-  if (head.meta === 0 && start.length > shortProbe) {
-    start = valueBytes(kv, 0, longProbe + 1, headScratch);
-    head = storedHead(start);
+/**
+ * Reads the value's stored head; answers where its metadata's fields begin (0: the slow path),
+ * and leaves headStart, headApiFrom/To and headSplice set for it
+ */
+function headOf(kv: KeyValue): number {
+  // a plain value is read where it is; a packed one's head is copied out first
+  if (!(kv instanceof PackedKeyValue)) return storedHead(headStart = kv.value);
+  headStart = valueBytes(kv, 0, shortProbe + 1, headScratch);
+  let meta = storedHead(headStart);
+  if (meta === 0 && headStart.length > shortProbe) {
+    headStart = valueBytes(kv, 0, longProbe + 1, headScratch);
+    meta = storedHead(headStart);
   }
-  return head;
+  return meta;
 }
 
-const noHead = { meta: 0, splice: 0, apiVersion: [0, 0] as [number, number] };
 // the metadata fields Go writes before the uid, all plain strings
 const beforeUid = ['"name":"', '"generateName":"', '"namespace":"', '"selfLink":"'].map(k => Buffer.from(k));
 const uidOpen = Buffer.from('"uid":"');
 
 /**
  * Where the parts of the stored head `{"kind":"…","apiVersion":"…","metadata":{…"uid":"…"` are
- * in `b`; meta 0 when the value must take the slow path (no such head — objects stored before
- * values were kept in Go's form begin with apiVersion —, or escapes or non-ASCII text in it,
- * which a splice would have to re-encode).
+ * in `b`: answers where the metadata begins, 0 when the value must take the slow path (no such
+ * head — objects stored before values were kept in Go's form begin with apiVersion —, or
+ * escapes or non-ASCII text in it, which a splice would have to re-encode); sets headApiFrom,
+ * headApiTo and headSplice.
  */
-function storedHead(b: Uint8Array): Head & { start: Uint8Array } {
+function storedHead(b: Uint8Array): number {
   let at = expect(b, 0, kindOpen);
   at = at && skipPlainString(b, at);
   at = at && expect(b, at, apiVersionOpen);
-  const apiStart = at;
+  headApiFrom = at;
   at = at && skipPlainString(b, at);
-  const apiVersion: [number, number] = [apiStart, at - 1];
+  headApiTo = at - 1;
   at = at && expect(b, at, metadataOpen);
-  if (!at) return { start: b, ...noHead };
+  if (!at) return 0;
   const meta = at;
   for (let i = 0; i < beforeUid.length && at; i++) {
     const next = expect(b, at, beforeUid[i]!);
@@ -81,8 +87,9 @@ function storedHead(b: Uint8Array): Head & { start: Uint8Array } {
   at = at && expect(b, at, uidOpen);
   at = at && skipPlainString(b, at);
   // the byte after the uid: more metadata, or its end
-  if (!at || (b[at] !== 0x2c && b[at] !== 0x7d)) return { start: b, ...noHead };
-  return { start: b, meta, splice: at, apiVersion };
+  if (!at || (b[at] !== 0x2c && b[at] !== 0x7d)) return 0;
+  headSplice = at;
+  return meta;
 }
 
 const kindOpen = Buffer.from('{"kind":"');
@@ -143,18 +150,19 @@ export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: s
   const slow = new Map<number, Uint8Array>();
   let size = Buffer.byteLength(open) + Buffer.byteLength(close) + Math.max(0, kvs.length - 1);
   kvs.forEach((kv, i) => {
-    const { start, meta, splice, apiVersion: [from, to] } = headOf(kv);
+    const meta = headOf(kv);
     // a read hook changes what is served: every item is decoded
-    if (meta === 0 || onRead || (served && !sameBytes(start, from, to, served))) {
+    if (meta === 0 || onRead || (served && !sameBytes(headStart, headApiFrom, headApiTo, served))) {
       const obj = decodeFromStorage(kv, apiVersion, kv.modRevision, onRead);
       const whole = enc.encode(typed ? goJson(obj) : goJsonListItem(obj));
       slow.set(i, whole);
       size += whole.length;
       return;
     }
+    const splice = headSplice;
     metas[i] = meta;
     splices[i] = splice;
-    size += head.length + (splice - meta) + rvOpen.length + String(kv.modRevision).length + 1 + valueLength(kv) - splice;
+    size += head.length + (splice - meta) + rvOpen.length + decimalLength(kv.modRevision) + 1 + valueLength(kv) - splice;
   });
   const out = Buffer.allocUnsafe(size);
   let at = out.write(open, 0);
@@ -170,16 +178,30 @@ export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: s
     const splice = splices[i]!;
     out.set(head, at);
     at += head.length;
-    out.set(valueBytes(kv, meta, splice, headScratch), at);
+    copyValueRange(kv, out, at, meta, splice);
     at += splice - meta;
     out.set(rvOpen, at);
     at += rvOpen.length;
-    at += out.write(String(kv.modRevision), at, 'latin1');
+    at = writeDecimal(out, at, kv.modRevision);
     out[at++] = 0x22; /* " */
     at += copyValue(kv, out, at, splice);
   });
   at += out.write(close, at);
   return at === size ? out : out.subarray(0, at);
+}
+
+/** the digits of a revision (a non-negative integer) */
+function decimalLength(n: number): number {
+  let len = 1;
+  while (n >= 10) { n = Math.floor(n / 10); len++; }
+  return len;
+}
+
+/** writes a revision's digits into `out` at `at`; returns the new end */
+function writeDecimal(out: Uint8Array, at: number, n: number): number {
+  const end = at + decimalLength(n);
+  for (let p = end - 1; p >= at; p--) { out[p] = 0x30 + (n % 10); n = Math.floor(n / 10); }
+  return end;
 }
 
 /** the stored object as a JSON response body for a client of apiVersion (see jsonListFromStorage) */

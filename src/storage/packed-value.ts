@@ -80,6 +80,12 @@ export function valueBytes(kv: KeyValue, from: number, to: number, scratch?: Uin
   return out;
 }
 
+/** writes the value's bytes [from, to) into `out` at `at` */
+export function copyValueRange(kv: KeyValue, out: Uint8Array, at: number, from: number, to: number): void {
+  if (kv instanceof PackedKeyValue) kv.copyTo(out, at, from, to);
+  else for (let p = from, v = kv.value; p < to; p++) out[at++] = v[p]!;
+}
+
 /** writes the value's bytes from `from` to its end into `out` at `at`; returns how many */
 export function copyValue(kv: KeyValue, out: Uint8Array, at: number, from: number): number {
   if (kv instanceof PackedKeyValue) {

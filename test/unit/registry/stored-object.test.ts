@@ -39,6 +39,16 @@ test('packed values are written out byte for byte as their plain originals', () 
   assert.deepEqual(jsonFromStorage(packed[3]!, 'example.io/v1', 'Thing'), jsonFromStorage(kvs[3]!, 'example.io/v1', 'Thing'));
 });
 
+test('resourceVersions of every length, and a plain value\'s head past the probe length, are spliced as the slow way writes them', () => {
+  const revs = [1, 9, 10, 99, 100, 123456789, 2 ** 53 - 1];
+  const kvs = revs.map(rev => stored(thing(rev), rev));
+  const items = JSON.parse(jsonListFromStorage('[', kvs, 'example.io/v1', 'Thing', ']').toString()) as KubeObject[];
+  assert.deepEqual(items.map(o => o.metadata.resourceVersion), revs.map(String));
+  // a name long enough to put the uid past 640 bytes: spliced in place, the same bytes as decoding would give
+  const long = { ...thing(1), metadata: { ...thing(1).metadata, name: 'n'.repeat(700) } } as KubeObject;
+  assert.deepEqual(JSON.parse(jsonFromStorage(stored(long, 5), 'example.io/v1', 'Thing').toString()), served(long, 5));
+});
+
 test('heads with escapes or non-ASCII text, long or missing heads (the slow way) and empty metadata are written correctly', () => {
   const kinds: KubeObject[] = [
     { apiVersion: 'example.io/v1', kind: 'Th\\"ing', metadata: { name: 'escaped' } } as KubeObject,

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ValuePacker } from '../../../src/storage/cacher/value-packer.ts';
-import { copyValue, PackedKeyValue, valueBytes, valueLength } from '../../../src/storage/packed-value.ts';
+import { copyValue, copyValueRange, PackedKeyValue, valueBytes, valueLength } from '../../../src/storage/packed-value.ts';
 import { createCacher } from '../../../src/storage/cacher/cacher.ts';
 import { openSqliteStorage } from '../../../src/storage/sqlite/store.ts';
 import { prefixEnd, type KeyValue } from '../../../src/storage/interface.ts';
@@ -46,6 +46,11 @@ function assertSameBytes(kv: KeyValue, want: Uint8Array): void {
   assert.equal(copyValue(kv, out, 3, from), n - from);
   assert.deepEqual(out.subarray(3, 3 + n - from), want.subarray(from));
   assert.deepEqual([out[2], out[3 + n - from]], [7, 7], 'nothing written outside the range');
+  const to = from + Math.floor(random() * (n - from));
+  const ranged = new Uint8Array(n + 10).fill(7);
+  copyValueRange(kv, ranged, 5, from, to);
+  assert.deepEqual(ranged.subarray(5, 5 + to - from), want.subarray(from, to));
+  assert.deepEqual([ranged[4], ranged[5 + to - from]], [7, 7], 'a range: nothing written outside it');
 }
 
 test('packed values give back every byte range as written: substitutions, insertions, deletions, non-ASCII', () => {
