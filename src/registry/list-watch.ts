@@ -33,6 +33,8 @@ export interface ListOptions {
    * serves other requests between them (the API server's turns)
    */
   pause?: () => Promise<void>;
+  /** JSON lists: where the answer's bytes are written (default: a new buffer) */
+  alloc?: (size: number) => Buffer;
 }
 
 /** items a list assembles between two pauses: about two milliseconds' work */
@@ -61,15 +63,19 @@ export async function listJson(storage: Storage, info: ResourceInfo, namespace: 
   const close = ']}\n';
   const onRead = readDefaults(info);
   try {
-    if (!opts.pause || stored.length <= itemsPerSlice) return jsonListFromStorage(open, stored, list.apiVersion, info.kind, close, false, onRead);
+    const alloc = opts.alloc ?? Buffer.allocUnsafe;
+    if (!opts.pause || stored.length <= itemsPerSlice) return jsonListFromStorage(open, stored, list.apiVersion, info.kind, close, false, onRead, alloc);
     // slices joined by the comma that opens each after the first; the items are one snapshot
     const slices: Buffer[] = [];
     for (let i = 0; i < stored.length; i += itemsPerSlice) {
       if (i > 0) await opts.pause();
       const last = i + itemsPerSlice >= stored.length;
-      slices.push(jsonListFromStorage(i === 0 ? open : ',', stored.slice(i, i + itemsPerSlice), list.apiVersion, info.kind, last ? close : '', false, onRead));
+      slices.push(jsonListFromStorage(i === 0 ? open : ',', stored.slice(i, i + itemsPerSlice), list.apiVersion, info.kind, last ? close : '', false, onRead, alloc));
     }
-    return Buffer.concat(slices);
+    const out = alloc(slices.reduce((n, b) => n + b.length, 0));
+    let at = 0;
+    for (const b of slices) { out.set(b, at); at += b.length; }
+    return out;
   } catch (err) {
     if (!isCorrupt(err)) throw err;
     // name every corrupt item, not only the first the splice met

@@ -139,7 +139,7 @@ function servedHead(apiVersion: string, kind: string): Uint8Array {
  * and delta directly. `typed` writes kind and apiVersion (a single object; items of a typed list
  * have none, as Go's list structs hold them).
  */
-export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: string, kind: string, close: string, typed = false, onRead?: ReadHook): Buffer {
+export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: string, kind: string, close: string, typed = false, onRead?: ReadHook, alloc: (size: number) => Buffer = Buffer.allocUnsafe): Buffer {
   const head = typed ? servedHead(apiVersion, kind) : itemHead;
   // kinds whose versions differ are spliced only when stored in the version asked for
   const served = convertsBetweenVersions(apiVersion, kind) ? enc.encode(apiVersion) : undefined;
@@ -164,7 +164,7 @@ export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: s
     splices[i] = splice;
     size += head.length + (splice - meta) + rvOpen.length + decimalLength(kv.modRevision) + 1 + valueLength(kv) - splice;
   });
-  const out = Buffer.allocUnsafe(size);
+  const out = alloc(size);
   let at = out.write(open, 0);
   kvs.forEach((kv, i) => {
     if (i) out[at++] = 0x2c; /* , */

@@ -5,6 +5,7 @@ import { listPlan } from './resource-version.ts';
 import { intParam } from './options.ts';
 import { selection } from './selection.ts';
 import { cpuTurn } from '../cpu-turns.ts';
+import { giveBackAnswerBuffer, takeAnswerBuffer } from '../answer-buffers.ts';
 
 export async function handleList(ctx: RequestContext, deps: HandlerDeps): Promise<void> {
   const info = ctx.resource!;
@@ -16,7 +17,11 @@ export async function handleList(ctx: RequestContext, deps: HandlerDeps): Promis
   // a list is read, assembled and written on its turns: one to begin, one per further slice of
   // a JSON list's items (other encodings are made in one piece)
   const turn = () => cpuTurn(ctx.flowUIDs?.priorityLevel);
-  const opts = { limit, continueToken: ctx.query.get('continue') || undefined, revision: plan.exact, pause: turn };
+  // a JSON list's bytes go into buffers used again once its response has closed
+  const held: Buffer[] = [];
+  const alloc = (size: number) => { const b = takeAnswerBuffer(size); held.push(b); return b; };
+  ctx.res.once('close', () => { for (const b of held) giveBackAnswerBuffer(b); });
+  const opts = { limit, continueToken: ctx.query.get('continue') || undefined, revision: plan.exact, pause: turn, alloc };
   await turn();
   if (!sel.filter && plainJsonRequested(ctx, 'list')) {
     return sendJsonText(ctx, 200, await deps.registry.listJson(info, ctx.info.namespace, opts));
