@@ -10,23 +10,15 @@
 // away; the median of the windows' ratios is the figure, printed with its spread, and the spread
 // of each side's own rate across windows shows how noisy the machine was.
 
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { issueCert } from '../src/pki/certs.ts';
 import { runLoad, type LoadResult, type TlsClient } from './support/load.ts';
 import { repoRoot, startChild, type Child } from './support/processes.ts';
-import { adminTls, median } from './support/admin-tls.ts';
+import { adminTls, median, userTls } from './support/admin-tls.ts';
 import { authorizeNanoseconds } from './support/authz-in-process.ts';
 
-
-
-async function userTls(dataDir: string, name: string): Promise<TlsClient> {
-  const ca = { cert: await readFile(join(dataDir, 'pki/ca.crt'), 'utf8'), key: await readFile(join(dataDir, 'pki/ca.key'), 'utf8') };
-  const c = await issueCert(ca, { commonName: name, days: 1, usage: 'client' });
-  return { ca: Buffer.from(ca.cert), cert: Buffer.from(c.cert), key: Buffer.from(c.key) };
-}
 
 const rbac = '/apis/rbac.authorization.k8s.io/v1';
 

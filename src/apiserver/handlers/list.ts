@@ -17,14 +17,14 @@ export async function handleList(ctx: RequestContext, deps: HandlerDeps): Promis
   // a list is read, assembled and written on its turns: one to begin, one per further slice of
   // a JSON list's items (other encodings are made in one piece)
   const turn = () => cpuTurn(ctx.flowUIDs?.priorityLevel);
-  // a JSON list's bytes go into buffers used again once its response has closed
-  const held: Buffer[] = [];
-  const alloc = (size: number) => { const b = takeAnswerBuffer(size); held.push(b); return b; };
-  ctx.res.once('close', () => { for (const b of held) giveBackAnswerBuffer(b); });
-  const opts = { limit, continueToken: ctx.query.get('continue') || undefined, revision: plan.exact, pause: turn, alloc };
+  const opts = { limit, continueToken: ctx.query.get('continue') || undefined, revision: plan.exact, pause: turn };
   await turn();
   if (!sel.filter && plainJsonRequested(ctx, 'list')) {
-    return sendJsonText(ctx, 200, await deps.registry.listJson(info, ctx.info.namespace, opts));
+    // its bytes go into buffers used again once its response has closed
+    const held: Buffer[] = [];
+    ctx.res.once('close', () => { for (const b of held) giveBackAnswerBuffer(b); });
+    const alloc = (size: number) => { const b = takeAnswerBuffer(size); held.push(b); return b; };
+    return sendJsonText(ctx, 200, await deps.registry.listJson(info, ctx.info.namespace, { ...opts, alloc }));
   }
   const list = await deps.registry.list(info, ctx.info.namespace, { ...opts, filter: sel.filter, name: sel.name, index: sel.index });
   // a sharded list is not the whole collection: it says which part it is
