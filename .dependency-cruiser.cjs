@@ -2,7 +2,7 @@
 // listed inner first; a layer imports only the layers before it. The layer list lives here
 // once: each rule below is derived from it.
 
-const layers = ['api', 'pki', 'schema', 'codec', 'patch', 'apply', 'streaming', 'storage', 'registry', 'apiserver', 'client', 'controllers', 'netfilter', 'proxy', 'network-policy', 'dns', 'agent', 'runtime-sim', 'cli'];
+const layers = ['api', 'pki', 'schema', 'codec', 'patch', 'apply', 'streaming', 'storage', 'registry', 'apiserver', 'client', 'controllers', 'netfilter', 'proxy', 'network-policy', 'dns', 'agent', 'runtime-sim', 'sim-nodes', 'cli'];
 const pure = ['api', 'schema', 'codec', 'patch', 'apply'];
 // what the pure layers never import: disk, network, processes, threads, databases, the machine
 const io = ['fs', 'fs/promises', 'net', 'tls', 'dgram', 'dns', 'dns/promises', 'http', 'https', 'http2', 'child_process', 'worker_threads', 'cluster', 'os', 'sqlite', 'readline', 'readline/promises', 'inspector', 'repl', 'vm'];
@@ -21,9 +21,9 @@ module.exports = {
     ...layerRules,
     {
       name: 'clients-of-the-api',
-      comment: 'controllers, the agent and the cluster components (service proxy, network policy, DNS) act through the public API (client/) like third-party controllers: never storage, registry or the API server',
+      comment: 'controllers, the agent, simulated nodes and the cluster components (service proxy, network policy, DNS) act through the public API (client/) like third-party controllers: never storage, registry or the API server',
       severity: 'error',
-      from: { path: any(['controllers', 'netfilter', 'proxy', 'network-policy', 'dns', 'agent']) },
+      from: { path: any(['controllers', 'netfilter', 'proxy', 'network-policy', 'dns', 'agent', 'sim-nodes']) },
       to: { path: any(['storage', 'registry', 'apiserver']) },
     },
     {

@@ -7,6 +7,7 @@ import { controllerManagerCommand } from './controller-manager-command.ts';
 import { agentCommand } from './agent-command.ts';
 import { schedulerCommand } from './scheduler-command.ts';
 import { dnsCommand } from './dns-command.ts';
+import { simNodesCommand } from './sim-nodes-command.ts';
 import { runtimeSimCommand } from './runtime-sim-command.ts';
 import { upCommand } from './up-command.ts';
 import { imagesCommand } from './images-command.ts';
@@ -28,7 +29,7 @@ const versionCommand: Command = {
   },
 };
 
-const commands: Command[] = [upCommand, imagesCommand, serverCommand, controllerManagerCommand, schedulerCommand, dnsCommand, agentCommand, runtimeSimCommand, proxyCommand, networkPolicyCommand, tokenCommand, backupCommand, restoreCommand, checkCommand, versionCommand];
+const commands: Command[] = [upCommand, imagesCommand, serverCommand, controllerManagerCommand, schedulerCommand, dnsCommand, agentCommand, runtimeSimCommand, simNodesCommand, proxyCommand, networkPolicyCommand, tokenCommand, backupCommand, restoreCommand, checkCommand, versionCommand];
 
 function usage(): string {
   const lines = ['orch: a small Kubernetes-compatible control plane and node agent.', '', 'Usage:\n  orch <command> [flags]', '', 'Commands:'];

@@ -15,6 +15,7 @@ import { mergeKubeconfig } from '../client/kubeconfig-merge.ts';
 import { createClient, type Client } from '../client/rest.ts';
 import type { RunningServer } from '../apiserver/start.ts';
 import { flag, signalled, UsageError, type Command } from './command.ts';
+import { simNodeCount, simNodeFlags } from './sim-nodes-command.ts';
 import { controllerFlags, controllerOptions } from './controller-flags.ts';
 import { startControlPlane } from './control-plane.ts';
 import { featureGatesFlag, readFeatureGates } from './feature-gates-flag.ts';
@@ -134,6 +135,8 @@ export const upCommand: Command = {
     'agent-port': { type: 'string', default: '10250', description: 'the node agent\'s HTTPS port (logs, stats); 0 picks a free port' },
     'proxy-nft-table': { type: 'string', default: 'orch-proxy', description: 'the nftables table of the service proxy (two clusters on one machine need two)' },
     'write-kubeconfig': { type: 'boolean', default: false, description: 'merge the admin kubeconfig into ~/.kube/config as context "orch" and make it current' },
+    'sim-nodes': { type: 'string', default: '0', description: 'simulated nodes to run beside this one, in this process (as `orch sim-nodes` runs them)' },
+    ...simNodeFlags,
     'dns-port': { type: 'string', default: '53', description: 'the port cluster DNS listens on, on the pods\' gateway address (else on 127.0.0.1); 0 picks a free port' },
     ...dnsFlags,
     'feature-gates': featureGatesFlag,
@@ -147,6 +150,7 @@ export const upCommand: Command = {
     const started = Date.now();
     const log = loggerFromFlags(values);
     const port = flag(() => { const n = Number(values.port); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --port ${JSON.stringify(values.port)}`); return n; });
+    const simNodes = simNodeCount(values['sim-nodes'], '--sim-nodes');
     const agentPort = flag(() => { const n = Number(values['agent-port']); if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid --agent-port ${JSON.stringify(values['agent-port'])}`); return n; });
     const features = readFeatureGates(values['feature-gates'], apiServerFeatureGates);
     if (!/^[a-zA-Z][a-zA-Z0-9_-]*$/.test(String(values['proxy-nft-table']))) throw new UsageError(`invalid --proxy-nft-table ${JSON.stringify(values['proxy-nft-table'])}`);
@@ -265,6 +269,12 @@ export const upCommand: Command = {
     // simulated runtime has no packets: its rules are computed, not programmed
     const { startNodeNetworkPolicy } = await import('../network-policy/node-component.ts');
     const networkPolicy = await startNodeNetworkPolicy({ client, node: agent.nodeName, simulated: runtime.state.runtime === 'sim', log });
+    let pool: { stop(): void } | undefined;
+    if (simNodes) {
+      const { startSimNodePool } = await import('../sim-nodes/sim-node-pool.ts');
+      pool = await startSimNodePool({ client, count: simNodes, prefix: String(values['sim-node-prefix']), log: log.with({ component: 'sim-nodes' }) });
+      say(`${simNodes} simulated nodes registered (${since()})`);
+    }
     releaseCompileCache();
     await writeFile(upStateFile(dataDir), JSON.stringify({ pid: process.pid, ...runtime.state } satisfies UpState), { mode: 0o600 });
     if (values['write-kubeconfig']) {
@@ -276,6 +286,7 @@ export const upCommand: Command = {
 
     await signalled();
     say('orch up: stopping');
+    pool?.stop();
     await networkPolicy.stop();
     await proxy.stop();
     await agent.stop();

@@ -1,9 +1,11 @@
 // The node's heartbeat: a Lease in kube-node-lease named after the node, renewed every quarter
 // of its duration (10 s for the default 40 s). A failed renewal is retried with exponential
 // backoff from 200 ms, capped at 7 s, until one succeeds; then the normal interval resumes.
+// As the kubelet does, a renewal updates the lease it last wrote without reading it first, and
+// reads it again only when that update conflicts or finds it gone: one request per heartbeat.
 
 import type { Logger } from '../../api/log.ts';
-import { isAlreadyExists, isNotFound } from '../../client/api-error.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../../client/api-error.ts';
 import type { Client } from '../../client/rest.ts';
 import type { Clock } from '../clock.ts';
 import { Backoff } from '../../api/backoff.ts';
@@ -21,6 +23,11 @@ export interface LeaseOptions {
   nodeUid?: () => string | undefined;
   /** called after every renewal attempt, for health checks */
   onRenew?: (ok: boolean, at: number) => void;
+  /**
+   * a fraction of the interval added at random to each wait (the kubelet's 0.04), and a first
+   * renewal put off by up to a whole interval: many nodes started together do not renew together
+   */
+  jitter?: { fraction: number; random?: () => number };
 }
 
 interface Lease {
@@ -43,18 +50,29 @@ export function startLeaseHeartbeat(opts: LeaseOptions): { stop(): void; renewNo
     return uid ? [{ apiVersion: 'v1', kind: 'Node', name: opts.nodeName, uid }] : undefined;
   }
 
+  let latest: Lease | undefined;
+
   async function renew(): Promise<void> {
     const spec = { holderIdentity: opts.nodeName, leaseDurationSeconds: opts.leaseDurationSeconds, renewTime: rfc3339Micro(opts.clock.now()) };
+    if (latest) {
+      try {
+        latest = await opts.client.update<Lease>(`${path}/${opts.nodeName}`, { ...latest, spec: { ...latest.spec, ...spec } });
+        return;
+      } catch (err) {
+        latest = undefined;
+        if (!isConflict(err) && !isNotFound(err)) throw err;
+      }
+    }
     let current: Lease | undefined;
     try { current = await opts.client.get<Lease>(`${path}/${opts.nodeName}`); } catch (err) { if (!isNotFound(err)) throw err; }
     if (!current) {
       const owners = ownerReferences();
       const lease: Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: opts.nodeName, namespace: leaseNamespace, ...(owners ? { ownerReferences: owners } : {}) }, spec };
-      try { await opts.client.create(path, lease); return; } catch (err) { if (!isAlreadyExists(err)) throw err; }
+      try { latest = await opts.client.create<Lease>(path, lease); return; } catch (err) { if (!isAlreadyExists(err)) throw err; }
       current = await opts.client.get<Lease>(`${path}/${opts.nodeName}`);
     }
     const owners = current.metadata.ownerReferences?.length ? current.metadata.ownerReferences : ownerReferences();
-    await opts.client.update(`${path}/${opts.nodeName}`, { ...current, metadata: { ...current.metadata, ...(owners ? { ownerReferences: owners } : {}) }, spec: { ...current.spec, ...spec } });
+    latest = await opts.client.update<Lease>(`${path}/${opts.nodeName}`, { ...current, metadata: { ...current.metadata, ...(owners ? { ownerReferences: owners } : {}) }, spec: { ...current.spec, ...spec } });
   }
 
   async function tick(): Promise<void> {
@@ -64,7 +82,7 @@ export function startLeaseHeartbeat(opts: LeaseOptions): { stop(): void; renewNo
       await renew();
       retry.reset();
       opts.onRenew?.(true, opts.clock.now());
-      delay = renewIntervalMs(opts.leaseDurationSeconds);
+      delay = interval();
     } catch (err) {
       opts.onRenew?.(false, opts.clock.now());
       delay = retry.next();
@@ -73,7 +91,10 @@ export function startLeaseHeartbeat(opts: LeaseOptions): { stop(): void; renewNo
     if (!stopped) timer = opts.clock.after(delay, () => void tick());
   }
 
-  void tick();
+  const random = opts.jitter?.random ?? Math.random;
+  const interval = () => renewIntervalMs(opts.leaseDurationSeconds) * (1 + (opts.jitter?.fraction ?? 0) * random());
+  if (opts.jitter) timer = opts.clock.after(Math.floor(random() * renewIntervalMs(opts.leaseDurationSeconds)), () => void tick());
+  else void tick();
   return {
     stop() { stopped = true; timer?.cancel(); },
     renewNow: () => renew(),
