@@ -1,0 +1,158 @@
+// Scale on one machine, against Kubernetes' SLOs: `orch server` (API server, controllers and
+// scheduler on SQLite) and `orch sim-nodes` in a process of its own, as KWOK runs beside a
+// cluster. N nodes heartbeat; Deployments of 100 replicas are created at a steady 50 pods/s, then
+// one Deployment of B replicas at once. Every pod's start (created → Running) is timed from one
+// watch of all pods, as Kubernetes' density test does; API latency p99 per verb comes from the
+// server's own apiserver_request_duration_seconds; the list of all pods is timed by the client.
+
+import { mkdtemp, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { loadKubeconfig } from '../../src/client/kubeconfig.ts';
+import { createClient, type Client } from '../../src/client/rest.ts';
+import { parsePrometheusText } from '../../test/support/prom-text.ts';
+import { cpuSeconds, repoRoot, rssKiB, startChild } from './processes.ts';
+
+const image = 'registry.local/app:1.0';
+const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0; };
+
+export interface ScaleOptions { nodes: number; deployments: number; burst: number; podsPerSecond: number }
+
+export interface ScaleBench {
+  nodes: number;
+  registerMs: number;
+  steady: { pods: number; ms: number; p50ms: number; p99ms: number };
+  burst: { pods: number; allRunningMs: number; p50ms: number; p99ms: number };
+  /** verb → p99 seconds, from the server's histogram over the whole run */
+  verbP99s: Record<string, number>;
+  listAllPodsMs: number;
+  idleServerCpuPct: number;
+  serverRssMiB: number;
+  nodesRssMiB: number;
+  sqliteMiB: number;
+}
+
+/** each pod's time from its ADDED event to the first event showing it Running */
+function podClock(client: Client) {
+  const added = new Map<string, number>();
+  const running = new Map<string, number>();
+  const handle = client.watch('/api/v1/pods', { resourceVersion: '0' }, e => {
+    if (e.type !== 'ADDED' && e.type !== 'MODIFIED') return;
+    const o = e.object as any;
+    const uid = o.metadata.uid as string;
+    const now = performance.now();
+    if (!added.has(uid)) added.set(uid, now);
+    if (o.status?.phase === 'Running' && !running.has(uid)) running.set(uid, now);
+  }, () => {});
+  return {
+    latencies: (uids: string[]) => uids.map(u => running.get(u)! - added.get(u)!),
+    runningAt: (uid: string) => running.get(uid),
+    stop: () => handle.stop(),
+  };
+}
+
+async function podUids(client: Client, labelSelector: string): Promise<string[]> {
+  return (await client.list('/api/v1/namespaces/default/pods', { labelSelector })).items.map((p: any) => p.metadata.uid);
+}
+
+async function allRunning(client: Client, labelSelector: string, want: number, clock: ReturnType<typeof podClock>, timeoutMs: number): Promise<string[]> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const uids = await podUids(client, labelSelector);
+    if (uids.length >= want && uids.every(u => clock.runningAt(u) !== undefined)) return uids;
+    if (performance.now() > deadline) throw new Error(`${labelSelector}: ${uids.filter(u => clock.runningAt(u) !== undefined).length} of ${want} pods Running after ${timeoutMs} ms`);
+    await new Promise(r => setTimeout(r, 250));
+  }
+}
+
+const deployment = (name: string, replicas: number, group: string) => ({
+  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, labels: { group } },
+  spec: {
+    replicas, selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name, group } }, spec: { nodeSelector: { 'orch.io/simulated-node': 'true' }, containers: [{ name: 'app', image }] } },
+  },
+});
+
+/** p99 per verb from the cumulative buckets, over every resource and scope (watches excluded) */
+function verbP99s(metricsText: string): Record<string, number> {
+  const buckets = new Map<string, Map<number, number>>();
+  for (const s of parsePrometheusText(metricsText).samples) {
+    if (s.name !== 'apiserver_request_duration_seconds_bucket' || s.labels.verb === 'WATCH' || s.labels.verb === 'CONNECT') continue;
+    const byLe = buckets.get(s.labels.verb!) ?? new Map<number, number>();
+    const le = s.labels.le === '+Inf' ? Infinity : Number(s.labels.le);
+    byLe.set(le, (byLe.get(le) ?? 0) + s.value);
+    buckets.set(s.labels.verb!, byLe);
+  }
+  const out: Record<string, number> = {};
+  for (const [verb, byLe] of buckets) {
+    const les = [...byLe.keys()].sort((a, b) => a - b);
+    const total = byLe.get(Infinity) ?? 0;
+    if (!total) continue;
+    out[verb] = les.find(le => byLe.get(le)! >= 0.99 * total) ?? Infinity;
+  }
+  return out;
+}
+
+async function startSimNodes(kubeconfig: string, count: number): Promise<{ pid: number; registerMs: number; stop(): Promise<void> }> {
+  const child = spawn(join(repoRoot, 'bin/orch'), ['sim-nodes', '--kubeconfig', kubeconfig, '--count', String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '', err = '';
+  child.stderr!.on('data', d => { err += d; });
+  const registerMs = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', d => { out += d; const m = /registered in (\d+) ms/.exec(out); if (m) resolve(Number(m[1])); });
+    child.once('exit', code => reject(new Error(`orch sim-nodes exited ${code}: ${err}`)));
+  });
+  return { pid: child.pid!, registerMs, stop: () => new Promise(r => { child.once('exit', () => r()); child.kill('SIGTERM'); }) };
+}
+
+export async function runScaleBench(parent: string, o: ScaleOptions, say: (line: string) => void): Promise<ScaleBench> {
+  const dir = await mkdtemp(join(parent, 'scale-'));
+  const dataDir = join(dir, 'orch');
+  const server = await startChild(join(repoRoot, 'bin/orch'), ['server', '--data-dir', dataDir, '--port', '0']);
+  const kubeconfig = join(dataDir, 'admin.kubeconfig');
+  const client = createClient(await loadKubeconfig(kubeconfig));
+  const nodes = await startSimNodes(kubeconfig, o.nodes);
+  const clock = podClock(client);
+  try {
+    say(`  ${o.nodes} nodes registered in ${nodes.registerMs} ms; creating ${o.deployments} Deployments of 100 at ${o.podsPerSecond} pods/s`);
+    const t0 = performance.now();
+    const everyMs = (100 / o.podsPerSecond) * 1000;
+    for (let i = 0; i < o.deployments; i++) {
+      const due = t0 + i * everyMs;
+      if (due > performance.now()) await new Promise(r => setTimeout(r, due - performance.now()));
+      await client.create('/apis/apps/v1/namespaces/default/deployments', deployment(`steady-${i}`, 100, 'steady'));
+    }
+    const steadyUids = await allRunning(client, 'group=steady', o.deployments * 100, clock, 600_000);
+    const steadyMs = performance.now() - t0;
+    const steadyLat = clock.latencies(steadyUids);
+    say(`  steady: ${steadyUids.length} pods Running ${(steadyMs / 1000).toFixed(0)} s after the first create; burst of ${o.burst}`);
+
+    const b0 = performance.now();
+    await client.create('/apis/apps/v1/namespaces/default/deployments', deployment('burst', o.burst, 'burst'));
+    const burstUids = await allRunning(client, 'group=burst', o.burst, clock, 300_000);
+    const allRunningMs = Math.max(...burstUids.map(u => clock.runningAt(u)!)) - b0;
+    const burstLat = clock.latencies(burstUids);
+
+    const l0 = performance.now();
+    await client.list('/api/v1/pods');
+    const listAllPodsMs = performance.now() - l0;
+
+    const pid = server.child.pid!;
+    const c0 = cpuSeconds(pid);
+    await new Promise(r => setTimeout(r, 20_000));
+    const idleServerCpuPct = (cpuSeconds(pid) - c0) / 20 * 100;
+    const metrics = await client.request<string>('GET', '/metrics', undefined, { headers: { accept: 'text/plain' } });
+    const db = await stat(join(dataDir, 'orch.db')).then(s => s.size, () => 0);
+    return {
+      nodes: o.nodes, registerMs: nodes.registerMs,
+      steady: { pods: steadyUids.length, ms: steadyMs, p50ms: pct(steadyLat, 50), p99ms: pct(steadyLat, 99) },
+      burst: { pods: burstUids.length, allRunningMs, p50ms: pct(burstLat, 50), p99ms: pct(burstLat, 99) },
+      verbP99s: verbP99s(String(metrics)), listAllPodsMs, idleServerCpuPct,
+      serverRssMiB: rssKiB(pid) / 1024, nodesRssMiB: rssKiB(nodes.pid) / 1024, sqliteMiB: db / 1048576,
+    };
+  } finally {
+    clock.stop();
+    client.close();
+    await nodes.stop();
+    await server.stop();
+  }
+}
