@@ -69,12 +69,18 @@ export async function startSimNodePool(o: SimNodePoolOptions): Promise<SimNodePo
     if (have) { have.update(pod); return; }
     const m = members.get(pod.spec.nodeName ?? '');
     if (!m) return;
-    // .1 is the subnet's gateway; a node holds at most 110 pods, well within .2–.254
-    let host = 2;
-    while (m.used.has(host) && host < 255) host++;
-    if (host === 255) { o.log.warn('no pod address left on simulated node', { node: pod.spec.nodeName }); return; }
-    m.used.add(host);
-    const p = new SimPod(pod, ctx, m.ip, `${m.subnet}.${host}`, () => { m.used.delete(host); m.pods.delete(uid); pods.delete(uid); });
+    const gone = () => { m.pods.delete(uid); pods.delete(uid); };
+    let p: SimPod;
+    // a host-network pod has the node's address; others one of the node's subnet, where .1 is
+    // the gateway and a node's at most 110 pods fit well within .2–.254
+    if (pod.spec.hostNetwork) p = new SimPod(pod, ctx, m.ip, m.ip, gone);
+    else {
+      let host = 2;
+      while (m.used.has(host) && host < 255) host++;
+      if (host === 255) { o.log.warn('no pod address left on simulated node', { node: pod.spec.nodeName }); return; }
+      m.used.add(host);
+      p = new SimPod(pod, ctx, m.ip, `${m.subnet}.${host}`, () => { m.used.delete(host); gone(); });
+    }
     pods.set(uid, p);
     m.pods.set(uid, p);
     p.wake();

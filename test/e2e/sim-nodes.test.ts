@@ -53,6 +53,7 @@ test('simulated nodes: leases, pods run on their model, a stopped node evicted',
     },
   });
   await client.create('/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'fails' }, spec: podSpec({ restartPolicy: 'Never', containers: [{ name: 'c', image: 'registry.local/app:1.0', command: ['sh', '-c', 'sleep 1; exit 3'] }] }) });
+  await client.create('/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'host' }, spec: podSpec({ hostNetwork: true, nodeName: 'sn-2', containers: [{ name: 'c', image: 'registry.local/app:1.0' }] }) });
   await until('web available', async () => (await client.get('/apis/apps/v1/namespaces/default/deployments/web')).status?.availableReplicas === 3, 20_000);
   const pods = (await client.list('/api/v1/namespaces/default/pods', { labelSelector: 'app=web' })).items;
   for (const p of pods) {
@@ -62,6 +63,8 @@ test('simulated nodes: leases, pods run on their model, a stopped node evicted',
     assert.equal(p.status.containerStatuses[0].ready, true);
     assert.match(p.status.containerStatuses[0].containerID, /^orch-sim:\/\/[0-9a-f]{64}$/);
   }
+  const host = await until('the host-network pod running', async () => { const p = await client.get('/api/v1/namespaces/default/pods/host'); return p.status?.phase === 'Running' && p; }, 10_000);
+  assert.deepEqual([host.status.podIP, host.status.hostIP], ['172.16.0.3', '172.16.0.3']);
   const failed = await until('the failing pod to end', async () => { const p = await client.get('/api/v1/namespaces/default/pods/fails'); return p.status?.phase === 'Failed' && p; }, 10_000);
   assert.equal(failed.status.containerStatuses[0].state.terminated.exitCode, 3);
   assert.equal(failed.status.containerStatuses[0].state.terminated.reason, 'Error');
