@@ -73,7 +73,10 @@ export function startTaintEvictionController(client: Client, log: Logger, opts: 
   }
 
   const byNode = (name: string) => { for (const p of pods.list()) if (p.spec?.nodeName === name) consider(p); };
-  nodes.on('add', n => byNode(n.metadata.name)).on('update', (_o, n) => byNode(n.metadata.name));
+  // as Kubernetes' taint manager, a node's pods are looked at again only when its NoExecute
+  // taints change: a node's status reports (every node, every few minutes) leave them alone
+  const noExecute = (n: Node | undefined) => JSON.stringify((n?.spec?.taints ?? []).filter(t => t.effect === 'NoExecute'));
+  nodes.on('add', n => { if (noExecute(n) !== '[]') byNode(n.metadata.name); }).on('update', (o, n) => { if (noExecute(o) !== noExecute(n)) byNode(n.metadata.name); });
   pods.on('add', consider).on('update', (_o, p) => consider(p)).on('delete', p => { cancel(objectKey(p)); evicting.delete(objectKey(p)); });
   nodes.start();
   pods.start();
