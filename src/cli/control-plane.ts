@@ -52,22 +52,27 @@ export async function startControlPlane(o: ControlPlaneOptions): Promise<Control
   const client = createClient(kubeconfig);
   const managerConfig = configOf(server.credentials.controllerManager);
   const manager = createClient(managerConfig, { userAgent: 'orch-controller-manager' });
-  const schedulerClient = createClient(configOf(server.credentials.scheduler), { userAgent: 'orch-scheduler' });
+  const schedulerConfig = configOf(server.credentials.scheduler);
+  const schedulerClient = createClient(schedulerConfig, { userAgent: 'orch-scheduler' });
+  // leader election on connections of their own, as kube-controller-manager's and
+  // kube-scheduler's: a renewal must not wait behind the components' watches and writes
+  const managerElection = createClient(managerConfig, { userAgent: 'orch-controller-manager/leader-election' });
+  const schedulerElection = createClient(schedulerConfig, { userAgent: 'orch-scheduler/leader-election' });
   // without --root-ca-file, the CA that kube-root-ca.crt publishes is the kubeconfig's
   o.controllers.settings.rootCA ??= server.clusterCA.cert;
   o.controllers.settings.clusterSigning ??= server.clusterCA;
   const pods = podInformer(manager, o.log.with({ component: 'pod-informer' }));
   const clientFor = (account: string) => serviceAccountClient(manager, managerConfig, account, o.log.with({ component: 'controller-credentials' }));
   // a server that runs no controllers takes no lease: a controller manager beside it leads
-  const running = o.controllers.enabled.length === 0 ? undefined : runElected(manager, o.log, elected('kube-controller-manager', o.server.dataDir), 'kube-controller-manager', () => startControllers({ client: manager, clientFor, log: o.log, ...o.controllers, shared: { pods } }));
-  const scheduler = o.schedulerNames.length ? runElected(schedulerClient, o.log, elected('kube-scheduler', o.server.dataDir), 'default-scheduler', () => startScheduler({ client: schedulerClient, log: o.log.with({ component: 'scheduler' }), schedulerNames: o.schedulerNames, pods })) : undefined;
+  const running = o.controllers.enabled.length === 0 ? undefined : runElected(managerElection, o.log, elected('kube-controller-manager', o.server.dataDir), 'kube-controller-manager', () => startControllers({ client: manager, clientFor, log: o.log, ...o.controllers, shared: { pods } }));
+  const scheduler = o.schedulerNames.length ? runElected(schedulerElection, o.log, elected('kube-scheduler', o.server.dataDir), 'default-scheduler', () => startScheduler({ client: schedulerClient, log: o.log.with({ component: 'scheduler' }), schedulerNames: o.schedulerNames, pods })) : undefined;
   return {
     server,
     client,
     async stop() {
       await Promise.all([running?.stop(), scheduler?.stop()]);
       pods.stop();
-      for (const c of [client, manager, schedulerClient]) c.close();
+      for (const c of [client, manager, schedulerClient, managerElection, schedulerElection]) c.close();
       await server.shutdown();
     },
   };

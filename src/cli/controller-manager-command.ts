@@ -31,11 +31,13 @@ export const controllerManagerCommand: Command = {
     const kubeconfig = await loadKubeconfig(String(values.kubeconfig));
     controllers.settings.rootCA ??= kubeconfig.ca?.toString('utf8');
     const clientFor = values['use-service-account-credentials'] ? (account: string) => serviceAccountClient(client, kubeconfig, account, log.with({ component: 'controller-credentials' })) : undefined;
-    const running = runElected(client, log, leaderElectionOptions(values), 'kube-controller-manager', () => startControllers({ client, clientFor, log, ...controllers }));
+    const election = await apiClient(values, 'orch-controller-manager/leader-election');
+    const running = runElected(election, log, leaderElectionOptions(values), 'kube-controller-manager', () => startControllers({ client, clientFor, log, ...controllers }));
     process.stdout.write(`orch controller-manager running: ${controllers.enabled.join(', ')}\n`);
     await signalled();
     await running.stop();
     client.close();
+    election.close();
     return 0;
   },
 };

@@ -39,17 +39,21 @@ export function leaderElectionOptions(values: Record<string, string | boolean | 
   });
 }
 
-/** runs `start` while this process leads (always, when election is off); stop() stops both */
-export function runElected(client: Client, log: Logger, settings: LeaderElectionSettings, component: string, start: () => { stop(): void }): { stop(): Promise<void> } {
+/**
+ * runs `start` while this process leads (always, when election is off); stop() stops both.
+ * `electionClient` renews the lease and records its events: a client of its own, as
+ * kube-controller-manager's, so renewals never queue behind the component's own traffic
+ */
+export function runElected(electionClient: Client, log: Logger, settings: LeaderElectionSettings, component: string, start: () => { stop(): void }): { stop(): Promise<void> } {
   if (!settings.enabled) {
     const running = start();
     return { stop: async () => running.stop() };
   }
   let running: { stop(): void } | undefined;
   const election = startLeaderElection({
-    client, log, namespace: settings.namespace, name: settings.name, identity: settings.identity,
+    client: electionClient, log, namespace: settings.namespace, name: settings.name, identity: settings.identity,
     leaseDurationMs: settings.leaseDurationMs, renewDeadlineMs: settings.renewDeadlineMs, retryPeriodMs: settings.retryPeriodMs,
-    events: eventRecorder(client, component, log),
+    events: eventRecorder(electionClient, component, log),
     onStartedLeading: () => { running = start(); },
     onStoppedLeading: () => { running?.stop(); running = undefined; },
   });

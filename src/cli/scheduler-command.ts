@@ -24,11 +24,13 @@ export const schedulerCommand: Command = {
     const log = loggerFromFlags(values);
     log.info('feature gates', readFeatureGates(values['feature-gates'], apiServerFeatureGates).effective());
     const names = String(values['scheduler-name']).split(',').map(x => x.trim()).filter(Boolean);
-    const scheduler = runElected(client, log, leaderElectionOptions(values), 'default-scheduler', () => startScheduler({ client, log, schedulerNames: names }));
+    const election = await apiClient(values, 'orch-scheduler/leader-election');
+    const scheduler = runElected(election, log, leaderElectionOptions(values), 'default-scheduler', () => startScheduler({ client, log, schedulerNames: names }));
     process.stdout.write(`orch scheduler running: ${names.join(', ')}\n`);
     await signalled();
     await scheduler.stop();
     client.close();
+    election.close();
     return 0;
   },
 };
