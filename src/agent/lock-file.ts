@@ -57,7 +57,10 @@ export async function acquireLockFile(path: string, opts: LockFileOptions = {}):
     async release() {
       watcher?.close();
       child.stdin!.end();
-      await Promise.race([exited, new Promise(r => setTimeout(r, 2000))]);
+      // the bound is cleared once the holder has exited: left running it kept the caller's process alive 2 s more
+      let bound: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise(r => { bound = setTimeout(r, 2000); })]);
+      clearTimeout(bound);
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };

@@ -13,13 +13,17 @@ import { startRuntimeSim } from '../../src/runtime-sim/server.ts';
 import { until } from './support/until.ts';
 
 test('standalone: a static pod manifest runs with no API server; removing it stops the pod', async t => {
+  // torn down last made first (node:test runs after hooks in the order they were added): with the
+  // runtime stopped before the agent, the agent's stop once never returned and held the suite
+  const teardown: Array<() => unknown> = [];
+  t.after(async () => { for (const fn of teardown.reverse()) await fn(); });
   const dir = await mkdtemp(join(tmpdir(), 'orch-standalone-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
+  teardown.push(() => rm(dir, { recursive: true, force: true }));
   const image = 'registry.local/app:1.0';
   const sim = await startRuntimeSim({ socket: join(dir, 'cri.sock'), preloadedImages: [image] });
-  t.after(() => sim.stop());
+  teardown.push(() => sim.stop());
   const cri = await connectCri(sim.endpoint);
-  t.after(() => cri.close());
+  teardown.push(() => cri.close());
   const manifests = join(dir, 'manifests');
   await mkdir(manifests);
   await writeFile(join(manifests, 'web.yaml'), `apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web\n    image: ${image}\n    command: ["sh", "-c", "trap 'exit 0' TERM; echo standalone; while true; do sleep 1; done"]\n`);
@@ -33,7 +37,7 @@ test('standalone: a static pod manifest runs with no API server; removing it sto
     cri,
     log: createLogger('error'),
   });
-  t.after(() => agent.stop());
+  teardown.push(() => agent.stop());
   const running = await until('the static pod running', async () => {
     const { containers } = await cri.listContainers({ filter: { state: { state: 'CONTAINER_RUNNING' } } });
     return containers.find((c: any) => c.labels['io.kubernetes.pod.name'] === 'web-lonely');

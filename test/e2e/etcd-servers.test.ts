@@ -4,6 +4,7 @@
 // answer 503, and they recover by themselves when it returns.
 
 import { after, before, describe, test } from 'node:test';
+import { spawn } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -66,11 +67,20 @@ describe('two API servers on a three-member etcd', needsEtcd, () => {
 
   test('kubectl writes through one server; kubectl get -w on the other sees it', requires(!kubectls().length && 'no kubectl'), async () => {
     const bin = kubectls()[0]!.path;
-    const watching = kubectl(bin, b.kubeconfig, ['get', 'configmaps', '-w', '--request-timeout=8s', '-o', 'name']);
-    await new Promise(r => setTimeout(r, 1500));
-    assert.equal((await kubectl(bin, a.kubeconfig, ['create', 'configmap', 'from-kubectl', '--from-literal=a=b'])).code, 0);
-    const out = await watching;
-    assert.match(out.stdout, /configmap\/from-kubectl/);
+    // ended once the line is there (its request timeout only bounds a failure: waiting it out cost 8 s)
+    const child = spawn(bin, ['--kubeconfig', b.kubeconfig, 'get', 'configmaps', '-w', '--request-timeout=8s', '-o', 'name'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', d => { stdout += d; });
+    const exited = new Promise(r => child.once('exit', r));
+    try {
+      await new Promise(r => setTimeout(r, 1500));
+      assert.equal((await kubectl(bin, a.kubeconfig, ['create', 'configmap', 'from-kubectl', '--from-literal=a=b'])).code, 0);
+      await eventually('kubectl get -w to print it (or end)', async () => /configmap\/from-kubectl/.test(stdout) || child.exitCode !== null, 10_000);
+      assert.match(stdout, /configmap\/from-kubectl/);
+    } finally {
+      child.kill();
+      await exited;
+    }
   });
 
   test('one etcd member down: both servers keep serving', async () => {

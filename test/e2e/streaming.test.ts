@@ -117,7 +117,7 @@ suite('streaming on each runtime', { concurrency: true }, () => {
           child.stdin.write('stty size\n');
           await until('the terminal size', async () => out.includes('45 123'), 20_000);
           child.stdin.write('exit 4\n');
-          const code = await Promise.race([exited, new Promise<string>(r => setTimeout(() => r('still running'), 20_000))]);
+          const code = await Promise.race([exited, new Promise<string>(r => setTimeout(() => r('still running'), 20_000).unref())]);
           assert.equal(code, 4, out);
         } finally {
           child.kill('SIGKILL');
@@ -259,7 +259,7 @@ suite('streaming on each runtime', { concurrency: true }, () => {
           const answers = await Promise.all(ports.map(p => httpGet(net.connect({ port: p!, host: '127.0.0.1', allowHalfOpen: true }), true)));
           answers.forEach((a, i) => assert.match(a, new RegExp(`^HTTP/1\\.[01] 200[\\s\\S]*${ports[i] === first ? page : otherPage}`), a));
           child.kill('SIGINT');
-          const code = await Promise.race([exited, new Promise<string>(r => setTimeout(() => r('still running'), 10_000))]);
+          const code = await Promise.race([exited, new Promise<string>(r => setTimeout(() => r('still running'), 10_000).unref())]);
           assert.equal(code, 0, `${out}${err}`);
           assert.doesNotMatch(err, /error|unable/i);
         } finally {
@@ -284,7 +284,7 @@ suite('streaming on each runtime', { concurrency: true }, () => {
           child.stdin.write('echo hi-from-$HOSTNAME\n');
           await until('the command ran', async () => out.includes('hi-from-shell'), 20_000);
           child.stdin.write('exit 0\n');
-          const code = await Promise.race([exited, new Promise<string>(r => setTimeout(() => r('still running'), 20_000))]);
+          const code = await Promise.race([exited, new Promise<string>(r => setTimeout(() => r('still running'), 20_000).unref())]);
           assert.equal(code, 0, out);
         } finally {
           child.kill('SIGKILL');

@@ -85,7 +85,8 @@ export async function startContainerd(opts: { sandboxImage?: string; subnet?: st
       const tasks = await ctr(['task', 'ls', '-q']).catch(() => '');
       for (const id of tasks.split('\n').filter(Boolean)) await ctr(['task', 'kill', '-s', 'SIGKILL', id]).catch(() => undefined);
       child.kill('SIGTERM');
-      await Promise.race([exited, new Promise(r => setTimeout(r, 5000))]);
+      // unref'd: a timer left running after containerd has exited would hold the test file open 5 s more
+      await Promise.race([exited, new Promise(r => setTimeout(r, 5000).unref())]);
       if (child.exitCode === null) { child.kill('SIGKILL'); await exited; }
       // shims outlive containerd by design; ours must not outlive the test
       await new Promise(r => execFile('pkill', ['-KILL', '-f', `containerd-shim.*-address ${sock}`], r));

@@ -48,7 +48,7 @@ test('a rotated client certificate ends the watches opened with the old one', as
 
       const rotatedAt = Date.now();
       client.setCredentials({ cert: Buffer.from(bob.cert), key: Buffer.from(bob.key) });
-      const err = await Promise.race([end, new Promise<'open'>(r => setTimeout(() => r('open'), 3000))]);
+      const err = await Promise.race([end, new Promise<'open'>(r => setTimeout(() => r('open'), 3000).unref())]);
       assert.notEqual(err, 'open', 'the watch opened as alice is still open after the rotation');
       assert.ok(Date.now() - rotatedAt < 1000, 'ended at once');
 
@@ -86,7 +86,7 @@ test('over HTTP/1.1 as well (a server without h2): the watch socket goes, new re
     for (let i = 0; i < 100 && !seen.length; i++) await new Promise(r => setTimeout(r, 20));
     assert.deepEqual(seen, ['alice']);
     client.setCredentials({ cert: Buffer.from(bob.cert), key: Buffer.from(bob.key) });
-    const err = await Promise.race([ended, new Promise<'open'>(r => setTimeout(() => r('open'), 3000))]);
+    const err = await Promise.race([ended, new Promise<'open'>(r => setTimeout(() => r('open'), 3000).unref())]);
     assert.notEqual(err, 'open', 'the watch opened as alice is still open after the rotation');
     assert.deepEqual(await client.get('/whoami'), { user: 'bob' });
   } finally {
@@ -131,7 +131,7 @@ test('a certificate named by files is read again: renewed on disk, the client mo
     await settle();
     assert.equal(ended, false, 'a key without its certificate yet is not taken');
     writeFileSync(join(dir, 'client.crt'), bob.cert);
-    await Promise.race([end, new Promise((_, reject) => setTimeout(() => reject(new Error('the watch opened as alice is still open')), 3000))]);
+    await Promise.race([end, new Promise((_, reject) => setTimeout(() => reject(new Error('the watch opened as alice is still open')), 3000).unref())]);
     assert.deepEqual(await client.get('/whoami'), { user: 'bob' });
   } finally {
     client.close();

@@ -152,7 +152,9 @@ test('a failing webhook is a 500 without a reason, in kube-apiserver\'s words', 
   const ac = new AbortController();
   const watching = api.request('GET', `${v1}?watch=1&resourceVersion=${start}`, { signal: ac.signal });
   await api.request('PATCH', `${v2}/x`, { body: { spec: { port: 2 } }, headers: { 'content-type': 'application/merge-patch+json' } });
-  const ended = await Promise.race([watching, new Promise<undefined>(r => setTimeout(() => r(undefined), 2000))]);
+  let bound: NodeJS.Timeout | undefined;
+  const ended = await Promise.race([watching, new Promise<undefined>(r => { bound = setTimeout(() => r(undefined), 2000); })]);
+  clearTimeout(bound);
   ac.abort();
   assert.ok(ended, 'the watch ended by itself');
   const events = ended.text().trim().split('\n').map(l => JSON.parse(l));

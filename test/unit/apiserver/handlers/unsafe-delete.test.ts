@@ -150,7 +150,8 @@ test('a watcher sees the unsafe delete of a corrupt object as a StoreReadError e
   granted.add('unsafe-delete-ignore-read-errors');
   try {
     assert.equal((await on.request('DELETE', `${cms}/bad-watch`, { body: { [option]: true } })).status, 200);
-    const err = await Promise.race([end, new Promise((_, no) => setTimeout(() => no(new Error('the watch did not end')), 5000))]) as { status: { code: number; reason: string; message: string } };
+    let bound: NodeJS.Timeout | undefined;
+    const err = await Promise.race([end, new Promise((_, no) => { bound = setTimeout(() => no(new Error('the watch did not end')), 5000); })]).finally(() => clearTimeout(bound)) as { status: { code: number; reason: string; message: string } };
     assert.deepEqual([err.status.code, err.status.reason], [500, 'StoreReadError']);
     assert.match(err.status.message, /^saw a DELETED event, but object data is corrupt - StorageError: corrupt object, Code: 7, Key: \/registry\/configmaps\/default\/bad-watch/);
     assert.deepEqual(events, []);
