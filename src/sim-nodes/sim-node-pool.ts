@@ -57,11 +57,7 @@ export async function startSimNodePool(o: SimNodePoolOptions): Promise<SimNodePo
     get prober() { return prober!; },
     newId: () => randomBytes(32).toString('hex'),
   };
-  prober = startProber({ clock, wake: uid => pods.get(uid)?.wake(), event: () => {}, check: (probe, id) => simProbe(probe, id, containerById) });
-  const containerById = (id: string) => {
-    for (const p of pods.values()) { const c = p.container(id); if (c) return c; }
-    return undefined;
-  };
+  prober = startProber({ clock, wake: uid => pods.get(uid)?.wake(), event: () => {}, check: (probe, id, uid) => simProbe(probe, pods.get(uid)?.container(id)) });
 
   function place(pod: Pod): void {
     const uid = pod.metadata.uid;

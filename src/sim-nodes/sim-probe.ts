@@ -6,9 +6,8 @@ import type { ProbeResult } from '../agent/pods/probe-check.ts';
 import type { SimContainer } from '../runtime-sim/container.ts';
 import type { CoreV1Probe } from '../schema/generated/types.ts';
 
-export async function simProbe(probe: CoreV1Probe, containerId: string, find: (id: string) => SimContainer | undefined): Promise<ProbeResult> {
-  const c = find(containerId);
-  if (!c || c.state !== 'CONTAINER_RUNNING') return { ok: false, output: `container ${containerId} is not running` };
+export async function simProbe(probe: CoreV1Probe, c: SimContainer | undefined): Promise<ProbeResult> {
+  if (!c || c.state !== 'CONTAINER_RUNNING') return { ok: false, output: 'container is not running' };
   if (!probe.exec) return { ok: true, output: '' };
   const command = probe.exec.command ?? [];
   try {

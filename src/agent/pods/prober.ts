@@ -40,7 +40,7 @@ export interface Prober {
 export interface ProberOptions {
   cri?: CriClient;
   /** one attempt, when not through the CRI and the network (simulated nodes run their own) */
-  check?: (probe: CoreV1Probe, containerId: string) => Promise<ProbeResult>;
+  check?: (probe: CoreV1Probe, containerId: string, uid: string) => Promise<ProbeResult>;
   clock: Clock;
   wake(uid: string): void;
   event(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string): void;
@@ -67,7 +67,7 @@ export function startProber(opts: ProberOptions): Prober {
     if ((w.kind !== 'startup' && startup && startup.ok !== true) || (w.kind === 'startup' && w.ok === true)) return schedule(uid, rc, w, period);
     const at = current.get(uid);
     if (!at) return;
-    const r = opts.check ? await opts.check(probe, rc.id) : await checkProbe(probe, { cri: opts.cri!, containerId: rc.id, container: rc.container, podIP: at.podIP });
+    const r = opts.check ? await opts.check(probe, rc.id, uid) : await checkProbe(probe, { cri: opts.cri!, containerId: rc.id, container: rc.container, podIP: at.podIP });
     if (w.stopped) return;
     const was = w.ok;
     if (r.ok) {
