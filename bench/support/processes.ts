@@ -7,16 +7,18 @@ import { readFileSync } from 'node:fs';
 export const repoRoot = resolve(import.meta.dirname, '../..');
 export const node24 = join(repoRoot, 'node_modules/node/bin/node');
 
+/** `url`: what the ready line's first group caught (the address, for a server) */
 export interface Child { url: string; child: ChildProcess; stop(): Promise<void> }
 
-export function startChild(cmd: string, args: string[]): Promise<Child> {
+/** the child once its output shows `ready` (a server's "listening on URL" unless given) */
+export function startChild(cmd: string, args: string[], ready = /listening on (\S+)/): Promise<Child> {
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '', err = '';
   child.stderr!.on('data', d => { err += d; });
   return new Promise((res, rej) => {
     child.stdout!.on('data', d => {
       out += d;
-      const m = /listening on (\S+)/.exec(out);
+      const m = ready.exec(out);
       if (m) res({ url: m[1]!, child, stop: () => new Promise(r => { child.once('exit', () => r()); child.kill('SIGTERM'); }) });
     });
     child.once('exit', code => rej(new Error(`${cmd} exited ${code}: ${err}`)));

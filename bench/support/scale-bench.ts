@@ -6,15 +6,14 @@
 // server's own apiserver_request_duration_seconds; the list of all pods is timed by the client.
 
 import { mkdtemp, stat } from 'node:fs/promises';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { loadKubeconfig } from '../../src/client/kubeconfig.ts';
 import { createClient, type Client } from '../../src/client/rest.ts';
 import { parsePrometheusText } from '../../test/support/prom-text.ts';
 import { cpuSeconds, repoRoot, rssKiB, startChild } from './processes.ts';
+import { percentile } from './load.ts';
 
 const image = 'registry.local/app:1.0';
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0; };
 
 export interface ScaleOptions { nodes: number; deployments: number; burst: number; podsPerSecond: number }
 
@@ -69,7 +68,8 @@ async function allRunning(clock: ReturnType<typeof podClock>, group: string, wan
   }
 }
 
-const latencies = (pods: PodTimes) => pods.map(p => p.running! - p.added);
+/** each pod's start, in ascending order */
+const latencies = (pods: PodTimes) => pods.map(p => p.running! - p.added).sort((a, b) => a - b);
 
 const deployment = (name: string, replicas: number, group: string) => ({
   apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, labels: { group } },
@@ -100,14 +100,8 @@ function verbP99s(metricsText: string): Record<string, number> {
 }
 
 async function startSimNodes(kubeconfig: string, count: number): Promise<{ pid: number; registerMs: number; stop(): Promise<void> }> {
-  const child = spawn(join(repoRoot, 'bin/orch'), ['sim-nodes', '--kubeconfig', kubeconfig, '--count', String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '', err = '';
-  child.stderr!.on('data', d => { err += d; });
-  const registerMs = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on('data', d => { out += d; const m = /registered in (\d+) ms/.exec(out); if (m) resolve(Number(m[1])); });
-    child.once('exit', code => reject(new Error(`orch sim-nodes exited ${code}: ${err}`)));
-  });
-  return { pid: child.pid!, registerMs, stop: () => new Promise(r => { child.once('exit', () => r()); child.kill('SIGTERM'); }) };
+  const c = await startChild(join(repoRoot, 'bin/orch'), ['sim-nodes', '--kubeconfig', kubeconfig, '--count', String(count)], /registered in (\d+) ms/);
+  return { pid: c.child.pid!, registerMs: Number(c.url), stop: c.stop };
 }
 
 export async function runScaleBench(parent: string, o: ScaleOptions, say: (line: string) => void): Promise<ScaleBench> {
@@ -150,8 +144,8 @@ export async function runScaleBench(parent: string, o: ScaleOptions, say: (line:
     const db = await stat(join(dataDir, 'orch.db')).then(s => s.size, () => 0);
     return {
       nodes: o.nodes, registerMs: nodes.registerMs,
-      steady: { pods: o.deployments * 100, running: steady.pods.length, ms: steadyMs, p50ms: pct(steadyLat, 50), p99ms: pct(steadyLat, 99) },
-      burst: { pods: o.burst, running: burst.pods.length, allRunningMs, p50ms: pct(burstLat, 50), p99ms: pct(burstLat, 99) },
+      steady: { pods: o.deployments * 100, running: steady.pods.length, ms: steadyMs, p50ms: percentile(steadyLat, 50), p99ms: percentile(steadyLat, 99) },
+      burst: { pods: o.burst, running: burst.pods.length, allRunningMs, p50ms: percentile(burstLat, 50), p99ms: percentile(burstLat, 99) },
       verbP99s: verbP99s(String(metrics)), listAllPodsMs, idleServerCpuPct,
       serverRssMiB: rssKiB(pid) / 1024, nodesRssMiB: rssKiB(nodes.pid) / 1024, sqliteMiB: db / 1048576,
     };
