@@ -17,7 +17,16 @@ export interface NodeUsage {
 
 export interface NodeInfo extends NodeUsage { node: CoreV1Node }
 
+const portsOf = new WeakMap<CoreV1Pod, HostPort[]>();
+
+/** the host ports a pod holds, found once per pod object (callers must not change the array) */
 export function hostPorts(pod: CoreV1Pod): HostPort[] {
+  let ports = portsOf.get(pod);
+  if (!ports) portsOf.set(pod, ports = findHostPorts(pod));
+  return ports;
+}
+
+function findHostPorts(pod: CoreV1Pod): HostPort[] {
   const out = [];
   for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
     for (const p of c.ports ?? []) if (p.hostPort) out.push({ protocol: p.protocol ?? 'TCP', hostIP: p.hostIP || '0.0.0.0', port: p.hostPort });

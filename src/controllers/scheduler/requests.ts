@@ -32,7 +32,19 @@ const containerRequests = (c: CoreV1Container, nonZero: boolean): Resources => {
   return r;
 };
 
+// A pod object from an informer is never changed in place, and the scheduler asks for its
+// requests once per node it weighs: computed once per object (callers must not change the maps).
+const requestsOf = new WeakMap<CoreV1Pod, Resources>();
+const nonZeroRequestsOf = new WeakMap<CoreV1Pod, Resources>();
+
 export function podRequests(pod: CoreV1Pod, nonZero = false): Resources {
+  const memo = nonZero ? nonZeroRequestsOf : requestsOf;
+  let r = memo.get(pod);
+  if (!r) memo.set(pod, r = computeRequests(pod, nonZero));
+  return r;
+}
+
+function computeRequests(pod: CoreV1Pod, nonZero: boolean): Resources {
   const total: Resources = new Map();
   for (const c of pod.spec?.containers ?? []) for (const [k, v] of containerRequests(c, nonZero)) total.set(k, (total.get(k) ?? 0) + v);
   const sidecars: Resources = new Map();
@@ -54,8 +66,14 @@ export function podRequests(pod: CoreV1Pod, nonZero = false): Resources {
   return total;
 }
 
+const allocatableOf = new WeakMap<CoreV1Node, Resources>();
+
+/** a node's allocatable resources, parsed once per node object (callers must not change the map) */
 export function allocatable(node: CoreV1Node): Resources {
-  const r: Resources = new Map();
+  let r = allocatableOf.get(node);
+  if (r) return r;
+  r = new Map();
   for (const [k, v] of Object.entries(node.status?.allocatable ?? {})) r.set(k, quantityOf(k, v));
+  allocatableOf.set(node, r);
   return r;
 }

@@ -4,7 +4,8 @@ import { failureMessage } from '../../../../src/controllers/scheduler/failure-me
 import { filterNode } from '../../../../src/controllers/scheduler/filters.ts';
 import { addPod, emptyUsage, nodeInfo, removePod } from '../../../../src/controllers/scheduler/node-info.ts';
 import { podView } from '../../../../src/controllers/pod-view.ts';
-import { podRequests } from '../../../../src/controllers/scheduler/requests.ts';
+import { allocatable, podRequests } from '../../../../src/controllers/scheduler/requests.ts';
+import { feasibleNodesToFind } from '../../../../src/controllers/scheduler/scheduler.ts';
 import { scoreNode } from '../../../../src/controllers/scheduler/scores.ts';
 
 const node = (name: string, extra: Record<string, any> = {}) => ({
@@ -93,4 +94,24 @@ test('a placed pod counted and then uncounted leaves its node as it was; its vie
   const whole = podView(unplaced);
   assert.equal(whole.spec!.containers[0]!.image, 'x', 'a pod without a node is kept whole');
   assert.equal(whole.metadata.managedFields, undefined);
+});
+
+test('enough feasible nodes: all of a small cluster, then kube-scheduler\'s adaptive share, never fewer than 100', () => {
+  assert.equal(feasibleNodesToFind(0), 0);
+  assert.equal(feasibleNodesToFind(99), 99);
+  assert.equal(feasibleNodesToFind(100), 100);
+  assert.equal(feasibleNodesToFind(200), 100); // 49 % of 200 is 98
+  assert.equal(feasibleNodesToFind(1000), 420); // 50 - 8 %
+  assert.equal(feasibleNodesToFind(5000), 500); // 50 - 40 %
+  assert.equal(feasibleNodesToFind(20000), 1000); // the 5 % floor
+});
+
+test('requests and allocatable are read once per object and agree with a fresh reading', () => {
+  const p = pod({ containers: [{ name: 'c', resources: { requests: { cpu: '250m' } } }] });
+  assert.equal(podRequests(p), podRequests(p));
+  assert.equal(podRequests(p, true).get('memory'), 200 * 1024 * 1024);
+  assert.equal(podRequests(structuredClone(p)).get('cpu'), 250);
+  const n = node('n', { cpu: '3' });
+  assert.equal(allocatable(n), allocatable(n));
+  assert.equal(allocatable(n).get('cpu'), 3000);
 });
