@@ -16,6 +16,7 @@ import type { BackoffRecord } from './backoff.ts';
 import { isFinished } from './conditions.ts';
 import { adoptPatch, claimPod, releasePatch } from './claim.ts';
 import { Expectations } from './expectations.ts';
+import { byController } from '../controller-index.ts';
 import { hasTrackingFinalizer, jobPodView, trackingFinalizer, type Job, type Pod } from './pods.ts';
 import { managedElsewhere, syncJob, type JobEffects } from './sync.ts';
 
@@ -50,15 +51,15 @@ export function startJobController(client: Client, log: Logger, opts: JobControl
     const j = jobs.get(`${p.metadata.namespace}/${ref.name}`);
     return j && j.metadata.uid === ref.uid ? j : undefined;
   };
-  const podsOf = (job: Job) => pods.list().filter(p => p.metadata.namespace === job.metadata.namespace && controllerOf(p)?.uid === job.metadata.uid);
+  const podIndex = byController(pods);
+  const podsOf = (job: Job) => podIndex.controlledBy(job.metadata.uid);
 
   /** the job's pods after adopting orphans it selects and releasing pods it no longer selects */
   async function claimPods(job: Job): Promise<Pod[]> {
     const ns = job.metadata.namespace!;
     const out: Pod[] = [];
     let fresh: Job | undefined;
-    for (const p of pods.list()) {
-      if (p.metadata.namespace !== ns) continue;
+    for (const p of [...podsOf(job), ...podIndex.orphansIn(ns)]) {
       const claim = claimPod(job, p);
       if (claim === 'keep') out.push(p);
       else if (claim === 'release') {

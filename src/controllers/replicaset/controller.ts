@@ -12,6 +12,7 @@ import { createInformer, objectKey, type Informer } from '../../client/informer.
 import type { Client } from '../../client/rest.ts';
 import { createWorkQueue, type SyncResult } from '../../client/work-queue.ts';
 import { adoptPatch, claimOf, controllerRefOf, releasePatch, strategicMergePatch, type Owner } from '../owner-refs.ts';
+import { byController } from '../controller-index.ts';
 import { isNamespaceTerminating } from '../namespace-terminating.ts';
 import { withoutFieldHistory } from '../without-field-history.ts';
 import { ownedPodInformer, type OwnedPod } from '../owned-pods.ts';
@@ -47,18 +48,8 @@ export function startReplicaController(client: Client, log: Logger, opts: Replic
 
   const asOwner = (o: ReplicaOwner): Owner => ({ apiVersion: kind.apiVersion, kind: kind.kind, metadata: o.metadata });
   const target = (o: ReplicaOwner) => ({ apiVersion: kind.apiVersion, kind: kind.kind, metadata: o.metadata });
-  // the pods of each namespace, kept from the informer's events (a sync reads one namespace)
-  const byNamespace = new Map<string, Map<string, OwnedPod>>();
-  const inNamespace = (ns: string) => [...(byNamespace.get(ns)?.values() ?? [])];
-  const keep = (p: OwnedPod) => {
-    let m = byNamespace.get(p.metadata.namespace);
-    if (!m) byNamespace.set(p.metadata.namespace, m = new Map());
-    m.set(p.metadata.name, p);
-  };
-  const forget = (p: OwnedPod) => {
-    const m = byNamespace.get(p.metadata.namespace);
-    if (m?.delete(p.metadata.name) && !m.size) byNamespace.delete(p.metadata.namespace);
-  };
+  // a sync reads the owner's own pods and its namespace's orphans, never the whole namespace
+  const podIndex = byController(pods);
 
   function selectorOf(o: ReplicaOwner): LabelSelector | undefined {
     try { return kind.selector(o); } catch (err) { log.warn('invalid selector', { owner: objectKey(o), err: errText(err) }); return undefined; }
@@ -99,8 +90,8 @@ export function startReplicaController(client: Client, log: Logger, opts: Replic
   function relatedPods(o: ReplicaOwner, own: OwnedPod[]): OwnedPod[] {
     const parent = controllerRefOf(o);
     if (!parent) return own;
-    const siblings = new Set(owners.list().filter(s => s.metadata.namespace === o.metadata.namespace && controllerRefOf(s)?.uid === parent.uid).map(s => s.metadata.uid));
-    return inNamespace(o.metadata.namespace).filter(p => siblings.has(controllerRefOf(p)?.uid));
+    const siblings = owners.list().filter(s => s.metadata.namespace === o.metadata.namespace && controllerRefOf(s)?.uid === parent.uid);
+    return siblings.flatMap(s => podIndex.controlledBy(s.metadata.uid));
   }
 
   /** creates in batches of 1, 2, 4, … and stops at the first batch with a failure */
@@ -166,8 +157,8 @@ export function startReplicaController(client: Client, log: Logger, opts: Replic
     const selector = selectorOf(o);
     if (!selector) return;
     const needsSync = expectations.satisfied(key);
-    const all = inNamespace(o.metadata.namespace);
-    const active = await claimPods(o, selector, all.filter(isPodActive));
+    const own = podIndex.controlledBy(o.metadata.uid);
+    const active = await claimPods(o, selector, [...own, ...podIndex.orphansIn(o.metadata.namespace)].filter(isPodActive));
     const replicas = o.spec?.replicas ?? 1;
     let failure: { message: string; wantedMore: boolean } | undefined;
     if (needsSync && !o.metadata.deletionTimestamp) {
@@ -184,7 +175,7 @@ export function startReplicaController(client: Client, log: Logger, opts: Replic
       if (err) failure = { message: errText(err), wantedMore: diff < 0 };
     }
     const terminating = kind.reportsTerminating
-      ? all.filter(p => isPodTerminating(p) && controllerRefOf(p)?.uid === o.metadata.uid && matchesLabels(selector, p.metadata.labels))
+      ? own.filter(p => isPodTerminating(p) && matchesLabels(selector, p.metadata.labels))
       : undefined;
     const minReadySeconds = o.spec?.minReadySeconds ?? 0;
     const status = replicaStatus({
@@ -252,9 +243,9 @@ export function startReplicaController(client: Client, log: Logger, opts: Replic
     .on('update', (_old, o) => queue.add(objectKey(o)))
     .on('delete', o => { expectations.forget(objectKey(o)); });
   pods
-    .on('add', p => { keep(p); podAdded(p); })
-    .on('update', (old, p) => { keep(p); podUpdated(old, p); })
-    .on('delete', p => { forget(p); podGone(p); });
+    .on('add', podAdded)
+    .on('update', podUpdated)
+    .on('delete', podGone);
   owners.start();
   if (ownPods) pods.start();
   return {
