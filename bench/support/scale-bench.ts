@@ -15,7 +15,11 @@ import { percentile } from './load.ts';
 
 const image = 'registry.local/app:1.0';
 
-export interface ScaleOptions { nodes: number; deployments: number; burst: number; podsPerSecond: number }
+export interface ScaleOptions {
+  nodes: number; deployments: number; burst: number; podsPerSecond: number;
+  /** after the figures, how long to keep the cluster heartbeating before the SQLite file is measured again */
+  holdSeconds?: number;
+}
 
 export interface ScaleBench {
   nodes: number;
@@ -30,7 +34,16 @@ export interface ScaleBench {
   serverRssMiB: number;
   nodesRssMiB: number;
   sqliteMiB: number;
+  /** the SQLite file (with its WAL) once the cluster has been held for `holdSeconds` */
+  held?: { seconds: number; sqliteMiB: number; serverRssMiB: number };
 }
+
+/** the database and its write-ahead log, as the disk holds them */
+const sqliteBytes = async (dataDir: string) => {
+  let total = 0;
+  for (const f of ['orch.db', 'orch.db-wal']) total += await stat(join(dataDir, f)).then(s => s.size, () => 0);
+  return total;
+};
 
 /**
  * each pod's time from its ADDED event to the first event showing it Running, and which group
@@ -141,13 +154,22 @@ export async function runScaleBench(parent: string, o: ScaleOptions, say: (line:
     await new Promise(r => setTimeout(r, 20_000));
     const idleServerCpuPct = (cpuSeconds(pid) - c0) / 20 * 100;
     const metrics = await client.request<string>('GET', '/metrics', undefined, { headers: { accept: 'text/plain' } });
-    const db = await stat(join(dataDir, 'orch.db')).then(s => s.size, () => 0);
+    const db = await sqliteBytes(dataDir);
+    let held: ScaleBench['held'];
+    if (o.holdSeconds) {
+      const h0 = performance.now();
+      for (let left = o.holdSeconds; left > 0; left -= 300) {
+        await new Promise(r => setTimeout(r, Math.min(left, 300) * 1000));
+        say(`  held ${((performance.now() - h0) / 60000).toFixed(0)} min: SQLite ${((await sqliteBytes(dataDir)) / 1048576).toFixed(0)} MiB, server RSS ${(rssKiB(pid) / 1024).toFixed(0)} MiB`);
+      }
+      held = { seconds: o.holdSeconds, sqliteMiB: (await sqliteBytes(dataDir)) / 1048576, serverRssMiB: rssKiB(pid) / 1024 };
+    }
     return {
       nodes: o.nodes, registerMs: nodes.registerMs,
       steady: { pods: o.deployments * 100, running: steady.pods.length, ms: steadyMs, p50ms: percentile(steadyLat, 50), p99ms: percentile(steadyLat, 99) },
       burst: { pods: o.burst, running: burst.pods.length, allRunningMs, p50ms: percentile(burstLat, 50), p99ms: percentile(burstLat, 99) },
       verbP99s: verbP99s(String(metrics)), listAllPodsMs, idleServerCpuPct,
-      serverRssMiB: rssKiB(pid) / 1024, nodesRssMiB: rssKiB(nodes.pid) / 1024, sqliteMiB: db / 1048576,
+      serverRssMiB: rssKiB(pid) / 1024, nodesRssMiB: rssKiB(nodes.pid) / 1024, sqliteMiB: db / 1048576, held,
     };
   } finally {
     clock.stop();
