@@ -274,7 +274,7 @@ export function openWatchStream(ctx: RequestContext): WatchStream {
     if (backlog <= watchBacklogSoftBytes) { behindSince = 0; return; }
     if (behindSince === 0) behindSince = Date.now();
     if (backlog <= watchBacklogHardBytes && Date.now() - behindSince <= watchBacklogGraceMs) return;
-    ctx.log.warn('closing a watch that does not keep up', { path: ctx.info.path, backlogBytes: backlog });
+    ctx.log.warn('closing a watch that does not keep up', { path: ctx.info.path, user: ctx.user?.name, userAgent: ctx.headers['user-agent'], backlogBytes: backlog });
     cutOff = true;
     // reset rather than end: what is still buffered for it is dropped and its memory freed
     if (res.stream) res.stream.close(); else res.socket?.destroy();

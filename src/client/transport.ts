@@ -146,6 +146,12 @@ function connectionLost(method: string, path: string, s: http2.ClientHttp2Sessio
 /** how long requests sent with an old certificate may take to be answered before their connection goes */
 const renewGraceMs = 60_000;
 
+// The flow-control windows Go's HTTP/2 client (client-go, kubectl) opens: 4 MiB per stream, 1 GiB
+// per connection. With Node's 64 KiB for both, every watch and list of a client shares 64 KiB in
+// flight, so a busy pod watch falls behind by a window update per round trip and large lists crawl.
+const streamWindow = 4 << 20;
+const connectionWindow = 1 << 30;
+
 function http2Connection(t: Target, notSpoken: () => void): Connection {
   let session: http2.ClientHttp2Session | undefined;
   // the long-lived streams (watches) of each session, which a renewal ends
@@ -161,9 +167,10 @@ function http2Connection(t: Target, notSpoken: () => void): Connection {
       ...t.tls, host: t.host, port: t.port,
       // no h2 in the server's answer: the connection fails, and the caller goes to HTTP/1.1
       ALPNProtocols: ['h2'],
+      settings: { initialWindowSize: streamWindow },
     });
     let connected = false;
-    s.once('connect', () => { connected = true; });
+    s.once('connect', () => { connected = true; s.setLocalWindowSize(connectionWindow); });
     s.on('error', (err: NodeJS.ErrnoException) => {
       // kept for the requests it ends: a connection never made is a request surely not sent
       if (!connected) connectErrors.set(s, err);
