@@ -33,8 +33,8 @@ export interface ScaleBench {
   nodesRssMiB: number;
   /** which cluster: 'SQLite, 1 server' or 'etcd, 3 servers' */
   cluster: string;
-  /** each server's role, RSS and the controllers' writes that came through it */
-  servers: ({ role: string; rssMiB: number } & ControllerWrites)[];
+  /** each server's role, RSS, idle CPU and the controllers' writes that came through it */
+  servers: ({ role: string; rssMiB: number; idleCpuPct: number } & ControllerWrites)[];
   leases: LeaseState[];
   /** the database file; etcd's own process beside it */
   store: ScaleStore & { rssMiB?: number; idleCpuPct?: number };
@@ -142,13 +142,13 @@ export async function runScaleBench(parent: string, o: ScaleOptions, say: (line:
     await client.list('/api/v1/pods');
     const listAllPodsMs = performance.now() - l0;
 
-    const pids = cluster.servers.map(s => s.pid), storePid = cluster.storePid;
-    const serversCpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-    const c0 = serversCpu(), e0 = storePid ? cpuSeconds(storePid) : 0;
+    const storePid = cluster.storePid;
+    const c0 = cluster.servers.map(s => cpuSeconds(s.pid)), e0 = storePid ? cpuSeconds(storePid) : 0;
     await new Promise(r => setTimeout(r, 20_000));
-    const idleServerCpuPct = (serversCpu() - c0) / 20 * 100;
+    const idleCpuPcts = cluster.servers.map((s, i) => (cpuSeconds(s.pid) - c0[i]!) / 20 * 100);
+    const idleServerCpuPct = idleCpuPcts.reduce((a, b) => a + b, 0);
     const metrics = await Promise.all(cluster.servers.map(s => s.client.request<string>('GET', '/metrics', undefined, { headers: { accept: 'text/plain' } }).then(String)));
-    const servers = cluster.servers.map((s, i) => ({ role: s.role, rssMiB: rssKiB(s.pid) / 1024, ...controllerWrites(metrics[i]!) }));
+    const servers = cluster.servers.map((s, i) => ({ role: s.role, rssMiB: rssKiB(s.pid) / 1024, idleCpuPct: idleCpuPcts[i]!, ...controllerWrites(metrics[i]!) }));
     return {
       nodes: o.nodes, registerMs: nodes.registerMs,
       steady: { pods: o.deployments * 100, running: steady.pods.length, ms: steadyMs, p50ms: percentile(steadyLat, 50), p99ms: percentile(steadyLat, 99) },

@@ -45,7 +45,7 @@ export function sayScaleSideBySide(runs: ScaleBench[], o: ScaleOptions, say: (li
     }, `< ${target} s (all servers' histograms)`);
   }
   row(`list of all pods`, r => `${s(r.listAllPodsMs)} ${met(r.listAllPodsMs < 30_000)}`, '< 30 s');
-  row('idle CPU, servers / etcd', r => `${r.idleServerCpuPct.toFixed(1)} %${r.store.idleCpuPct === undefined ? '' : ` / ${r.store.idleCpuPct.toFixed(1)} %`} of a core`);
+  row('idle CPU, % of a core', r => r.servers.map(x => `${x.role} ${x.idleCpuPct.toFixed(1)}`).join(', ') + (r.store.idleCpuPct === undefined ? '' : `, etcd ${r.store.idleCpuPct.toFixed(1)}`), '20 s after the list');
   row('RSS of each server', r => r.servers.map(x => `${x.role} ${x.rssMiB.toFixed(0)}`).join(', ') + ' MiB');
   row('RSS servers + etcd + nodes', r => `${sum(r.servers.map(x => x.rssMiB)).toFixed(0)} + ${(r.store.rssMiB ?? 0).toFixed(0)} + ${r.nodesRssMiB.toFixed(0)} = ${mib(sum(r.servers.map(x => x.rssMiB)) + (r.store.rssMiB ?? 0) + r.nodesRssMiB)}`);
   row('database file', r => `${r.store.kind} ${mib(r.store.MiB)}${r.store.inUseMiB === undefined ? '' : `, ${mib(r.store.inUseMiB)} in use`}`);
