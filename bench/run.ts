@@ -16,7 +16,9 @@ import { runPodStartBench } from './support/pod-start.ts';
 import { containerdBenchSkipReason, runRuntimePodStart } from './support/pod-start-runtimes.ts';
 import { runUpBench } from './support/up-bench.ts';
 import { runWorkloadsBench } from './support/workloads-bench.ts';
-import { runScaleBench } from './support/scale-bench.ts';
+import { runScaleBench, type ScaleBench } from './support/scale-bench.ts';
+import { scaleBackendSkipReason } from './support/scale-cluster.ts';
+import { sayScaleSideBySide, scaleOptions } from './support/scale-report.ts';
 import { runStreamingBench, streamingBenchSkipReason } from './support/streaming-bench.ts';
 import { runAuthzBench } from './authz.ts';
 import { runAuditBench } from './audit.ts';
@@ -30,7 +32,7 @@ import { runLeaseChurn } from './support/lease-churn.ts';
 const quick = process.argv.includes('--quick');
 // --only=lists,fanout runs just those sections (start always runs: it brings up the server)
 const only = process.argv.find(a => a.startsWith('--only='))?.slice('--only='.length).split(',');
-const sections = ['writes', 'lists', 'crds', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up', 'workloads', 'streaming', 'proxy', 'authz', 'dns', 'storage', 'audit', 'encryption', 'apf', 'scale'];
+const sections = ['writes', 'lists', 'crds', 'fanout', 'pods', 'etcd', 'pod-start', 'runtimes', 'up', 'workloads', 'streaming', 'proxy', 'authz', 'dns', 'storage', 'audit', 'encryption', 'apf', 'scale', 'scale-etcd'];
 for (const s of only ?? []) if (!sections.includes(s)) throw new Error(`unknown section ${s}; sections: ${sections.join(', ')}`);
 const want = (section: string) => !only || only.includes(section);
 const scale = quick ? 0.2 : 1;
@@ -281,14 +283,13 @@ async function main(): Promise<void> {
       say(`Job of ${r.job.completions} completions to Complete   ${(r.job.ms / 1000).toFixed(1)} s, server ${r.job.cpuSeconds.toFixed(1)} s CPU (100 at a time)`);
       say(`idle server with both in place         ${r.idleCpuPct.toFixed(2)} % of a core (${(r.idleCpuPct / Math.max(r.emptyIdleCpuPct, 0.01)).toFixed(1)}x the empty server), RSS ${r.serverRssMiB.toFixed(0)} MiB`);
     }
+    let scaleOnSqlite: ScaleBench | undefined;
+    // --hold=SECONDS keeps each scale cluster heartbeating that long and measures its database again
+    const holdSeconds = Number(process.argv.find(a => a.startsWith('--hold='))?.slice('--hold='.length) ?? 0);
     if (want('scale')) {
       // Kubernetes' SLOs on one machine: a tenth of the size with --quick
       say('');
-      const size = quick ? 0.1 : 1;
-      const nodes = Math.round(1000 * size), deployments = Math.round(300 * size), burst = Math.round(1000 * size);
-      // --hold=SECONDS keeps the cluster heartbeating that long and measures the SQLite file again
-      const holdSeconds = Number(process.argv.find(a => a.startsWith('--hold='))?.slice('--hold='.length) ?? 0);
-      const r = await runScaleBench(dir, { nodes, deployments, burst, podsPerSecond: 50, holdSeconds }, say);
+      const r = scaleOnSqlite = await runScaleBench(dir, { ...scaleOptions(quick), holdSeconds }, say);
       const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
       say(`scale: ${r.nodes} simulated nodes registered  ${(r.registerMs / 1000).toFixed(1)} s`);
       const short = (x: { pods: number; running: number }) => (x.running < x.pods ? `; only ${x.running} of ${x.pods} Running within the bench's limit` : '');
@@ -301,8 +302,20 @@ async function main(): Promise<void> {
         say(`API ${verb.padEnd(7)} p99 <= ${p99 === Infinity ? '+Inf' : `${p99} s`}  (server histogram; target < ${target} s: ${met(p99 < target)})`);
       }
       say(`list of all ${r.steady.pods + r.burst.pods} pods              ${(r.listAllPodsMs / 1000).toFixed(2)} s  (target < 30 s: ${met(r.listAllPodsMs < 30_000)})`);
-      say(`idle, all in place                 server ${r.idleServerCpuPct.toFixed(1)} % of a core; RSS server ${r.serverRssMiB.toFixed(0)} MiB + nodes ${r.nodesRssMiB.toFixed(0)} MiB = ${(r.serverRssMiB + r.nodesRssMiB).toFixed(0)} MiB; SQLite ${r.sqliteMiB.toFixed(0)} MiB`);
-      if (r.held) say(`after ${(r.held.seconds / 60).toFixed(0)} min of heartbeats        SQLite ${r.held.sqliteMiB.toFixed(0)} MiB (was ${r.sqliteMiB.toFixed(0)} MiB); server RSS ${r.held.serverRssMiB.toFixed(0)} MiB`);
+      say(`idle, all in place                 server ${r.idleServerCpuPct.toFixed(1)} % of a core; RSS server ${r.serverRssMiB.toFixed(0)} MiB + nodes ${r.nodesRssMiB.toFixed(0)} MiB = ${(r.serverRssMiB + r.nodesRssMiB).toFixed(0)} MiB; SQLite ${r.store.MiB.toFixed(0)} MiB`);
+      if (r.held) say(`after ${(r.held.seconds / 60).toFixed(0)} min of heartbeats        SQLite ${r.held.store.MiB.toFixed(0)} MiB (was ${r.store.MiB.toFixed(0)} MiB); server RSS ${r.held.serverRssMiB.toFixed(0)} MiB`);
+    }
+    if (want('scale-etcd')) {
+      // the same scenario on etcd with three API servers, beside the SQLite run's figures when both ran
+      say('');
+      const skip = scaleBackendSkipReason('etcd');
+      if (skip) say(`scale on etcd                      not measured: ${skip}`);
+      else {
+        say('scale on etcd: 3 orch servers on one etcd member; leader (controllers, scheduler), nodes (sim-nodes), bench (creates, watch, list)');
+        const e = await runScaleBench(dir, { ...scaleOptions(quick), holdSeconds }, say, 'etcd');
+        say('');
+        sayScaleSideBySide(scaleOnSqlite ? [scaleOnSqlite, e] : [e], scaleOptions(quick), say);
+      }
     }
     if (want('up')) {
       // the whole one-node cluster as `orch up` runs it; k3s documents about 1.6 GB for a server

@@ -1,23 +1,25 @@
 // Scale on one machine, against Kubernetes' SLOs: `orch server` (API server, controllers and
-// scheduler on SQLite) and `orch sim-nodes` in a process of its own, as KWOK runs beside a
-// cluster. N nodes heartbeat; Deployments of 100 replicas are created at a steady 50 pods/s, then
+// scheduler on SQLite, or three of them on etcd: scale-cluster.ts) and `orch sim-nodes` in a
+// process of its own, as KWOK runs beside a cluster. N nodes heartbeat; Deployments of 100 replicas are created at a steady 50 pods/s, then
 // one Deployment of B replicas at once. Every pod's start (created → Running) is timed from one
 // watch of all pods, as Kubernetes' density test does; API latency p99 per verb comes from the
 // server's own apiserver_request_duration_seconds; the list of all pods is timed by the client.
 
-import { mkdtemp, stat } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadKubeconfig } from '../../src/client/kubeconfig.ts';
 import { createClient, type Client } from '../../src/client/rest.ts';
 import { parsePrometheusText } from '../../test/support/prom-text.ts';
 import { cpuSeconds, repoRoot, rssKiB, startChild } from './processes.ts';
 import { percentile } from './load.ts';
+import { startScaleCluster, type ScaleBackend, type ScaleStore } from './scale-cluster.ts';
+import { controllerWrites, leaseStates, type ControllerWrites, type LeaseState } from './scale-leaders.ts';
 
 const image = 'registry.local/app:1.0';
 
 export interface ScaleOptions {
   nodes: number; deployments: number; burst: number; podsPerSecond: number;
-  /** after the figures, how long to keep the cluster heartbeating before the SQLite file is measured again */
+  /** after the figures, how long to keep the cluster heartbeating before its database is measured again */
   holdSeconds?: number;
 }
 
@@ -33,17 +35,16 @@ export interface ScaleBench {
   idleServerCpuPct: number;
   serverRssMiB: number;
   nodesRssMiB: number;
-  sqliteMiB: number;
-  /** the SQLite file (with its WAL) once the cluster has been held for `holdSeconds` */
-  held?: { seconds: number; sqliteMiB: number; serverRssMiB: number };
+  /** which cluster: 'SQLite, 1 server' or 'etcd, 3 servers' */
+  cluster: string;
+  /** each server's role, RSS, idle CPU and the controllers' writes that came through it */
+  servers: ({ role: string; rssMiB: number; idleCpuPct: number } & ControllerWrites)[];
+  leases: LeaseState[];
+  /** the database file; etcd's own process beside it */
+  store: ScaleStore & { rssMiB?: number; idleCpuPct?: number };
+  /** the database once the cluster has been held for `holdSeconds`, and the servers' RSS then */
+  held?: { seconds: number; store: ScaleStore; serverRssMiB: number };
 }
-
-/** the database and its write-ahead log, as the disk holds them */
-const sqliteBytes = async (dataDir: string) => {
-  let total = 0;
-  for (const f of ['orch.db', 'orch.db-wal']) total += await stat(join(dataDir, f)).then(s => s.size, () => 0);
-  return total;
-};
 
 /**
  * each pod's time from its ADDED event to the first event showing it Running, and which group
@@ -92,10 +93,10 @@ const deployment = (name: string, replicas: number, group: string) => ({
   },
 });
 
-/** p99 per verb from the cumulative buckets, over every resource and scope (watches excluded) */
-function verbP99s(metricsText: string): Record<string, number> {
+/** p99 per verb from the cumulative buckets, over every resource, scope and server (watches excluded) */
+function verbP99s(metricsTexts: string[]): Record<string, number> {
   const buckets = new Map<string, Map<number, number>>();
-  for (const s of parsePrometheusText(metricsText).samples) {
+  for (const s of metricsTexts.flatMap(t => parsePrometheusText(t).samples)) {
     if (s.name !== 'apiserver_request_duration_seconds_bucket' || s.labels.verb === 'WATCH' || s.labels.verb === 'CONNECT') continue;
     const byLe = buckets.get(s.labels.verb!) ?? new Map<number, number>();
     const le = s.labels.le === '+Inf' ? Infinity : Number(s.labels.le);
@@ -117,13 +118,11 @@ async function startSimNodes(kubeconfig: string, count: number): Promise<{ pid: 
   return { pid: c.child.pid!, registerMs: Number(c.url), stop: c.stop };
 }
 
-export async function runScaleBench(parent: string, o: ScaleOptions, say: (line: string) => void): Promise<ScaleBench> {
+export async function runScaleBench(parent: string, o: ScaleOptions, say: (line: string) => void, backend: ScaleBackend = 'sqlite'): Promise<ScaleBench> {
   const dir = await mkdtemp(join(parent, 'scale-'));
-  const dataDir = join(dir, 'orch');
-  const server = await startChild(join(repoRoot, 'bin/orch'), ['server', '--data-dir', dataDir, '--port', '0']);
-  const kubeconfig = join(dataDir, 'admin.kubeconfig');
-  const client = createClient(await loadKubeconfig(kubeconfig));
-  const nodes = await startSimNodes(kubeconfig, o.nodes);
+  const cluster = await startScaleCluster(backend, dir);
+  const client = createClient(await loadKubeconfig(cluster.benchKubeconfig));
+  const nodes = await startSimNodes(cluster.nodesKubeconfig, o.nodes).catch(async err => { client.close(); await cluster.stop(); throw err; });
   const clock = podClock(client);
   try {
     say(`  ${o.nodes} nodes registered in ${nodes.registerMs} ms; creating ${o.deployments} Deployments of 100 at ${o.podsPerSecond} pods/s`);
@@ -149,32 +148,37 @@ export async function runScaleBench(parent: string, o: ScaleOptions, say: (line:
     await client.list('/api/v1/pods');
     const listAllPodsMs = performance.now() - l0;
 
-    const pid = server.child.pid!;
-    const c0 = cpuSeconds(pid);
+    const storePid = cluster.storePid;
+    const c0 = cluster.servers.map(s => cpuSeconds(s.pid)), e0 = storePid ? cpuSeconds(storePid) : 0;
     await new Promise(r => setTimeout(r, 20_000));
-    const idleServerCpuPct = (cpuSeconds(pid) - c0) / 20 * 100;
-    const metrics = await client.request<string>('GET', '/metrics', undefined, { headers: { accept: 'text/plain' } });
-    const db = await sqliteBytes(dataDir);
+    const idleCpuPcts = cluster.servers.map((s, i) => (cpuSeconds(s.pid) - c0[i]!) / 20 * 100);
+    const idleServerCpuPct = idleCpuPcts.reduce((a, b) => a + b, 0);
+    const metrics = await Promise.all(cluster.servers.map(s => s.client.request<string>('GET', '/metrics', undefined, { headers: { accept: 'text/plain' } }).then(String)));
+    const servers = cluster.servers.map((s, i) => ({ role: s.role, rssMiB: rssKiB(s.pid) / 1024, idleCpuPct: idleCpuPcts[i]!, ...controllerWrites(metrics[i]!) }));
+    const store = { ...await cluster.store(), ...(storePid ? { rssMiB: rssKiB(storePid) / 1024, idleCpuPct: (cpuSeconds(storePid) - e0) / 20 * 100 } : {}) };
+    const leases = await leaseStates(client);
     let held: ScaleBench['held'];
     if (o.holdSeconds) {
+      const serversRss = () => cluster.servers.reduce((sum, s) => sum + rssKiB(s.pid) / 1024, 0);
       const h0 = performance.now();
       for (let left = o.holdSeconds; left > 0; left -= 300) {
         await new Promise(r => setTimeout(r, Math.min(left, 300) * 1000));
-        say(`  held ${((performance.now() - h0) / 60000).toFixed(0)} min: SQLite ${((await sqliteBytes(dataDir)) / 1048576).toFixed(0)} MiB, server RSS ${(rssKiB(pid) / 1024).toFixed(0)} MiB`);
+        say(`  held ${((performance.now() - h0) / 60000).toFixed(0)} min: ${(await cluster.store()).MiB.toFixed(0)} MiB stored, servers' RSS ${serversRss().toFixed(0)} MiB`);
       }
-      held = { seconds: o.holdSeconds, sqliteMiB: (await sqliteBytes(dataDir)) / 1048576, serverRssMiB: rssKiB(pid) / 1024 };
+      held = { seconds: o.holdSeconds, store: await cluster.store(), serverRssMiB: serversRss() };
     }
     return {
       nodes: o.nodes, registerMs: nodes.registerMs,
       steady: { pods: o.deployments * 100, running: steady.pods.length, ms: steadyMs, p50ms: percentile(steadyLat, 50), p99ms: percentile(steadyLat, 99) },
       burst: { pods: o.burst, running: burst.pods.length, allRunningMs, p50ms: percentile(burstLat, 50), p99ms: percentile(burstLat, 99) },
-      verbP99s: verbP99s(String(metrics)), listAllPodsMs, idleServerCpuPct,
-      serverRssMiB: rssKiB(pid) / 1024, nodesRssMiB: rssKiB(nodes.pid) / 1024, sqliteMiB: db / 1048576, held,
+      verbP99s: verbP99s(metrics), listAllPodsMs, idleServerCpuPct,
+      serverRssMiB: servers.reduce((sum, s) => sum + s.rssMiB, 0), nodesRssMiB: rssKiB(nodes.pid) / 1024,
+      cluster: cluster.label, servers, leases, store, held,
     };
   } finally {
     clock.stop();
     client.close();
     await nodes.stop();
-    await server.stop();
+    await cluster.stop();
   }
 }

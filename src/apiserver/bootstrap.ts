@@ -63,14 +63,24 @@ export async function ensureKubernetesEndpoints(store: Registry, catalog: Catalo
   }
 }
 
+/**
+ * servers sharing an etcd that start at once each write their own address: the one whose update
+ * lost reads the winner's object and writes again, rather than failing its start on the 409
+ */
 async function ensureEqual(store: Registry, info: ResourceInfo, want: KubeObject, fields: string[]): Promise<void> {
   const name = want.metadata.name!;
-  let current: KubeObject | undefined;
-  try { current = await store.get(info, 'default', name); } catch (err) { if (!(err instanceof StatusError && err.code === 404)) throw err; }
-  if (!current) return ensure(() => store.create(info, 'default', want));
-  const same = fields.every(f => JSON.stringify(current![f]) === JSON.stringify(want[f]));
-  if (same) return;
-  await store.update(info, 'default', name, { ...current, ...Object.fromEntries(fields.map(f => [f, want[f]])) });
+  for (let attempt = 1; ; attempt++) {
+    let current: KubeObject | undefined;
+    try { current = await store.get(info, 'default', name); } catch (err) { if (!(err instanceof StatusError && err.code === 404)) throw err; }
+    if (!current) return ensure(() => store.create(info, 'default', want));
+    const same = fields.every(f => JSON.stringify(current![f]) === JSON.stringify(want[f]));
+    if (same) return;
+    try {
+      return void await store.update(info, 'default', name, { ...current, ...Object.fromEntries(fields.map(f => [f, want[f]])) });
+    } catch (err) {
+      if (!(err instanceof StatusError && err.reason === 'Conflict') || attempt === 5) throw err;
+    }
+  }
 }
 
 export async function ensureDefaultStorageClass(store: Registry, catalog: Catalog): Promise<void> {

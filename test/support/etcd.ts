@@ -32,6 +32,8 @@ export interface EtcdCluster {
   stop(i: number): Promise<void>;
   start(i: number): Promise<void>;
   healthy(i: number): Promise<boolean>;
+  /** member i's process id while it runs (for its RSS and CPU) */
+  pid(i: number): number | undefined;
   close(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ export async function startEtcd(members = 1): Promise<EtcdCluster> {
     stop,
     async start(i) { launch(ms[i]!); await waitHealthy(i); },
     healthy,
+    pid: i => ms[i]!.proc?.pid,
     async close() {
       for (let i = 0; i < ms.length; i++) await stop(i);
       await rm(base, { recursive: true, force: true });

@@ -45,7 +45,9 @@ function controllerObjects(): KubeObject[] {
   ]);
 }
 
-const json = (x: unknown) => JSON.stringify(x);
+// a rule or subject as its fields, whatever their order: the stored rules come back in the
+// schema's field order (verbs first), not in the order the defaults are written in
+const json = (x: object) => JSON.stringify(x, Object.keys(x).sort());
 
 /** the current object with what the default lacks put back, or undefined when nothing is missing */
 export function repaired(current: KubeObject, want: KubeObject): KubeObject | undefined {
@@ -59,13 +61,13 @@ export function repaired(current: KubeObject, want: KubeObject): KubeObject | un
     if (want.aggregationRule) {
       if (!current.aggregationRule) { next.aggregationRule = want.aggregationRule; changed = true; }
     } else {
-      const have = new Set(((current.rules as unknown[]) ?? []).map(json));
-      const missing = (want.rules as unknown[]).filter(r => !have.has(json(r)));
+      const have = new Set(((current.rules as object[]) ?? []).map(json));
+      const missing = (want.rules as object[]).filter(r => !have.has(json(r)));
       if (missing.length) { next.rules = [...((current.rules as unknown[]) ?? []), ...missing]; changed = true; }
     }
   } else {
-    const have = new Set(((current.subjects as unknown[]) ?? []).map(json));
-    const missing = (want.subjects as unknown[]).filter(s => !have.has(json(s)));
+    const have = new Set(((current.subjects as object[]) ?? []).map(json));
+    const missing = (want.subjects as object[]).filter(s => !have.has(json(s)));
     if (missing.length) { next.subjects = [...((current.subjects as unknown[]) ?? []), ...missing]; changed = true; }
   }
   return changed ? next : undefined;
@@ -83,13 +85,20 @@ export async function reconcileDefaultPolicy(store: Registry, catalog: Catalog):
   // independent objects: written concurrently, so a first start waits for one round of writes
   await Promise.all(wanted.map(async ([info, want]) => {
     const name = want.metadata.name!;
-    let current: KubeObject | undefined;
-    try { current = await store.get(info, undefined, name); } catch (err) { if (!(err instanceof StatusError && err.code === 404)) throw err; }
-    if (!current) {
-      await store.create(info, undefined, want).catch(err => { if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err; });
-      return;
+    // servers sharing an etcd start at once: the one whose write lost reads the winner's and looks again
+    for (let attempt = 1; ; attempt++) {
+      let current: KubeObject | undefined;
+      try { current = await store.get(info, undefined, name); } catch (err) { if (!(err instanceof StatusError && err.code === 404)) throw err; }
+      const next = current ? repaired(current, want) : want;
+      if (!next) return;
+      try {
+        if (current) await store.update(info, undefined, name, next);
+        else await store.create(info, undefined, want);
+        return;
+      } catch (err) {
+        const lost = err instanceof StatusError && (err.reason === 'Conflict' || err.reason === 'AlreadyExists');
+        if (!lost || attempt === 5) throw err;
+      }
     }
-    const next = repaired(current, want);
-    if (next) await store.update(info, undefined, name, next);
   }));
 }
