@@ -26,10 +26,35 @@ const correlationCacheSize = 4096;
 /** events are sent a few at a time, so a burst of them never delays the work they describe */
 const maxInFlight = 1;
 
+/**
+ * client-go's spam filter: a source may say 25 things about one object at once, and one more
+ * every 5 minutes after that; the rest are dropped. A ReplicaSet making 1,000 pods writes 25
+ * SuccessfulCreate events, not 1,000 (each pod's own events are about the pod, and unaffected).
+ */
+const spamBurst = 25;
+const spamRefillMs = 300_000;
+/** objects remembered by the spam filter, the least recently used forgotten first (client-go keeps 4096) */
+const spamCacheSize = 4096;
+
 export function eventRecorder(client: Client, component: string, log: Logger, host?: string, now: () => number = Date.now, opts: RecorderOptions = {}): EventRecorder {
   type Queued = { namespace: string; event: Record<string, any>; reason: string; repeat?: { name: string; count: number; lastTimestamp: string } };
   const queue: Queued[] = [];
   const seen = new Map<string, { name: string; count: number }>();
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  /** whether this source may still say something about the object now (and takes the token if so) */
+  const allowed = (target: EventTarget, namespace: string): boolean => {
+    const key = JSON.stringify([component, host ?? '', target.kind, namespace, target.metadata.name, target.metadata.uid ?? '', target.apiVersion ?? '']);
+    const t = now();
+    const b = buckets.get(key) ?? { tokens: spamBurst, at: t };
+    buckets.delete(key);
+    buckets.set(key, b);
+    if (buckets.size > spamCacheSize) buckets.delete(buckets.keys().next().value!);
+    b.tokens = Math.min(spamBurst, b.tokens + (t - b.at) / spamRefillMs);
+    b.at = t;
+    if (b.tokens < 1) return false;
+    b.tokens--;
+    return true;
+  };
   let inFlight = 0;
   const collection = (ns: string) => `/api/v1/namespaces/${encodeURIComponent(ns)}/events`;
   const send = async (q: Queued) => {
@@ -55,6 +80,7 @@ export function eventRecorder(client: Client, component: string, log: Logger, ho
   return {
     record(target, type, reason, message) {
       const namespace = target.metadata.namespace || 'default';
+      if (!allowed(target, namespace)) return void log.debug('event dropped by the spam filter', { reason, object: `${namespace}/${target.metadata.name}` });
       const t = new Date(now());
       const stamp = rfc3339(t);
       const key = opts.correlate ? JSON.stringify([namespace, target.kind, target.metadata.name, target.metadata.uid, type, reason, message]) : undefined;

@@ -29,3 +29,26 @@ test('a correlating recorder counts repeats on one event; another message, or no
   plain.record(target, 'Normal', 'Plain', 'x');
   await eventually(async () => (await listEvents(api.client)).filter((e: any) => e.reason === 'Plain').length === 2, 'two plain events');
 });
+
+test('the spam filter: 25 events about one object at once, then one per 5 minutes; other objects unaffected', async t => {
+  const api = await startInProcessApi();
+  t.after(() => api.close());
+  let now = Date.parse('2026-01-01T00:00:00Z');
+  const rec = eventRecorder(api.client, 'replicaset-controller', silentLogger, undefined, () => now);
+  for (let i = 0; i < 30; i++) rec.record(target, 'Normal', 'SuccessfulCreate', `Created pod: web-${i}`);
+  const other = { ...target, metadata: { ...target.metadata, name: 'other', uid: 'u2' } };
+  rec.record(other, 'Normal', 'SuccessfulCreate', 'Created pod: other-0');
+  await eventually(async () => (await api.client.list('/api/v1/namespaces/default/events')).items.some((e: any) => e.involvedObject.name === 'other'), 'the other object\'s event');
+  const made = (await listEvents(api.client)).map((e: any) => e.message);
+  assert.equal(made.length, 25);
+  assert.ok(made.includes('Created pod: web-24') && !made.includes('Created pod: web-25'));
+  now += 299_000;
+  rec.record(target, 'Normal', 'SuccessfulCreate', 'Created pod: too-soon');
+  now += 2_000;
+  rec.record(target, 'Normal', 'SuccessfulCreate', 'Created pod: after-5-minutes');
+  rec.record(target, 'Normal', 'SuccessfulCreate', 'Created pod: no-token-left');
+  const after = await eventually(async () => { const e = await listEvents(api.client); return e.length === 26 && e; }, 'one more event');
+  assert.ok(after.some((e: any) => e.message === 'Created pod: after-5-minutes'));
+  await new Promise(r => setTimeout(r, 200));
+  assert.equal((await listEvents(api.client)).length, 26);
+});
