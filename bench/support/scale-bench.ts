@@ -136,17 +136,19 @@ export async function runScaleBench(parent: string, o: ScaleOptions, say: (line:
     const steady = await allRunning(clock, 'steady', o.deployments * 100, 1_800_000);
     const steadyMs = performance.now() - t0;
     const steadyLat = latencies(steady.pods);
-    say(`  steady: ${steady.pods.length} pods Running ${(steadyMs / 1000).toFixed(0)} s after the first create${steady.complete ? '' : ' (the limit)'}; burst of ${o.burst}`);
+    say(`  steady: ${steady.pods.length} pods Running ${(steadyMs / 1000).toFixed(0)} s after the first create${steady.complete ? '' : ' (the limit)'}; start p50 ${(percentile(steadyLat, 50) / 1000).toFixed(2)} s, p99 ${(percentile(steadyLat, 99) / 1000).toFixed(2)} s; burst of ${o.burst}`);
 
     const b0 = performance.now();
     await client.create('/apis/apps/v1/namespaces/default/deployments', deployment('burst', o.burst, 'burst'));
     const burst = await allRunning(clock, 'burst', o.burst, 300_000);
     const allRunningMs = burst.complete ? Math.max(...burst.pods.map(p => p.running!)) - b0 : performance.now() - b0;
     const burstLat = latencies(burst.pods);
+    say(`  burst: ${burst.pods.length} of ${o.burst} Running ${(allRunningMs / 1000).toFixed(1)} s after the create; p50 ${(percentile(burstLat, 50) / 1000).toFixed(2)} s, p99 ${(percentile(burstLat, 99) / 1000).toFixed(2)} s`);
 
     const l0 = performance.now();
     await client.list('/api/v1/pods');
     const listAllPodsMs = performance.now() - l0;
+    say(`  list of all pods ${(listAllPodsMs / 1000).toFixed(2)} s`);
 
     const storePid = cluster.storePid;
     const c0 = cluster.servers.map(s => cpuSeconds(s.pid)), e0 = storePid ? cpuSeconds(storePid) : 0;
