@@ -16,6 +16,11 @@ export class PackedKeyValue implements KeyValue {
   /** the template's bytes, shared by every value packed against it */
   readonly template: Uint8Array;
   readonly delta: string;
+  /**
+   * What a reader of these bytes worked out and keeps, since they never change (the registry
+   * keeps where the JSON head's parts are); -1 until then. A small integer: no allocation.
+   */
+  note = -1;
 
   constructor(key: string, createRevision: number, modRevision: number, template: Uint8Array, delta: string) {
     this.key = key;
@@ -39,28 +44,96 @@ export class PackedKeyValue implements KeyValue {
 
   /** writes bytes [from, to) of the value into `out` at `at` */
   copyTo(out: Uint8Array, at: number, from: number, to: number): void {
+    this.copyRuns(out, at - from, from, to, to, 0);
+  }
+
+  /**
+   * Writes bytes [from, to) of the value into `out`: byte p before `split` at p + `lo`, from
+   * `split` on at p + `hi` (a list writes a value in one pass with a gap for what it inserts).
+   */
+  copyRuns(out: Uint8Array, lo: number, from: number, to: number, split: number, hi: number): void {
     const d = this.delta;
     const t = this.template;
-    const shift = at - from;
-    cursor = 0;
-    varint(d); // the length
+    const n = d.length;
+    // Copies of the template in step with each other (the literals between them replace as many
+    // bytes: a uid, a time's digits) are made as one copy of the whole stretch, the literals
+    // written over it afterwards: a call into C++ costs more than the bytes it copies twice.
+    let spanFrom = 0; // the stretch not yet copied: value positions [spanFrom, spanTo)
+    let spanTo = 0;
+    let spanOff = 0; // template position of value position 0 within the stretch
+    let held = 0; // literals inside the stretch, to be written once it is copied
+    // varints are read in place: most are one byte (runs and literals are short)
+    let c = 0;
+    while (d.charCodeAt(c++) >= 0x80); // the length
     let pos = 0; // where in the value the next run starts
-    while (cursor < d.length && pos < to) {
-      const lit = varint(d);
-      for (let p = Math.max(pos, from), e = Math.min(pos + lit, to), c = cursor + p - pos; p < e; p++) out[p + shift] = d.charCodeAt(c++);
-      cursor += lit;
+    while (c < n && pos < to) {
+      let lit = d.charCodeAt(c++);
+      if (lit >= 0x80) { cursor = c - 1; lit = varint(d); c = cursor; }
+      if (lit > 0) {
+        if (spanTo > spanFrom && held < maxHeld) {
+          heldAt[held * 2] = pos;
+          heldAt[held * 2 + 1] = c;
+          heldLength[held++] = lit;
+        } else {
+          if (spanTo > spanFrom) { copySpan(t, out, spanOff, spanFrom, spanTo, from, to, split, lo, hi); spanTo = spanFrom; }
+          writeLiteral(d, c, out, pos, lit, from, to, split, lo, hi);
+        }
+      }
+      c += lit;
       pos += lit;
-      if (cursor >= d.length) break;
-      const off = varint(d) - pos; // template offset of value position `pos`
-      const len = varint(d);
-      const a = Math.max(pos, from);
-      const b = Math.min(pos + len, to);
-      // short runs are cheaper copied here than through a subarray
-      if (b - a > 32) out.set(t.subarray(off + a, off + b), a + shift);
-      else for (let p = a; p < b; p++) out[p + shift] = t[off + p]!;
+      if (c >= n) break;
+      let off = d.charCodeAt(c++);
+      if (off >= 0x80) { cursor = c - 1; off = varint(d); c = cursor; }
+      let len = d.charCodeAt(c++);
+      if (len >= 0x80) { cursor = c - 1; len = varint(d); c = cursor; }
+      off -= pos;
+      if (spanTo > spanFrom && off === spanOff && spanTo + (held > 0 ? heldLength[held - 1]! : 0) >= pos) {
+        spanTo = pos + len;
+      } else {
+        if (spanTo > spanFrom) copySpan(t, out, spanOff, spanFrom, spanTo, from, to, split, lo, hi);
+        for (let h = 0; h < held; h++) writeLiteral(d, heldAt[h * 2 + 1]!, out, heldAt[h * 2]!, heldLength[h]!, from, to, split, lo, hi);
+        held = 0;
+        spanFrom = pos;
+        spanTo = pos + len;
+        spanOff = off;
+      }
       pos += len;
     }
+    if (spanTo > spanFrom) copySpan(t, out, spanOff, spanFrom, spanTo, from, to, split, lo, hi);
+    for (let h = 0; h < held; h++) writeLiteral(d, heldAt[h * 2 + 1]!, out, heldAt[h * 2]!, heldLength[h]!, from, to, split, lo, hi);
   }
+}
+
+// literals held back while their stretch of template is copied: where each is in the value and
+// the delta, and its length (module state: a copy allocates nothing)
+const maxHeld = 16;
+const heldAt = new Int32Array(maxHeld * 2);
+const heldLength = new Int32Array(maxHeld);
+
+/** the literal at delta position `c`, value positions [pos, pos + len), clipped to [from, to) */
+function writeLiteral(d: string, c: number, out: Uint8Array, pos: number, len: number, from: number, to: number, split: number, lo: number, hi: number): void {
+  const a = pos < from ? from : pos;
+  const b = pos + len < to ? pos + len : to;
+  for (let p = a, k = c + a - pos; p < b; p++) out[p + (p < split ? lo : hi)] = d.charCodeAt(k++);
+}
+
+/** template bytes for value positions [spanFrom, spanTo) clipped to [from, to); the template's are `off` further */
+function copySpan(t: Uint8Array, out: Uint8Array, off: number, spanFrom: number, spanTo: number, from: number, to: number, split: number, lo: number, hi: number): void {
+  const a = spanFrom < from ? from : spanFrom;
+  const b = spanTo < to ? spanTo : to;
+  if (a < split && b > split) {
+    copyRun(t, out, off, a, split, lo);
+    copyRun(t, out, off, split, b, hi);
+  } else if (a < b) {
+    copyRun(t, out, off, a, b, a < split ? lo : hi);
+  }
+}
+
+/** template bytes [a, b) (value positions; the template's are `off` further) into `out`, `shift` further */
+function copyRun(t: Uint8Array, out: Uint8Array, off: number, a: number, b: number, shift: number): void {
+  // short runs are cheaper copied here than through a call into C++
+  if (b - a > 16) copyBytes.call(t, out, a + shift, off + a, off + b);
+  else for (let p = a; p < b; p++) out[p + shift] = t[off + p]!;
 }
 
 /** the value's length, for plain and packed values alike */
@@ -86,6 +159,22 @@ export function copyValueRange(kv: KeyValue, out: Uint8Array, at: number, from: 
   else for (let p = from, v = kv.value; p < to; p++) out[at++] = v[p]!;
 }
 
+/**
+ * Writes the value's bytes from `from` to its end into `out` at `at`, leaving `gap` bytes
+ * unwritten before the byte at `split` (for the caller to fill); returns how many it spans.
+ */
+export function copyValueSpliced(kv: KeyValue, out: Uint8Array, at: number, from: number, split: number, gap: number): number {
+  if (kv instanceof PackedKeyValue) {
+    const size = kv.size;
+    kv.copyRuns(out, at - from, from, size, split, at - from + gap);
+    return size - from + gap;
+  }
+  const v = kv.value;
+  copyBytes.call(v, out, at, from, split);
+  copyBytes.call(v, out, at + split - from + gap, split, v.length);
+  return v.length - from + gap;
+}
+
 /** writes the value's bytes from `from` to its end into `out` at `at`; returns how many */
 export function copyValue(kv: KeyValue, out: Uint8Array, at: number, from: number): number {
   if (kv instanceof PackedKeyValue) {
@@ -96,6 +185,9 @@ export function copyValue(kv: KeyValue, out: Uint8Array, at: number, from: numbe
   out.set(kv.value.subarray(from), at);
   return kv.value.length - from;
 }
+
+// Buffer's copy works on any Uint8Array and, unlike set, needs no subarray made for the source
+const copyBytes = Buffer.prototype.copy;
 
 // Varints are chars 0-255 holding seven bits each, low first (as protobuf's). Reading one moves
 // the module's cursor: no pair is allocated per number on the paths that copy values out.
