@@ -44,10 +44,12 @@ function labelsAt(b: Uint8Array, at: number): Record<string, string> | undefined
     if (key === 'labels') return labelObject(b, at);
     if (afterLabels.has(key)) return {};
     if (!beforeLabels.has(key)) return undefined;
-    // their values are plain strings, numbers or null
+    // their values are plain strings, whole numbers or null
+    const start = at;
     if (b[at] === 0x22) at = skipPlainString(b, at + 1);
-    else while (at < b.length && b[at] !== 0x2c && b[at] !== 0x7d) at++;
-    if (!at || at >= b.length) return undefined;
+    else if (b[at] === 0x6e /* n */ && b[at + 1] === 0x75 && b[at + 2] === 0x6c && b[at + 3] === 0x6c) at += 4;
+    else while (at < b.length && ((b[at]! >= 0x30 && b[at]! <= 0x39) || b[at] === 0x2d /* - */)) at++;
+    if (!at || at === start || at >= b.length) return undefined;
   }
 }
 
