@@ -64,7 +64,7 @@ test('pages of a label-selected list: the same items, continue tokens and no rem
     const decoded = await reg.store.list(cm(), 'paged', { filter, limit: 3, continueToken });
     assert.deepEqual(page, JSON.parse(goJsonBody(decoded)));
     assert.equal(page.metadata.remainingItemCount, undefined);
-    names.push(...page.items.map(o => o.metadata.name));
+    names.push(...page.items.map(o => o.metadata.name!));
     continueToken = page.metadata.continue;
   } while (continueToken);
   assert.deepEqual(names, (await reg.store.list(cm(), 'paged', { filter })).items.map(o => o.metadata.name));
