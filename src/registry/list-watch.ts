@@ -7,7 +7,7 @@ import { corruptDeleteEvent, isCorrupt, storeReadError } from './corrupt-object.
 import { apiVersionOf, type KubeList, type KubeObject } from '../api/object.ts';
 import { prefixEnd, StorageError, type IndexHint, type KeyValue, type Storage, type WatchEvent, type Watcher } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
-import { decodeFromStorage, decodeShared, jsonItems, planJsonItems, writeJsonItems } from './stored-object.ts';
+import { decodeFromStorage, decodeShared, jsonItems, planJsonItems, writeJsonItems, writeTemplates } from './stored-object.ts';
 import { collectionPrefix } from './keys.ts';
 import { readDefaults } from './apiextensions/read-defaults.ts';
 import { goJson, goString } from '../codec/go-json.ts';
@@ -78,15 +78,17 @@ export async function listJson(storage: Storage, info: ResourceInfo, namespace: 
       decoded = planJsonItems(items, i, Math.min(stored.length, i + itemsPerSlice));
     }
     const size = Buffer.byteLength(open) + items.size + close.length;
-    const out = (opts.alloc ?? Buffer.allocUnsafe)(size);
+    // the answer, and after it a copy of the templates its packed items are copied from
+    const out = (opts.alloc ?? Buffer.allocUnsafe)(size + items.templateBytes);
+    writeTemplates(items, out, size);
     let at = out.write(open, 0);
     // the items are one snapshot, written a slice at a time into the one answer
     for (let i = 0; i < stored.length; i += itemsPerSlice) {
       if (i > 0 && opts.pause) await opts.pause();
-      at = writeJsonItems(items, out, at, i, Math.min(stored.length, i + itemsPerSlice));
+      at = writeJsonItems(items, out, at, i, Math.min(stored.length, i + itemsPerSlice), size);
     }
     at += out.write(close, at);
-    return at === size ? out : out.subarray(0, at);
+    return at === out.length ? out : out.subarray(0, at);
   } catch (err) {
     if (!isCorrupt(err)) throw err;
     // name every corrupt item, not only the first the splice met

@@ -5,7 +5,7 @@ import { isObject, type KubeObject } from '../api/object.ts';
 import { corruptObject } from './corrupt-object.ts';
 import { StorageError, type KeyValue } from '../storage/interface.ts';
 import { unreadableReason } from '../storage/unreadable-value.ts';
-import { copyValueSpliced, valueLength } from '../storage/packed-value.ts';
+import { copyValueSpliced, PackedKeyValue, valueLength } from '../storage/packed-value.ts';
 import { apiVersionId, headApiVersion, headMeta, headOf, headSplice } from './stored-head.ts';
 import { goJson, goJsonListItem, goString } from '../codec/go-json.ts';
 import { convertObject, convertsBetweenVersions, toStorageVersion } from './conversion/index.ts';
@@ -51,7 +51,18 @@ export interface JsonItems {
   slow: Map<number, Uint8Array>;
   /** the bytes of the items planned so far and the commas between them */
   size: number;
+  /**
+   * The templates of packed items, copied after the answer in the buffer it is written into
+   * (a copy within one buffer is cheaper than between two): each one's place in that copy
+   */
+  templates: Map<Uint8Array, number>;
+  templateBytes: number;
+  /** per item, its template's place in that copy; -1: none (a plain value, or templates past the bound) */
+  templateAt: Int32Array;
 }
+
+// templates copied after an answer at most: beyond, items are copied from their templates directly
+const maxTemplateBytes = 256 * 1024;
 
 /**
  * Stored objects to be written as the items of a JSON list (planJsonItems, then
@@ -67,6 +78,9 @@ export function jsonItems(kvs: KeyValue[], apiVersion: string, kind: string, typ
     heads: new Int32Array(kvs.length),
     slow: new Map(),
     size: Math.max(0, kvs.length - 1),
+    templates: new Map(),
+    templateBytes: 0,
+    templateAt: new Int32Array(kvs.length).fill(-1),
   };
 }
 
@@ -89,6 +103,14 @@ export function planJsonItems(items: JsonItems, from: number, to: number): boole
     }
     heads[i] = h;
     items.size += fixed - headMeta(h) + decimalLength(kv.modRevision) + valueLength(kv);
+    if (kv instanceof PackedKeyValue) {
+      let place = items.templates.get(kv.template);
+      if (place === undefined && items.templateBytes + kv.template.length <= maxTemplateBytes) {
+        items.templates.set(kv.template, place = items.templateBytes);
+        items.templateBytes += kv.template.length;
+      }
+      if (place !== undefined) items.templateAt[i] = place;
+    }
   }
   return decoded;
 }
@@ -101,8 +123,8 @@ export function planJsonItems(items: JsonItems, from: number, to: number): boole
  * and its pieces once cost more than the copy). Values the watch cache keeps packed are copied
  * out of their template and delta directly.
  */
-export function writeJsonItems(items: JsonItems, out: Buffer, at: number, from: number, to: number): number {
-  const { kvs, heads, slow, head } = items;
+export function writeJsonItems(items: JsonItems, out: Buffer, at: number, from: number, to: number, templatesAt: number): number {
+  const { kvs, heads, slow, head, templateAt } = items;
   for (let i = from; i < to; i++) {
     if (i) out[at++] = 0x2c; /* , */
     const h = heads[i]!;
@@ -118,7 +140,8 @@ export function writeJsonItems(items: JsonItems, out: Buffer, at: number, from: 
     // the stored bytes from the metadata on, with room for the resourceVersion after the uid
     const rev = kv.modRevision;
     const gap = rvOpen.length + decimalLength(rev) + 1;
-    const end = at + copyValueSpliced(kv, out, at, meta, headSplice(h), gap);
+    const tpl = templateAt[i]!;
+    const end = at + copyValueSpliced(kv, out, at, meta, headSplice(h), gap, tpl < 0 ? -1 : templatesAt + tpl);
     at += headSplice(h) - meta;
     for (let k = 0; k < rvOpen.length; k++) out[at++] = rvOpen[k]!;
     at = writeDecimal(out, at, rev);
@@ -133,11 +156,17 @@ export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: s
   const items = jsonItems(kvs, apiVersion, kind, typed, onRead);
   planJsonItems(items, 0, kvs.length);
   const size = Buffer.byteLength(open) + items.size + Buffer.byteLength(close);
-  const out = alloc(size);
+  const out = alloc(size + items.templateBytes);
+  writeTemplates(items, out, size);
   let at = out.write(open, 0);
-  at = writeJsonItems(items, out, at, 0, kvs.length);
+  at = writeJsonItems(items, out, at, 0, kvs.length, size);
   at += out.write(close, at);
-  return at === size ? out : out.subarray(0, at);
+  return at === out.length ? out : out.subarray(0, at);
+}
+
+/** the planned items' templates, into `out` at `at` (writeJsonItems copies from there) */
+export function writeTemplates(items: JsonItems, out: Buffer, at: number): void {
+  for (const [t, place] of items.templates) out.set(t, at + place);
 }
 
 /** the digits of a revision (a non-negative integer) */

@@ -50,8 +50,10 @@ export class PackedKeyValue implements KeyValue {
   /**
    * Writes bytes [from, to) of the value into `out`: byte p before `split` at p + `lo`, from
    * `split` on at p + `hi` (a list writes a value in one pass with a gap for what it inserts).
+   * `tplAt`: where `out` holds a copy of the template, to copy from within it (cheaper than
+   * between two arrays); -1: copied from the template itself.
    */
-  copyRuns(out: Uint8Array, lo: number, from: number, to: number, split: number, hi: number): void {
+  copyRuns(out: Uint8Array, lo: number, from: number, to: number, split: number, hi: number, tplAt = -1): void {
     const d = this.delta;
     const t = this.template;
     const n = d.length;
@@ -75,7 +77,7 @@ export class PackedKeyValue implements KeyValue {
           heldAt[held * 2 + 1] = c;
           heldLength[held++] = lit;
         } else {
-          if (spanTo > spanFrom) { copySpan(t, out, spanOff, spanFrom, spanTo, from, to, split, lo, hi); spanTo = spanFrom; }
+          if (spanTo > spanFrom) { copySpan(t, out, spanOff, spanFrom, spanTo, from, to, split, lo, hi, tplAt); spanTo = spanFrom; }
           writeLiteral(d, c, out, pos, lit, from, to, split, lo, hi);
         }
       }
@@ -90,7 +92,7 @@ export class PackedKeyValue implements KeyValue {
       if (spanTo > spanFrom && off === spanOff && spanTo + (held > 0 ? heldLength[held - 1]! : 0) >= pos) {
         spanTo = pos + len;
       } else {
-        if (spanTo > spanFrom) copySpan(t, out, spanOff, spanFrom, spanTo, from, to, split, lo, hi);
+        if (spanTo > spanFrom) copySpan(t, out, spanOff, spanFrom, spanTo, from, to, split, lo, hi, tplAt);
         for (let h = 0; h < held; h++) writeLiteral(d, heldAt[h * 2 + 1]!, out, heldAt[h * 2]!, heldLength[h]!, from, to, split, lo, hi);
         held = 0;
         spanFrom = pos;
@@ -99,7 +101,7 @@ export class PackedKeyValue implements KeyValue {
       }
       pos += len;
     }
-    if (spanTo > spanFrom) copySpan(t, out, spanOff, spanFrom, spanTo, from, to, split, lo, hi);
+    if (spanTo > spanFrom) copySpan(t, out, spanOff, spanFrom, spanTo, from, to, split, lo, hi, tplAt);
     for (let h = 0; h < held; h++) writeLiteral(d, heldAt[h * 2 + 1]!, out, heldAt[h * 2]!, heldLength[h]!, from, to, split, lo, hi);
   }
 }
@@ -114,25 +116,32 @@ const heldLength = new Int32Array(maxHeld);
 function writeLiteral(d: string, c: number, out: Uint8Array, pos: number, len: number, from: number, to: number, split: number, lo: number, hi: number): void {
   const a = pos < from ? from : pos;
   const b = pos + len < to ? pos + len : to;
-  for (let p = a, k = c + a - pos; p < b; p++) out[p + (p < split ? lo : hi)] = d.charCodeAt(k++);
+  const m = b < split ? b : split; // bytes before the split, then those from it
+  let k = c + a - pos;
+  let p = a;
+  for (; p < m; p++) out[p + lo] = d.charCodeAt(k++);
+  for (; p < b; p++) out[p + hi] = d.charCodeAt(k++);
 }
 
 /** template bytes for value positions [spanFrom, spanTo) clipped to [from, to); the template's are `off` further */
-function copySpan(t: Uint8Array, out: Uint8Array, off: number, spanFrom: number, spanTo: number, from: number, to: number, split: number, lo: number, hi: number): void {
+function copySpan(t: Uint8Array, out: Uint8Array, off: number, spanFrom: number, spanTo: number, from: number, to: number, split: number, lo: number, hi: number, tplAt: number): void {
   const a = spanFrom < from ? from : spanFrom;
   const b = spanTo < to ? spanTo : to;
   if (a < split && b > split) {
-    copyRun(t, out, off, a, split, lo);
-    copyRun(t, out, off, split, b, hi);
+    copyRun(t, out, off, a, split, lo, tplAt);
+    copyRun(t, out, off, split, b, hi, tplAt);
   } else if (a < b) {
-    copyRun(t, out, off, a, b, a < split ? lo : hi);
+    copyRun(t, out, off, a, b, a < split ? lo : hi, tplAt);
   }
 }
 
 /** template bytes [a, b) (value positions; the template's are `off` further) into `out`, `shift` further */
-function copyRun(t: Uint8Array, out: Uint8Array, off: number, a: number, b: number, shift: number): void {
+function copyRun(t: Uint8Array, out: Uint8Array, off: number, a: number, b: number, shift: number, tplAt: number): void {
   // short runs are cheaper copied here than through a call into C++
-  if (b - a > 16) copyBytes.call(t, out, a + shift, off + a, off + b);
+  if (tplAt >= 0) {
+    if (b - a > 8) out.copyWithin(a + shift, tplAt + off + a, tplAt + off + b);
+    else for (let p = a, q = tplAt + off + a; p < b; p++) out[p + shift] = out[q++]!;
+  } else if (b - a > 16) copyBytes.call(t, out, a + shift, off + a, off + b);
   else for (let p = a; p < b; p++) out[p + shift] = t[off + p]!;
 }
 
@@ -162,11 +171,12 @@ export function copyValueRange(kv: KeyValue, out: Uint8Array, at: number, from: 
 /**
  * Writes the value's bytes from `from` to its end into `out` at `at`, leaving `gap` bytes
  * unwritten before the byte at `split` (for the caller to fill); returns how many it spans.
+ * `tplAt`: where `out` holds a copy of a packed value's template (see copyRuns), or -1.
  */
-export function copyValueSpliced(kv: KeyValue, out: Uint8Array, at: number, from: number, split: number, gap: number): number {
+export function copyValueSpliced(kv: KeyValue, out: Uint8Array, at: number, from: number, split: number, gap: number, tplAt = -1): number {
   if (kv instanceof PackedKeyValue) {
     const size = kv.size;
-    kv.copyRuns(out, at - from, from, size, split, at - from + gap);
+    kv.copyRuns(out, at - from, from, size, split, at - from + gap, tplAt);
     return size - from + gap;
   }
   const v = kv.value;
