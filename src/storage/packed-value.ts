@@ -44,41 +44,60 @@ export class PackedKeyValue implements KeyValue {
 
   /** writes bytes [from, to) of the value into `out` at `at` */
   copyTo(out: Uint8Array, at: number, from: number, to: number): void {
-    this.copyRuns(out, at - from, from, to, to, 0);
+    const d = this.delta;
+    const t = this.template;
+    const shift = at - from;
+    cursor = 0;
+    varint(d); // the length
+    let pos = 0; // where in the value the next run starts
+    while (cursor < d.length && pos < to) {
+      const lit = varint(d);
+      for (let p = Math.max(pos, from), e = Math.min(pos + lit, to), c = cursor + p - pos; p < e; p++) out[p + shift] = d.charCodeAt(c++);
+      cursor += lit;
+      pos += lit;
+      if (cursor >= d.length) break;
+      const off = varint(d) - pos; // template offset of value position `pos`
+      const len = varint(d);
+      const a = Math.max(pos, from);
+      const b = Math.min(pos + len, to);
+      // short runs are cheaper copied here than through a call into C++
+      if (b - a > 16) copyBytes.call(t, out, a + shift, off + a, off + b);
+      else for (let p = a; p < b; p++) out[p + shift] = t[off + p]!;
+      pos += len;
+    }
   }
 
   /**
-   * Writes bytes [from, to) of the value into `out`: byte p before `split` at p + `lo`, from
-   * `split` on at p + `hi` (a list writes a value in one pass with a gap for what it inserts).
-   * `tplAt`: where `out` holds a copy of the template, to copy from within it (cheaper than
-   * between two arrays); -1: copied from the template itself.
+   * Writes the value's bytes from `from` to its end into `out` at `at`, where `out` holds a
+   * copy of the template at `tplAt` (a list's answer carries its templates after it): runs are
+   * copied within the one buffer, cheaper than between two. Copies of the template in step with
+   * each other (the literals between them replace as many bytes: a uid, a time's digits) are
+   * made as one copy of the whole stretch, the literals written over it afterwards: a call into
+   * C++ costs more than the bytes it copies twice.
    */
-  copyRuns(out: Uint8Array, lo: number, from: number, to: number, split: number, hi: number, tplAt = -1): void {
+  copyInto(out: Uint8Array, at: number, from: number, tplAt: number): void {
     const d = this.delta;
-    const t = this.template;
     const n = d.length;
-    // Copies of the template in step with each other (the literals between them replace as many
-    // bytes: a uid, a time's digits) are made as one copy of the whole stretch, the literals
-    // written over it afterwards: a call into C++ costs more than the bytes it copies twice.
-    let spanFrom = 0; // the stretch not yet copied: value positions [spanFrom, spanTo)
+    const shift = at - from;
+    let spanFrom = -1; // the stretch not yet copied: value positions [spanFrom, spanTo), none when < 0
     let spanTo = 0;
-    let spanOff = 0; // template position of value position 0 within the stretch
+    let spanAt = 0; // where in `out` the stretch's template bytes for value position 0 are
     let held = 0; // literals inside the stretch, to be written once it is copied
     // varints are read in place: most are one byte (runs and literals are short)
     let c = 0;
     while (d.charCodeAt(c++) >= 0x80); // the length
     let pos = 0; // where in the value the next run starts
-    while (c < n && pos < to) {
+    while (c < n) {
       let lit = d.charCodeAt(c++);
       if (lit >= 0x80) { cursor = c - 1; lit = varint(d); c = cursor; }
-      if (lit > 0) {
-        if (spanTo > spanFrom && held < maxHeld) {
-          heldAt[held * 2] = pos;
-          heldAt[held * 2 + 1] = c;
+      if (lit > 0 && pos + lit > from) {
+        if (spanFrom >= 0 && held < maxHeld) {
+          heldPos[held] = pos;
+          heldAt[held] = c;
           heldLength[held++] = lit;
         } else {
-          if (spanTo > spanFrom) { copySpan(t, out, spanOff, spanFrom, spanTo, from, to, split, lo, hi, tplAt); spanTo = spanFrom; }
-          writeLiteral(d, c, out, pos, lit, from, to, split, lo, hi);
+          if (spanFrom >= 0) { copySpan(out, shift, spanAt, spanFrom < from ? from : spanFrom, spanTo); spanFrom = -1; }
+          writeLiteral(d, c, out, shift, pos < from ? from : pos, pos + lit, pos);
         }
       }
       c += lit;
@@ -88,61 +107,41 @@ export class PackedKeyValue implements KeyValue {
       if (off >= 0x80) { cursor = c - 1; off = varint(d); c = cursor; }
       let len = d.charCodeAt(c++);
       if (len >= 0x80) { cursor = c - 1; len = varint(d); c = cursor; }
-      off -= pos;
-      if (spanTo > spanFrom && off === spanOff && spanTo + (held > 0 ? heldLength[held - 1]! : 0) >= pos) {
+      const runAt = tplAt + off - pos;
+      if (pos + len <= from) { pos += len; continue; }
+      if (spanFrom >= 0 && runAt === spanAt) {
         spanTo = pos + len;
       } else {
-        if (spanTo > spanFrom) copySpan(t, out, spanOff, spanFrom, spanTo, from, to, split, lo, hi, tplAt);
-        for (let h = 0; h < held; h++) writeLiteral(d, heldAt[h * 2 + 1]!, out, heldAt[h * 2]!, heldLength[h]!, from, to, split, lo, hi);
+        if (spanFrom >= 0) copySpan(out, shift, spanAt, spanFrom < from ? from : spanFrom, spanTo);
+        for (let h = 0; h < held; h++) writeLiteral(d, heldAt[h]!, out, shift, heldPos[h]! < from ? from : heldPos[h]!, heldPos[h]! + heldLength[h]!, heldPos[h]!);
         held = 0;
         spanFrom = pos;
         spanTo = pos + len;
-        spanOff = off;
+        spanAt = runAt;
       }
       pos += len;
     }
-    if (spanTo > spanFrom) copySpan(t, out, spanOff, spanFrom, spanTo, from, to, split, lo, hi, tplAt);
-    for (let h = 0; h < held; h++) writeLiteral(d, heldAt[h * 2 + 1]!, out, heldAt[h * 2]!, heldLength[h]!, from, to, split, lo, hi);
+    if (spanFrom >= 0) copySpan(out, shift, spanAt, spanFrom < from ? from : spanFrom, spanTo);
+    for (let h = 0; h < held; h++) writeLiteral(d, heldAt[h]!, out, shift, heldPos[h]! < from ? from : heldPos[h]!, heldPos[h]! + heldLength[h]!, heldPos[h]!);
   }
 }
 
 // literals held back while their stretch of template is copied: where each is in the value and
-// the delta, and its length (module state: a copy allocates nothing)
+// in the delta, and its length (module state: a copy allocates nothing)
 const maxHeld = 16;
-const heldAt = new Int32Array(maxHeld * 2);
+const heldPos = new Int32Array(maxHeld);
+const heldAt = new Int32Array(maxHeld);
 const heldLength = new Int32Array(maxHeld);
 
-/** the literal at delta position `c`, value positions [pos, pos + len), clipped to [from, to) */
-function writeLiteral(d: string, c: number, out: Uint8Array, pos: number, len: number, from: number, to: number, split: number, lo: number, hi: number): void {
-  const a = pos < from ? from : pos;
-  const b = pos + len < to ? pos + len : to;
-  const m = b < split ? b : split; // bytes before the split, then those from it
-  let k = c + a - pos;
-  let p = a;
-  for (; p < m; p++) out[p + lo] = d.charCodeAt(k++);
-  for (; p < b; p++) out[p + hi] = d.charCodeAt(k++);
+/** value positions [a, b) of the literal that starts at value position `pos` and delta position `c` */
+function writeLiteral(d: string, c: number, out: Uint8Array, shift: number, a: number, b: number, pos: number): void {
+  for (let p = a, k = c + a - pos; p < b; p++) out[p + shift] = d.charCodeAt(k++);
 }
 
-/** template bytes for value positions [spanFrom, spanTo) clipped to [from, to); the template's are `off` further */
-function copySpan(t: Uint8Array, out: Uint8Array, off: number, spanFrom: number, spanTo: number, from: number, to: number, split: number, lo: number, hi: number, tplAt: number): void {
-  const a = spanFrom < from ? from : spanFrom;
-  const b = spanTo < to ? spanTo : to;
-  if (a < split && b > split) {
-    copyRun(t, out, off, a, split, lo, tplAt);
-    copyRun(t, out, off, split, b, hi, tplAt);
-  } else if (a < b) {
-    copyRun(t, out, off, a, b, a < split ? lo : hi, tplAt);
-  }
-}
-
-/** template bytes [a, b) (value positions; the template's are `off` further) into `out`, `shift` further */
-function copyRun(t: Uint8Array, out: Uint8Array, off: number, a: number, b: number, shift: number, tplAt: number): void {
-  // short runs are cheaper copied here than through a call into C++
-  if (tplAt >= 0) {
-    if (b - a > 8) out.copyWithin(a + shift, tplAt + off + a, tplAt + off + b);
-    else for (let p = a, q = tplAt + off + a; p < b; p++) out[p + shift] = out[q++]!;
-  } else if (b - a > 16) copyBytes.call(t, out, a + shift, off + a, off + b);
-  else for (let p = a; p < b; p++) out[p + shift] = t[off + p]!;
+/** value positions [a, b) from the template's copy in `out` (value position 0 at `spanAt`) */
+function copySpan(out: Uint8Array, shift: number, spanAt: number, a: number, b: number): void {
+  if (b - a > 8) out.copyWithin(a + shift, spanAt + a, spanAt + b);
+  else for (let p = a; p < b; p++) out[p + shift] = out[spanAt + p]!;
 }
 
 /** the value's length, for plain and packed values alike */
@@ -170,19 +169,21 @@ export function copyValueRange(kv: KeyValue, out: Uint8Array, at: number, from: 
 
 /**
  * Writes the value's bytes from `from` to its end into `out` at `at`, leaving `gap` bytes
- * unwritten before the byte at `split` (for the caller to fill); returns how many it spans.
+ * before the byte at `split` for the caller to fill (what they hold meanwhile is undefined);
+ * returns how many it spans.
  * `tplAt`: where `out` holds a copy of a packed value's template (see copyRuns), or -1.
  */
 export function copyValueSpliced(kv: KeyValue, out: Uint8Array, at: number, from: number, split: number, gap: number, tplAt = -1): number {
+  const size = valueLength(kv);
   if (kv instanceof PackedKeyValue) {
-    const size = kv.size;
-    kv.copyRuns(out, at - from, from, size, split, at - from + gap, tplAt);
-    return size - from + gap;
+    // written whole, then its bytes from `split` on moved up by the gap (one move of memory)
+    if (tplAt >= 0) kv.copyInto(out, at, from, tplAt); else kv.copyTo(out, at, from, size);
+    if (gap > 0) out.copyWithin(at + split - from + gap, at + split - from, at + size - from);
+  } else {
+    copyBytes.call(kv.value, out, at, from, split);
+    copyBytes.call(kv.value, out, at + split - from + gap, split, size);
   }
-  const v = kv.value;
-  copyBytes.call(v, out, at, from, split);
-  copyBytes.call(v, out, at + split - from + gap, split, v.length);
-  return v.length - from + gap;
+  return size - from + gap;
 }
 
 /** writes the value's bytes from `from` to its end into `out` at `at`; returns how many */

@@ -51,17 +51,21 @@ function assertSameBytes(kv: KeyValue, want: Uint8Array): void {
   copyValueRange(kv, ranged, 5, from, to);
   assert.deepEqual(ranged.subarray(5, 5 + to - from), want.subarray(from, to));
   assert.deepEqual([ranged[4], ranged[5 + to - from]], [7, 7], 'a range: nothing written outside it');
-  // written with a gap before one byte (a list leaves room for the resourceVersion there)
-  for (let r = 0; r < 10; r++) {
+  // written with a gap before one byte (a list leaves room for the resourceVersion there),
+  // copied from the template itself or from a copy of it in the same buffer (after the answer)
+  for (let r = 0; r < 20; r++) {
     const start = Math.floor(random() * n);
     const split = start + Math.floor(random() * (n - start + 1));
     const gap = Math.floor(random() * 30);
-    const spliced = new Uint8Array(n + 40).fill(7);
-    assert.equal(copyValueSpliced(kv, spliced, 2, start, split, gap), n - start + gap);
+    const template = kv instanceof PackedKeyValue ? kv.template : new Uint8Array();
+    const spliced = new Uint8Array(n + 40 + template.length).fill(7);
+    const tplAt = r % 2 && kv instanceof PackedKeyValue ? n + 40 : -1;
+    if (tplAt >= 0) spliced.set(template, tplAt);
+    assert.equal(copyValueSpliced(kv, spliced, 2, start, split, gap, tplAt), n - start + gap);
     assert.deepEqual(spliced.subarray(2, 2 + split - start), want.subarray(start, split), `before ${split}`);
-    assert.ok(spliced.subarray(2 + split - start, 2 + split - start + gap).every(b => b === 7), 'the gap left as it was');
     assert.deepEqual(spliced.subarray(2 + split - start + gap, 2 + n - start + gap), want.subarray(split), `from ${split}`);
     assert.deepEqual([spliced[1], spliced[2 + n - start + gap]], [7, 7], 'spliced: nothing written outside it');
+    if (tplAt >= 0) assert.deepEqual(spliced.subarray(tplAt), template, 'the copy of the template left as it was');
   }
 }
 
