@@ -195,14 +195,27 @@ export function jsonFromStorage(kv: KeyValue, apiVersion: string, kind: string, 
  */
 export type ReadHook = (stored: KubeObject) => void;
 
+// where a packed value is rebuilt to be decoded: its value getter would make a new array each time
+let textScratch = new Uint8Array(16 * 1024);
+
+/** the stored bytes as text */
+function storedText(kv: Pick<KeyValue, 'value'>): string {
+  if (!(kv instanceof PackedKeyValue)) return dec.decode(kv.value);
+  const n = kv.size;
+  if (n > textScratch.length) textScratch = new Uint8Array(Math.max(n, textScratch.length * 2));
+  kv.copyTo(textScratch, 0, 0, n);
+  return dec.decode(textScratch.subarray(0, n));
+}
+
 /** the stored object as the client sees it through apiVersion */
 export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'> & { key?: string }, apiVersion: string, rv: number = kv.modRevision, onRead?: ReadHook): KubeObject {
-  // a value the storage layer could not decrypt: corrupt, with the reason it gave
-  const unreadable = unreadableReason(kv.value);
+  const text = storedText(kv);
+  // a value the storage layer could not decrypt (a marker, which begins with a NUL): corrupt, with the reason it gave
+  const unreadable = text.charCodeAt(0) === 0 ? unreadableReason(kv.value) : undefined;
   if (unreadable !== undefined) throw new StorageError('corrupt', unreadable, { key: kv.key ?? '' });
   let stored: KubeObject;
   try {
-    stored = JSON.parse(dec.decode(kv.value)) as KubeObject;
+    stored = JSON.parse(text) as KubeObject;
     if (!isObject(stored) || !isObject(stored.metadata)) throw new Error('the stored value is not an object with metadata');
   } catch (err) {
     // bytes that are not an object: a corrupt object, which only an unsafe delete removes
