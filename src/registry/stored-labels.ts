@@ -11,9 +11,9 @@ import type { KeyValue } from '../storage/interface.ts';
 import { PackedKeyValue, valueBytes, valueLength } from '../storage/packed-value.ts';
 import { headOf, headSplice, skipPlainString } from './stored-head.ts';
 
-// a packed value's metadata after the uid is copied out this far first (labels are short)
-const probe = 1024;
-const scratch = new Uint8Array(probe);
+// how much of a packed value's metadata after the uid is copied out to be read (labels are short)
+const probes = [192, 1024];
+const scratch = new Uint8Array(1024);
 const latin1 = Buffer.prototype.latin1Slice;
 
 // what may stand between the uid and the labels, and what comes after where they would be
@@ -26,10 +26,13 @@ export function storedLabels(kv: KeyValue): Record<string, string> | undefined {
   if (h === 0) return undefined;
   const from = headSplice(h);
   if (!(kv instanceof PackedKeyValue)) return labelsAt(kv.value, from);
+  // a short stretch first (a time and a few labels), then a longer one, then the whole value
   const size = valueLength(kv);
-  const labels = labelsAt(valueBytes(kv, from, Math.min(size, from + probe), scratch), 0);
-  // past the probe: the whole value (rare; labels of a kilobyte)
-  return labels !== undefined || size <= from + probe ? labels : labelsAt(kv.value, from);
+  for (const n of probes) {
+    const labels = labelsAt(valueBytes(kv, from, Math.min(size, from + n), scratch), 0);
+    if (labels !== undefined || size <= from + n) return labels;
+  }
+  return labelsAt(kv.value, from);
 }
 
 /** the labels in metadata fields starting at `at` (a comma before the next field, or the metadata's end) */

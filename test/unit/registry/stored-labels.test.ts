@@ -26,6 +26,7 @@ const metas: Array<Partial<KubeObject['metadata']>> = [
   { deletionTimestamp: '2026-01-02T03:05:05Z', deletionGracePeriodSeconds: 30, labels: { app: 'going' }, finalizers: ['x/y'] },
   { annotations: { app: 'not-a-label' } },
   { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: 'u' }] },
+  { labels: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`example.com/key-${i}`, `value-${i}`])) },
   { labels: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`key-${i}.example.com/name-${i}`, `value-${i}-${'v'.repeat(20)}`])) },
 ];
 
