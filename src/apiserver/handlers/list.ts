@@ -21,11 +21,19 @@ export async function handleList(ctx: RequestContext, deps: HandlerDeps): Promis
   await turn();
   // unfiltered or selected by labels alone: the items are written as stored, never decoded
   if ((!sel.filter || sel.labelsOnly) && plainJsonRequested(ctx, 'list')) {
-    // its bytes go into buffers used again once its response has closed
+    // its bytes go into buffers used again once its response has closed and nothing writes them
     const held: Buffer[] = [];
-    ctx.res.once('close', () => { for (const b of held) giveBackAnswerBuffer(b); });
+    let closed = false;
+    let settled = false;
+    const giveBack = () => { for (const b of held) giveBackAnswerBuffer(b); };
+    ctx.res.once('close', () => { closed = true; if (settled) giveBack(); });
     const alloc = (size: number) => { const b = takeAnswerBuffer(size); held.push(b); return b; };
-    return sendJsonText(ctx, 200, await deps.registry.listJson(info, ctx.info.namespace, { ...opts, alloc, labels: sel.labels }));
+    try {
+      return sendJsonText(ctx, 200, await deps.registry.listJson(info, ctx.info.namespace, { ...opts, alloc, labels: sel.labels }));
+    } finally {
+      settled = true;
+      if (closed) giveBack();
+    }
   }
   // objects the labels rule out are not decoded
   const list = await deps.registry.list(info, ctx.info.namespace, { ...opts, filter: sel.filter, name: sel.name, index: sel.index, labels: sel.labels });
