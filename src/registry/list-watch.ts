@@ -7,13 +7,15 @@ import { corruptDeleteEvent, isCorrupt, storeReadError } from './corrupt-object.
 import { apiVersionOf, type KubeList, type KubeObject } from '../api/object.ts';
 import { prefixEnd, StorageError, type IndexHint, type KeyValue, type Storage, type WatchEvent, type Watcher } from '../storage/interface.ts';
 import type { ResourceInfo } from '../schema/types.ts';
-import { decodeFromStorage, decodeShared, jsonListFromStorage } from './stored-object.ts';
+import { decodeFromStorage, decodeShared, jsonItems, planJsonItems, writeJsonItems, writeTemplates } from './stored-object.ts';
 import { collectionPrefix } from './keys.ts';
 import { readDefaults } from './apiextensions/read-defaults.ts';
 import { goJson, goString } from '../codec/go-json.ts';
 
 const listMeta = 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
+import { storedLabels } from './stored-labels.ts';
+import { matchesLabels, type LabelSelector } from '../api/selectors/label.ts';
 import { conversionFailed, type CustomResourceConverter } from './apiextensions/conversion/converter.ts';
 import { valuesInVersion } from './apiextensions/conversion/stored-values.ts';
 
@@ -24,6 +26,11 @@ export interface ListOptions {
   revision?: number;
   /** selector match; when set, remainingItemCount is not reported */
   filter?: (obj: KubeObject) => boolean;
+  /**
+   * The selector's labels: an object whose stored labels they rule out is skipped without a
+   * decode (filter, when also set, still judges the others). A JSON list takes only this.
+   */
+  labels?: LabelSelector;
   /** narrow the read to one object (a metadata.name field selector) */
   name?: string;
   /** the selector pins an indexed field: storage may skip keys without that value */
@@ -55,7 +62,8 @@ export async function listObjects(storage: Storage, info: ResourceInfo, namespac
 
 /**
  * The list as JSON bytes, items spliced from storage without a parse and re-encode, and the
- * stored bytes copied once into the answer: the fast path for unfiltered JSON lists.
+ * stored bytes copied once into the answer: the fast path for JSON lists, unfiltered or
+ * selected by labels alone.
  */
 export async function listJson(storage: Storage, info: ResourceInfo, namespace: string | undefined, opts: Omit<ListOptions, 'filter' | 'name'> = {}, conv?: CustomResourceConverter): Promise<Buffer> {
   const { list, stored } = await readList(storage, info, namespace, opts, true, conv);
@@ -63,19 +71,24 @@ export async function listJson(storage: Storage, info: ResourceInfo, namespace: 
   const close = ']}\n';
   const onRead = readDefaults(info);
   try {
-    const alloc = opts.alloc ?? Buffer.allocUnsafe;
-    if (!opts.pause || stored.length <= itemsPerSlice) return jsonListFromStorage(open, stored, list.apiVersion, info.kind, close, false, onRead, alloc);
-    // slices joined by the comma that opens each after the first; the items are one snapshot
-    const slices: Buffer[] = [];
-    for (let i = 0; i < stored.length; i += itemsPerSlice) {
-      if (i > 0) await opts.pause();
-      const last = i + itemsPerSlice >= stored.length;
-      slices.push(jsonListFromStorage(i === 0 ? open : ',', stored.slice(i, i + itemsPerSlice), list.apiVersion, info.kind, last ? close : '', false, onRead, alloc));
+    // sized first (an item that must be decoded takes a turn's worth of work), then written
+    const items = jsonItems(stored, list.apiVersion, info.kind, false, onRead);
+    for (let i = 0, decoded = false; i < stored.length; i += itemsPerSlice) {
+      if (decoded && opts.pause) await opts.pause();
+      decoded = planJsonItems(items, i, Math.min(stored.length, i + itemsPerSlice));
     }
-    const out = alloc(slices.reduce((n, b) => n + b.length, 0));
-    let at = 0;
-    for (const b of slices) { out.set(b, at); at += b.length; }
-    return out;
+    const size = Buffer.byteLength(open) + items.size + close.length;
+    // the answer, and after it a copy of the templates its packed items are copied from
+    const out = (opts.alloc ?? Buffer.allocUnsafe)(size + items.templateBytes);
+    writeTemplates(items, out, size);
+    let at = out.write(open, 0);
+    // the items are one snapshot, written a slice at a time into the one answer
+    for (let i = 0; i < stored.length; i += itemsPerSlice) {
+      if (i > 0 && opts.pause) await opts.pause();
+      at = writeJsonItems(items, out, at, i, Math.min(stored.length, i + itemsPerSlice), size);
+    }
+    at += out.write(close, at);
+    return at === out.length ? out : out.subarray(0, at);
   } catch (err) {
     if (!isCorrupt(err)) throw err;
     // name every corrupt item, not only the first the splice met
@@ -106,6 +119,8 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
   const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
   const items: KubeObject[] = [];
   const stored: KeyValue[] = [];
+  const byLabels = opts.labels && !opts.labels.empty ? opts.labels : undefined;
+  const filtered = !!opts.filter || !!byLabels;
   const corrupt: StorageError[] = [];
   let count = 0;
   let served = 0;
@@ -113,14 +128,17 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
   let remaining: number | undefined;
   try {
     for (;;) {
-      const want = limit ? (opts.filter ? Math.max(limit - count, pageReadSize) : limit - count) : 0;
+      const want = limit ? (filtered ? Math.max(limit - count, pageReadSize) : limit - count) : 0;
       const res = await storage.range(start, end, { revision, limit: want || undefined, index: opts.index });
       served = res.revision;
       revision = res.revision;
       let lastKey: string | undefined;
       for (const kv of conv ? await valuesInVersion(conv, res.kvs, apiVersion, { list: true, onRead }) : res.kvs) {
         lastKey = kv.key;
-        if (asJson) {
+        // labels read from the stored bytes (a read hook might change them: those are decoded)
+        const labels = byLabels && !onRead ? storedLabels(kv) : undefined;
+        if (labels !== undefined && !matchesLabels(byLabels!, labels)) continue;
+        if (asJson && (labels !== undefined || !byLabels)) {
           stored.push(kv);
         } else {
           let obj: KubeObject;
@@ -133,7 +151,8 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
           }
           if (opts.name !== undefined && obj.metadata.name !== opts.name) continue;
           if (opts.filter && !opts.filter(obj)) continue;
-          items.push(obj);
+          if (byLabels && !matchesLabels(byLabels, obj.metadata.labels)) continue;
+          if (asJson) stored.push(kv); else items.push(obj);
         }
         count++;
         if (limit && count === limit) break;
@@ -143,7 +162,7 @@ async function readList(storage: Storage, info: ResourceInfo, namespace: string 
         const more = lastKey !== res.kvs[res.kvs.length - 1]?.key || res.more;
         if (more) {
           nextStart = after;
-          if (!opts.filter && opts.name === undefined) {
+          if (!filtered && opts.name === undefined) {
             const rest = await storage.range(after, end, { revision, limit: 1 });
             remaining = rest.count;
           }

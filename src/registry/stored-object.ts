@@ -5,7 +5,8 @@ import { isObject, type KubeObject } from '../api/object.ts';
 import { corruptObject } from './corrupt-object.ts';
 import { StorageError, type KeyValue } from '../storage/interface.ts';
 import { unreadableReason } from '../storage/unreadable-value.ts';
-import { copyValue, copyValueRange, PackedKeyValue, valueBytes, valueLength } from '../storage/packed-value.ts';
+import { copyValueSpliced, PackedKeyValue, valueLength } from '../storage/packed-value.ts';
+import { apiVersionId, headApiVersion, headMeta, headOf, headSplice } from './stored-head.ts';
 import { goJson, goJsonListItem, goString } from '../codec/go-json.ts';
 import { convertObject, convertsBetweenVersions, toStorageVersion } from './conversion/index.ts';
 
@@ -22,102 +23,6 @@ export function encodeForStorage(obj: KubeObject): Uint8Array {
   return enc.encode(goJson({ ...stored, metadata: meta }));
 }
 
-// The head is shorter than `longProbe` bytes (kind, apiVersion, name, namespace and uid are
-// short); most fit in `shortProbe`, which is tried first. The byte after the head is read too.
-const shortProbe = 160;
-const longProbe = 640;
-// where a packed value's head is copied to be looked at (lists look at thousands in a row)
-const headScratch = new Uint8Array(longProbe + 1);
-
-// Where the parts of the head just read are (headOf's answer): module state rather than an
-// object per item, because a list reads the heads of thousands of values in a row and its
-// garbage is what the young generation then collects while other requests wait.
-/** the value's first bytes, as headOf read them */
-let headStart: Uint8Array = headScratch;
-/** where the stored apiVersion's text is */
-let headApiFrom = 0;
-let headApiTo = 0;
-/** where the resourceVersion goes: after the uid's value */
-let headSplice = 0;
-
-/**
- * Reads the value's stored head; answers where its metadata's fields begin (0: the slow path),
- * and leaves headStart, headApiFrom/To and headSplice set for it
- */
-function headOf(kv: KeyValue): number {
-  // a plain value is read where it is; a packed one's head is copied out first
-  if (!(kv instanceof PackedKeyValue)) return storedHead(headStart = kv.value);
-  headStart = valueBytes(kv, 0, shortProbe + 1, headScratch);
-  let meta = storedHead(headStart);
-  if (meta === 0 && headStart.length > shortProbe) {
-    headStart = valueBytes(kv, 0, longProbe + 1, headScratch);
-    meta = storedHead(headStart);
-  }
-  return meta;
-}
-
-// the metadata fields Go writes before the uid, all plain strings
-const beforeUid = ['"name":"', '"generateName":"', '"namespace":"', '"selfLink":"'].map(k => Buffer.from(k));
-const uidOpen = Buffer.from('"uid":"');
-
-/**
- * Where the parts of the stored head `{"kind":"…","apiVersion":"…","metadata":{…"uid":"…"` are
- * in `b`: answers where the metadata begins, 0 when the value must take the slow path (no such
- * head — objects stored before values were kept in Go's form begin with apiVersion —, or
- * escapes or non-ASCII text in it, which a splice would have to re-encode); sets headApiFrom,
- * headApiTo and headSplice.
- */
-function storedHead(b: Uint8Array): number {
-  let at = expect(b, 0, kindOpen);
-  at = at && skipPlainString(b, at);
-  at = at && expect(b, at, apiVersionOpen);
-  headApiFrom = at;
-  at = at && skipPlainString(b, at);
-  headApiTo = at - 1;
-  at = at && expect(b, at, metadataOpen);
-  if (!at) return 0;
-  const meta = at;
-  for (let i = 0; i < beforeUid.length && at; i++) {
-    const next = expect(b, at, beforeUid[i]!);
-    if (next) {
-      at = skipPlainString(b, next);
-      at = at && b[at] === 0x2c /* , */ ? at + 1 : 0;
-    }
-  }
-  at = at && expect(b, at, uidOpen);
-  at = at && skipPlainString(b, at);
-  // the byte after the uid: more metadata, or its end
-  if (!at || (b[at] !== 0x2c && b[at] !== 0x7d)) return 0;
-  headSplice = at;
-  return meta;
-}
-
-const kindOpen = Buffer.from('{"kind":"');
-const apiVersionOpen = Buffer.from(',"apiVersion":"');
-const metadataOpen = Buffer.from(',"metadata":{');
-
-function sameBytes(b: Uint8Array, from: number, to: number, want: Uint8Array): boolean {
-  if (to - from !== want.length) return false;
-  for (let i = 0; i < want.length; i++) if (b[from + i] !== want[i]) return false;
-  return true;
-}
-
-/** the position after `want` when `b` holds it at `at`, else 0 */
-function expect(b: Uint8Array, at: number, want: Uint8Array): number {
-  for (let i = 0; i < want.length; i++) if (b[at + i] !== want[i]) return 0;
-  return at + want.length;
-}
-
-/** the position after a string's closing quote, when its text is plain ASCII; else 0 */
-function skipPlainString(b: Uint8Array, at: number): number {
-  for (let i = at; i < b.length; i++) {
-    const c = b[i]!;
-    if (c === 0x22 /* " */) return i + 1;
-    if (c === 0x5c /* \ */ || c >= 0x80) return 0;
-  }
-  return 0;
-}
-
 // the head each object of a kind starts with as served; items of a list carry no type
 const servedHeads = new Map<string, Uint8Array>();
 const itemHead = enc.encode('{"metadata":{');
@@ -130,64 +35,138 @@ function servedHead(apiVersion: string, kind: string): Uint8Array {
   return h;
 }
 
+/** the items of a JSON list, planned: their size, and how each is written */
+export interface JsonItems {
+  kvs: KeyValue[];
+  apiVersion: string;
+  onRead?: ReadHook;
+  typed: boolean;
+  /** the head each item is written with */
+  head: Uint8Array;
+  /** apiVersionId of the version served when the kind's versions differ, else 0 */
+  served: number;
+  /** per item, its stored head (see stored-head.ts); 0: written from `slow` */
+  heads: Int32Array;
+  /** the items a splice cannot write, decoded and encoded whole */
+  slow: Map<number, Uint8Array>;
+  /** the bytes of the items planned so far and the commas between them */
+  size: number;
+  /**
+   * The templates of packed items, copied after the answer in the buffer it is written into
+   * (a copy within one buffer is cheaper than between two): each one's place in that copy
+   */
+  templates: Map<Uint8Array, number>;
+  templateBytes: number;
+  /** per item, its template's place in that copy; -1: none (a plain value, or templates past the bound) */
+  templateAt: Int32Array;
+}
+
+// templates copied after an answer at most: beyond, items are copied from their templates directly
+const maxTemplateBytes = 256 * 1024;
+
 /**
- * Stored objects as the items of a JSON list, between `open` and `close`, in one buffer sized
- * up front. Each item is written as a new head, its stored metadata up to the uid, its
- * resourceVersion, then the rest of its stored bytes, copied once — no parse, no re-encode,
- * no piece allocated per item (a 10k-item list is tens of megabytes, and its pieces once cost
- * more than the copy). Values the watch cache keeps packed are copied out of their template
- * and delta directly. `typed` writes kind and apiVersion (a single object; items of a typed list
+ * Stored objects to be written as the items of a JSON list (planJsonItems, then
+ * writeJsonItems). `typed` writes kind and apiVersion (a single object; items of a typed list
  * have none, as Go's list structs hold them).
  */
-export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: string, kind: string, close: string, typed = false, onRead?: ReadHook, alloc: (size: number) => Buffer = Buffer.allocUnsafe): Buffer {
-  const head = typed ? servedHead(apiVersion, kind) : itemHead;
-  // kinds whose versions differ are spliced only when stored in the version asked for
-  const served = convertsBetweenVersions(apiVersion, kind) ? enc.encode(apiVersion) : undefined;
-  // per item, worked out while sizing and used while writing: where its metadata begins and its
-  // resourceVersion goes (meta 0: the slow path, whose bytes are kept in `slow`)
-  const metas = new Int32Array(kvs.length);
-  const splices = new Int32Array(kvs.length);
-  const slow = new Map<number, Uint8Array>();
-  let size = Buffer.byteLength(open) + Buffer.byteLength(close) + Math.max(0, kvs.length - 1);
-  kvs.forEach((kv, i) => {
-    const meta = headOf(kv);
+export function jsonItems(kvs: KeyValue[], apiVersion: string, kind: string, typed = false, onRead?: ReadHook): JsonItems {
+  return {
+    kvs, apiVersion, onRead, typed,
+    head: typed ? servedHead(apiVersion, kind) : itemHead,
+    // kinds whose versions differ are spliced only when stored in the version asked for
+    served: convertsBetweenVersions(apiVersion, kind) ? apiVersionId(apiVersion) : 0,
+    heads: new Int32Array(kvs.length),
+    slow: new Map(),
+    size: Math.max(0, kvs.length - 1),
+    templates: new Map(),
+    templateBytes: 0,
+    templateAt: new Int32Array(kvs.length).fill(-1),
+  };
+}
+
+/** sizes items [from, to); answers whether any had to be decoded (a splice could not write it) */
+export function planJsonItems(items: JsonItems, from: number, to: number): boolean {
+  const { kvs, heads, slow, served, onRead } = items;
+  const fixed = items.head.length + rvOpen.length + 1;
+  let decoded = false;
+  for (let i = from; i < to; i++) {
+    const kv = kvs[i]!;
+    const h = headOf(kv);
     // a read hook changes what is served: every item is decoded
-    if (meta === 0 || onRead || (served && !sameBytes(headStart, headApiFrom, headApiTo, served))) {
-      const obj = decodeFromStorage(kv, apiVersion, kv.modRevision, onRead);
-      const whole = enc.encode(typed ? goJson(obj) : goJsonListItem(obj));
+    if (h === 0 || onRead || (served && headApiVersion(h) !== served)) {
+      const obj = decodeFromStorage(kv, items.apiVersion, kv.modRevision, onRead);
+      const whole = enc.encode(items.typed ? goJson(obj) : goJsonListItem(obj));
       slow.set(i, whole);
-      size += whole.length;
-      return;
+      items.size += whole.length;
+      decoded = true;
+      continue;
     }
-    const splice = headSplice;
-    metas[i] = meta;
-    splices[i] = splice;
-    size += head.length + (splice - meta) + rvOpen.length + decimalLength(kv.modRevision) + 1 + valueLength(kv) - splice;
-  });
-  const out = alloc(size);
-  let at = out.write(open, 0);
-  kvs.forEach((kv, i) => {
+    heads[i] = h;
+    items.size += fixed - headMeta(h) + decimalLength(kv.modRevision) + valueLength(kv);
+    if (kv instanceof PackedKeyValue) {
+      let place = items.templates.get(kv.template);
+      if (place === undefined && items.templateBytes + kv.template.length <= maxTemplateBytes) {
+        items.templates.set(kv.template, place = items.templateBytes);
+        items.templateBytes += kv.template.length;
+      }
+      if (place !== undefined) items.templateAt[i] = place;
+    }
+  }
+  return decoded;
+}
+
+/**
+ * Writes items [from, to) of a planned list into `out` at `at`, each after a comma but the
+ * first of the list; answers the new end. Each item is written as a new head, its stored
+ * metadata up to the uid, its resourceVersion, then the rest of its stored bytes, copied once —
+ * no parse, no re-encode, no piece allocated per item (a 10k-item list is tens of megabytes,
+ * and its pieces once cost more than the copy). Values the watch cache keeps packed are copied
+ * out of their template and delta directly.
+ */
+export function writeJsonItems(items: JsonItems, out: Buffer, at: number, from: number, to: number, templatesAt: number): number {
+  const { kvs, heads, slow, head, templateAt } = items;
+  for (let i = from; i < to; i++) {
     if (i) out[at++] = 0x2c; /* , */
-    const meta = metas[i]!;
-    if (meta === 0) {
+    const h = heads[i]!;
+    if (h === 0) {
       const whole = slow.get(i)!;
       out.set(whole, at);
       at += whole.length;
-      return;
+      continue;
     }
-    const splice = splices[i]!;
-    out.set(head, at);
-    at += head.length;
-    copyValueRange(kv, out, at, meta, splice);
-    at += splice - meta;
-    out.set(rvOpen, at);
-    at += rvOpen.length;
-    at = writeDecimal(out, at, kv.modRevision);
-    out[at++] = 0x22; /* " */
-    at += copyValue(kv, out, at, splice);
-  });
+    const kv = kvs[i]!;
+    const meta = headMeta(h);
+    for (let k = 0; k < head.length; k++) out[at++] = head[k]!;
+    // the stored bytes from the metadata on, with room for the resourceVersion after the uid
+    const rev = kv.modRevision;
+    const gap = rvOpen.length + decimalLength(rev) + 1;
+    const tpl = templateAt[i]!;
+    const end = at + copyValueSpliced(kv, out, at, meta, headSplice(h), gap, tpl < 0 ? -1 : templatesAt + tpl);
+    at += headSplice(h) - meta;
+    for (let k = 0; k < rvOpen.length; k++) out[at++] = rvOpen[k]!;
+    at = writeDecimal(out, at, rev);
+    out[at] = 0x22; /* " */
+    at = end;
+  }
+  return at;
+}
+
+/** stored objects as the items of a JSON list, between `open` and `close`, in one buffer sized up front */
+export function jsonListFromStorage(open: string, kvs: KeyValue[], apiVersion: string, kind: string, close: string, typed = false, onRead?: ReadHook, alloc: (size: number) => Buffer = Buffer.allocUnsafe): Buffer {
+  const items = jsonItems(kvs, apiVersion, kind, typed, onRead);
+  planJsonItems(items, 0, kvs.length);
+  const size = Buffer.byteLength(open) + items.size + Buffer.byteLength(close);
+  const out = alloc(size + items.templateBytes);
+  writeTemplates(items, out, size);
+  let at = out.write(open, 0);
+  at = writeJsonItems(items, out, at, 0, kvs.length, size);
   at += out.write(close, at);
-  return at === size ? out : out.subarray(0, at);
+  return at === out.length ? out : out.subarray(0, at);
+}
+
+/** the planned items' templates, into `out` at `at` (writeJsonItems copies from there) */
+export function writeTemplates(items: JsonItems, out: Buffer, at: number): void {
+  for (const [t, place] of items.templates) out.set(t, at + place);
 }
 
 /** the digits of a revision (a non-negative integer) */
@@ -216,14 +195,27 @@ export function jsonFromStorage(kv: KeyValue, apiVersion: string, kind: string, 
  */
 export type ReadHook = (stored: KubeObject) => void;
 
+// where a packed value is rebuilt to be decoded: its value getter would make a new array each time
+let textScratch = new Uint8Array(16 * 1024);
+
+/** the stored bytes as text */
+function storedText(kv: Pick<KeyValue, 'value'>): string {
+  if (!(kv instanceof PackedKeyValue)) return dec.decode(kv.value);
+  const n = kv.size;
+  if (n > textScratch.length) textScratch = new Uint8Array(Math.max(n, textScratch.length * 2));
+  kv.copyTo(textScratch, 0, 0, n);
+  return dec.decode(textScratch.subarray(0, n));
+}
+
 /** the stored object as the client sees it through apiVersion */
 export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'> & { key?: string }, apiVersion: string, rv: number = kv.modRevision, onRead?: ReadHook): KubeObject {
-  // a value the storage layer could not decrypt: corrupt, with the reason it gave
-  const unreadable = unreadableReason(kv.value);
+  const text = storedText(kv);
+  // a value the storage layer could not decrypt (a marker, which begins with a NUL): corrupt, with the reason it gave
+  const unreadable = text.charCodeAt(0) === 0 ? unreadableReason(kv.value) : undefined;
   if (unreadable !== undefined) throw new StorageError('corrupt', unreadable, { key: kv.key ?? '' });
   let stored: KubeObject;
   try {
-    stored = JSON.parse(dec.decode(kv.value)) as KubeObject;
+    stored = JSON.parse(text) as KubeObject;
     if (!isObject(stored) || !isObject(stored.metadata)) throw new Error('the stored value is not an object with metadata');
   } catch (err) {
     // bytes that are not an object: a corrupt object, which only an unsafe delete removes

@@ -16,6 +16,11 @@ export class PackedKeyValue implements KeyValue {
   /** the template's bytes, shared by every value packed against it */
   readonly template: Uint8Array;
   readonly delta: string;
+  /**
+   * What a reader of these bytes worked out and keeps, since they never change (the registry
+   * keeps where the JSON head's parts are); -1 until then. A small integer: no allocation.
+   */
+  note = -1;
 
   constructor(key: string, createRevision: number, modRevision: number, template: Uint8Array, delta: string) {
     this.key = key;
@@ -55,12 +60,88 @@ export class PackedKeyValue implements KeyValue {
       const len = varint(d);
       const a = Math.max(pos, from);
       const b = Math.min(pos + len, to);
-      // short runs are cheaper copied here than through a subarray
-      if (b - a > 32) out.set(t.subarray(off + a, off + b), a + shift);
+      // short runs are cheaper copied here than through a call into C++
+      if (b - a > 16) copyBytes.call(t, out, a + shift, off + a, off + b);
       else for (let p = a; p < b; p++) out[p + shift] = t[off + p]!;
       pos += len;
     }
   }
+
+  /**
+   * Writes the value's bytes from `from` to its end into `out` at `at`, where `out` holds a
+   * copy of the template at `tplAt` (a list's answer carries its templates after it): runs are
+   * copied within the one buffer, cheaper than between two. Copies of the template in step with
+   * each other (the literals between them replace as many bytes: a uid, a time's digits) are
+   * made as one copy of the whole stretch, the literals written over it afterwards: a call into
+   * C++ costs more than the bytes it copies twice.
+   */
+  copyInto(out: Uint8Array, at: number, from: number, tplAt: number): void {
+    const d = this.delta;
+    const n = d.length;
+    const shift = at - from;
+    let spanFrom = -1; // the stretch not yet copied: value positions [spanFrom, spanTo), none when < 0
+    let spanTo = 0;
+    let spanAt = 0; // where in `out` the stretch's template bytes for value position 0 are
+    let held = 0; // literals inside the stretch, to be written once it is copied
+    // varints are read in place: most are one byte (runs and literals are short)
+    let c = 0;
+    while (d.charCodeAt(c++) >= 0x80); // the length
+    let pos = 0; // where in the value the next run starts
+    while (c < n) {
+      let lit = d.charCodeAt(c++);
+      if (lit >= 0x80) { cursor = c - 1; lit = varint(d); c = cursor; }
+      if (lit > 0 && pos + lit > from) {
+        if (spanFrom >= 0 && held < maxHeld) {
+          heldPos[held] = pos;
+          heldAt[held] = c;
+          heldLength[held++] = lit;
+        } else {
+          if (spanFrom >= 0) { copySpan(out, shift, spanAt, spanFrom < from ? from : spanFrom, spanTo); spanFrom = -1; }
+          writeLiteral(d, c, out, shift, pos < from ? from : pos, pos + lit, pos);
+        }
+      }
+      c += lit;
+      pos += lit;
+      if (c >= n) break;
+      let off = d.charCodeAt(c++);
+      if (off >= 0x80) { cursor = c - 1; off = varint(d); c = cursor; }
+      let len = d.charCodeAt(c++);
+      if (len >= 0x80) { cursor = c - 1; len = varint(d); c = cursor; }
+      const runAt = tplAt + off - pos;
+      if (pos + len <= from) { pos += len; continue; }
+      if (spanFrom >= 0 && runAt === spanAt) {
+        spanTo = pos + len;
+      } else {
+        if (spanFrom >= 0) copySpan(out, shift, spanAt, spanFrom < from ? from : spanFrom, spanTo);
+        for (let h = 0; h < held; h++) writeLiteral(d, heldAt[h]!, out, shift, heldPos[h]! < from ? from : heldPos[h]!, heldPos[h]! + heldLength[h]!, heldPos[h]!);
+        held = 0;
+        spanFrom = pos;
+        spanTo = pos + len;
+        spanAt = runAt;
+      }
+      pos += len;
+    }
+    if (spanFrom >= 0) copySpan(out, shift, spanAt, spanFrom < from ? from : spanFrom, spanTo);
+    for (let h = 0; h < held; h++) writeLiteral(d, heldAt[h]!, out, shift, heldPos[h]! < from ? from : heldPos[h]!, heldPos[h]! + heldLength[h]!, heldPos[h]!);
+  }
+}
+
+// literals held back while their stretch of template is copied: where each is in the value and
+// in the delta, and its length (module state: a copy allocates nothing)
+const maxHeld = 16;
+const heldPos = new Int32Array(maxHeld);
+const heldAt = new Int32Array(maxHeld);
+const heldLength = new Int32Array(maxHeld);
+
+/** value positions [a, b) of the literal that starts at value position `pos` and delta position `c` */
+function writeLiteral(d: string, c: number, out: Uint8Array, shift: number, a: number, b: number, pos: number): void {
+  for (let p = a, k = c + a - pos; p < b; p++) out[p + shift] = d.charCodeAt(k++);
+}
+
+/** value positions [a, b) from the template's copy in `out` (value position 0 at `spanAt`) */
+function copySpan(out: Uint8Array, shift: number, spanAt: number, a: number, b: number): void {
+  if (b - a > 8) out.copyWithin(a + shift, spanAt + a, spanAt + b);
+  else for (let p = a; p < b; p++) out[p + shift] = out[spanAt + p]!;
 }
 
 /** the value's length, for plain and packed values alike */
@@ -86,6 +167,25 @@ export function copyValueRange(kv: KeyValue, out: Uint8Array, at: number, from: 
   else for (let p = from, v = kv.value; p < to; p++) out[at++] = v[p]!;
 }
 
+/**
+ * Writes the value's bytes from `from` to its end into `out` at `at`, leaving `gap` bytes
+ * before the byte at `split` for the caller to fill (what they hold meanwhile is undefined);
+ * returns how many it spans.
+ * `tplAt`: where `out` holds a copy of a packed value's template (see copyRuns), or -1.
+ */
+export function copyValueSpliced(kv: KeyValue, out: Uint8Array, at: number, from: number, split: number, gap: number, tplAt = -1): number {
+  const size = valueLength(kv);
+  if (kv instanceof PackedKeyValue) {
+    // written whole, then its bytes from `split` on moved up by the gap (one move of memory)
+    if (tplAt >= 0) kv.copyInto(out, at, from, tplAt); else kv.copyTo(out, at, from, size);
+    if (gap > 0) out.copyWithin(at + split - from + gap, at + split - from, at + size - from);
+  } else {
+    copyBytes.call(kv.value, out, at, from, split);
+    copyBytes.call(kv.value, out, at + split - from + gap, split, size);
+  }
+  return size - from + gap;
+}
+
 /** writes the value's bytes from `from` to its end into `out` at `at`; returns how many */
 export function copyValue(kv: KeyValue, out: Uint8Array, at: number, from: number): number {
   if (kv instanceof PackedKeyValue) {
@@ -96,6 +196,9 @@ export function copyValue(kv: KeyValue, out: Uint8Array, at: number, from: numbe
   out.set(kv.value.subarray(from), at);
   return kv.value.length - from;
 }
+
+// Buffer's copy works on any Uint8Array and, unlike set, needs no subarray made for the source
+const copyBytes = Buffer.prototype.copy;
 
 // Varints are chars 0-255 holding seven bits each, low first (as protobuf's). Reading one moves
 // the module's cursor: no pair is allocated per number on the paths that copy values out.

@@ -19,14 +19,24 @@ export async function handleList(ctx: RequestContext, deps: HandlerDeps): Promis
   const turn = () => cpuTurn(ctx.flowUIDs?.priorityLevel);
   const opts = { limit, continueToken: ctx.query.get('continue') || undefined, revision: plan.exact, pause: turn };
   await turn();
-  if (!sel.filter && plainJsonRequested(ctx, 'list')) {
-    // its bytes go into buffers used again once its response has closed
+  // unfiltered or selected by labels alone: the items are written as stored, never decoded
+  if ((!sel.filter || sel.labelsOnly) && plainJsonRequested(ctx, 'list')) {
+    // its bytes go into buffers used again once its response has closed and nothing writes them
     const held: Buffer[] = [];
-    ctx.res.once('close', () => { for (const b of held) giveBackAnswerBuffer(b); });
+    let closed = false;
+    let settled = false;
+    const giveBack = () => { for (const b of held) giveBackAnswerBuffer(b); };
+    ctx.res.once('close', () => { closed = true; if (settled) giveBack(); });
     const alloc = (size: number) => { const b = takeAnswerBuffer(size); held.push(b); return b; };
-    return sendJsonText(ctx, 200, await deps.registry.listJson(info, ctx.info.namespace, { ...opts, alloc }));
+    try {
+      return sendJsonText(ctx, 200, await deps.registry.listJson(info, ctx.info.namespace, { ...opts, alloc, labels: sel.labels }));
+    } finally {
+      settled = true;
+      if (closed) giveBack();
+    }
   }
-  const list = await deps.registry.list(info, ctx.info.namespace, { ...opts, filter: sel.filter, name: sel.name, index: sel.index });
+  // objects the labels rule out are not decoded
+  const list = await deps.registry.list(info, ctx.info.namespace, { ...opts, filter: sel.filter, name: sel.name, index: sel.index, labels: sel.labels });
   // a sharded list is not the whole collection: it says which part it is
   if (sel.shard) list.metadata.shardInfo = { selector: sel.shard.text };
   sendObject(ctx, 200, list);

@@ -2,7 +2,7 @@
 // shardSelector query parameters as one object filter.
 
 import type { KubeObject } from '../../api/object.ts';
-import { matchesLabels, parseLabelSelector } from '../../api/selectors/label.ts';
+import { matchesLabels, parseLabelSelector, type LabelSelector } from '../../api/selectors/label.ts';
 import { exactName, parseFieldSelector } from '../../api/selectors/field.ts';
 import { fieldFilter, validateFieldSelector } from '../../schema/field-selectors.ts';
 import { customFieldFilter, validateCustomFieldSelector } from '../../schema/custom-field-selectors.ts';
@@ -21,6 +21,10 @@ export interface Selection {
   index?: IndexHint;
   /** the honoured shard selector, echoed in the list's metadata.shardInfo */
   shard?: ShardSelector;
+  /** the label part of the selection: a list judges objects by their stored labels before decoding them */
+  labels?: LabelSelector;
+  /** the labels are the whole selection: a JSON list need decode nothing */
+  labelsOnly?: boolean;
 }
 
 /** the shard selector of a list or watch; ignored (none) when the gate is off, as older servers ignore it */
@@ -49,5 +53,7 @@ export function selection(ctx: RequestContext, info: ResourceInfo): Selection {
     index: indexHintFor(info, fields),
     filter: obj => (!byLabels || matchesLabels(byLabels, obj.metadata.labels)) && (!byFields || byFields(obj)) && (!shard || shard.matches(obj)),
     shard,
+    labels: byLabels,
+    labelsOnly: !!byLabels && !byFields && !shard,
   };
 }

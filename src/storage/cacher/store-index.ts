@@ -18,6 +18,8 @@ export function lowerBound(keys: readonly string[], key: string): number {
 export class StoreIndex {
   private byKey = new Map<string, KeyValue>();
   private keys: string[] = [];
+  /** the values in key order, beside the keys: a range copies them without a lookup each */
+  private values: KeyValue[] = [];
 
   /** starts from a range result, which is already sorted by key */
   static fromSorted(kvs: readonly KeyValue[]): StoreIndex {
@@ -25,6 +27,7 @@ export class StoreIndex {
     for (const kv of kvs) {
       idx.byKey.set(kv.key, kv);
       idx.keys.push(kv.key);
+      idx.values.push(kv);
     }
     return idx;
   }
@@ -34,14 +37,23 @@ export class StoreIndex {
   get(key: string): KeyValue | undefined { return this.byKey.get(key); }
 
   put(kv: KeyValue): void {
-    if (!this.byKey.has(kv.key)) this.keys.splice(lowerBound(this.keys, kv.key), 0, kv.key);
+    const at = lowerBound(this.keys, kv.key);
+    if (this.byKey.has(kv.key)) {
+      this.values[at] = kv;
+    } else {
+      this.keys.splice(at, 0, kv.key);
+      this.values.splice(at, 0, kv);
+    }
     this.byKey.set(kv.key, kv);
   }
 
   remove(key: string): void {
     if (!this.byKey.delete(key)) return;
     const at = lowerBound(this.keys, key);
-    if (this.keys[at] === key) this.keys.splice(at, 1);
+    if (this.keys[at] === key) {
+      this.keys.splice(at, 1);
+      this.values.splice(at, 1);
+    }
   }
 
   /** index bounds of [start, end) in the sorted keys */
@@ -53,15 +65,13 @@ export class StoreIndex {
 
   keyAt(i: number): string { return this.keys[i]!; }
 
-  valueAt(i: number): KeyValue { return this.byKey.get(this.keys[i]!)!; }
+  valueAt(i: number): KeyValue { return this.values[i]!; }
 
   /** the newest state of [start, end), as the backend would answer it */
   range(start: string, end: string, limit: number): { kvs: KeyValue[]; more: boolean; count: number } {
     const { lo, hi } = this.bounds(start, end);
     const count = hi - lo;
     const stop = limit > 0 ? Math.min(hi, lo + limit) : hi;
-    const kvs = new Array<KeyValue>(stop - lo);
-    for (let i = lo; i < stop; i++) kvs[i - lo] = this.byKey.get(this.keys[i]!)!;
-    return { kvs, more: stop < hi, count };
+    return { kvs: this.values.slice(lo, stop), more: stop < hi, count };
   }
 }

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ValuePacker } from '../../../src/storage/cacher/value-packer.ts';
-import { copyValue, copyValueRange, PackedKeyValue, valueBytes, valueLength } from '../../../src/storage/packed-value.ts';
+import { copyValue, copyValueRange, copyValueSpliced, PackedKeyValue, valueBytes, valueLength } from '../../../src/storage/packed-value.ts';
 import { createCacher } from '../../../src/storage/cacher/cacher.ts';
 import { openSqliteStorage } from '../../../src/storage/sqlite/store.ts';
 import { prefixEnd, type KeyValue } from '../../../src/storage/interface.ts';
@@ -51,6 +51,22 @@ function assertSameBytes(kv: KeyValue, want: Uint8Array): void {
   copyValueRange(kv, ranged, 5, from, to);
   assert.deepEqual(ranged.subarray(5, 5 + to - from), want.subarray(from, to));
   assert.deepEqual([ranged[4], ranged[5 + to - from]], [7, 7], 'a range: nothing written outside it');
+  // written with a gap before one byte (a list leaves room for the resourceVersion there),
+  // copied from the template itself or from a copy of it in the same buffer (after the answer)
+  for (let r = 0; r < 20; r++) {
+    const start = Math.floor(random() * n);
+    const split = start + Math.floor(random() * (n - start + 1));
+    const gap = Math.floor(random() * 30);
+    const template = kv instanceof PackedKeyValue ? kv.template : new Uint8Array();
+    const spliced = new Uint8Array(n + 40 + template.length).fill(7);
+    const tplAt = r % 2 && kv instanceof PackedKeyValue ? n + 40 : -1;
+    if (tplAt >= 0) spliced.set(template, tplAt);
+    assert.equal(copyValueSpliced(kv, spliced, 2, start, split, gap, tplAt), n - start + gap);
+    assert.deepEqual(spliced.subarray(2, 2 + split - start), want.subarray(start, split), `before ${split}`);
+    assert.deepEqual(spliced.subarray(2 + split - start + gap, 2 + n - start + gap), want.subarray(split), `from ${split}`);
+    assert.deepEqual([spliced[1], spliced[2 + n - start + gap]], [7, 7], 'spliced: nothing written outside it');
+    if (tplAt >= 0) assert.deepEqual(spliced.subarray(tplAt), template, 'the copy of the template left as it was');
+  }
 }
 
 test('packed values give back every byte range as written: substitutions, insertions, deletions, non-ASCII', () => {
@@ -65,6 +81,8 @@ test('packed values give back every byte range as written: substitutions, insert
     base + 'suffix',
     base.slice(7, 2900),
     base.slice(0, 1500) + 'ü€😀' + base.slice(1500, 2990),
+    // many same-length substitutions: more literals in one stretch of template than are held back at once
+    [...base].map((ch, i) => (i % 23 === 0 ? (ch === 'q' ? 'r' : 'q') : ch)).join(''),
   ];
   for (const [i, text] of variants.entries()) {
     const want = enc(text);
