@@ -3,6 +3,7 @@
 // Kubernetes; creates and updates are transactions comparing the key's revision; reads are
 // linearizable (a quorum read) unless they ask for a past revision.
 
+import { noop } from 'cockatiel';
 import { Etcd3, type ICompare, type IOptions, type IRequestOp, type ITxnResponse } from 'etcd3';
 import type { Logger } from '../../api/log.ts';
 import {
@@ -43,6 +44,10 @@ export class EtcdStorage implements Storage {
       dialTimeout: 2000,
       // a stream (watch) has no deadline; a request answers within the timeout or fails
       defaultCallOptions: ctx => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
+      // no circuit breaker per member (the client's default opens one for 5 s after three
+      // timeouts, refusing every request even once etcd answers again); as etcd's Go client, a
+      // failed call is tried again (the client's global retry) on a member picked afresh
+      faultHandling: { host: () => noop },
     };
     if (opts.tls) options.credentials = { rootCertificate: opts.tls.ca ?? Buffer.alloc(0), certChain: opts.tls.cert, privateKey: opts.tls.key };
     this.client = new Etcd3(options);
