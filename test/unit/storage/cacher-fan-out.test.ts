@@ -15,12 +15,15 @@ const ev = (): WatchEvent => ({ type: 'put', kv: { key: `${P}ns/c${++rev}`, valu
 /** a fan-out on a fake clock: `passes` lists when each pass ran and what each watcher got */
 function rig(opts: { watchers: number; costPerWatcherMs: number; share?: number; maxIntervalMs?: number }) {
   let cost = opts.costPerWatcherMs;
+  let busy = 0;
   let clock = 1000;
   const timers: Array<{ at: number; fn: () => void }> = [];
   const waits: number[] = [];
   const fan = new FanOut(10_000, {
     share: opts.share ?? 0.25,
     maxIntervalMs: opts.maxIntervalMs ?? 20,
+    busyShare: 0.8,
+    loopBusy: () => busy,
     now: () => clock,
     schedule: (fn, ms) => { waits.push(ms); timers.push({ at: clock + ms, fn }); },
   });
@@ -37,6 +40,8 @@ function rig(opts: { watchers: number; costPerWatcherMs: number; share?: number;
     fan, watchers, batches, waits,
     get clock() { return clock; },
     set costPerWatcherMs(ms: number) { cost = ms; },
+    /** the event loop's utilization from now on */
+    set loopBusy(u: number) { busy = u; },
     /** time passes; a timer due by then fires (the pass's bookkeeping microtask included) */
     async advance(ms: number) {
       const until = clock + ms;
@@ -143,4 +148,25 @@ test('by default (share 1) every pass runs on the next turn, however costly the 
   assert.deepEqual(waits, [0, 0, 0]);
   assert.equal(fan.intervalMs, 0);
   assert.equal(new FanOut(10).intervalMs, 0);
+});
+
+test('a loop busy beyond its share (a storm of writes, in-process informers behind) holds cheap passes the longest interval apart', async () => {
+  const r = rig({ watchers: 4, costPerWatcherMs: 0.25 });
+  r.loopBusy = 0.95;
+  for (let i = 0; i < 30; i++) {
+    r.write();
+    await r.advance(10);
+  }
+  // the first window (100 ms) still ran at once; from then on passes start 1 ms (the pass) + 20 ms apart
+  assert.equal(r.fan.intervalMs, 20);
+  const passes = r.batches.filter(b => b.watcher === 0);
+  const late = passes.slice(-4);
+  assert.deepEqual(late.slice(1).map((p, i) => p.at - late[i]!.at), [21, 21, 21]);
+  assert.ok(late.every(p => p.revisions.length >= 2), 'later passes carry the writes that came meanwhile');
+  // the loop calms down: at the end of the next window passes go back to their cost
+  r.loopBusy = 0.3;
+  await r.advance(200);
+  r.write();
+  await r.advance(0);
+  assert.equal(r.fan.intervalMs, 3);
 });
