@@ -3,6 +3,7 @@
 
 import type { Logger } from '../api/log.ts';
 import type { Client } from './rest.ts';
+import { LruMap } from '../api/lru-map.ts';
 import { rfc3339 } from '../api/time.ts';
 
 export interface EventTarget { apiVersion?: string; kind: string; metadata: { name: string; namespace?: string; uid?: string; resourceVersion?: string } }
@@ -39,16 +40,14 @@ const spamCacheSize = 4096;
 export function eventRecorder(client: Client, component: string, log: Logger, host?: string, now: () => number = Date.now, opts: RecorderOptions = {}): EventRecorder {
   type Queued = { namespace: string; event: Record<string, any>; reason: string; repeat?: { name: string; count: number; lastTimestamp: string } };
   const queue: Queued[] = [];
-  const seen = new Map<string, { name: string; count: number }>();
-  const buckets = new Map<string, { tokens: number; at: number }>();
+  const seen = new LruMap<string, { name: string; count: number }>(correlationCacheSize);
+  const buckets = new LruMap<string, { tokens: number; at: number }>(spamCacheSize);
   /** whether this source may still say something about the object now (and takes the token if so) */
   const allowed = (target: EventTarget, namespace: string): boolean => {
     const key = JSON.stringify([component, host ?? '', target.kind, namespace, target.metadata.name, target.metadata.uid ?? '', target.apiVersion ?? '']);
     const t = now();
-    const b = buckets.get(key) ?? { tokens: spamBurst, at: t };
-    buckets.delete(key);
-    buckets.set(key, b);
-    if (buckets.size > spamCacheSize) buckets.delete(buckets.keys().next().value!);
+    let b = buckets.get(key);
+    if (!b) buckets.set(key, b = { tokens: spamBurst, at: t });
     b.tokens = Math.min(spamBurst, b.tokens + (t - b.at) / spamRefillMs);
     b.at = t;
     if (b.tokens < 1) return false;
@@ -102,15 +101,9 @@ export function eventRecorder(client: Client, component: string, log: Logger, ho
       };
       if (key && before) {
         before.count++;
-        // kept as most recently used
-        seen.delete(key);
-        seen.set(key, before);
         queue.push({ namespace, event, reason, repeat: { name: before.name, count: before.count, lastTimestamp: stamp } });
       } else {
-        if (key) {
-          seen.set(key, { name: event.metadata.name, count: 1 });
-          if (seen.size > correlationCacheSize) seen.delete(seen.keys().next().value!);
-        }
+        if (key) seen.set(key, { name: event.metadata.name, count: 1 });
         queue.push({ namespace, event, reason });
       }
       pump();

@@ -1,26 +1,19 @@
 // Owners confirmed absent, remembered so that many dependents of one deleted owner cost one
 // lookup, not one each. Bounded, least recently used first out (Kubernetes keeps 500).
 
+import { LruMap } from '../../api/lru-map.ts';
 import { identityKey, type Identity } from './identity.ts';
 
 export class AbsentOwnerCache {
-  private readonly keys = new Map<string, true>();
-  private readonly capacity: number;
+  private readonly keys: LruMap<string, true>;
 
-  constructor(capacity = 500) { this.capacity = capacity; }
+  constructor(capacity = 500) { this.keys = new LruMap(capacity); }
 
   add(id: Identity): void {
-    const k = identityKey(id);
-    this.keys.delete(k);
-    this.keys.set(k, true);
-    if (this.keys.size > this.capacity) this.keys.delete(this.keys.keys().next().value!);
+    this.keys.set(identityKey(id), true);
   }
 
   has(id: Identity): boolean {
-    const k = identityKey(id);
-    if (!this.keys.has(k)) return false;
-    this.keys.delete(k);
-    this.keys.set(k, true);
-    return true;
+    return this.keys.get(identityKey(id)) !== undefined;
   }
 }
