@@ -38,9 +38,9 @@ export function emptyUsage(): NodeUsage {
   return { requested: new Map(), requestedNonZero: new Map(), pods: 0, ports: [] };
 }
 
-/** the node with a copy of its usage, for one scheduling pass to add to */
+/** the node with its usage as it stands (the maps are the usage's own, not copies) */
 export function nodeInfo(node: CoreV1Node, usage: NodeUsage = emptyUsage()): NodeInfo {
-  return { node, requested: new Map(usage.requested), requestedNonZero: new Map(usage.requestedNonZero), pods: usage.pods, ports: [...usage.ports] };
+  return { node, ...usage };
 }
 
 export function addPod(usage: NodeUsage, pod: CoreV1Pod): void {

@@ -17,7 +17,7 @@ import type { Client } from '../../client/rest.ts';
 import { failureMessage } from './failure-message.ts';
 import { filterNode, type Failure } from './filters.ts';
 import { podInformer } from '../pod-view.ts';
-import { addPod, emptyUsage, removePod, type NodeInfo, type NodeUsage } from './node-info.ts';
+import { addPod, emptyUsage, nodeInfo, removePod, type NodeInfo, type NodeUsage } from './node-info.ts';
 import { scoreNode } from './scores.ts';
 import { planVolumes, podClaims, type VolumePlan } from './volume-binding.ts';
 import { bindVolumes, hasVolumeWork, volumeState } from './volume-prebind.ts';
@@ -128,12 +128,6 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
     }
   }
 
-  /** the node with the live usage of the pods on it and assumed there (read, never changed, by the checks) */
-  function infoOf(node: CoreV1Node): NodeInfo {
-    const u = usage.get(node.metadata!.name!) ?? emptyUsage();
-    return { node, requested: u.requested, requestedNonZero: u.requestedNonZero, pods: u.pods, ports: u.ports };
-  }
-
   function scheduleOne(pod: Pod, key: string): void {
     const failures: Failure[][] = [];
     let best: NodeInfo | undefined;
@@ -150,7 +144,8 @@ export function startScheduler(o: SchedulerOptions): Scheduler {
     for (; visited < all && feasible < want; visited++) {
       const node = nodes.get(nodeOrder[(nextStart + visited) % all]!);
       if (!node) continue;
-      const info = infoOf(node);
+      // the live usage of the pods on it and assumed there, read (never changed) by the checks
+      const info = nodeInfo(node, usage.get(node.metadata.name));
       let f = filterNode(pod, info);
       if (!f.length && claims) {
         const planned = planVolumes(claims, info.node, volumes.world);
